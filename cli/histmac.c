@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * histmac.c - the command table and main().  Each subcommand lives in
+ * cli/cmd_<name>.c with its own option parsing and --help.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const struct hm_cmd hm_commands[] = {
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: histmac [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"Mandatory access control based on process invocation history,\n"
+		"in user space: learn TOMOYO-style per-domain policies from the\n"
+		"audit trail, review them, check logs against them, enforce them.\n"
+		"\n"
+		"Commands:\n");
+	for (const struct hm_cmd *c = hm_commands; c->name; c++)
+		fprintf(f, "  %-11s %s\n", c->name, c->summary);
+	fprintf(f,
+		"\n"
+		"Run 'histmac COMMAND --help' for a command's options.\n"
+		"Exit status: 0 clean, 1 findings, 2 usage error, 3 could not run.\n");
+}
+
+int hm_cli_finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		warn("stdout");
+		return HM_EXIT_FAIL;
+	}
+	return status;
+}
+
+int hm_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "histmac %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'histmac %s --help'.\n", cmd);
+	return HM_EXIT_USAGE;
+}
+
+void hm_cli_print_diag(const struct hm_diag *d, FILE *f)
+{
+	for (size_t i = 0; i < d->n_msgs; i++) {
+		char *s = hm_diag_format(&d->msgs[i]);
+
+		fprintf(f, "%s\n", s ? s : "(out of memory)");
+		free(s);
+	}
+	if (d->n_dropped)
+		fprintf(f, "... and %lu more messages\n", d->n_dropped);
+}
+
+int hm_cli_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return hm_cli_finish(HM_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("histmac %s\n", HM_VERSION);
+		return hm_cli_finish(HM_EXIT_OK);
+	}
+	for (const struct hm_cmd *c = hm_commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "histmac: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return HM_EXIT_USAGE;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * common.h - conventions shared by every histmac module.
+ *
+ * Library functions return 0 or a negative errno; iterators return 1 (got
+ * one), 0 (end) or a negative errno.  The library never prints and never
+ * exits: problems found in input go into a struct hm_diag that the caller
+ * owns and prints.
+ */
+#ifndef HISTMAC_COMMON_H
+#define HISTMAC_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define HM_MALLOC_FREE(f) __attribute__((malloc, malloc(f, 1)))
+#else
+#define HM_MALLOC_FREE(f) __attribute__((malloc))
+#endif
+#define HM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define HM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define hm_container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* Hard limits on attacker-influenced input; every allocation is bounded. */
+#define HM_MAX_WORD	  8192	 /* encoded TOMOYO word (path)        */
+#define HM_MAX_LINE	  65536	 /* policy line                       */
+#define HM_MAX_DOMAIN	  65536	 /* encoded domain name               */
+
+/* Severity of one diagnostic. */
+enum hm_diag_level {
+	HM_DIAG_NOTE,
+	HM_DIAG_WARNING,
+	HM_DIAG_ERROR,
+};
+
+/* One message: "FILE:LINE: text". */
+struct hm_diag_msg {
+	enum hm_diag_level level;
+	char *file;	/* may be NULL */
+	unsigned long line; /* 0 when not about a line */
+	char *text;
+};
+
+/*
+ * struct hm_diag - where parsers report problems with their input.
+ * Messages beyond @max_kept are counted but not stored, so hostile input
+ * cannot grow it without bound.  Zero-initialise, then hm_diag_free().
+ */
+struct hm_diag {
+	struct hm_diag_msg *msgs;
+	size_t n_msgs;
+	size_t cap;
+	size_t max_kept;	/* 0 means the default (1000) */
+	unsigned long n_errors;
+	unsigned long n_warnings;
+	unsigned long n_notes;
+	unsigned long n_dropped; /* counted, not kept */
+};
+
+/**
+ * hm_diag_add() - record one diagnostic.
+ * @d: diagnostics; may be NULL (then nothing is recorded).
+ * @level: severity.
+ * @file: file name the message is about, or NULL.
+ * @line: 1-based line number, or 0.
+ * @fmt: printf format.
+ *
+ * Counting never fails; storing the text may (ENOMEM), then it is counted in
+ * n_dropped.
+ */
+void hm_diag_add(struct hm_diag *d, enum hm_diag_level level, const char *file,
+		 unsigned long line, const char *fmt, ...) HM_PRINTF(5, 6);
+void hm_diag_vadd(struct hm_diag *d, enum hm_diag_level level,
+		  const char *file, unsigned long line, const char *fmt,
+		  va_list ap);
+
+/**
+ * hm_diag_format() - render one message as "FILE:LINE: level: text".
+ * Returns: a malloc()ed string or NULL on ENOMEM; caller frees with free().
+ */
+char *hm_diag_format(const struct hm_diag_msg *m);
+
+/** hm_diag_free() - free the stored messages; @d itself is the caller's. */
+void hm_diag_free(struct hm_diag *d);
+
+/* Monotonic accounting of memory per category, printed by `histmac stats`. */
+enum hm_mem_cat {
+	HM_MEM_NAMES,
+	HM_MEM_DOMAINS,
+	HM_MEM_ACL,
+	HM_MEM_INDEX,
+	HM_MEM_EXCEPTION,
+	HM_MEM_TRACKER,
+	HM_MEM_OTHER,
+	HM_MEM_CAT_MAX,
+};
+
+extern const char *const hm_mem_cat_names[HM_MEM_CAT_MAX];
+
+/* Memory counters: current bytes and allocation count per category. */
+struct hm_mem {
+	size_t bytes[HM_MEM_CAT_MAX];
+	size_t count[HM_MEM_CAT_MAX];
+};
+
+/**
+ * hm_mem_alloc() - calloc() that counts into @mem (may be NULL).
+ * Returns: zeroed memory, or NULL on ENOMEM or when @size is 0.
+ */
+void *hm_mem_alloc(struct hm_mem *mem, enum hm_mem_cat cat, size_t size);
+void hm_mem_free(struct hm_mem *mem, enum hm_mem_cat cat, void *p,
+		 size_t size);
+
+/** hm_hash_bytes() - FNV-1a 32-bit; stable across runs (golden output). */
+uint32_t hm_hash_bytes(const void *p, size_t len);
+
+/**
+ * hm_atomic_write() - replace @path with @len bytes of @data atomically:
+ * temp file in the same directory, fsync, rename, fsync the directory.
+ * Returns: 0 or a negative errno; on failure @path is untouched.
+ */
+int hm_atomic_write(const char *path, const void *data, size_t len);
+
+#endif /* HISTMAC_COMMON_H */

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.h - the policy model: domains, ACL entries, groups and the
+ * exception policy.  It is the union of what TOMOYO 2.6, 1.8 and the 2007
+ * posting (2.1) can say; the dialect code in exporters/ maps it to text.
+ *
+ * A struct hm_model owns everything in it.  Build entries on the stack with
+ * names interned in model->names, then hand them to hm_domain_add(), which
+ * merges permission bits into an existing entry with the same operands or
+ * copies the entry into the model.  Load, learn and merge all go through it.
+ */
+#ifndef HISTMAC_MODEL_H
+#define HISTMAC_MODEL_H
+
+#include "acl_kinds.h"
+#include "name.h"
+
+/* ---------------------------------------------------------------- kinds */
+
+enum hm_acl_kind {
+#define X(e, s, d) HM_ACL_##e,
+	HM_ACL_KINDS(X)
+#undef X
+	HM_ACL_KIND_MAX
+};
+
+enum hm_file_op {
+#define X(e, k, kw, kw21) HM_FILE_##e,
+	HM_FILE_OPS(X)
+#undef X
+	HM_FILE_OP_MAX
+};
+
+enum hm_net_op {
+#define X(e, kw, mainline) HM_NET_##e,
+	HM_NET_OPS(X)
+#undef X
+	HM_NET_OP_MAX
+};
+
+enum hm_net_proto {
+#define X(e, kw, kw21) HM_PROTO_##e,
+	HM_NET_PROTOS(X)
+#undef X
+	HM_PROTO_MAX
+};
+
+/* Keyword tables, indexed by the enums above. */
+extern const char *const hm_acl_kind_names[HM_ACL_KIND_MAX];
+extern const char *const hm_file_op_names[HM_FILE_OP_MAX];
+extern const char *const hm_file_op_names21[HM_FILE_OP_MAX]; /* NULL: none */
+extern const enum hm_acl_kind hm_file_op_kind[HM_FILE_OP_MAX];
+extern const char *const hm_net_op_names[HM_NET_OP_MAX];
+extern const bool hm_net_op_mainline[HM_NET_OP_MAX];
+extern const char *const hm_net_proto_names[HM_PROTO_MAX];
+extern const char *const hm_net_proto_names21[HM_PROTO_MAX];
+
+/* ------------------------------------------------------------- operands */
+
+struct hm_group;
+
+/* How a number was written, so printing gives it back the same way. */
+enum hm_radix {
+	HM_RADIX_DEC,
+	HM_RADIX_OCT,	/* leading 0: modes */
+	HM_RADIX_HEX,	/* leading 0x: ioctl commands, mount flags */
+};
+
+/*
+ * struct hm_number - a number, a range "min-max", or "@GROUP".
+ * Invariant: group != NULL, or min <= max.
+ */
+struct hm_number {
+	uint64_t min;
+	uint64_t max;
+	uint8_t radix_min;	/* enum hm_radix */
+	uint8_t radix_max;
+	const struct hm_group *group;	/* number_group, or NULL */
+};
+
+/*
+ * struct hm_name_op - a path operand: a word (literal or pattern) or
+ * "@GROUP".  Exactly one of @name and @group is non-NULL.
+ */
+struct hm_name_op {
+	const struct hm_name *name;
+	const struct hm_group *group;	/* path_group */
+};
+
+/*
+ * struct hm_addr - an IP address, a range "a-b", or "@GROUP".
+ * Addresses are in network byte order; IPv4 uses the first 4 bytes.
+ */
+struct hm_addr {
+	uint8_t min[16];
+	uint8_t max[16];
+	bool is_ipv6;
+	const struct hm_group *group;	/* address_group, or NULL */
+};
+
+/* ----------------------------------------------------------- conditions */
+
+/*
+ * Condition operands (left side of "left=right").  Kept small: what the
+ * learner writes and the checker evaluates.  Anything else that TOMOYO
+ * accepts is kept as text (HM_COND_OTHER) so it round-trips.
+ */
+enum hm_cond_var {
+	HM_COND_TASK_UID,
+	HM_COND_TASK_EUID,
+	HM_COND_TASK_SUID,
+	HM_COND_TASK_FSUID,
+	HM_COND_TASK_GID,
+	HM_COND_TASK_EGID,
+	HM_COND_TASK_SGID,
+	HM_COND_TASK_FSGID,
+	HM_COND_TASK_PID,
+	HM_COND_TASK_PPID,
+	HM_COND_EXEC_REALPATH,
+	HM_COND_EXEC_ARGC,
+	HM_COND_EXEC_ARGV,	/* exec.argv[index] */
+	HM_COND_SYMLINK_TARGET,
+	HM_COND_OTHER,		/* kept as text, never evaluated */
+	HM_COND_VAR_MAX,
+};
+
+/* One "left=right" or "left!=right" of a condition. */
+struct hm_cond_item {
+	uint8_t var;		/* enum hm_cond_var */
+	bool negate;		/* != */
+	uint32_t index;		/* for exec.argv[index] */
+	struct hm_number num;	/* numeric right side */
+	const struct hm_name *str; /* string right side (unquoted); or NULL */
+	const struct hm_name *text; /* the whole item as written */
+};
+
+/*
+ * struct hm_cond - the conditions appended to an entry.  Interned in the
+ * model (hm_model_cond()), so equal conditions are the same pointer.
+ */
+struct hm_cond {
+	const struct hm_name *text;	/* canonical text, space separated */
+	uint32_t n_items;
+	struct hm_cond_item items[];
+};
+
+/* ----------------------------------------------------------- ACL entries */
+
+/*
+ * struct hm_acl_head - first member of every entry struct.
+ * @next: the owning domain's list, in insertion order.
+ * @hnext: private to the lookup index.
+ * @kind: enum hm_acl_kind; selects the containing struct.
+ * @perm: bitmask of enum hm_file_op (file kinds), enum hm_net_op (network
+ *	kinds), or 1 (signal, env).
+ * @cond: conditions, or NULL.  Entries that differ only in @cond are
+ *	different entries.
+ */
+struct hm_acl_head {
+	struct hm_acl_head *next;
+	struct hm_acl_head *hnext;
+	uint8_t kind;
+	uint32_t perm;
+	const struct hm_cond *cond;
+};
+
+/* file execute/read/write/append/unlink/getattr/rmdir/truncate/symlink/
+ * chroot/unmount PATH */
+struct hm_acl_path {
+	struct hm_acl_head head;
+	struct hm_name_op name;
+};
+
+/* file create/mkdir/mkfifo/mksock PATH MODE, file ioctl PATH CMD,
+ * file chmod PATH MODE, file chown PATH UID, file chgrp PATH GID */
+struct hm_acl_path_number {
+	struct hm_acl_head head;
+	struct hm_name_op name;
+	struct hm_number number;
+};
+
+/* file mkblock/mkchar PATH MODE MAJOR MINOR */
+struct hm_acl_mkdev {
+	struct hm_acl_head head;
+	struct hm_name_op name;
+	struct hm_number mode;
+	struct hm_number major;
+	struct hm_number minor;
+};
+
+/* file link/rename/pivot_root PATH1 PATH2 */
+struct hm_acl_path2 {
+	struct hm_acl_head head;
+	struct hm_name_op name1;
+	struct hm_name_op name2;
+};
+
+/* file mount DEV DIR FSTYPE FLAGS */
+struct hm_acl_mount {
+	struct hm_acl_head head;
+	struct hm_name_op dev;
+	struct hm_name_op dir;
+	struct hm_name_op fstype;
+	struct hm_number flags;
+};
+
+/* network inet stream|dgram|raw bind/listen/connect/send/accept/recv
+ * ADDRESS PORT (PORT is the protocol number for raw) */
+struct hm_acl_inet {
+	struct hm_acl_head head;
+	uint8_t proto;		/* enum hm_net_proto */
+	struct hm_addr addr;
+	struct hm_number port;
+};
+
+/* network unix stream|dgram|seqpacket bind/listen/connect/send/accept/recv
+ * PATH (abstract addresses start with \000) */
+struct hm_acl_unix {
+	struct hm_acl_head head;
+	uint8_t proto;		/* enum hm_net_proto */
+	struct hm_name_op name;
+};
+
+/* ipc signal SIG DOMAIN (1.8), allow_signal SIG DOMAIN (2.1).
+ * DOMAIN is a domain name; a target matches when its name starts with it
+ * followed by end or space (TOMOYO 1.8 semantics). */
+struct hm_acl_signal {
+	struct hm_acl_head head;
+	struct hm_number sig;
+	const struct hm_name *domain;
+};
+
+/* misc env NAME */
+struct hm_acl_env {
+	struct hm_acl_head head;
+	const struct hm_name *name;
+};
+
+/* ----------------------------------------------------------------- groups */
+
+enum hm_group_type {
+	HM_GROUP_PATH,
+	HM_GROUP_NUMBER,
+	HM_GROUP_ADDRESS,
+	HM_GROUP_TYPE_MAX,
+};
+
+/* One member of a group; which field is used depends on the group type. */
+struct hm_group_member {
+	struct hm_group_member *next;
+	const struct hm_name *name;	/* path_group */
+	struct hm_number number;	/* number_group */
+	struct hm_addr addr;		/* address_group */
+};
+
+/* path_group / number_group / address_group NAME MEMBER */
+struct hm_group {
+	struct hm_group *next;
+	uint8_t type;			/* enum hm_group_type */
+	const struct hm_name *name;	/* without the '@' */
+	struct hm_group_member *members; /* insertion order, no duplicates */
+	struct hm_group_member **tail;
+	size_t n_members;
+};
+
+/* ---------------------------------------------------------------- domains */
+
+enum hm_profile {
+	HM_PROFILE_DISABLED = 0,
+	HM_PROFILE_LEARNING = 1,
+	HM_PROFILE_PERMISSIVE = 2,
+	HM_PROFILE_ENFORCING = 3,
+};
+
+enum hm_domain_flag {
+	HM_DOMAIN_HISTORY_UNOBSERVED = 1 << 0, /* process start not seen */
+	HM_DOMAIN_PARENT_UNOBSERVED = 1 << 1,  /* exec by such a process */
+	HM_DOMAIN_TRANSITION_FAILED = 1 << 2,  /* TOMOYO transition_failed */
+	HM_DOMAIN_QUOTA_EXCEEDED = 1 << 3,     /* max_learning_entry hit */
+};
+
+struct hm_acl_index;
+
+/*
+ * struct hm_domain - one domain ("<kernel> /sbin/init /usr/sbin/sshd"), or
+ * one acl_group (then @name is NULL and @group_no is set).
+ * @parent: the domain named by dropping the last word, if the model holds
+ *	it; NULL for roots and for domains whose parent is absent.
+ * @profile: 0-255; 0-3 mean enum hm_profile in the default profile.conf.
+ * @flags: bitmask of enum hm_domain_flag.
+ * @groups: use_group bitmap (256 bits).
+ * @events, @first_seen, @last_seen: learning counters (seconds since the
+ *	epoch; 0 when unknown).
+ */
+struct hm_domain {
+	const struct hm_name *name;
+	struct hm_domain *parent;
+	int group_no;			/* -1 for a real domain */
+	uint8_t profile;
+	uint8_t flags;
+	uint8_t groups[32];
+	uint64_t events;
+	int64_t first_seen;
+	int64_t last_seen;
+	struct hm_acl_head *acl;	/* insertion order */
+	struct hm_acl_head **acl_tail;
+	size_t n_acl;
+	struct hm_acl_index *index;	/* private to analyzer/acl.c */
+};
+
+/* ------------------------------------------------------ exception policy */
+
+/* Transition controls, in TOMOYO's precedence order (lowest first wins). */
+enum hm_transition {
+	HM_TR_NO_RESET,
+	HM_TR_RESET,
+	HM_TR_NO_INITIALIZE,
+	HM_TR_INITIALIZE,
+	HM_TR_NO_KEEP,
+	HM_TR_KEEP,
+	HM_TR_MAX,
+};
+
+extern const char *const hm_transition_names[HM_TR_MAX];
+
+/*
+ * X_domain PROGRAM from DOMAIN.
+ * @program: a path (may be a pattern), or NULL for "any".
+ * @domain: NULL for "any" (or absent "from"); a domain name ("<kernel>
+ *	/sbin/init") matched as a prefix ending at a word boundary; or, when
+ *	it does not start with '<', a program name matched against the last
+ *	word of the current domain.
+ */
+struct hm_transition_rule {
+	struct hm_transition_rule *next;
+	uint8_t type;			/* enum hm_transition */
+	const struct hm_name *program;
+	const struct hm_name *domain;
+};
+
+/* aggregator PATTERN NAME; also 2.1's alias ORIGINAL ALIAS (@is_alias). */
+struct hm_rename_rule {
+	struct hm_rename_rule *next;
+	const struct hm_name *original;	/* may be a pattern (aggregator) */
+	const struct hm_name *renamed;
+	bool is_alias;
+};
+
+/* A one-word list entry: 2.1 file_pattern and deny_rewrite. */
+struct hm_word_entry {
+	struct hm_word_entry *next;
+	const struct hm_name *word;
+};
+
+/*
+ * histmac rewrite rule (PCRE2), from rewrite.conf in the policy directory:
+ * applied to learned path names before they are added.  @regex_src and
+ * @replacement are as written; the compiled form is the learner's.
+ */
+struct hm_rewrite_rule {
+	struct hm_rewrite_rule *next;
+	char *regex_src;
+	char *replacement;
+	unsigned long line;
+};
+
+/* The exception policy (exception_policy.conf). */
+struct hm_exception {
+	struct hm_transition_rule *transitions;	/* file order */
+	struct hm_rename_rule *renames;		/* aggregators and aliases */
+	struct hm_group *groups;		/* all three types */
+	struct hm_word_entry *file_patterns;	/* 2.1 file_pattern */
+	struct hm_word_entry *deny_rewrites;	/* 2.1 deny_rewrite */
+	struct hm_rewrite_rule *rewrites;	/* histmac rewrite.conf */
+	struct hm_domain *acl_groups[256];	/* acl_group N; NULL if empty */
+	uint64_t deny_autobind_min, deny_autobind_max; /* 1.8; max 0: none */
+};
+
+/* --------------------------------------------------------------- dialects */
+
+enum hm_dialect {
+	HM_DIALECT_26,		/* TOMOYO 2.6 mainline (default) */
+	HM_DIALECT_21,		/* the 2007 posting */
+	HM_DIALECT_18,		/* TOMOYO 1.8 / AKARI */
+	HM_DIALECT_MAX,
+};
+
+extern const char *const hm_dialect_names[HM_DIALECT_MAX];
+
+/* ------------------------------------------------------------------ model */
+
+/*
+ * struct hm_model - a whole policy.  Fields are public for reading;
+ * change it only through the functions below.
+ */
+struct hm_model {
+	struct hm_mem mem;
+	struct hm_names *names;
+	struct hm_domain **domains;	/* creation order */
+	size_t n_domains;
+	size_t cap_domains;
+	struct hm_domain_table *by_name; /* private */
+	struct hm_cond_table *conds;	/* private */
+	struct hm_exception ex;
+	enum hm_dialect dialect;	/* as loaded; default 2.6 */
+	uint8_t default_profile;	/* for new domains, default learning */
+	uint32_t max_learning_entry;	/* per domain; 0 = unlimited */
+	char *path_note;		/* how paths were canonicalised, or NULL */
+};
+
+/**
+ * hm_model_new() - an empty model: no domains, 2.6 dialect, new domains
+ * learning, max_learning_entry 2048 (TOMOYO's default).
+ * Returns: the model or NULL; caller frees with hm_model_free().
+ */
+struct hm_model *hm_model_new(void);
+void hm_model_free(struct hm_model *m);
+
+/**
+ * hm_model_intern() - intern @len bytes in the model's name table.
+ * Returns: 0 or negative errno; *@out borrowed until hm_model_free().
+ */
+int hm_model_intern(struct hm_model *m, const char *s, size_t len,
+		    const struct hm_name **out);
+
+/**
+ * hm_model_domain() - find the domain called @name, or create it.
+ * @name: a valid domain name.
+ * @create: create it when absent (profile = m->default_profile, parent
+ *	linked if present, and any existing children linked to it).
+ * @out: the domain, borrowed until hm_model_free(); NULL when absent and
+ *	!@create.
+ * Returns: 1 when created, 0 when found (or absent), negative errno.
+ */
+int hm_model_domain(struct hm_model *m, const char *name, size_t len,
+		    bool create, struct hm_domain **out);
+
+/** hm_model_find_domain() - lookup by interned name; NULL when absent. */
+struct hm_domain *hm_model_find_domain(const struct hm_model *m,
+				       const struct hm_name *name);
+
+/**
+ * hm_model_acl_group() - the acl_group @no pseudo-domain, created on demand.
+ * Returns: 0 or negative errno.
+ */
+int hm_model_acl_group(struct hm_model *m, unsigned no,
+		       struct hm_domain **out);
+
+/**
+ * hm_model_group() - find or create the group @name of @type.
+ * Returns: 0, -EEXIST if @name is a group of another type, or -ENOMEM.
+ */
+int hm_model_group(struct hm_model *m, enum hm_group_type type,
+		   const char *name, size_t len, struct hm_group **out);
+
+/** hm_model_find_group() - lookup; NULL when absent. */
+struct hm_group *hm_model_find_group(const struct hm_model *m,
+				     enum hm_group_type type,
+				     const char *name, size_t len);
+
+/**
+ * hm_group_add() - add @member (copied) unless an equal member is present.
+ * Returns: 1 added, 0 already there, negative errno.
+ */
+int hm_group_add(struct hm_model *m, struct hm_group *g,
+		 const struct hm_group_member *member);
+
+/**
+ * hm_model_cond() - intern a condition built on the stack.
+ * Returns: 0 or negative errno; *@out borrowed until hm_model_free().
+ */
+int hm_model_cond(struct hm_model *m, const struct hm_cond *c,
+		  const struct hm_cond **out);
+
+/**
+ * hm_model_add_transition() / _rename() / _word() - add an exception
+ * entry unless an identical one exists.
+ * Returns: 1 added, 0 already present, negative errno.
+ */
+int hm_model_add_transition(struct hm_model *m,
+			    const struct hm_transition_rule *r);
+int hm_model_add_rename(struct hm_model *m, const struct hm_rename_rule *r);
+int hm_model_add_word(struct hm_model *m, struct hm_word_entry **list,
+		      const struct hm_name *word);
+int hm_model_add_rewrite(struct hm_model *m, const char *regex,
+			 const char *replacement, unsigned long line);
+
+/**
+ * hm_domain_add() - add an ACL entry to @d, merging with an existing entry
+ * of the same kind, operands and condition.
+ * @e: the head of an entry struct built on the stack, its names interned
+ *	in @m (or groups of @m).
+ * @out: the entry in the model (may be NULL).
+ * Returns: 1 when something new was added (an entry or permission bits),
+ *	0 when @d already held it all, negative errno.
+ */
+int hm_domain_add(struct hm_model *m, struct hm_domain *d,
+		  const struct hm_acl_head *e, struct hm_acl_head **out);
+
+/**
+ * hm_domain_remove() - remove the permission bits @perm of the entry equal
+ * to @e (by operands); the entry goes away when no bits remain.
+ * Returns: 1 removed something, 0 nothing matched, negative errno.
+ */
+int hm_domain_remove(struct hm_model *m, struct hm_domain *d,
+		     const struct hm_acl_head *e);
+
+/** hm_acl_size() - sizeof the struct of @kind. */
+size_t hm_acl_size(enum hm_acl_kind kind);
+
+/**
+ * hm_acl_same_operands() - do @a and @b have the same kind, operands and
+ * condition (so their permission bits can be merged)?
+ */
+bool hm_acl_same_operands(const struct hm_acl_head *a,
+			  const struct hm_acl_head *b);
+
+/** hm_acl_cmp() - total order on entries, for deterministic output. */
+int hm_acl_cmp(const struct hm_acl_head *a, const struct hm_acl_head *b);
+
+/**
+ * hm_domain_sorted_acl() - the entries of @d in hm_acl_cmp() order.
+ * Returns: a malloc()ed array of @d->n_acl pointers (borrowed entries),
+ * or NULL on ENOMEM; caller frees the array with free().
+ */
+const struct hm_acl_head **hm_domain_sorted_acl(const struct hm_domain *d);
+
+/**
+ * hm_model_sorted_domains() - the domains in name order.
+ * Returns: malloc()ed array of m->n_domains pointers, or NULL on ENOMEM;
+ * caller frees with free().
+ */
+struct hm_domain **hm_model_sorted_domains(const struct hm_model *m);
+
+/* ------------------------------------------------------------ requests */
+
+/*
+ * struct hm_request - one access to judge: what the checker builds from an
+ * audit event and the enforcer from a fanotify event.  Names are literal
+ * encoded names (interned or hm_name_fill()ed).
+ */
+struct hm_request {
+	enum hm_acl_kind kind;
+	unsigned op;			/* enum hm_file_op or hm_net_op */
+	const struct hm_name *name1;	/* path, unix address, dev */
+	const struct hm_name *name2;	/* second path, mount dir */
+	const struct hm_name *name3;	/* mount fstype */
+	uint64_t number;		/* mode, cmd, uid, gid, flags, sig */
+	uint64_t major;
+	uint64_t minor;
+	uint8_t proto;			/* enum hm_net_proto */
+	bool is_ipv6;
+	uint8_t addr[16];
+	uint64_t port;
+	const struct hm_name *target;	/* signal target domain */
+	const struct hm_cond_ctx *ctx;	/* for conditions; may be NULL */
+};
+
+/* What conditions are evaluated against. */
+struct hm_cond_ctx {
+	uint64_t uid, euid, suid, fsuid, gid, egid, sgid, fsgid;
+	uint64_t pid, ppid;
+	bool has_task;
+	const struct hm_name *exec_realpath;	/* may be NULL */
+	const char *const *argv;		/* encoded words; may be NULL */
+	uint32_t argc;
+	const struct hm_name *symlink_target;	/* may be NULL */
+};
+
+/**
+ * hm_domain_allows() - is @r allowed by @d's ACL or by an acl_group @d
+ * uses?  Literal operands are found through a hash, patterned ones
+ * through an index on their literal directory prefix: never a scan of
+ * every entry.
+ * @match: the entry that allowed it (may be NULL).
+ */
+bool hm_domain_allows(const struct hm_model *m, const struct hm_domain *d,
+		      const struct hm_request *r,
+		      const struct hm_acl_head **match);
+
+/** hm_acl_matches() - does entry @e allow @r?  (one entry, no index) */
+bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
+		    const struct hm_request *r);
+
+/** hm_name_op_matches() - does literal @name match word or group @op? */
+bool hm_name_op_matches(const struct hm_name_op *op,
+			const struct hm_name *name);
+
+/** hm_number_matches() - is @v within @n (range or group)? */
+bool hm_number_matches(const struct hm_number *n, uint64_t v);
+
+/** hm_addr_matches() - is @addr within @a (range or group)? */
+bool hm_addr_matches(const struct hm_addr *a, bool is_ipv6,
+		     const uint8_t addr[16]);
+
+/** hm_cond_holds() - do all items of @c hold in @ctx?  NULL @c holds;
+ * a NULL @ctx or an item that cannot be evaluated counts as holding. */
+bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx);
+
+#endif /* HISTMAC_MODEL_H */
