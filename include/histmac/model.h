@@ -427,13 +427,19 @@ int hm_model_intern(struct hm_model *m, const char *s, size_t len,
  * hm_model_domain() - find the domain called @name, or create it.
  * @name: a valid domain name.
  * @create: create it when absent (profile = m->default_profile, parent
- *	linked if present, and any existing children linked to it).
+ *	linked if the model has it; see hm_model_relink()).
  * @out: the domain, borrowed until hm_model_free(); NULL when absent and
  *	!@create.
  * Returns: 1 when created, 0 when found (or absent), negative errno.
  */
 int hm_model_domain(struct hm_model *m, const char *name, size_t len,
 		    bool create, struct hm_domain **out);
+
+/**
+ * hm_model_relink() - recompute every domain's parent pointer; call after
+ * loading, where children may come before their parents.
+ */
+void hm_model_relink(struct hm_model *m);
 
 /** hm_model_find_domain() - lookup by interned name; NULL when absent. */
 struct hm_domain *hm_model_find_domain(const struct hm_model *m,
@@ -585,6 +591,10 @@ bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
 /** hm_name_op_matches() - does literal @name match word or group @op? */
 bool hm_name_op_matches(const struct hm_name_op *op,
 			const struct hm_name *name);
+
+/** hm_number_equal() / hm_addr_equal() - same operand (radix ignored). */
+bool hm_number_equal(const struct hm_number *a, const struct hm_number *b);
+bool hm_addr_equal(const struct hm_addr *a, const struct hm_addr *b);
 
 /** hm_number_matches() - is @v within @n (range or group)? */
 bool hm_number_matches(const struct hm_number *n, uint64_t v);

@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * acl.c - ACL entries: merge on add, the per-domain lookup index, and the
+ * decision whether a request is allowed.  Shared by the loader, learner,
+ * checker and enforcer, so all of them agree on what an entry means.
+ *
+ * Index: an entry whose primary operand (the path for file kinds, the
+ * unix address, the env name) is a literal word sits in a map keyed by
+ * that word's hash and length; a patterned one in a map keyed by its
+ * literal directory prefix ("/usr/lib/" for /usr/lib/lib\*.so\*).  A
+ * request probes the literal map once and the prefix map once per '/' of
+ * its path.  Entries without such an operand (groups, inet, signals) are
+ * kept in a short list per kind.  Nothing scans every entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/model.h"
+#include "histmac/pattern.h"
+#include "map.h"
+#include "model_private.h"
+
+struct hm_acl_index {
+	struct hm_map literal;		/* word key -> chain */
+	struct hm_map patterned;	/* dir-prefix key -> chain */
+	struct hm_acl_head *other[HM_ACL_KIND_MAX];
+	size_t n_patterned;
+};
+
+static const size_t kind_size[HM_ACL_KIND_MAX] = {
+#define X(e, s, d) [HM_ACL_##e] = sizeof(struct s),
+	HM_ACL_KINDS(X)
+#undef X
+};
+
+size_t hm_acl_size(enum hm_acl_kind kind)
+{
+	return kind < HM_ACL_KIND_MAX ? kind_size[kind] : 0;
+}
+
+/* ------------------------------------------------------------ operands */
+
+bool hm_number_equal(const struct hm_number *a, const struct hm_number *b)
+{
+	if (a->group || b->group)
+		return a->group == b->group;
+	return a->min == b->min && a->max == b->max;
+}
+
+bool hm_addr_equal(const struct hm_addr *a, const struct hm_addr *b)
+{
+	if (a->group || b->group)
+		return a->group == b->group;
+	return a->is_ipv6 == b->is_ipv6 && !memcmp(a->min, b->min, 16) &&
+	       !memcmp(a->max, b->max, 16);
+}
+
+static bool name_op_equal(const struct hm_name_op *a,
+			  const struct hm_name_op *b)
+{
+	return a->name == b->name && a->group == b->group;
+}
+
+static bool same_name(const struct hm_name *a, const struct hm_name *b)
+{
+	return a == b || (a->hash == b->hash && a->len == b->len &&
+			  !memcmp(a->str, b->str, a->len));
+}
+
+/* Does literal @name match @word (a literal word or a pattern)? */
+static bool word_matches(const struct hm_name *word, const struct hm_name *name)
+{
+	if (!word->is_patterned)
+		return same_name(word, name);
+	return hm_path_matches(name, word);
+}
+
+bool hm_name_op_matches(const struct hm_name_op *op,
+			const struct hm_name *name)
+{
+	if (!name)
+		return false;
+	if (op->name)
+		return word_matches(op->name, name);
+	for (const struct hm_group_member *mb = op->group->members; mb;
+	     mb = mb->next)
+		if (word_matches(mb->name, name))
+			return true;
+	return false;
+}
+
+static bool range_has(const struct hm_number *n, uint64_t v)
+{
+	return n->min <= v && v <= n->max;
+}
+
+bool hm_number_matches(const struct hm_number *n, uint64_t v)
+{
+	if (!n->group)
+		return range_has(n, v);
+	for (const struct hm_group_member *mb = n->group->members; mb;
+	     mb = mb->next)
+		if (range_has(&mb->number, v))
+			return true;
+	return false;
+}
+
+static bool addr_range_has(const struct hm_addr *a, bool is_ipv6,
+			   const uint8_t addr[16])
+{
+	size_t len = is_ipv6 ? 16 : 4;
+
+	return a->is_ipv6 == is_ipv6 && memcmp(a->min, addr, len) <= 0 &&
+	       memcmp(addr, a->max, len) <= 0;
+}
+
+bool hm_addr_matches(const struct hm_addr *a, bool is_ipv6,
+		     const uint8_t addr[16])
+{
+	if (!a->group)
+		return addr_range_has(a, is_ipv6, addr);
+	for (const struct hm_group_member *mb = a->group->members; mb;
+	     mb = mb->next)
+		if (addr_range_has(&mb->addr, is_ipv6, addr))
+			return true;
+	return false;
+}
+
+/* ----------------------------------------------------------- conditions */
+
+static bool task_value(const struct hm_cond_ctx *ctx, enum hm_cond_var v,
+		       uint64_t *out)
+{
+	const uint64_t vals[] = {
+		[HM_COND_TASK_UID] = ctx->uid,	   [HM_COND_TASK_EUID] = ctx->euid,
+		[HM_COND_TASK_SUID] = ctx->suid,   [HM_COND_TASK_FSUID] = ctx->fsuid,
+		[HM_COND_TASK_GID] = ctx->gid,	   [HM_COND_TASK_EGID] = ctx->egid,
+		[HM_COND_TASK_SGID] = ctx->sgid,   [HM_COND_TASK_FSGID] = ctx->fsgid,
+		[HM_COND_TASK_PID] = ctx->pid,	   [HM_COND_TASK_PPID] = ctx->ppid,
+	};
+
+	if (!ctx->has_task || v > HM_COND_TASK_PPID)
+		return false;
+	*out = vals[v];
+	return true;
+}
+
+/* Does one string operand hold?  @have NULL means unknown: it holds. */
+static bool string_holds(const struct hm_cond_item *it, const char *have,
+			 size_t len)
+{
+	struct hm_name n = { .str = have, .len = (uint32_t)len };
+
+	if (!have || !it->str)
+		return true;
+	hm_name_fill(&n);
+	return word_matches(it->str, &n);
+}
+
+static bool item_holds(const struct hm_cond_item *it,
+		       const struct hm_cond_ctx *ctx)
+{
+	uint64_t v;
+
+	switch (it->var) {
+	case HM_COND_EXEC_REALPATH:
+		return string_holds(it, ctx->exec_realpath ?
+				    ctx->exec_realpath->str : NULL,
+				    ctx->exec_realpath ?
+				    ctx->exec_realpath->len : 0);
+	case HM_COND_SYMLINK_TARGET:
+		return string_holds(it, ctx->symlink_target ?
+				    ctx->symlink_target->str : NULL,
+				    ctx->symlink_target ?
+				    ctx->symlink_target->len : 0);
+	case HM_COND_EXEC_ARGV:
+		if (!ctx->argv)
+			return true;
+		if (it->index >= ctx->argc)
+			return false;
+		return string_holds(it, ctx->argv[it->index],
+				    strlen(ctx->argv[it->index]));
+	case HM_COND_EXEC_ARGC:
+		return !ctx->argv || hm_number_matches(&it->num, ctx->argc);
+	case HM_COND_OTHER:
+		return true;
+	default:
+		if (!task_value(ctx, it->var, &v))
+			return true;
+		return hm_number_matches(&it->num, v);
+	}
+}
+
+bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx)
+{
+	if (!c || !ctx)
+		return true;
+	for (uint32_t i = 0; i < c->n_items; i++) {
+		const struct hm_cond_item *it = &c->items[i];
+		bool unknown = it->var == HM_COND_OTHER;
+		bool holds = item_holds(it, ctx);
+
+		/* An item we cannot evaluate holds either way. */
+		if (!unknown && holds == it->negate)
+			return false;
+	}
+	return true;
+}
+
+/* --------------------------------------------------- primary operands */
+
+/* The word an entry is indexed by, or NULL (then *@group says why). */
+static const struct hm_name *entry_key(const struct hm_acl_head *e)
+{
+	const struct hm_name_op *op = NULL;
+
+	switch (e->kind) {
+	case HM_ACL_PATH:
+		op = &hm_container_of(e, struct hm_acl_path, head)->name;
+		break;
+	case HM_ACL_PATH_NUMBER:
+		op = &hm_container_of(e, struct hm_acl_path_number, head)->name;
+		break;
+	case HM_ACL_MKDEV:
+		op = &hm_container_of(e, struct hm_acl_mkdev, head)->name;
+		break;
+	case HM_ACL_PATH2:
+		op = &hm_container_of(e, struct hm_acl_path2, head)->name1;
+		break;
+	case HM_ACL_MOUNT:
+		op = &hm_container_of(e, struct hm_acl_mount, head)->dir;
+		break;
+	case HM_ACL_UNIX:
+		op = &hm_container_of(e, struct hm_acl_unix, head)->name;
+		break;
+	case HM_ACL_ENV:
+		return hm_container_of(e, struct hm_acl_env, head)->name;
+	default:
+		return NULL;
+	}
+	return op->name;
+}
+
+/* The literal name a request is looked up by, or NULL. */
+static const struct hm_name *request_key(const struct hm_request *r)
+{
+	switch (r->kind) {
+	case HM_ACL_MOUNT:
+		return r->name2;
+	case HM_ACL_INET:
+	case HM_ACL_SIGNAL:
+		return NULL;
+	default:
+		return r->name1;
+	}
+}
+
+static uint64_t word_key(uint32_t hash, size_t len)
+{
+	return ((uint64_t)hash << 32) | (uint32_t)len | (1ull << 31);
+}
+
+/* Length of @p's literal prefix up to and including its last '/'. */
+static size_t dir_prefix_len(const struct hm_name *p)
+{
+	const char *s = memrchr(p->str, '/', p->const_len);
+
+	return s ? (size_t)(s - p->str) + 1 : 0;
+}
+
+/* ---------------------------------------------------------------- index */
+
+static struct hm_acl_index *index_get(struct hm_model *m, struct hm_domain *d)
+{
+	if (!d->index) {
+		d->index = hm_mem_alloc(&m->mem, HM_MEM_INDEX,
+					sizeof(*d->index));
+		if (!d->index)
+			return NULL;
+		hm_map_init(&d->index->literal, &m->mem, HM_MEM_INDEX);
+		hm_map_init(&d->index->patterned, &m->mem, HM_MEM_INDEX);
+	}
+	return d->index;
+}
+
+void hm_acl_index_free(struct hm_model *m, struct hm_domain *d)
+{
+	if (!d->index)
+		return;
+	hm_map_fini(&d->index->literal);
+	hm_map_fini(&d->index->patterned);
+	hm_mem_free(&m->mem, HM_MEM_INDEX, d->index, sizeof(*d->index));
+	d->index = NULL;
+}
+
+/*
+ * Where @e lives in the index: *@map and *@key for a map chain, or
+ * *@map NULL and the per-kind list.
+ */
+static void index_slot(struct hm_acl_index *ix, const struct hm_acl_head *e,
+		       struct hm_map **map, uint64_t *key)
+{
+	const struct hm_name *w = entry_key(e);
+
+	*map = NULL;
+	*key = 0;
+	if (!w)
+		return;
+	if (!w->is_patterned) {
+		*map = &ix->literal;
+		*key = word_key(w->hash, w->len);
+	} else {
+		size_t plen = dir_prefix_len(w);
+
+		*map = &ix->patterned;
+		*key = word_key(hm_hash_bytes(w->str, plen), plen);
+	}
+}
+
+static struct hm_acl_head **chain_of(struct hm_acl_index *ix,
+				     const struct hm_acl_head *e,
+				     struct hm_map **map, uint64_t *key,
+				     struct hm_acl_head **head_store)
+{
+	index_slot(ix, e, map, key);
+	if (!*map)
+		return &ix->other[e->kind];
+	*head_store = hm_map_get(*map, *key);
+	return head_store;
+}
+
+static bool cond_equal(const struct hm_acl_head *a,
+		       const struct hm_acl_head *b)
+{
+	return a->cond == b->cond;
+}
+
+bool hm_acl_same_operands(const struct hm_acl_head *a,
+			  const struct hm_acl_head *b)
+{
+	if (a->kind != b->kind || !cond_equal(a, b))
+		return false;
+	switch (a->kind) {
+	case HM_ACL_PATH: {
+		const struct hm_acl_path *x = (const void *)a, *y = (const void *)b;
+
+		return name_op_equal(&x->name, &y->name);
+	}
+	case HM_ACL_PATH_NUMBER: {
+		const struct hm_acl_path_number *x = (const void *)a,
+						*y = (const void *)b;
+
+		return name_op_equal(&x->name, &y->name) &&
+		       hm_number_equal(&x->number, &y->number);
+	}
+	case HM_ACL_MKDEV: {
+		const struct hm_acl_mkdev *x = (const void *)a, *y = (const void *)b;
+
+		return name_op_equal(&x->name, &y->name) &&
+		       hm_number_equal(&x->mode, &y->mode) &&
+		       hm_number_equal(&x->major, &y->major) &&
+		       hm_number_equal(&x->minor, &y->minor);
+	}
+	case HM_ACL_PATH2: {
+		const struct hm_acl_path2 *x = (const void *)a, *y = (const void *)b;
+
+		return name_op_equal(&x->name1, &y->name1) &&
+		       name_op_equal(&x->name2, &y->name2);
+	}
+	case HM_ACL_MOUNT: {
+		const struct hm_acl_mount *x = (const void *)a, *y = (const void *)b;
+
+		return name_op_equal(&x->dev, &y->dev) &&
+		       name_op_equal(&x->dir, &y->dir) &&
+		       name_op_equal(&x->fstype, &y->fstype) &&
+		       hm_number_equal(&x->flags, &y->flags);
+	}
+	case HM_ACL_INET: {
+		const struct hm_acl_inet *x = (const void *)a, *y = (const void *)b;
+
+		return x->proto == y->proto && hm_addr_equal(&x->addr, &y->addr) &&
+		       hm_number_equal(&x->port, &y->port);
+	}
+	case HM_ACL_UNIX: {
+		const struct hm_acl_unix *x = (const void *)a, *y = (const void *)b;
+
+		return x->proto == y->proto && name_op_equal(&x->name, &y->name);
+	}
+	case HM_ACL_SIGNAL: {
+		const struct hm_acl_signal *x = (const void *)a,
+					   *y = (const void *)b;
+
+		return hm_number_equal(&x->sig, &y->sig) && x->domain == y->domain;
+	}
+	case HM_ACL_ENV:
+		return ((const struct hm_acl_env *)(const void *)a)->name ==
+		       ((const struct hm_acl_env *)(const void *)b)->name;
+	default:
+		return false;
+	}
+}
+
+static struct hm_acl_head *find_same(struct hm_acl_head *chain,
+				     const struct hm_acl_head *e)
+{
+	for (; chain; chain = chain->hnext)
+		if (hm_acl_same_operands(chain, e))
+			return chain;
+	return NULL;
+}
+
+int hm_domain_add(struct hm_model *m, struct hm_domain *d,
+		  const struct hm_acl_head *e, struct hm_acl_head **out)
+{
+	struct hm_acl_index *ix;
+	struct hm_acl_head *head = NULL;
+	struct hm_acl_head **chain;
+	struct hm_acl_head *old;
+	struct hm_acl_head *n;
+	struct hm_map *map;
+	uint64_t key;
+
+	if (e->kind >= HM_ACL_KIND_MAX || !e->perm)
+		return -EINVAL;
+	ix = index_get(m, d);
+	if (!ix)
+		return -ENOMEM;
+	chain = chain_of(ix, e, &map, &key, &head);
+	old = find_same(*chain, e);
+	if (old) {
+		uint32_t before = old->perm;
+
+		old->perm |= e->perm;
+		if (out)
+			*out = old;
+		return old->perm != before;
+	}
+	n = hm_mem_alloc(&m->mem, HM_MEM_ACL, hm_acl_size(e->kind));
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, e, hm_acl_size(e->kind));
+	n->next = NULL;
+	n->hnext = *chain;
+	if (map && hm_map_put(map, key, n)) {
+		hm_mem_free(&m->mem, HM_MEM_ACL, n, hm_acl_size(e->kind));
+		return -ENOMEM;
+	}
+	if (!map)
+		*chain = n;
+	if (map == &ix->patterned)
+		ix->n_patterned++;
+	*d->acl_tail = n;
+	d->acl_tail = &n->next;
+	d->n_acl++;
+	if (out)
+		*out = n;
+	return 1;
+}
+
+/* Unlink @victim from @d's insertion-order list. */
+static void unlink_from_list(struct hm_domain *d, struct hm_acl_head *victim)
+{
+	struct hm_acl_head **link = &d->acl;
+
+	while (*link != victim)
+		link = &(*link)->next;
+	*link = victim->next;
+	if (d->acl_tail == &victim->next)
+		d->acl_tail = link;
+	d->n_acl--;
+}
+
+int hm_domain_remove(struct hm_model *m, struct hm_domain *d,
+		     const struct hm_acl_head *e)
+{
+	struct hm_acl_head *head = NULL;
+	struct hm_acl_head **chain;
+	struct hm_acl_head **link;
+	struct hm_acl_head *old;
+	struct hm_map *map;
+	uint64_t key;
+
+	if (!d->index || e->kind >= HM_ACL_KIND_MAX)
+		return 0;
+	chain = chain_of(d->index, e, &map, &key, &head);
+	for (link = chain; *link; link = &(*link)->hnext)
+		if (hm_acl_same_operands(*link, e))
+			break;
+	old = *link;
+	if (!old || !(old->perm & e->perm))
+		return 0;
+	old->perm &= ~e->perm;
+	if (old->perm)
+		return 1;
+	*link = old->hnext;
+	if (map && link == chain) {
+		if (head)
+			hm_map_put(map, key, head);	/* replaces: no alloc */
+		else
+			hm_map_del(map, key);
+	}
+	if (map == &d->index->patterned)
+		d->index->n_patterned--;
+	unlink_from_list(d, old);
+	hm_mem_free(&m->mem, HM_MEM_ACL, old, hm_acl_size(old->kind));
+	return 1;
+}
+
+/* ------------------------------------------------------------- matching */
+
+static bool mkdev_matches(const struct hm_acl_mkdev *x,
+			  const struct hm_request *r)
+{
+	return hm_name_op_matches(&x->name, r->name1) &&
+	       hm_number_matches(&x->mode, r->number) &&
+	       hm_number_matches(&x->major, r->major) &&
+	       hm_number_matches(&x->minor, r->minor);
+}
+
+static bool mount_matches(const struct hm_acl_mount *x,
+			  const struct hm_request *r)
+{
+	return hm_name_op_matches(&x->dev, r->name1) &&
+	       hm_name_op_matches(&x->dir, r->name2) &&
+	       hm_name_op_matches(&x->fstype, r->name3) &&
+	       hm_number_matches(&x->flags, r->number);
+}
+
+/* 1.8 semantics: @prefix is a domain name that @target equals or that
+ * @target extends by more words. */
+static bool domain_prefix_matches(const struct hm_name *prefix,
+				  const struct hm_name *target)
+{
+	if (!target || target->len < prefix->len ||
+	    memcmp(target->str, prefix->str, prefix->len))
+		return false;
+	return target->len == prefix->len || target->str[prefix->len] == ' ';
+}
+
+static bool operands_match(const struct hm_acl_head *e,
+			   const struct hm_request *r)
+{
+	switch (e->kind) {
+	case HM_ACL_PATH:
+		return hm_name_op_matches(
+			&((const struct hm_acl_path *)(const void *)e)->name,
+			r->name1);
+	case HM_ACL_PATH_NUMBER: {
+		const struct hm_acl_path_number *x = (const void *)e;
+
+		return hm_name_op_matches(&x->name, r->name1) &&
+		       hm_number_matches(&x->number, r->number);
+	}
+	case HM_ACL_MKDEV:
+		return mkdev_matches((const void *)e, r);
+	case HM_ACL_PATH2: {
+		const struct hm_acl_path2 *x = (const void *)e;
+
+		return hm_name_op_matches(&x->name1, r->name1) &&
+		       hm_name_op_matches(&x->name2, r->name2);
+	}
+	case HM_ACL_MOUNT:
+		return mount_matches((const void *)e, r);
+	case HM_ACL_INET: {
+		const struct hm_acl_inet *x = (const void *)e;
+
+		return x->proto == r->proto &&
+		       hm_addr_matches(&x->addr, r->is_ipv6, r->addr) &&
+		       hm_number_matches(&x->port, r->port);
+	}
+	case HM_ACL_UNIX: {
+		const struct hm_acl_unix *x = (const void *)e;
+
+		return x->proto == r->proto &&
+		       hm_name_op_matches(&x->name, r->name1);
+	}
+	case HM_ACL_SIGNAL: {
+		const struct hm_acl_signal *x = (const void *)e;
+
+		return hm_number_matches(&x->sig, r->number) &&
+		       domain_prefix_matches(x->domain, r->target);
+	}
+	case HM_ACL_ENV:
+		return r->name1 &&
+		       word_matches(((const struct hm_acl_env *)(const void *)e)
+					    ->name, r->name1);
+	default:
+		return false;
+	}
+}
+
+bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
+		    const struct hm_request *r)
+{
+	(void)m;
+	if (e->kind != r->kind)
+		return false;
+	if (e->kind != HM_ACL_SIGNAL && e->kind != HM_ACL_ENV &&
+	    !(e->perm & (1u << r->op)))
+		return false;
+	return operands_match(e, r) && hm_cond_holds(e->cond, r->ctx);
+}
+
+static const struct hm_acl_head *chain_match(const struct hm_model *m,
+					     const struct hm_acl_head *e,
+					     const struct hm_request *r)
+{
+	for (; e; e = e->hnext)
+		if (hm_acl_matches(m, e, r))
+			return e;
+	return NULL;
+}
+
+/* Probe the patterned map at every '/'-ending prefix of @name, and at "". */
+static const struct hm_acl_head *
+patterned_match(const struct hm_model *m, const struct hm_acl_index *ix,
+		const struct hm_name *name, const struct hm_request *r)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a of "", as hm_hash_bytes */
+	const struct hm_acl_head *e;
+
+	for (size_t i = 0;; i++) {
+		if (i == 0 || name->str[i - 1] == '/') {
+			e = chain_match(m, hm_map_get(&ix->patterned,
+						      word_key(h, i)), r);
+			if (e)
+				return e;
+		}
+		if (i == name->len)
+			return NULL;
+		h ^= (unsigned char)name->str[i];
+		h *= 16777619u;
+	}
+}
+
+static const struct hm_acl_head *index_match(const struct hm_model *m,
+					     const struct hm_domain *d,
+					     const struct hm_request *r)
+{
+	const struct hm_acl_index *ix = d->index;
+	const struct hm_name *key = request_key(r);
+	const struct hm_acl_head *e;
+
+	if (!ix || r->kind >= HM_ACL_KIND_MAX)
+		return NULL;
+	if (key) {
+		e = chain_match(m, hm_map_get(&ix->literal,
+					      word_key(key->hash, key->len)), r);
+		if (e)
+			return e;
+		if (ix->n_patterned) {
+			e = patterned_match(m, ix, key, r);
+			if (e)
+				return e;
+		}
+	}
+	return chain_match(m, ix->other[r->kind], r);
+}
+
+bool hm_domain_allows(const struct hm_model *m, const struct hm_domain *d,
+		      const struct hm_request *r,
+		      const struct hm_acl_head **match)
+{
+	const struct hm_acl_head *e = index_match(m, d, r);
+
+	for (unsigned g = 0; !e && g < 256; g++) {
+		if (!(d->groups[g / 8] & (1u << (g % 8))) ||
+		    !m->ex.acl_groups[g])
+			continue;
+		e = index_match(m, m->ex.acl_groups[g], r);
+	}
+	if (match)
+		*match = e;
+	return e != NULL;
+}
+
+/* -------------------------------------------------------------- ordering */
+
+static int cmp_name(const struct hm_name *a, const struct hm_name *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? 1 : -1;
+	return hm_name_cmp(a, b);
+}
+
+static int cmp_name_op(const struct hm_name_op *a, const struct hm_name_op *b)
+{
+	/* Groups ("@X") sort after words, as they print with '@'. */
+	if (!a->group != !b->group)
+		return a->group ? 1 : -1;
+	if (a->group)
+		return cmp_name(a->group->name, b->group->name);
+	return cmp_name(a->name, b->name);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_number(const struct hm_number *a, const struct hm_number *b)
+{
+	if (!a->group != !b->group)
+		return a->group ? 1 : -1;
+	if (a->group)
+		return cmp_name(a->group->name, b->group->name);
+	return cmp_u64(a->min, b->min) ?: cmp_u64(a->max, b->max);
+}
+
+static int cmp_addr(const struct hm_addr *a, const struct hm_addr *b)
+{
+	if (!a->group != !b->group)
+		return a->group ? 1 : -1;
+	if (a->group)
+		return cmp_name(a->group->name, b->group->name);
+	if (a->is_ipv6 != b->is_ipv6)
+		return a->is_ipv6 ? 1 : -1;
+	return memcmp(a->min, b->min, 16) ?: memcmp(a->max, b->max, 16);
+}
+
+/* The lowest permission bit: entries sort by their first operation. */
+static int first_op(uint32_t perm)
+{
+	return perm ? __builtin_ctz(perm) : 32;
+}
+
+static int cmp_operands(const struct hm_acl_head *a,
+			const struct hm_acl_head *b)
+{
+	switch (a->kind) {
+	case HM_ACL_PATH:
+		return cmp_name_op(&((const struct hm_acl_path *)(const void *)a)->name,
+				   &((const struct hm_acl_path *)(const void *)b)->name);
+	case HM_ACL_PATH_NUMBER: {
+		const struct hm_acl_path_number *x = (const void *)a,
+						*y = (const void *)b;
+
+		return cmp_name_op(&x->name, &y->name) ?:
+		       cmp_number(&x->number, &y->number);
+	}
+	case HM_ACL_MKDEV: {
+		const struct hm_acl_mkdev *x = (const void *)a, *y = (const void *)b;
+
+		return cmp_name_op(&x->name, &y->name) ?:
+		       cmp_number(&x->mode, &y->mode) ?:
+		       cmp_number(&x->major, &y->major) ?:
+		       cmp_number(&x->minor, &y->minor);
+	}
+	case HM_ACL_PATH2: {
+		const struct hm_acl_path2 *x = (const void *)a, *y = (const void *)b;
+
+		return cmp_name_op(&x->name1, &y->name1) ?:
+		       cmp_name_op(&x->name2, &y->name2);
+	}
+	case HM_ACL_MOUNT: {
+		const struct hm_acl_mount *x = (const void *)a, *y = (const void *)b;
+
+		return cmp_name_op(&x->dir, &y->dir) ?:
+		       cmp_name_op(&x->dev, &y->dev) ?:
+		       cmp_name_op(&x->fstype, &y->fstype) ?:
+		       cmp_number(&x->flags, &y->flags);
+	}
+	case HM_ACL_INET: {
+		const struct hm_acl_inet *x = (const void *)a, *y = (const void *)b;
+
+		return cmp_u64(x->proto, y->proto) ?:
+		       cmp_addr(&x->addr, &y->addr) ?:
+		       cmp_number(&x->port, &y->port);
+	}
+	case HM_ACL_UNIX: {
+		const struct hm_acl_unix *x = (const void *)a, *y = (const void *)b;
+
+		return cmp_u64(x->proto, y->proto) ?:
+		       cmp_name_op(&x->name, &y->name);
+	}
+	case HM_ACL_SIGNAL: {
+		const struct hm_acl_signal *x = (const void *)a,
+					   *y = (const void *)b;
+
+		return cmp_number(&x->sig, &y->sig) ?:
+		       cmp_name(x->domain, y->domain);
+	}
+	case HM_ACL_ENV:
+		return cmp_name(((const struct hm_acl_env *)(const void *)a)->name,
+				((const struct hm_acl_env *)(const void *)b)->name);
+	default:
+		return 0;
+	}
+}
+
+int hm_acl_cmp(const struct hm_acl_head *a, const struct hm_acl_head *b)
+{
+	int c = cmp_u64(a->kind, b->kind);
+
+	if (c)
+		return c;
+	c = cmp_operands(a, b);
+	if (c)
+		return c;
+	c = cmp_u64(first_op(a->perm), first_op(b->perm));
+	if (c)
+		return c;
+	return cmp_name(a->cond ? a->cond->text : NULL,
+			b->cond ? b->cond->text : NULL);
+}
+
+static int cmp_entry_ptr(const void *a, const void *b)
+{
+	return hm_acl_cmp(*(const struct hm_acl_head *const *)a,
+			  *(const struct hm_acl_head *const *)b);
+}
+
+const struct hm_acl_head **hm_domain_sorted_acl(const struct hm_domain *d)
+{
+	const struct hm_acl_head **v = malloc((d->n_acl + 1) * sizeof(*v));
+	size_t i = 0;
+
+	if (!v)
+		return NULL;
+	for (const struct hm_acl_head *e = d->acl; e; e = e->next)
+		v[i++] = e;
+	qsort(v, i, sizeof(*v), cmp_entry_ptr);
+	return v;
+}

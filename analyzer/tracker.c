@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracker.c - the process table: pid -> (ppid, exe, domain name).  Owns
+ * its processes and a name table for domain names and executables; holds
+ * domain pointers only as a cache keyed on the model generation.  Gets
+ * events from the learner (audit) or the enforcer (proc connector); hands
+ * back domains.  Bounded: the least recently seen process is evicted.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/tracker.h"
+#include "map.h"
+
+#define KERNEL "<kernel>"
+#define DEFAULT_MAX_PROCS (1u << 20)
+
+struct proc {
+	int64_t pid;
+	int64_t ppid;
+	int64_t sec;
+	uint32_t flags;			/* enum hm_proc_flag */
+	const struct hm_name *dname;	/* in t->names */
+	const struct hm_name *exe;	/* in t->names; may be NULL */
+	struct hm_domain *dom;		/* cache, valid when gen == t->gen */
+	uint64_t gen;
+	struct proc *prev, *next;	/* LRU: head most recent */
+};
+
+struct hm_tracker {
+	struct hm_model *m;
+	struct hm_names *names;
+	struct hm_map by_pid;		/* pid + 1 -> proc */
+	struct proc *head, *tail;
+	size_t max_procs;
+	uint64_t gen;
+	bool create_domains;
+	struct hm_tracker_stats st;
+	struct hm_mem mem;
+};
+
+static uint64_t pid_key(int64_t pid)
+{
+	return (uint64_t)pid + 1;	/* key 0 is reserved */
+}
+
+struct hm_tracker *hm_tracker_new(struct hm_model *m, bool create_domains,
+				  size_t max_procs)
+{
+	struct hm_tracker *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->names = hm_names_new(&t->mem);
+	if (!t->names) {
+		free(t);
+		return NULL;
+	}
+	hm_map_init(&t->by_pid, &t->mem, HM_MEM_TRACKER);
+	t->m = m;
+	t->gen = 1;
+	t->create_domains = create_domains;
+	t->max_procs = max_procs ? max_procs : DEFAULT_MAX_PROCS;
+	t->st.max_procs = t->max_procs;
+	return t;
+}
+
+void hm_tracker_free(struct hm_tracker *t)
+{
+	if (!t)
+		return;
+	for (struct proc *p = t->head, *n; p; p = n) {
+		n = p->next;
+		free(p);
+	}
+	hm_map_fini(&t->by_pid);
+	hm_names_free(t->names);
+	free(t);
+}
+
+void hm_tracker_set_model(struct hm_tracker *t, struct hm_model *m)
+{
+	t->m = m;
+	t->gen++;
+}
+
+/* ------------------------------------------------------------------ LRU */
+
+static void lru_unlink(struct hm_tracker *t, struct proc *p)
+{
+	if (p->prev)
+		p->prev->next = p->next;
+	else
+		t->head = p->next;
+	if (p->next)
+		p->next->prev = p->prev;
+	else
+		t->tail = p->prev;
+	p->prev = p->next = NULL;
+}
+
+static void lru_push(struct hm_tracker *t, struct proc *p)
+{
+	p->next = t->head;
+	p->prev = NULL;
+	if (t->head)
+		t->head->prev = p;
+	t->head = p;
+	if (!t->tail)
+		t->tail = p;
+}
+
+static void touch(struct hm_tracker *t, struct proc *p)
+{
+	if (t->head == p)
+		return;
+	lru_unlink(t, p);
+	lru_push(t, p);
+}
+
+static void drop(struct hm_tracker *t, struct proc *p)
+{
+	hm_map_del(&t->by_pid, pid_key(p->pid));
+	lru_unlink(t, p);
+	free(p);
+	t->st.procs--;
+}
+
+static struct proc *find(const struct hm_tracker *t, int64_t pid)
+{
+	return hm_map_get(&t->by_pid, pid_key(pid));
+}
+
+static struct proc *add(struct hm_tracker *t, int64_t pid, int64_t ppid)
+{
+	struct proc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->ppid = ppid;
+	if (hm_map_put(&t->by_pid, pid_key(pid), p)) {
+		free(p);
+		return NULL;
+	}
+	lru_push(t, p);
+	if (++t->st.procs > t->max_procs && t->tail != p) {
+		drop(t, t->tail);
+		t->st.evictions++;
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static int intern(struct hm_tracker *t, const char *s, size_t len,
+		  const struct hm_name **out)
+{
+	return hm_name_intern(t->names, s, len, out);
+}
+
+static bool same_exe(const struct proc *p, const struct hm_task *task)
+{
+	if (!p->exe || !task->exe)
+		return true;	/* unknown on one side: no evidence */
+	return p->exe->len == task->exe_len &&
+	       !memcmp(p->exe->str, task->exe, task->exe_len);
+}
+
+/* Domain name for a process of unobserved history: <kernel> EXE. */
+static int unobserved_name(struct hm_tracker *t, const struct hm_task *task,
+			   const struct hm_name **out)
+{
+	char *s;
+	int r;
+
+	if (!task->exe || !task->exe_len)
+		return intern(t, KERNEL, strlen(KERNEL), out);
+	if (task->exe_len + sizeof(KERNEL) + 1 > HM_MAX_DOMAIN) {
+		t->st.too_long++;
+		return intern(t, KERNEL, strlen(KERNEL), out);
+	}
+	if (asprintf(&s, KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
+		return -ENOMEM;
+	r = intern(t, s, strlen(s), out);
+	free(s);
+	return r;
+}
+
+static int set_exe(struct hm_tracker *t, struct proc *p,
+		   const struct hm_task *task)
+{
+	if (!task->exe || !task->exe_len)
+		return 0;
+	return intern(t, task->exe, task->exe_len, &p->exe);
+}
+
+/*
+ * The process @task names, created by the rules of DESIGN.md: a known
+ * pid with the same ppid (or reparented to init) is the same process; a
+ * new one inherits its parent's domain, else gets <kernel> EXE.
+ * @check_exe: an exe that changed without an exec means we missed the
+ *	exec (not for the exec event itself, whose exe is the new program).
+ */
+static int get_proc(struct hm_tracker *t, const struct hm_task *task,
+		    bool check_exe, struct proc **out)
+{
+	struct proc *p = find(t, task->pid);
+	struct proc *pp;
+	int r;
+
+	if (p && p->ppid != task->ppid) {
+		if (task->ppid == 1 && same_exe(p, task)) {
+			p->ppid = 1;	/* parent died: reparented to init */
+			t->st.reparented++;
+		} else {
+			drop(t, p);
+			p = NULL;
+			t->st.pid_reuse++;
+		}
+	}
+	if (p && check_exe && !same_exe(p, task)) {
+		drop(t, p);		/* an exec we did not see */
+		p = NULL;
+	}
+	if (p) {
+		touch(t, p);
+		*out = p;
+		return 0;
+	}
+	p = add(t, task->pid, task->ppid);
+	if (!p)
+		return -ENOMEM;
+	p->sec = task->sec;
+	pp = task->ppid > 0 ? find(t, task->ppid) : NULL;
+	if (pp) {
+		p->dname = pp->dname;	/* forked, not executed yet */
+		p->flags = pp->flags;
+		p->exe = pp->exe;
+	} else {
+		r = unobserved_name(t, task, &p->dname);
+		if (r) {
+			drop(t, p);
+			return r;
+		}
+		p->flags = HM_PROC_UNOBSERVED;
+		t->st.unobserved++;
+	}
+	if (check_exe && (r = set_exe(t, p, task))) {
+		drop(t, p);
+		return r;
+	}
+	*out = p;
+	return 0;
+}
+
+/* New domains inherit use_group from their parent, as TOMOYO's do. */
+static void inherit(struct hm_domain *d)
+{
+	if (d->parent)
+		memcpy(d->groups, d->parent->groups, sizeof(d->groups));
+}
+
+/* Resolve @p's domain in the model, creating it when learning. */
+static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
+		   bool *created)
+{
+	int r;
+
+	if (created)
+		*created = false;
+	if (p->gen == t->gen && (p->dom || !t->create_domains))
+		return 0;
+	r = hm_model_domain(t->m, p->dname->str, p->dname->len,
+			    t->create_domains, &p->dom);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		p->dom->flags |= new_flags;
+		inherit(p->dom);
+		if (created)
+			*created = true;
+	}
+	p->gen = t->gen;
+	return 0;
+}
+
+static void view(const struct proc *p, struct hm_proc_view *out)
+{
+	out->name = p->dname;
+	out->domain = p->dom;
+	out->flags = p->flags;
+}
+
+int hm_tracker_current(struct hm_tracker *t, const struct hm_task *task,
+		       struct hm_proc_view *out)
+{
+	struct proc *p;
+	int r = get_proc(t, task, true, &p);
+
+	if (r)
+		return r;
+	r = resolve(t, p, (p->flags & HM_PROC_UNOBSERVED) ?
+			  HM_DOMAIN_HISTORY_UNOBSERVED : 0, NULL);
+	if (r)
+		return r;
+	view(p, out);
+	return 0;
+}
+
+/* The domain a process of unobserved history enters by exec: <kernel>
+ * CANDIDATE, as if initialize_domain CANDIDATE from any applied. */
+static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
+			   const struct hm_name *realpath,
+			   const struct hm_name **cand, char **next)
+{
+	static const struct hm_name kernel = { .str = KERNEL, .len = 8 };
+	enum hm_transit ignored;
+	int r = hm_transition_compute(t->m, &kernel, program, realpath, cand,
+				      next, &ignored);
+
+	if (r)
+		return r;
+	free(*next);
+	if (asprintf(next, KERNEL " %s", (*cand)->str) < 0) {
+		*next = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
+		    const struct hm_name *program,
+		    const struct hm_name *realpath, struct hm_exec_result *out)
+{
+	struct proc *p;
+	char *next = NULL;
+	int r = get_proc(t, task, false, &p);
+
+	if (r)
+		return r;
+	memset(out, 0, sizeof(*out));
+	out->parent_observed = !(p->flags & HM_PROC_UNOBSERVED);
+	if (out->parent_observed) {
+		r = resolve(t, p, 0, NULL);
+		if (!r)
+			r = hm_transition_compute(t->m, p->dname, program,
+						  realpath, &out->candidate,
+						  &next, &out->type);
+	} else {
+		out->type = HM_TRANSIT_UNOBSERVED;
+		r = unobserved_exec(t, program, realpath, &out->candidate,
+				    &next);
+	}
+	view(p, &out->parent);
+	if (r == -ENAMETOOLONG) {
+		t->st.too_long++;	/* TOMOYO: transition_failed */
+		if (p->dom)
+			p->dom->flags |= HM_DOMAIN_TRANSITION_FAILED;
+		view(p, &out->now);
+		return 0;
+	}
+	if (!r)
+		r = intern(t, next, strlen(next), &p->dname);
+	free(next);
+	if (r)
+		return r;
+	t->st.execs++;
+	t->st.transit[out->type]++;
+	p->flags &= ~HM_PROC_UNOBSERVED;
+	p->gen = 0;
+	r = set_exe(t, p, task);
+	if (!r)
+		r = resolve(t, p, out->parent_observed ? 0 :
+				  HM_DOMAIN_PARENT_UNOBSERVED, &out->created);
+	view(p, &out->now);
+	return r;
+}
+
+int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
+{
+	struct proc *pp = find(t, ppid);
+	struct proc *p;
+
+	if (!pp)
+		return -ENOENT;
+	p = find(t, pid);
+	if (p)
+		drop(t, p);
+	p = add(t, pid, ppid);
+	if (!p)
+		return -ENOMEM;
+	p->dname = pp->dname;
+	p->flags = pp->flags;
+	p->exe = pp->exe;
+	p->dom = pp->dom;
+	p->gen = pp->gen;
+	return 0;
+}
+
+void hm_tracker_exit(struct hm_tracker *t, int64_t pid)
+{
+	struct proc *p = find(t, pid);
+
+	if (p)
+		drop(t, p);
+}
+
+int hm_tracker_set(struct hm_tracker *t, int64_t pid, int64_t ppid,
+		   const char *exe, size_t exe_len, const char *domain_name,
+		   size_t name_len, uint32_t flags, int64_t sec)
+{
+	struct proc *p = find(t, pid);
+	int r;
+
+	if (p)
+		drop(t, p);
+	p = add(t, pid, ppid);
+	if (!p)
+		return -ENOMEM;
+	p->flags = flags;
+	p->sec = sec;
+	r = intern(t, domain_name, name_len, &p->dname);
+	if (!r && exe && exe_len)
+		r = intern(t, exe, exe_len, &p->exe);
+	if (r)
+		drop(t, p);
+	return r;
+}
+
+bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
+		       struct hm_proc_view *out)
+{
+	struct proc *p = find(t, pid);
+
+	if (!p || resolve(t, p, 0, NULL))
+		return false;
+	view(p, out);
+	return true;
+}
+
+/* ---------------------------------------------------------------- state */
+
+int hm_tracker_save(const struct hm_tracker *t, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "# histmac process table v1: pid ppid sec flags exe domain\n");
+	/* Oldest first, so a reload rebuilds the same LRU order. */
+	for (const struct proc *p = t->tail; p; p = p->prev)
+		fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 " %u %s %s\n",
+			p->pid, p->ppid, p->sec, p->flags,
+			p->exe ? p->exe->str : "-", p->dname->str);
+	if (fclose(f))
+		r = -ENOMEM;
+	else
+		r = hm_atomic_write(path, buf, len);
+	free(buf);
+	return r;
+}
+
+struct state_line {
+	int64_t pid, ppid, sec;
+	unsigned flags;
+	char *exe;
+	char *domain;
+};
+
+static bool parse_state_line(char *line, struct state_line *s)
+{
+	int off = 0;
+	char *sp;
+
+	if (sscanf(line, "%" SCNd64 " %" SCNd64 " %" SCNd64 " %u %n", &s->pid,
+		   &s->ppid, &s->sec, &s->flags, &off) != 4 || !off)
+		return false;
+	s->exe = line + off;
+	sp = strchr(s->exe, ' ');
+	if (!sp || s->pid <= 0)
+		return false;
+	*sp = '\0';
+	s->domain = sp + 1;
+	sp = strchr(s->domain, '\n');
+	if (sp)
+		*sp = '\0';
+	return s->domain[0] == '<';
+}
+
+int hm_tracker_load(struct hm_tracker *t, const char *path, struct hm_diag *d,
+		    bool (*accept)(int64_t pid, int64_t ppid, const char *exe,
+				   int64_t sec, void *arg),
+		    void *arg)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+	int n = 0;
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		struct state_line s;
+		bool no_exe;
+
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if (!parse_state_line(line, &s)) {
+			hm_diag_add(d, HM_DIAG_ERROR, path, lineno,
+				    "malformed process table line");
+			continue;
+		}
+		no_exe = !strcmp(s.exe, "-");
+		if (accept && !accept(s.pid, s.ppid, no_exe ? NULL : s.exe,
+				      s.sec, arg))
+			continue;
+		r = hm_tracker_set(t, s.pid, s.ppid, no_exe ? NULL : s.exe,
+				   no_exe ? 0 : strlen(s.exe), s.domain,
+				   strlen(s.domain), s.flags, s.sec);
+		if (r)
+			break;
+		n++;
+	}
+	free(line);
+	fclose(f);
+	return r ? r : n;
+}
+
+void hm_tracker_stats(const struct hm_tracker *t, struct hm_tracker_stats *out)
+{
+	*out = t->st;
+}
+
+void hm_tracker_foreach(const struct hm_tracker *t,
+			void (*fn)(int64_t pid, const struct hm_proc_view *v,
+				   void *arg),
+			void *arg)
+{
+	for (const struct proc *p = t->head; p; p = p->next) {
+		struct hm_proc_view v;
+
+		view(p, &v);
+		fn(p->pid, &v, arg);
+	}
+}

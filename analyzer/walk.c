@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * walk.c - one normalised event -> the permission checks TOMOYO would have
+ * made, each in the domain the process was in (DESIGN.md "Events
+ * learned").  Owns the tracker and a scratch name table for request names;
+ * knows nothing of learning or checking, which receive the accesses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "histmac/learn.h"
+#include "histmac/pattern.h"
+
+/* Renew the scratch names after this many events (no name outlives one). */
+#define SCRATCH_EVENTS 65536
+
+const char *const hm_skip_names[HM_SKIP_MAX] = {
+#define X(e, s) [HM_SKIP_##e] = s,
+	HM_SKIP_REASONS(X)
+#undef X
+};
+
+struct hm_walker {
+	struct hm_model *m;
+	struct hm_tracker *t;
+	struct hm_learn_opts o;
+	struct hm_names *scratch;
+	uint64_t scratch_events;
+	char *buf;
+	size_t cap;
+	struct hm_walk_stats st;
+};
+
+/* One event's accesses go through this. */
+struct walk {
+	struct hm_walker *w;
+	const struct hm_event *ev;
+	struct hm_access a;
+	int (*fn)(const struct hm_access *a, void *arg);
+	void *arg;
+};
+
+void hm_learn_opts_default(struct hm_learn_opts *o)
+{
+	*o = (struct hm_learn_opts){
+		.builtin_rules = true,
+		.exec_realpath = true,
+		.peer_port_min = 1024,
+		.peer_port_max = 65535,
+		.ephemeral_min = 32768,
+		.ephemeral_max = 60999,
+	};
+}
+
+int hm_walker_new(struct hm_model *m, const struct hm_learn_opts *o,
+		  bool create_domains, struct hm_walker **out)
+{
+	struct hm_walker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->m = m;
+	if (o)
+		w->o = *o;
+	else
+		hm_learn_opts_default(&w->o);
+	w->t = hm_tracker_new(m, create_domains, w->o.max_procs);
+	w->scratch = hm_names_new(NULL);
+	if (!w->t || !w->scratch) {
+		hm_walker_free(w);
+		return -ENOMEM;
+	}
+	*out = w;
+	return 0;
+}
+
+void hm_walker_free(struct hm_walker *w)
+{
+	if (!w)
+		return;
+	hm_tracker_free(w->t);
+	hm_names_free(w->scratch);
+	free(w->buf);
+	free(w);
+}
+
+struct hm_tracker *hm_walker_tracker(struct hm_walker *w)
+{
+	return w->t;
+}
+
+const struct hm_walk_stats *hm_walker_stats(const struct hm_walker *w)
+{
+	return &w->st;
+}
+
+void hm_walker_set_model(struct hm_walker *w, struct hm_model *m)
+{
+	w->m = m;
+	hm_tracker_set_model(w->t, m);
+}
+
+/* ---------------------------------------------------------------- names */
+
+static int skip(struct walk *k, enum hm_skip why)
+{
+	k->w->st.skipped[why]++;
+	return 0;
+}
+
+/*
+ * Encode raw @b as a TOMOYO name (with a trailing '/' when @dir) and
+ * intern it in the scratch table.  Returns 0, 1 when it cannot be a name
+ * (counted), or negative errno.
+ */
+static int name_of(struct walk *k, const struct hm_bytes *b, bool dir,
+		   const struct hm_name **out)
+{
+	struct hm_walker *w = k->w;
+	size_t len;
+
+	if (!b->s || !b->len)
+		return skip(k, HM_SKIP_NO_PATH), 1;
+	len = hm_encode_len(b->s, b->len);
+	if (len + 2 > HM_MAX_WORD)
+		return skip(k, HM_SKIP_TOO_LONG), 1;
+	if (len + 2 > w->cap) {
+		char *n = realloc(w->buf, len + 2);
+
+		if (!n)
+			return -ENOMEM;
+		w->buf = n;
+		w->cap = len + 2;
+	}
+	len = hm_encode(w->buf, b->s, b->len);
+	if (dir && w->buf[len - 1] != '/')
+		w->buf[len++] = '/';
+	return hm_name_intern(w->scratch, w->buf, len, out);
+}
+
+static bool is_dir(const struct hm_ev_path *p)
+{
+	return (p->mode & S_IFMT) == S_IFDIR;
+}
+
+static int path_name(struct walk *k, unsigned i, bool dir,
+		     const struct hm_name **out)
+{
+	const struct hm_ev_path *p;
+
+	if (i >= k->ev->n_paths)
+		return skip(k, HM_SKIP_NO_PATH), 1;
+	p = &k->ev->paths[i];
+	return name_of(k, &p->path, dir || is_dir(p), out);
+}
+
+/* -------------------------------------------------------------- emitting */
+
+static int emit(struct walk *k, enum hm_acl_kind kind, unsigned op)
+{
+	k->a.req.kind = kind;
+	k->a.req.op = op;
+	k->a.req.ctx = &k->a.ctx;
+	k->w->st.accesses++;
+	return k->fn(&k->a, k->arg);
+}
+
+static void reset_request(struct walk *k)
+{
+	k->a.req = (struct hm_request){ 0 };
+	k->a.ctx.exec_realpath = NULL;
+	k->a.enters = false;
+}
+
+static int emit_path(struct walk *k, unsigned op, const struct hm_name *n)
+{
+	reset_request(k);
+	k->a.req.name1 = n;
+	return emit(k, HM_ACL_PATH, op);
+}
+
+static int emit_path_number(struct walk *k, unsigned op,
+			    const struct hm_name *n, uint64_t number)
+{
+	reset_request(k);
+	k->a.req.name1 = n;
+	k->a.req.number = number;
+	return emit(k, HM_ACL_PATH_NUMBER, op);
+}
+
+/* ------------------------------------------------------------ file kinds */
+
+static int open_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	uint32_t flags = ev->open_flags;
+	const struct hm_name *n;
+	bool rd, wr;
+	int r;
+
+	if (ev->n_paths && is_dir(&ev->paths[0]))
+		return skip(k, HM_SKIP_DIRECTORY);
+	if (!ev->has_open_flags)	/* openat2: no flags in the trail */
+		flags = ev->created ? O_CREAT | O_WRONLY : O_RDONLY;
+	if (flags & O_PATH)
+		return skip(k, HM_SKIP_NO_ACCESS_MODE);
+	if ((flags & O_DIRECTORY) && !ev->created)
+		return skip(k, HM_SKIP_DIRECTORY);
+	r = path_name(k, 0, false, &n);
+	if (r)
+		return r < 0 ? r : 0;
+	rd = (flags & O_ACCMODE) != O_WRONLY;
+	wr = (flags & O_ACCMODE) != O_RDONLY;
+	/* TOMOYO's order: create (mknod hook), open, then truncate. */
+	if (ev->created && (r = emit_path_number(k, HM_FILE_CREATE, n,
+						 ev->mode & 07777)))
+		return r;
+	if (rd && (r = emit_path(k, HM_FILE_READ, n)))
+		return r;
+	if (wr && (r = emit_path(k, (flags & O_APPEND) ? HM_FILE_APPEND :
+						   HM_FILE_WRITE, n)))
+		return r;
+	if ((flags & O_TRUNC) && wr && !ev->created)
+		return emit_path(k, HM_FILE_TRUNCATE, n);
+	return 0;
+}
+
+static int one_path(struct walk *k, unsigned op, bool dir)
+{
+	const struct hm_name *n;
+	int r = path_name(k, 0, dir, &n);
+
+	return r ? (r < 0 ? r : 0) : emit_path(k, op, n);
+}
+
+static int path_mode(struct walk *k, unsigned op, bool dir)
+{
+	const struct hm_name *n;
+	int r = path_name(k, 0, dir, &n);
+
+	if (r)
+		return r < 0 ? r : 0;
+	return emit_path_number(k, op, n, k->ev->mode & 07777);
+}
+
+static int mknod_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const struct hm_name *n;
+	unsigned op;
+	int r;
+
+	switch (ev->mode & S_IFMT) {
+	case S_IFIFO:
+		op = HM_FILE_MKFIFO;
+		break;
+	case S_IFSOCK:
+		op = HM_FILE_MKSOCK;
+		break;
+	case S_IFBLK:
+		op = HM_FILE_MKBLOCK;
+		break;
+	case S_IFCHR:
+		op = HM_FILE_MKCHAR;
+		break;
+	default:
+		return path_mode(k, HM_FILE_CREATE, false);
+	}
+	if (op == HM_FILE_MKFIFO || op == HM_FILE_MKSOCK)
+		return path_mode(k, op, false);
+	r = path_name(k, 0, false, &n);
+	if (r)
+		return r < 0 ? r : 0;
+	reset_request(k);
+	k->a.req.name1 = n;
+	k->a.req.number = ev->mode & 07777;
+	k->a.req.major = ev->dev_major;
+	k->a.req.minor = ev->dev_minor;
+	return emit(k, HM_ACL_MKDEV, op);
+}
+
+static int two_paths(struct walk *k, unsigned op, bool dir)
+{
+	const struct hm_name *a;
+	const struct hm_name *b;
+	bool d = dir || (k->ev->n_paths && is_dir(&k->ev->paths[0]));
+	int r = path_name(k, 0, d, &a);
+
+	if (!r)
+		r = path_name(k, 1, d, &b);
+	if (r)
+		return r < 0 ? r : 0;
+	reset_request(k);
+	k->a.req.name1 = a;
+	k->a.req.name2 = b;
+	return emit(k, HM_ACL_PATH2, op);
+}
+
+static int chown_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const struct hm_name *n;
+	int r = path_name(k, 0, false, &n);
+
+	if (r)
+		return r < 0 ? r : 0;
+	if (ev->owner_uid != UINT32_MAX &&
+	    (r = emit_path_number(k, HM_FILE_CHOWN, n, ev->owner_uid)))
+		return r;
+	if (ev->owner_gid != UINT32_MAX)
+		return emit_path_number(k, HM_FILE_CHGRP, n, ev->owner_gid);
+	return 0;
+}
+
+static int mount_access(struct walk *k)
+{
+	const struct hm_name *dev;
+	const struct hm_name *dir;
+	const struct hm_name *fs = NULL;
+	struct hm_bytes none = { "none", 4 };
+	int r = path_name(k, 0, false, &dev);
+
+	if (r > 0) {
+		k->w->st.skipped[HM_SKIP_NO_PATH]--;	/* no source: "none" */
+		r = name_of(k, &none, false, &dev);
+	}
+	if (!r)
+		r = path_name(k, 1, true, &dir);
+	if (!r && k->ev->fstype.len)
+		r = name_of(k, &k->ev->fstype, false, &fs);
+	if (r)
+		return r < 0 ? r : 0;
+	reset_request(k);
+	k->a.req.name1 = dev;
+	k->a.req.name2 = dir;
+	k->a.req.name3 = fs;
+	k->a.req.number = k->ev->mount_flags;
+	return emit(k, HM_ACL_MOUNT, HM_FILE_MOUNT);
+}
+
+/* ---------------------------------------------------------------- network */
+
+static enum hm_net_proto proto_of(struct walk *k, enum hm_event_kind kind)
+{
+	switch (k->ev->sock_type & 0xf) {
+	case SOCK_STREAM:
+		return HM_PROTO_STREAM;
+	case SOCK_DGRAM:
+		return HM_PROTO_DGRAM;
+	case SOCK_RAW:
+		return HM_PROTO_RAW;
+	case SOCK_SEQPACKET:
+		return HM_PROTO_SEQPACKET;
+	default:
+		k->w->st.guessed_socket_type++;
+		return kind == HM_EV_SEND || kind == HM_EV_RECV ?
+			       HM_PROTO_DGRAM : HM_PROTO_STREAM;
+	}
+}
+
+static unsigned net_op(enum hm_event_kind kind, enum hm_net_proto proto)
+{
+	switch (kind) {
+	case HM_EV_BIND:
+		return HM_NET_BIND;
+	case HM_EV_LISTEN:
+		return HM_NET_LISTEN;
+	case HM_EV_CONNECT:
+		/* TOMOYO checks connect() on datagram sockets as send. */
+		return proto == HM_PROTO_DGRAM || proto == HM_PROTO_RAW ?
+			       HM_NET_SEND : HM_NET_CONNECT;
+	case HM_EV_ACCEPT:
+		return HM_NET_ACCEPT;
+	case HM_EV_SEND:
+		return HM_NET_SEND;
+	default:
+		return HM_NET_RECV;
+	}
+}
+
+static int net_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const struct hm_ev_sockaddr *sa = &ev->sa;
+	enum hm_net_proto proto = proto_of(k, ev->kind);
+	unsigned op = net_op(ev->kind, proto);
+	const struct hm_name *n;
+	int r;
+
+	reset_request(k);
+	k->a.req.proto = (uint8_t)proto;
+	if (sa->family == AF_UNIX) {
+		if (!sa->unix_path.len)	/* unnamed or autobind */
+			return skip(k, HM_SKIP_NO_ADDRESS);
+		r = name_of(k, &sa->unix_path, false, &n);
+		if (r)
+			return r < 0 ? r : 0;
+		reset_request(k);
+		k->a.req.proto = (uint8_t)proto;
+		k->a.req.name1 = n;
+		return emit(k, HM_ACL_UNIX, op);
+	}
+	if (sa->family != AF_INET && sa->family != AF_INET6)
+		return skip(k, HM_SKIP_NO_ADDRESS);
+	/* A stream socket's sendto() address is ignored by the kernel. */
+	if (op == HM_NET_SEND && proto == HM_PROTO_STREAM)
+		return skip(k, HM_SKIP_NO_ADDRESS);
+	k->a.req.is_ipv6 = sa->family == AF_INET6;
+	memcpy(k->a.req.addr, sa->addr, 16);
+	k->a.req.port = proto == HM_PROTO_RAW ? (uint64_t)ev->sock_protocol :
+						sa->port;
+	return emit(k, HM_ACL_INET, op);
+}
+
+/* ---------------------------------------------------------------- signal */
+
+static int signal_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	struct hm_proc_view target;
+
+	if (ev->sig <= 0 || ev->target_pid <= 0 ||
+	    !hm_tracker_lookup(k->w->t, ev->target_pid, &target))
+		return skip(k, HM_SKIP_SIGNAL_TARGET);
+	reset_request(k);
+	k->a.req.number = (uint64_t)ev->sig;
+	k->a.req.target = target.name;
+	return emit(k, HM_ACL_SIGNAL, 0);
+}
+
+/* ------------------------------------------------------------------ exec */
+
+/* ld.so is the loader of an ELF program; anything else in PATH item 1 of
+ * an exec is a #! interpreter, so item 0 was a script. */
+static bool is_loader(const struct hm_bytes *p)
+{
+	const char *base = p->s ? memrchr(p->s, '/', p->len) : NULL;
+
+	base = base ? base + 1 : p->s;
+	return !base || !strncmp(base, "ld-", 3) || !strncmp(base, "ld.so", 5);
+}
+
+static bool is_script(const struct hm_event *ev)
+{
+	return ev->n_paths >= 2 && !is_loader(&ev->paths[1].path);
+}
+
+static int exec_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const struct hm_name *prog;
+	const struct hm_name *exe = NULL;
+	const struct hm_name *real;
+	const struct hm_name *interp = NULL;
+	struct hm_exec_result res;
+	struct hm_task task;
+	bool script = is_script(ev);
+	int r = path_name(k, 0, false, &prog);
+
+	if (r)
+		return r < 0 ? r : 0;
+	if (ev->exe.len && (r = name_of(k, &ev->exe, false, &exe)) < 0)
+		return r;
+	/* For a script exe= is the interpreter, not the script's realpath. */
+	real = script ? NULL : exe;
+	if (script && (r = path_name(k, 1, false, &interp)) < 0)
+		return r;
+	task = (struct hm_task){ .pid = ev->pid, .ppid = ev->ppid,
+				 .exe = exe ? exe->str : NULL,
+				 .exe_len = exe ? exe->len : 0,
+				 .sec = ev->sec };
+	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
+	if (r)
+		return r;
+	if (res.parent_observed) {
+		reset_request(k);
+		k->a.dom = res.parent;
+		k->a.req.name1 = res.candidate;
+		if (k->w->o.exec_realpath)
+			k->a.ctx.exec_realpath = real;
+		r = emit(k, HM_ACL_PATH, HM_FILE_EXECUTE);
+		if (r)
+			return r;
+	}
+	k->a.dom = res.now;
+	if (interp)
+		return emit_path(k, HM_FILE_READ, interp);
+	return 0;
+}
+
+/* --------------------------------------------------------------- events */
+
+static int dispatch(struct walk *k)
+{
+	switch (k->ev->kind) {
+	case HM_EV_OPEN:
+		return open_access(k);
+	case HM_EV_UNLINK:
+		return one_path(k, HM_FILE_UNLINK, false);
+	case HM_EV_RMDIR:
+		return one_path(k, HM_FILE_RMDIR, true);
+	case HM_EV_MKDIR:
+		return path_mode(k, HM_FILE_MKDIR, true);
+	case HM_EV_MKNOD:
+		return mknod_access(k);
+	case HM_EV_SYMLINK:
+		return one_path(k, HM_FILE_SYMLINK, false);
+	case HM_EV_LINK:
+		return two_paths(k, HM_FILE_LINK, false);
+	case HM_EV_RENAME:
+		return two_paths(k, HM_FILE_RENAME, false);
+	case HM_EV_TRUNCATE:
+		return one_path(k, HM_FILE_TRUNCATE, false);
+	case HM_EV_CHMOD:
+		return path_mode(k, HM_FILE_CHMOD, false);
+	case HM_EV_CHOWN:
+		return chown_access(k);
+	case HM_EV_MOUNT:
+		return mount_access(k);
+	case HM_EV_UMOUNT:
+		return one_path(k, HM_FILE_UNMOUNT, true);
+	case HM_EV_PIVOT_ROOT:
+		return two_paths(k, HM_FILE_PIVOT_ROOT, true);
+	case HM_EV_CHROOT:
+		return one_path(k, HM_FILE_CHROOT, true);
+	case HM_EV_BIND:
+	case HM_EV_LISTEN:
+	case HM_EV_CONNECT:
+	case HM_EV_ACCEPT:
+	case HM_EV_SEND:
+	case HM_EV_RECV:
+		return net_access(k);
+	case HM_EV_SIGNAL:
+		return signal_access(k);
+	default:
+		return skip(k, HM_SKIP_UNSUPPORTED);
+	}
+}
+
+static void fill_ctx(struct hm_cond_ctx *c, const struct hm_event *ev)
+{
+	*c = (struct hm_cond_ctx){
+		.uid = ev->uid, .euid = ev->euid, .suid = ev->suid,
+		.fsuid = ev->fsuid, .gid = ev->gid, .egid = ev->egid,
+		.sgid = ev->sgid, .fsgid = ev->fsgid, .pid = (uint64_t)ev->pid,
+		.ppid = (uint64_t)ev->ppid, .has_task = true,
+	};
+}
+
+/* The domain a non-exec event is checked in. */
+static int acting_domain(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const struct hm_name *exe = NULL;
+	struct hm_task task = { .pid = ev->pid, .ppid = ev->ppid,
+				.sec = ev->sec };
+	int r = 0;
+
+	if (ev->exe.len)
+		r = name_of(k, &ev->exe, false, &exe);
+	if (r < 0)
+		return r;
+	if (r > 0)	/* an exe we cannot name counts as unknown, not a skip */
+		k->w->st.skipped[HM_SKIP_NO_PATH]--;
+	task.exe = exe ? exe->str : NULL;
+	task.exe_len = exe ? exe->len : 0;
+	return hm_tracker_current(k->w->t, &task, &k->a.dom);
+}
+
+static void renew_scratch(struct hm_walker *w)
+{
+	struct hm_names *n;
+
+	if (++w->scratch_events < SCRATCH_EVENTS)
+		return;
+	n = hm_names_new(NULL);
+	if (!n)
+		return;		/* keep the old one; try again next event */
+	hm_names_free(w->scratch);
+	w->scratch = n;
+	w->scratch_events = 0;
+}
+
+int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
+		    int (*fn)(const struct hm_access *a, void *arg), void *arg)
+{
+	struct walk k = { .w = w, .ev = ev, .fn = fn, .arg = arg };
+	int r;
+
+	w->st.events++;
+	renew_scratch(w);
+	if (!ev->has_syscall || ev->pid <= 0)
+		return skip(&k, HM_SKIP_NO_SYSCALL);
+	if (!ev->success && (ev->kind == HM_EV_EXEC || !w->o.learn_failed))
+		return skip(&k, HM_SKIP_FAILED);
+	fill_ctx(&k.a.ctx, ev);
+	k.a.ev = ev;
+	if (ev->kind == HM_EV_EXEC)
+		return exec_access(&k);
+	if (ev->kind == HM_EV_OTHER || ev->kind == HM_EV_SOCKET ||
+	    ev->kind == HM_EV_FANOTIFY || ev->kind == HM_EV_HM_DECISION)
+		return skip(&k, HM_SKIP_UNSUPPORTED);
+	r = acting_domain(&k);
+	if (r)
+		return r;
+	return dispatch(&k);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * learn.h - from normalised events to policy: the walker that turns each
+ * event into the accesses TOMOYO would have checked (in the domain the
+ * process was in), the generalizer that turns a literal access into the
+ * entry to learn, the learner that adds it, and the checker that reports
+ * what a policy does not allow (offline permissive mode).
+ *
+ *   collector -> hm_event -> walker (tracker) -> hm_access
+ *                              -> learner: generalize, hm_domain_add
+ *                              -> checker: hm_domain_allows, violations
+ */
+#ifndef HISTMAC_LEARN_H
+#define HISTMAC_LEARN_H
+
+#include "event.h"
+#include "model.h"
+#include "tracker.h"
+
+/* ------------------------------------------------------------- options */
+
+struct hm_learn_opts {
+	bool builtin_rules;	/* proc pids, pipe/socket inodes (default on) */
+	bool exec_realpath;	/* exec.realpath= on learned execute (on) */
+	bool learn_failed;	/* learn failed syscalls too (off) */
+	uint16_t peer_port_min;	/* accept/recv peer ports >= this ... */
+	uint16_t peer_port_max;	/* ... are learned as min-max */
+	uint16_t ephemeral_min;	/* connect/send ports in this range ... */
+	uint16_t ephemeral_max;	/* ... are learned as the range */
+	size_t max_procs;	/* tracker cap, 0 default */
+};
+
+/** hm_learn_opts_default() - the defaults above: 1024-65535 for peers,
+ * 32768-60999 (Linux's ip_local_port_range) for ephemeral ports. */
+void hm_learn_opts_default(struct hm_learn_opts *o);
+
+/* ---------------------------------------------------------- generalizer */
+
+struct hm_generalizer;
+
+/**
+ * hm_generalizer_new() - compile the rewrite rules of @m (rewrite.conf),
+ * the built-in rules (when @o->builtin_rules) and @m's 2.1 file_pattern
+ * list.  Rules that do not compile go to @d with their line.
+ * Returns: 0 or negative errno; caller frees with hm_generalizer_free().
+ */
+int hm_generalizer_new(const struct hm_model *m, const struct hm_learn_opts *o,
+		       struct hm_diag *d, struct hm_generalizer **out);
+void hm_generalizer_free(struct hm_generalizer *g);
+
+/**
+ * hm_generalize_word() - the word to learn for literal @name: rewrite
+ * rules first (every match, replacement taken literally), then the first
+ * file_pattern that matches.  The result is a valid word, else @name.
+ * Returns: 0 or negative errno; *@out interned in @m.
+ */
+int hm_generalize_word(struct hm_generalizer *g, struct hm_model *m,
+		       const struct hm_name *name, const struct hm_name **out);
+
+/**
+ * hm_generalize_request() - build in @buf the entry that learning @r
+ * would add (names generalized and interned in @m, ephemeral ports as
+ * ranges, conditions from @cond).
+ * @buf: space for any entry struct (struct hm_acl_any).
+ * Returns: 0 or negative errno.
+ */
+union hm_acl_any {
+	struct hm_acl_head head;
+	struct hm_acl_path path;
+	struct hm_acl_path_number path_number;
+	struct hm_acl_mkdev mkdev;
+	struct hm_acl_path2 path2;
+	struct hm_acl_mount mount;
+	struct hm_acl_inet inet;
+	struct hm_acl_unix unx;
+	struct hm_acl_signal signal;
+	struct hm_acl_env env;
+};
+
+int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
+			  const struct hm_request *r,
+			  const struct hm_cond *cond, union hm_acl_any *buf);
+
+/* --------------------------------------------------------------- walker */
+
+/* Why an event gave no access. X(enum suffix, text) */
+#define HM_SKIP_REASONS(X)                                      \
+	X(NO_SYSCALL, "no SYSCALL record")                      \
+	X(FAILED, "syscall failed")                             \
+	X(UNSUPPORTED, "event kind not learned")                \
+	X(NO_PATH, "no usable path")                            \
+	X(DIRECTORY, "directory opened")                        \
+	X(NO_ACCESS_MODE, "open without read or write (O_PATH)") \
+	X(NO_ADDRESS, "no socket address")                      \
+	X(SIGNAL_TARGET, "signal target unknown or signal 0")    \
+	X(TOO_LONG, "name too long")                            \
+	X(BAD_NAME, "name not encodable")
+
+enum hm_skip {
+#define X(e, s) HM_SKIP_##e,
+	HM_SKIP_REASONS(X)
+#undef X
+	HM_SKIP_MAX
+};
+
+extern const char *const hm_skip_names[HM_SKIP_MAX];
+
+/*
+ * struct hm_access - one permission check TOMOYO would have made.
+ * @dom: the domain it is checked in (domain NULL when the model lacks it).
+ * @req: literal request; names borrowed until the next event.
+ * @ev: the event it came from.
+ * @enters: this access is the exec that entered @dom (domain creation).
+ */
+struct hm_access {
+	struct hm_proc_view dom;
+	struct hm_request req;
+	struct hm_cond_ctx ctx;
+	const struct hm_event *ev;
+	bool enters;
+};
+
+struct hm_walk_stats {
+	uint64_t events;
+	uint64_t accesses;
+	uint64_t skipped[HM_SKIP_MAX];
+	uint64_t guessed_socket_type;
+};
+
+struct hm_walker;
+
+/**
+ * hm_walker_new() - a walker over @m.  Request names are interned in a
+ * scratch table of the walker's, renewed now and then, so a long log does
+ * not grow memory; program names that become domain names go to @m.
+ * @create_domains: learning (true) or checking (false).
+ * Returns: 0 or negative errno; caller frees with hm_walker_free().
+ */
+int hm_walker_new(struct hm_model *m, const struct hm_learn_opts *o,
+		  bool create_domains, struct hm_walker **out);
+void hm_walker_free(struct hm_walker *w);
+
+/**
+ * hm_walker_event() - turn @ev into accesses, calling @fn for each in
+ * order (an exec: execute in the parent domain, then the interpreter read
+ * in the new one).  A non-zero return of @fn stops and is returned.
+ * Returns: 0, @fn's value, or negative errno.
+ */
+int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
+		    int (*fn)(const struct hm_access *a, void *arg), void *arg);
+
+struct hm_tracker *hm_walker_tracker(struct hm_walker *w);
+const struct hm_walk_stats *hm_walker_stats(const struct hm_walker *w);
+
+/** hm_walker_set_model() - after a policy reload (enforcer). */
+void hm_walker_set_model(struct hm_walker *w, struct hm_model *m);
+
+/* -------------------------------------------------------------- learner */
+
+struct hm_learn_stats {
+	uint64_t events;
+	uint64_t domains_new;
+	uint64_t entries_new;	/* entries added */
+	uint64_t perms_new;	/* permission bits merged into entries */
+	uint64_t quota_hits;	/* refused by max_learning_entry */
+	uint64_t folded;	/* literal entries folded into a pattern */
+};
+
+struct hm_learner;
+
+/**
+ * hm_learner_new() - learn into @m: new domains get @profile (0-255) and
+ * inherit use_group from their parent; <kernel> is created if absent.
+ * Returns: 0 or negative errno (rewrite rules that fail go to @d);
+ * caller frees with hm_learner_free().
+ */
+int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
+		   uint8_t profile, struct hm_diag *d,
+		   struct hm_learner **out);
+void hm_learner_free(struct hm_learner *l);
+
+/**
+ * hm_learner_event() - learn from one event.
+ * Returns: number of entries or bits added (>= 0), or negative errno.
+ */
+int hm_learner_event(struct hm_learner *l, const struct hm_event *ev);
+
+void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out);
+struct hm_walker *hm_learner_walker(struct hm_learner *l);
+
+/* -------------------------------------------------------------- checker */
+
+/*
+ * struct hm_violation - one missing permission, grouped: the same domain
+ * and the same missing entry count once, with the number of times.
+ * @domain: domain name (borrowed from the checker).
+ * @no_domain: the domain itself is not in the policy.
+ * @entry: the entry that would allow it, generalized as learning would.
+ */
+struct hm_violation {
+	const struct hm_name *domain;
+	bool no_domain;
+	const struct hm_acl_head *entry;
+	uint64_t count;
+	int64_t first_sec, last_sec;
+	int64_t example_pid;
+	uint64_t example_serial;
+	char *example_comm;	/* encoded */
+};
+
+struct hm_checker;
+
+/**
+ * hm_checker_new() - check events against @m (read; names interned in a
+ * private table).
+ * Returns: 0 or negative errno; caller frees with hm_checker_free().
+ */
+int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
+		   struct hm_diag *d, struct hm_checker **out);
+void hm_checker_free(struct hm_checker *c);
+
+/** hm_checker_event() - Returns: violations found in @ev, or -errno. */
+int hm_checker_event(struct hm_checker *c, const struct hm_event *ev);
+
+/**
+ * hm_checker_violations() - the grouped violations, sorted by domain and
+ * entry.  Returns: borrowed array of *@n pointers, valid until the next
+ * hm_checker_event() or hm_checker_free().
+ */
+const struct hm_violation *const *hm_checker_violations(struct hm_checker *c,
+							 size_t *n);
+
+/** hm_checker_model() - the model violations' entries live in (print
+ * them with it). */
+const struct hm_model *hm_checker_model(const struct hm_checker *c);
+struct hm_walker *hm_checker_walker(struct hm_checker *c);
+
+#endif /* HISTMAC_LEARN_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracker.h - which domain each process is in (DESIGN.md "Domain tracking
+ * from audit records").  The learner feeds it audit events, the enforcer
+ * proc-connector events; both get the same domain names because both use
+ * this code, including the "unobserved history" rule.
+ *
+ * The tracker keeps domain names in its own name table, so it survives a
+ * policy reload (hm_tracker_set_model()); domain pointers are a cache.
+ */
+#ifndef HISTMAC_TRACKER_H
+#define HISTMAC_TRACKER_H
+
+#include "model.h"
+
+/* Result of applying the exception policy to one exec. */
+enum hm_transit {
+	HM_TRANSIT_CHILD,	/* append the program */
+	HM_TRANSIT_INITIALIZE,	/* <ns> PROG */
+	HM_TRANSIT_RESET,	/* <PROG> */
+	HM_TRANSIT_KEEP,	/* stay */
+	HM_TRANSIT_UNOBSERVED,	/* parent history unknown: <kernel> PROG */
+	HM_TRANSIT_MAX,
+};
+
+extern const char *const hm_transit_names[HM_TRANSIT_MAX];
+
+/**
+ * hm_transition_compute() - the domain an exec leads to, by TOMOYO's rules:
+ * aggregator (and 2.1 alias) rename the program, then the transition type
+ * is the first match in no_reset > reset > no_initialize > initialize >
+ * no_keep > keep (a no_ match skips its positive twin), else child.
+ * @m: model holding the exception policy.
+ * @cur: current domain name.
+ * @program: encoded program name as passed to execve.
+ * @realpath: encoded canonical path of the program, or NULL.
+ * @candidate: out: the program name after aggregator/alias, interned in @m.
+ * @next: out: malloc()ed new domain name; caller frees with free().
+ * @type: out: the transition type.
+ * Returns: 0, -ENAMETOOLONG (over HM_MAX_DOMAIN), -ENOMEM.
+ */
+int hm_transition_compute(struct hm_model *m, const struct hm_name *cur,
+			  const struct hm_name *program,
+			  const struct hm_name *realpath,
+			  const struct hm_name **candidate, char **next,
+			  enum hm_transit *type);
+
+/* What a process is doing, as one event tells it. */
+struct hm_task {
+	int64_t pid;
+	int64_t ppid;
+	const char *exe;	/* encoded executable path; may be NULL */
+	size_t exe_len;
+	int64_t sec;		/* event time, 0 when unknown */
+};
+
+enum hm_proc_flag {
+	HM_PROC_UNOBSERVED = 1 << 0,	/* its history is not known */
+};
+
+/* A process's domain: the name always, the model's domain if it has one. */
+struct hm_proc_view {
+	const struct hm_name *name;	/* tracker-owned, borrowed */
+	struct hm_domain *domain;	/* NULL if the model lacks it */
+	uint32_t flags;			/* enum hm_proc_flag */
+};
+
+/* The outcome of one exec. */
+struct hm_exec_result {
+	struct hm_proc_view parent;	/* domain the exec happened in */
+	bool parent_observed;		/* false: learn no execute */
+	enum hm_transit type;
+	const struct hm_name *candidate; /* program after aggregator, in model */
+	struct hm_proc_view now;	/* domain after the exec */
+	bool created;			/* now.domain was created by this exec */
+};
+
+struct hm_tracker_stats {
+	uint64_t procs;		/* processes held now */
+	uint64_t max_procs;	/* cap */
+	uint64_t evictions;	/* dropped to stay under the cap */
+	uint64_t pid_reuse;	/* pid seen again as a new process */
+	uint64_t reparented;	/* ppid changed to 1: same process */
+	uint64_t unobserved;	/* processes given <kernel> EXE */
+	uint64_t execs;
+	uint64_t transit[HM_TRANSIT_MAX];
+	uint64_t too_long;	/* domain name over HM_MAX_DOMAIN */
+};
+
+struct hm_tracker;
+
+/**
+ * hm_tracker_new() - an empty process table for model @m.
+ * @create_domains: create domains in @m as processes enter them (learning);
+ *	false leaves @m alone (checking, enforcing).
+ * @max_procs: cap on processes held (least recently seen evicted); 0 for
+ *	the default (1,048,576).
+ * Returns: the tracker or NULL; caller frees with hm_tracker_free().
+ */
+struct hm_tracker *hm_tracker_new(struct hm_model *m, bool create_domains,
+				  size_t max_procs);
+void hm_tracker_free(struct hm_tracker *t);
+
+/** hm_tracker_set_model() - use @m from now on (policy reload). */
+void hm_tracker_set_model(struct hm_tracker *t, struct hm_model *m);
+
+/**
+ * hm_tracker_current() - the domain @task acts in now: its own, else its
+ * parent's (a forked child that has not executed), else <kernel> EXE
+ * flagged unobserved.
+ * Returns: 0 or negative errno; @out borrowed until the next call.
+ */
+int hm_tracker_current(struct hm_tracker *t, const struct hm_task *task,
+		       struct hm_proc_view *out);
+
+/**
+ * hm_tracker_exec() - @task executed @program (encoded, as passed) whose
+ * canonical path is @realpath (may be NULL).  Moves it to its new domain.
+ * Returns: 0 or negative errno.
+ */
+int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
+		    const struct hm_name *program,
+		    const struct hm_name *realpath, struct hm_exec_result *out);
+
+/**
+ * hm_tracker_fork() - @pid was forked by @ppid (proc connector): it gets
+ * the parent's domain now.  Returns: 0 or negative errno.
+ */
+int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid);
+
+/** hm_tracker_exit() - forget @pid. */
+void hm_tracker_exit(struct hm_tracker *t, int64_t pid);
+
+/**
+ * hm_tracker_set() - put @pid in @domain_name (importing state, or a
+ * process found running at enforcer start).
+ * Returns: 0 or negative errno.
+ */
+int hm_tracker_set(struct hm_tracker *t, int64_t pid, int64_t ppid,
+		   const char *exe, size_t exe_len, const char *domain_name,
+		   size_t name_len, uint32_t flags, int64_t sec);
+
+/** hm_tracker_lookup() - @pid's entry without creating one; false if none. */
+bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
+		       struct hm_proc_view *out);
+
+/**
+ * hm_tracker_save() - write the process table to @path atomically, one
+ * line per process: "pid ppid sec flags exe domain".
+ * Returns: 0 or negative errno.
+ */
+int hm_tracker_save(const struct hm_tracker *t, const char *path);
+
+/**
+ * hm_tracker_load() - read a table written by hm_tracker_save(); bad lines
+ * go to @d.  @accept (may be NULL) is asked about each process (the
+ * enforcer checks that it still runs, with the same exe and ppid).
+ * Returns: number of processes loaded, or negative errno.
+ */
+int hm_tracker_load(struct hm_tracker *t, const char *path, struct hm_diag *d,
+		    bool (*accept)(int64_t pid, int64_t ppid, const char *exe,
+				   int64_t sec, void *arg),
+		    void *arg);
+
+/** hm_tracker_stats() - counters. */
+void hm_tracker_stats(const struct hm_tracker *t, struct hm_tracker_stats *out);
+
+/** hm_tracker_foreach() - call @fn for each process (order unspecified). */
+void hm_tracker_foreach(const struct hm_tracker *t,
+			void (*fn)(int64_t pid, const struct hm_proc_view *v,
+				   void *arg),
+			void *arg);
+
+#endif /* HISTMAC_TRACKER_H */
