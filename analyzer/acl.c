@@ -458,6 +458,90 @@ int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 	return 1;
 }
 
+struct hm_acl_head *hm_domain_find(const struct hm_domain *d,
+				   const struct hm_acl_head *e)
+{
+	struct hm_acl_head *head = NULL;
+	struct hm_acl_head **chain;
+	struct hm_map *map;
+	uint64_t key;
+
+	if (!d->index || e->kind >= HM_ACL_KIND_MAX)
+		return NULL;
+	chain = chain_of(d->index, e, &map, &key, &head);
+	return find_same(*chain, e);
+}
+
+/* The operand an entry is indexed by, in a copy we may change. */
+static struct hm_name_op *key_op(struct hm_acl_head *e)
+{
+	switch (e->kind) {
+	case HM_ACL_PATH:
+		return &hm_container_of(e, struct hm_acl_path, head)->name;
+	case HM_ACL_PATH_NUMBER:
+		return &hm_container_of(e, struct hm_acl_path_number, head)->name;
+	case HM_ACL_MKDEV:
+		return &hm_container_of(e, struct hm_acl_mkdev, head)->name;
+	case HM_ACL_UNIX:
+		return &hm_container_of(e, struct hm_acl_unix, head)->name;
+	default:
+		return NULL;
+	}
+}
+
+union fold_buf {
+	struct hm_acl_path path;
+	struct hm_acl_path_number path_number;
+	struct hm_acl_mkdev mkdev;
+	struct hm_acl_unix unx;
+};
+
+/* Is literal entry @e covered by @pat: the same but for its name? */
+static bool covered_by(const struct hm_acl_head *e,
+		       const struct hm_acl_head *pat, const struct hm_name *pk)
+{
+	union fold_buf buf;
+	struct hm_acl_head *copy = (struct hm_acl_head *)(void *)&buf;
+	const struct hm_name *ek = entry_key(e);
+
+	if (e == pat || e->kind != pat->kind || e->cond != pat->cond ||
+	    !ek || ek->is_patterned || !(e->perm & pat->perm) ||
+	    !hm_path_matches(ek, pk))
+		return false;
+	memcpy(copy, e, hm_acl_size(e->kind));
+	key_op(copy)->name = pk;
+	return hm_acl_same_operands(copy, pat);
+}
+
+int hm_domain_fold(struct hm_model *m, struct hm_domain *d,
+		   const struct hm_acl_head *pat)
+{
+	const struct hm_name *pk = entry_key(pat);
+	struct hm_acl_head *e;
+	struct hm_acl_head *next;
+	int n = 0;
+
+	if (!pk || !pk->is_patterned || pat->kind == HM_ACL_ENV ||
+	    !key_op((struct hm_acl_head *)pat))
+		return 0;
+	for (e = d->acl; e; e = next) {
+		union fold_buf buf;
+		struct hm_acl_head *victim = (struct hm_acl_head *)(void *)&buf;
+		int r;
+
+		next = e->next;
+		if (!covered_by(e, pat, pk))
+			continue;
+		memcpy(victim, e, hm_acl_size(e->kind));
+		victim->perm = e->perm & pat->perm;
+		r = hm_domain_remove(m, d, victim);
+		if (r < 0)
+			return r;
+		n += r;
+	}
+	return n;
+}
+
 /* Unlink @victim from @d's insertion-order list. */
 static void unlink_from_list(struct hm_domain *d, struct hm_acl_head *victim)
 {

@@ -8,6 +8,7 @@
  * what learning would add) and patternize.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,4 +343,37 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 	default:
 		return -EINVAL;
 	}
+}
+
+/* The exec.realpath condition of a learned execute entry, when the real
+ * path differs from the name the program was called by. */
+int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
+		       const struct hm_cond **out)
+{
+	const struct hm_name *real = a->ctx.exec_realpath;
+	struct {
+		struct hm_cond c;
+		struct hm_cond_item item;
+	} buf = { 0 };
+	char *text;
+	int r;
+
+	*out = NULL;
+	if (!real || a->req.kind != HM_ACL_PATH ||
+	    a->req.op != HM_FILE_EXECUTE ||
+	    (real->len == a->req.name1->len &&
+	     !memcmp(real->str, a->req.name1->str, real->len)))
+		return 0;
+	if (asprintf(&text, "exec.realpath=\"%s\"", real->str) < 0)
+		return -ENOMEM;
+	buf.item.var = HM_COND_EXEC_REALPATH;
+	r = hm_model_intern(m, real->str, real->len, &buf.item.str);
+	if (!r)
+		r = hm_model_intern(m, text, strlen(text), &buf.item.text);
+	free(text);
+	if (r)
+		return r;
+	buf.c.text = buf.item.text;
+	buf.c.n_items = 1;
+	return hm_model_cond(m, &buf.c, out);
 }

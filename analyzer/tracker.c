@@ -209,7 +209,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 		    bool check_exe, struct proc **out)
 {
 	struct proc *p = find(t, task->pid);
-	struct proc *pp;
+	struct proc *pp = NULL;
+	bool missed_exec = false;
 	int r;
 
 	if (p && p->ppid != task->ppid) {
@@ -223,8 +224,9 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 		}
 	}
 	if (p && check_exe && !same_exe(p, task)) {
-		drop(t, p);		/* an exec we did not see */
-		p = NULL;
+		drop(t, p);		/* an exec we did not see: */
+		p = NULL;		/* its history is unknown now */
+		missed_exec = true;
 	}
 	if (p) {
 		touch(t, p);
@@ -235,7 +237,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	if (!p)
 		return -ENOMEM;
 	p->sec = task->sec;
-	pp = task->ppid > 0 ? find(t, task->ppid) : NULL;
+	if (task->ppid > 0 && !missed_exec)
+		pp = find(t, task->ppid);
 	if (pp) {
 		p->dname = pp->dname;	/* forked, not executed yet */
 		p->flags = pp->flags;

@@ -18,9 +18,9 @@
 /* Renew the scratch names after this many events (no name outlives one). */
 #define SCRATCH_EVENTS 65536
 
-const char *const hm_skip_names[HM_SKIP_MAX] = {
-#define X(e, s) [HM_SKIP_##e] = s,
-	HM_SKIP_REASONS(X)
+const char *const hm_walk_skip_names[HM_WSKIP_MAX] = {
+#define X(e, s) [HM_WSKIP_##e] = s,
+	HM_WALK_SKIPS(X)
 #undef X
 };
 
@@ -106,7 +106,7 @@ void hm_walker_set_model(struct hm_walker *w, struct hm_model *m)
 
 /* ---------------------------------------------------------------- names */
 
-static int skip(struct walk *k, enum hm_skip why)
+static int skip(struct walk *k, enum hm_walk_skip why)
 {
 	k->w->st.skipped[why]++;
 	return 0;
@@ -124,10 +124,10 @@ static int name_of(struct walk *k, const struct hm_bytes *b, bool dir,
 	size_t len;
 
 	if (!b->s || !b->len)
-		return skip(k, HM_SKIP_NO_PATH), 1;
+		return skip(k, HM_WSKIP_NO_PATH), 1;
 	len = hm_encode_len(b->s, b->len);
 	if (len + 2 > HM_MAX_WORD)
-		return skip(k, HM_SKIP_TOO_LONG), 1;
+		return skip(k, HM_WSKIP_TOO_LONG), 1;
 	if (len + 2 > w->cap) {
 		char *n = realloc(w->buf, len + 2);
 
@@ -153,7 +153,7 @@ static int path_name(struct walk *k, unsigned i, bool dir,
 	const struct hm_ev_path *p;
 
 	if (i >= k->ev->n_paths)
-		return skip(k, HM_SKIP_NO_PATH), 1;
+		return skip(k, HM_WSKIP_NO_PATH), 1;
 	p = &k->ev->paths[i];
 	return name_of(k, &p->path, dir || is_dir(p), out);
 }
@@ -203,13 +203,13 @@ static int open_access(struct walk *k)
 	int r;
 
 	if (ev->n_paths && is_dir(&ev->paths[0]))
-		return skip(k, HM_SKIP_DIRECTORY);
+		return skip(k, HM_WSKIP_DIRECTORY);
 	if (!ev->has_open_flags)	/* openat2: no flags in the trail */
 		flags = ev->created ? O_CREAT | O_WRONLY : O_RDONLY;
 	if (flags & O_PATH)
-		return skip(k, HM_SKIP_NO_ACCESS_MODE);
+		return skip(k, HM_WSKIP_NO_ACCESS_MODE);
 	if ((flags & O_DIRECTORY) && !ev->created)
-		return skip(k, HM_SKIP_DIRECTORY);
+		return skip(k, HM_WSKIP_DIRECTORY);
 	r = path_name(k, 0, false, &n);
 	if (r)
 		return r < 0 ? r : 0;
@@ -325,7 +325,7 @@ static int mount_access(struct walk *k)
 	int r = path_name(k, 0, false, &dev);
 
 	if (r > 0) {
-		k->w->st.skipped[HM_SKIP_NO_PATH]--;	/* no source: "none" */
+		k->w->st.skipped[HM_WSKIP_NO_PATH]--;	/* no source: "none" */
 		r = name_of(k, &none, false, &dev);
 	}
 	if (!r)
@@ -395,7 +395,7 @@ static int net_access(struct walk *k)
 	k->a.req.proto = (uint8_t)proto;
 	if (sa->family == AF_UNIX) {
 		if (!sa->unix_path.len)	/* unnamed or autobind */
-			return skip(k, HM_SKIP_NO_ADDRESS);
+			return skip(k, HM_WSKIP_NO_ADDRESS);
 		r = name_of(k, &sa->unix_path, false, &n);
 		if (r)
 			return r < 0 ? r : 0;
@@ -405,10 +405,10 @@ static int net_access(struct walk *k)
 		return emit(k, HM_ACL_UNIX, op);
 	}
 	if (sa->family != AF_INET && sa->family != AF_INET6)
-		return skip(k, HM_SKIP_NO_ADDRESS);
+		return skip(k, HM_WSKIP_NO_ADDRESS);
 	/* A stream socket's sendto() address is ignored by the kernel. */
 	if (op == HM_NET_SEND && proto == HM_PROTO_STREAM)
-		return skip(k, HM_SKIP_NO_ADDRESS);
+		return skip(k, HM_WSKIP_NO_ADDRESS);
 	k->a.req.is_ipv6 = sa->family == AF_INET6;
 	memcpy(k->a.req.addr, sa->addr, 16);
 	k->a.req.port = proto == HM_PROTO_RAW ? (uint64_t)ev->sock_protocol :
@@ -425,7 +425,7 @@ static int signal_access(struct walk *k)
 
 	if (ev->sig <= 0 || ev->target_pid <= 0 ||
 	    !hm_tracker_lookup(k->w->t, ev->target_pid, &target))
-		return skip(k, HM_SKIP_SIGNAL_TARGET);
+		return skip(k, HM_WSKIP_SIGNAL_TARGET);
 	reset_request(k);
 	k->a.req.number = (uint64_t)ev->sig;
 	k->a.req.target = target.name;
@@ -537,7 +537,7 @@ static int dispatch(struct walk *k)
 	case HM_EV_SIGNAL:
 		return signal_access(k);
 	default:
-		return skip(k, HM_SKIP_UNSUPPORTED);
+		return skip(k, HM_WSKIP_UNSUPPORTED);
 	}
 }
 
@@ -565,7 +565,7 @@ static int acting_domain(struct walk *k)
 	if (r < 0)
 		return r;
 	if (r > 0)	/* an exe we cannot name counts as unknown, not a skip */
-		k->w->st.skipped[HM_SKIP_NO_PATH]--;
+		k->w->st.skipped[HM_WSKIP_NO_PATH]--;
 	task.exe = exe ? exe->str : NULL;
 	task.exe_len = exe ? exe->len : 0;
 	return hm_tracker_current(k->w->t, &task, &k->a.dom);
@@ -594,16 +594,16 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 	w->st.events++;
 	renew_scratch(w);
 	if (!ev->has_syscall || ev->pid <= 0)
-		return skip(&k, HM_SKIP_NO_SYSCALL);
+		return skip(&k, HM_WSKIP_NO_SYSCALL);
 	if (!ev->success && (ev->kind == HM_EV_EXEC || !w->o.learn_failed))
-		return skip(&k, HM_SKIP_FAILED);
+		return skip(&k, HM_WSKIP_FAILED);
 	fill_ctx(&k.a.ctx, ev);
 	k.a.ev = ev;
 	if (ev->kind == HM_EV_EXEC)
 		return exec_access(&k);
 	if (ev->kind == HM_EV_OTHER || ev->kind == HM_EV_SOCKET ||
 	    ev->kind == HM_EV_FANOTIFY || ev->kind == HM_EV_HM_DECISION)
-		return skip(&k, HM_SKIP_UNSUPPORTED);
+		return skip(&k, HM_WSKIP_UNSUPPORTED);
 	r = acting_domain(&k);
 	if (r)
 		return r;

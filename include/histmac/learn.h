@@ -81,10 +81,21 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 			  const struct hm_request *r,
 			  const struct hm_cond *cond, union hm_acl_any *buf);
 
+struct hm_access;
+
+/**
+ * hm_generalize_cond() - the condition a learned entry for @a carries:
+ * exec.realpath="R" on an execute whose real path R differs from the
+ * name the program was called by; else none (*@out NULL).
+ * Returns: 0 or negative errno; *@out interned in @m.
+ */
+int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
+		       const struct hm_cond **out);
+
 /* --------------------------------------------------------------- walker */
 
 /* Why an event gave no access. X(enum suffix, text) */
-#define HM_SKIP_REASONS(X)                                      \
+#define HM_WALK_SKIPS(X)                                      \
 	X(NO_SYSCALL, "no SYSCALL record")                      \
 	X(FAILED, "syscall failed")                             \
 	X(UNSUPPORTED, "event kind not learned")                \
@@ -96,14 +107,14 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 	X(TOO_LONG, "name too long")                            \
 	X(BAD_NAME, "name not encodable")
 
-enum hm_skip {
-#define X(e, s) HM_SKIP_##e,
-	HM_SKIP_REASONS(X)
+enum hm_walk_skip {
+#define X(e, s) HM_WSKIP_##e,
+	HM_WALK_SKIPS(X)
 #undef X
-	HM_SKIP_MAX
+	HM_WSKIP_MAX
 };
 
-extern const char *const hm_skip_names[HM_SKIP_MAX];
+extern const char *const hm_walk_skip_names[HM_WSKIP_MAX];
 
 /*
  * struct hm_access - one permission check TOMOYO would have made.
@@ -123,7 +134,7 @@ struct hm_access {
 struct hm_walk_stats {
 	uint64_t events;
 	uint64_t accesses;
-	uint64_t skipped[HM_SKIP_MAX];
+	uint64_t skipped[HM_WSKIP_MAX];
 	uint64_t guessed_socket_type;
 };
 

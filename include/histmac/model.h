@@ -511,6 +511,22 @@ int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 int hm_domain_remove(struct hm_model *m, struct hm_domain *d,
 		     const struct hm_acl_head *e);
 
+/**
+ * hm_domain_find() - the entry of @d with the same kind, operands and
+ * condition as @e (whatever its permission bits), or NULL.
+ */
+struct hm_acl_head *hm_domain_find(const struct hm_domain *d,
+				   const struct hm_acl_head *e);
+
+/**
+ * hm_domain_fold() - remove from @d the permission bits of literal entries
+ * that patterned entry @pat (already in @d) now covers: same kind,
+ * condition and other operands, name matched by @pat's.
+ * Returns: number of entries changed, or negative errno.
+ */
+int hm_domain_fold(struct hm_model *m, struct hm_domain *d,
+		   const struct hm_acl_head *pat);
+
 /** hm_acl_size() - sizeof the struct of @kind. */
 size_t hm_acl_size(enum hm_acl_kind kind);
 

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * learn.c - learning mode: every access the walker reports that the
+ * domain does not already allow becomes an entry (generalized), added with
+ * hm_domain_add() so duplicates merge.  Owns the walker and generalizer;
+ * writes into the caller's model.  Per-domain cap: max_learning_entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/learn.h"
+
+struct hm_learner {
+	struct hm_model *m;
+	struct hm_walker *w;
+	struct hm_generalizer *g;
+	struct hm_diag *d;
+	uint8_t profile;
+	struct hm_learn_stats st;
+	int added;			/* in the current event */
+	const struct hm_event *counted;	/* event already counted in a domain */
+	const struct hm_domain *counted_in;
+};
+
+static void count_event(struct hm_learner *l, const struct hm_access *a)
+{
+	struct hm_domain *d = a->dom.domain;
+	int64_t t = a->ev->sec;
+
+	if (l->counted == a->ev && l->counted_in == d)
+		return;
+	l->counted = a->ev;
+	l->counted_in = d;
+	d->events++;
+	if (t && (!d->first_seen || t < d->first_seen))
+		d->first_seen = t;
+	if (t > d->last_seen)
+		d->last_seen = t;
+}
+
+static int add_entry(struct hm_learner *l, struct hm_domain *d,
+		     const union hm_acl_any *e)
+{
+	size_t before = d->n_acl;
+	struct hm_acl_head *in;
+	int r;
+
+	if (l->m->max_learning_entry && d->n_acl >= l->m->max_learning_entry &&
+	    !hm_domain_find(d, &e->head)) {
+		if (!(d->flags & HM_DOMAIN_QUOTA_EXCEEDED))
+			hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
+				    "%s: max_learning_entry (%u) reached; "
+				    "learning stops for this domain",
+				    d->name->str, l->m->max_learning_entry);
+		d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
+		l->st.quota_hits++;
+		return 0;
+	}
+	r = hm_domain_add(l->m, d, &e->head, &in);
+	if (r <= 0)
+		return r;
+	if (d->n_acl == before) {
+		l->st.perms_new++;
+		return 1;
+	}
+	l->st.entries_new++;
+	r = hm_domain_fold(l->m, d, in);
+	if (r > 0)
+		l->st.folded += (uint64_t)r;
+	return r < 0 ? r : 1;
+}
+
+static int learn_access(const struct hm_access *a, void *arg)
+{
+	struct hm_learner *l = arg;
+	struct hm_domain *d = a->dom.domain;
+	const struct hm_cond *cond;
+	union hm_acl_any e;
+	int r;
+
+	if (!d)
+		return 0;
+	count_event(l, a);
+	if (hm_domain_allows(l->m, d, &a->req, NULL))
+		return 0;
+	r = hm_generalize_cond(l->m, a, &cond);
+	if (!r)
+		r = hm_generalize_request(l->g, l->m, &a->req, cond, &e);
+	if (!r)
+		r = add_entry(l, d, &e);
+	if (r > 0)
+		l->added++;
+	return r < 0 ? r : 0;
+}
+
+int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
+		   uint8_t profile, struct hm_diag *d,
+		   struct hm_learner **out)
+{
+	struct hm_learner *l = calloc(1, sizeof(*l));
+	struct hm_domain *kernel;
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	l->m = m;
+	l->d = d;
+	l->profile = profile;
+	m->default_profile = profile;
+	r = hm_model_domain(m, "<kernel>", 8, true, &kernel);
+	/* TOMOYO's <kernel> uses acl_group 0 (globally readable files). */
+	if (r == 1 && m->ex.acl_groups[0])
+		kernel->groups[0] |= 1;
+	if (r >= 0)
+		r = hm_walker_new(m, o, true, &l->w);
+	if (r >= 0)
+		r = hm_generalizer_new(m, o, d, &l->g);
+	if (r < 0) {
+		hm_learner_free(l);
+		return r;
+	}
+	*out = l;
+	return 0;
+}
+
+void hm_learner_free(struct hm_learner *l)
+{
+	if (!l)
+		return;
+	hm_walker_free(l->w);
+	hm_generalizer_free(l->g);
+	free(l);
+}
+
+int hm_learner_event(struct hm_learner *l, const struct hm_event *ev)
+{
+	size_t domains = l->m->n_domains;
+	int r;
+
+	l->added = 0;
+	l->st.events++;
+	r = hm_walker_event(l->w, ev, learn_access, l);
+	l->st.domains_new += l->m->n_domains - domains;
+	return r < 0 ? r : l->added;
+}
+
+void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out)
+{
+	*out = l->st;
+}
+
+struct hm_walker *hm_learner_walker(struct hm_learner *l)
+{
+	return l->w;
+}

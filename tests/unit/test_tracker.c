@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_tracker.c - domain transitions (exception policy precedence,
+ * aggregator, alias) and the process table rules of DESIGN.md: fork
+ * inheritance, unobserved history, pid reuse, reparenting, state files.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "histmac/tracker.h"
+
+static const struct hm_name *N(struct hm_model *m, const char *s)
+{
+	const struct hm_name *n;
+
+	assert_int_equal(hm_model_intern(m, s, strlen(s), &n), 0);
+	return n;
+}
+
+/* One exception rule: "TYPE PROG from DOM" (NULL for any). */
+static void rule(struct hm_model *m, enum hm_transition type,
+		 const char *prog, const char *dom)
+{
+	struct hm_transition_rule r = { .type = (uint8_t)type };
+
+	r.program = prog ? N(m, prog) : NULL;
+	r.domain = dom ? N(m, dom) : NULL;
+	assert_true(hm_model_add_transition(m, &r) >= 0);
+}
+
+static void expect(struct hm_model *m, const char *cur, const char *prog,
+		   const char *want, enum hm_transit want_type)
+{
+	const struct hm_name *cand;
+	enum hm_transit type;
+	char *next = NULL;
+
+	assert_int_equal(hm_transition_compute(m, N(m, cur), N(m, prog), NULL,
+					       &cand, &next, &type), 0);
+	assert_string_equal(next, want);
+	assert_int_equal(type, want_type);
+	free(next);
+}
+
+static void test_transitions(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_rename_rule agg = { 0 };
+
+	(void)state;
+	expect(m, "<kernel> /sbin/init", "/bin/sh", "<kernel> /sbin/init /bin/sh",
+	       HM_TRANSIT_CHILD);
+	rule(m, HM_TR_INITIALIZE, "/usr/sbin/sshd", NULL);
+	expect(m, "<kernel> /sbin/init /etc/init.d/ssh", "/usr/sbin/sshd",
+	       "<kernel> /usr/sbin/sshd", HM_TRANSIT_INITIALIZE);
+	/* no_initialize from a domain beats initialize. */
+	rule(m, HM_TR_NO_INITIALIZE, "/usr/sbin/sshd", "<kernel> /bin/x");
+	expect(m, "<kernel> /bin/x", "/usr/sbin/sshd",
+	       "<kernel> /bin/x /usr/sbin/sshd", HM_TRANSIT_CHILD);
+	/* ... but only from exactly that domain */
+	expect(m, "<kernel> /bin/x /bin/y", "/usr/sbin/sshd",
+	       "<kernel> /usr/sbin/sshd", HM_TRANSIT_INITIALIZE);
+	/* keep_domain any from a last-program name */
+	rule(m, HM_TR_KEEP, NULL, "/usr/sbin/sshd");
+	expect(m, "<kernel> /usr/sbin/sshd", "/bin/bash",
+	       "<kernel> /usr/sbin/sshd", HM_TRANSIT_KEEP);
+	/* initialize outranks keep */
+	expect(m, "<kernel> /usr/sbin/sshd", "/usr/sbin/sshd",
+	       "<kernel> /usr/sbin/sshd", HM_TRANSIT_INITIALIZE);
+	rule(m, HM_TR_NO_KEEP, "/bin/su", NULL);
+	expect(m, "<kernel> /usr/sbin/sshd", "/bin/su",
+	       "<kernel> /usr/sbin/sshd /bin/su", HM_TRANSIT_CHILD);
+	/* reset beats initialize and goes to a namespace root */
+	rule(m, HM_TR_RESET, "/usr/sbin/sshd", "<kernel> /bin/r");
+	expect(m, "<kernel> /bin/r", "/usr/sbin/sshd", "</usr/sbin/sshd>",
+	       HM_TRANSIT_RESET);
+	/* initialize inside another namespace stays in it */
+	expect(m, "<ns> /bin/a", "/usr/sbin/sshd", "<ns> /usr/sbin/sshd",
+	       HM_TRANSIT_INITIALIZE);
+	/* aggregator renames before the transition, patterns allowed */
+	agg.original = N(m, "/etc/rc\\?.d/\\?\\+\\+apache2");
+	agg.renamed = N(m, "/etc/init.d/apache2");
+	assert_int_equal(hm_model_add_rename(m, &agg), 1);
+	assert_int_equal(hm_model_add_rename(m, &agg), 0);
+	expect(m, "<kernel> /sbin/init", "/etc/rc2.d/S01apache2",
+	       "<kernel> /sbin/init /etc/init.d/apache2", HM_TRANSIT_CHILD);
+	hm_model_free(m);
+}
+
+static void test_alias_21(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_rename_rule alias = { .is_alias = true };
+	const struct hm_name *cand;
+	enum hm_transit type;
+	char *next;
+
+	(void)state;
+	m->dialect = HM_DIALECT_21;	/* 2007: domains named by realpath */
+	assert_int_equal(hm_transition_compute(m, N(m, "<kernel>"),
+					       N(m, "/bin/sh"),
+					       N(m, "/bin/dash"), &cand, &next,
+					       &type), 0);
+	assert_string_equal(next, "<kernel> /bin/dash");
+	free(next);
+	alias.original = N(m, "/bin/dash");
+	alias.renamed = N(m, "/bin/sh");
+	hm_model_add_rename(m, &alias);
+	assert_int_equal(hm_transition_compute(m, N(m, "<kernel>"),
+					       N(m, "/bin/sh"),
+					       N(m, "/bin/dash"), &cand, &next,
+					       &type), 0);
+	assert_string_equal(next, "<kernel> /bin/sh");
+	free(next);
+	hm_model_free(m);
+}
+
+static struct hm_task task(int64_t pid, int64_t ppid, const char *exe)
+{
+	return (struct hm_task){ .pid = pid, .ppid = ppid, .exe = exe,
+				 .exe_len = exe ? strlen(exe) : 0 };
+}
+
+static const char *cur(struct hm_tracker *t, int64_t pid, int64_t ppid,
+		       const char *exe)
+{
+	struct hm_task tk = task(pid, ppid, exe);
+	struct hm_proc_view v;
+
+	assert_int_equal(hm_tracker_current(t, &tk, &v), 0);
+	return v.name->str;
+}
+
+static struct hm_exec_result do_exec(struct hm_model *m, struct hm_tracker *t,
+				     int64_t pid, int64_t ppid,
+				     const char *prog)
+{
+	struct hm_task tk = task(pid, ppid, prog);
+	struct hm_exec_result res;
+
+	assert_int_equal(hm_tracker_exec(t, &tk, N(m, prog), N(m, prog), &res), 0);
+	return res;
+}
+
+static void test_unobserved_and_chains(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 0);
+	struct hm_exec_result res;
+	struct hm_tracker_stats st;
+
+	(void)state;
+	/* A process whose start we never saw: <kernel> EXE, flagged. */
+	assert_string_equal(cur(t, 100, 1, "/usr/sbin/cron"),
+			    "<kernel> /usr/sbin/cron");
+	assert_true(hm_model_find_domain(m, N(m, "<kernel> /usr/sbin/cron"))
+			    ->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
+	/* Its forked child acts in the same domain until it execs. */
+	assert_string_equal(cur(t, 101, 100, "/usr/sbin/cron"),
+			    "<kernel> /usr/sbin/cron");
+	/* Its exec starts <kernel> PROG: no execute learned in the parent. */
+	res = do_exec(m, t, 101, 100, "/bin/sh");
+	assert_false(res.parent_observed);
+	assert_int_equal(res.type, HM_TRANSIT_UNOBSERVED);
+	assert_string_equal(res.now.name->str, "<kernel> /bin/sh");
+	assert_true(res.now.domain->flags & HM_DOMAIN_PARENT_UNOBSERVED);
+	/* From there the chain is observed and grows. */
+	assert_string_equal(cur(t, 102, 101, "/bin/sh"), "<kernel> /bin/sh");
+	res = do_exec(m, t, 102, 101, "/usr/bin/run-parts");
+	assert_true(res.parent_observed);
+	assert_string_equal(res.parent.name->str, "<kernel> /bin/sh");
+	assert_string_equal(res.now.name->str,
+			    "<kernel> /bin/sh /usr/bin/run-parts");
+	assert_ptr_equal(res.now.domain->parent,
+			 hm_model_find_domain(m, N(m, "<kernel> /bin/sh")));
+	/* The parent (100) still acts in its own domain. */
+	assert_string_equal(cur(t, 100, 1, "/usr/sbin/cron"),
+			    "<kernel> /usr/sbin/cron");
+	hm_tracker_stats(t, &st);
+	assert_int_equal(st.unobserved, 1);
+	assert_int_equal(st.execs, 2);
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
+static void test_reuse_and_reparent(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 0);
+	struct hm_tracker_stats st;
+
+	(void)state;
+	do_exec(m, t, 10, 0, "/sbin/init");	/* observed from here */
+	do_exec(m, t, 20, 10, "/usr/sbin/daemon");
+	assert_string_equal(cur(t, 20, 10, "/usr/sbin/daemon"),
+			    "<kernel> /sbin/init /usr/sbin/daemon");
+	/* Parent died: ppid 1, same exe: the same process. */
+	assert_string_equal(cur(t, 20, 1, "/usr/sbin/daemon"),
+			    "<kernel> /sbin/init /usr/sbin/daemon");
+	/* Same pid, other parent: a new process (pid reuse). */
+	cur(t, 30, 1, "/usr/bin/other");
+	assert_string_equal(cur(t, 20, 30, "/usr/bin/other"),
+			    "<kernel> /usr/bin/other");
+	/* An exe that changed with no exec seen: start over as unobserved. */
+	assert_string_equal(cur(t, 20, 30, "/usr/bin/third"),
+			    "<kernel> /usr/bin/third");
+	hm_tracker_stats(t, &st);
+	assert_int_equal(st.reparented, 1);
+	assert_int_equal(st.pid_reuse, 1);
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
+static void test_cap_and_state(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 4);
+	struct hm_tracker *u;
+	struct hm_tracker_stats st;
+	struct hm_proc_view v;
+	struct hm_diag d = { 0 };
+	char path[] = "/tmp/hm-tracker-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	cur(t, 1, 0, "/sbin/init");
+	for (int pid = 2; pid < 10; pid++)
+		do_exec(m, t, pid, 1, "/bin/true");
+	hm_tracker_stats(t, &st);
+	assert_int_equal(st.procs, 4);
+	assert_int_equal(st.evictions, 5);
+	assert_int_equal(hm_tracker_save(t, path), 0);
+	u = hm_tracker_new(m, false, 0);
+	assert_int_equal(hm_tracker_load(u, path, &d, NULL, NULL), 4);
+	assert_true(hm_tracker_lookup(u, 9, &v));
+	assert_string_equal(v.name->str, "<kernel> /bin/true");
+	assert_false(hm_tracker_lookup(u, 2, &v));
+	/* A malformed line is reported with its number; the rest loads. */
+	f = fopen(path, "a");
+	fputs("garbage\n", f);
+	fclose(f);
+	hm_tracker_free(u);
+	u = hm_tracker_new(m, false, 0);
+	assert_int_equal(hm_tracker_load(u, path, &d, NULL, NULL), 4);
+	assert_int_equal(d.n_errors, 1);
+	assert_int_equal(d.msgs[0].line, 6);
+	hm_diag_free(&d);
+	hm_tracker_free(u);
+	hm_tracker_free(t);
+	hm_model_free(m);
+	unlink(path);
+}
+
+static void test_not_creating(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, false, 0);
+	struct hm_task tk = task(5, 1, "/bin/x");
+	struct hm_proc_view v;
+
+	(void)state;
+	assert_int_equal(hm_tracker_current(t, &tk, &v), 0);
+	assert_null(v.domain);
+	assert_string_equal(v.name->str, "<kernel> /bin/x");
+	assert_int_equal(m->n_domains, 0);
+	assert_int_equal(hm_tracker_fork(t, 6, 5), 0);
+	assert_true(hm_tracker_lookup(t, 6, &v));
+	assert_string_equal(v.name->str, "<kernel> /bin/x");
+	assert_int_equal(hm_tracker_fork(t, 8, 7), -ENOENT);
+	hm_tracker_exit(t, 6);
+	assert_false(hm_tracker_lookup(t, 6, &v));
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_transitions),
+		cmocka_unit_test(test_alias_21),
+		cmocka_unit_test(test_unobserved_and_chains),
+		cmocka_unit_test(test_reuse_and_reparent),
+		cmocka_unit_test(test_cap_and_state),
+		cmocka_unit_test(test_not_creating),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
