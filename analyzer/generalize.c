@@ -300,45 +300,45 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 	buf->head.cond = cond;
 	switch (r->kind) {
 	case HM_ACL_PATH:
-		return gen_op(g, m, r->name1, &buf->path.name);
+		return gen_op(g, m, r->name1, &buf->k_PATH.name);
 	case HM_ACL_PATH_NUMBER:
-		buf->path_number.number = number(r->number, radix_of(r->op));
-		return gen_op(g, m, r->name1, &buf->path_number.name);
+		buf->k_PATH_NUMBER.number = number(r->number, radix_of(r->op));
+		return gen_op(g, m, r->name1, &buf->k_PATH_NUMBER.name);
 	case HM_ACL_MKDEV:
-		buf->mkdev.mode = number(r->number, HM_RADIX_OCT);
-		buf->mkdev.major = number(r->major, HM_RADIX_DEC);
-		buf->mkdev.minor = number(r->minor, HM_RADIX_DEC);
-		return gen_op(g, m, r->name1, &buf->mkdev.name);
+		buf->k_MKDEV.mode = number(r->number, HM_RADIX_OCT);
+		buf->k_MKDEV.major = number(r->major, HM_RADIX_DEC);
+		buf->k_MKDEV.minor = number(r->minor, HM_RADIX_DEC);
+		return gen_op(g, m, r->name1, &buf->k_MKDEV.name);
 	case HM_ACL_PATH2:
-		rc = gen_op(g, m, r->name1, &buf->path2.name1);
-		return rc ? rc : gen_op(g, m, r->name2, &buf->path2.name2);
+		rc = gen_op(g, m, r->name1, &buf->k_PATH2.name1);
+		return rc ? rc : gen_op(g, m, r->name2, &buf->k_PATH2.name2);
 	case HM_ACL_MOUNT:
-		buf->mount.flags = number(r->number, HM_RADIX_HEX);
-		rc = gen_op(g, m, r->name1, &buf->mount.dev);
+		buf->k_MOUNT.flags = number(r->number, HM_RADIX_HEX);
+		rc = gen_op(g, m, r->name1, &buf->k_MOUNT.dev);
 		if (!rc)
-			rc = gen_op(g, m, r->name2, &buf->mount.dir);
+			rc = gen_op(g, m, r->name2, &buf->k_MOUNT.dir);
 		if (!rc && r->name3)
-			rc = gen_op(g, m, r->name3, &buf->mount.fstype);
+			rc = gen_op(g, m, r->name3, &buf->k_MOUNT.fstype);
 		else if (!rc)
 			rc = hm_model_intern(m, "none", 4,
-					     &buf->mount.fstype.name);
+					     &buf->k_MOUNT.fstype.name);
 		return rc;
 	case HM_ACL_INET:
-		return gen_inet(g, r, &buf->inet);
+		return gen_inet(g, r, &buf->k_INET);
 	case HM_ACL_UNIX:
-		buf->unx.proto = r->proto;
-		return gen_op(g, m, r->name1, &buf->unx.name);
+		buf->k_UNIX.proto = r->proto;
+		return gen_op(g, m, r->name1, &buf->k_UNIX.name);
 	case HM_ACL_SIGNAL:
 		buf->head.perm = 1;
-		buf->signal.sig = number(r->number, HM_RADIX_DEC);
+		buf->k_SIGNAL.sig = number(r->number, HM_RADIX_DEC);
 		return r->target ? hm_model_intern(m, r->target->str,
 						   r->target->len,
-						   &buf->signal.domain) :
+						   &buf->k_SIGNAL.domain) :
 				   -EINVAL;
 	case HM_ACL_ENV:
 		buf->head.perm = 1;
 		return r->name1 ? hm_generalize_word(g, m, r->name1,
-						     &buf->env.name) :
+						     &buf->k_ENV.name) :
 				  -EINVAL;
 	default:
 		return -EINVAL;

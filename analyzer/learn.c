@@ -145,6 +145,24 @@ int hm_learner_event(struct hm_learner *l, const struct hm_event *ev)
 	return r < 0 ? r : l->added;
 }
 
+int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
+			 const struct hm_learn_opts *o)
+{
+	struct hm_generalizer *g;
+	int r = hm_generalizer_new(m, o, l->d, &g);
+
+	if (r)
+		return r;
+	hm_generalizer_free(l->g);
+	l->g = g;
+	l->m = m;
+	m->default_profile = l->profile;
+	l->counted = NULL;
+	l->counted_in = NULL;
+	hm_walker_set_model(l->w, m);
+	return 0;
+}
+
 void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out)
 {
 	*out = l->st;

@@ -105,6 +105,7 @@ struct hm_model *hm_model_new(void)
 	hm_map_init(&m->conds->by_text, &m->mem, HM_MEM_ACL);
 	m->dialect = HM_DIALECT_26;
 	m->default_profile = HM_PROFILE_LEARNING;
+	m->inherit_profile = true;
 	m->max_learning_entry = 2048;
 	return m;
 }

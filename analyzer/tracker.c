@@ -260,11 +260,15 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	return 0;
 }
 
-/* New domains inherit use_group from their parent, as TOMOYO's do. */
-static void inherit(struct hm_domain *d)
+/* New domains inherit use_group and use_profile from their parent, as
+ * TOMOYO's do (ML 707-711); the caller may force one profile instead. */
+static void inherit(const struct hm_model *m, struct hm_domain *d)
 {
-	if (d->parent)
-		memcpy(d->groups, d->parent->groups, sizeof(d->groups));
+	if (!d->parent)
+		return;
+	memcpy(d->groups, d->parent->groups, sizeof(d->groups));
+	if (m->inherit_profile)
+		d->profile = d->parent->profile;
 }
 
 /* Resolve @p's domain in the model, creating it when learning. */
@@ -283,7 +287,7 @@ static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
 		return r;
 	if (r == 1) {
 		p->dom->flags |= new_flags;
-		inherit(p->dom);
+		inherit(t->m, p->dom);
 		if (created)
 			*created = true;
 	}

@@ -61,22 +61,9 @@ int hm_generalize_word(struct hm_generalizer *g, struct hm_model *m,
  * hm_generalize_request() - build in @buf the entry that learning @r
  * would add (names generalized and interned in @m, ephemeral ports as
  * ranges, conditions from @cond).
- * @buf: space for any entry struct (struct hm_acl_any).
+ * @buf: space for any entry struct.
  * Returns: 0 or negative errno.
  */
-union hm_acl_any {
-	struct hm_acl_head head;
-	struct hm_acl_path path;
-	struct hm_acl_path_number path_number;
-	struct hm_acl_mkdev mkdev;
-	struct hm_acl_path2 path2;
-	struct hm_acl_mount mount;
-	struct hm_acl_inet inet;
-	struct hm_acl_unix unx;
-	struct hm_acl_signal signal;
-	struct hm_acl_env env;
-};
-
 int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 			  const struct hm_request *r,
 			  const struct hm_cond *cond, union hm_acl_any *buf);
@@ -195,6 +182,15 @@ void hm_learner_free(struct hm_learner *l);
  * Returns: number of entries or bits added (>= 0), or negative errno.
  */
 int hm_learner_event(struct hm_learner *l, const struct hm_event *ev);
+
+/**
+ * hm_learner_set_model() - learn into @m from now on (a reloaded policy);
+ * the process table is kept, rewrite rules are compiled anew from @m.
+ * The old model is the caller's to free.
+ * Returns: 0 or negative errno (then nothing changed).
+ */
+int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
+			 const struct hm_learn_opts *o);
 
 void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out);
 struct hm_walker *hm_learner_walker(struct hm_learner *l);

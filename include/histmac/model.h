@@ -236,6 +236,39 @@ struct hm_acl_env {
 	const struct hm_name *name;
 };
 
+/* An entry of any kind, built on the stack: k_PATH, k_INET, ... */
+union hm_acl_any {
+	struct hm_acl_head head;
+#define X(e, s, d) struct s k_##e;
+	HM_ACL_KINDS(X)
+#undef X
+};
+
+/*
+ * Operands of each kind, in policy order, so code that treats every
+ * operand alike (copying between models, XML, JSON) walks one table.
+ */
+enum hm_operand_type {
+	HM_OT_NAME,	/* struct hm_name_op: a word or @path_group */
+	HM_OT_NUMBER,	/* struct hm_number: number, range or @number_group */
+	HM_OT_ADDR,	/* struct hm_addr: address, range or @address_group */
+	HM_OT_WORD,	/* const struct hm_name *: one word */
+	HM_OT_DOMAIN,	/* const struct hm_name *: a domain name */
+	HM_OT_PROTO,	/* uint8_t: enum hm_net_proto */
+};
+
+struct hm_operand_desc {
+	const char *what;	/* "path", "mode", "address", ... */
+	uint8_t type;		/* enum hm_operand_type */
+	uint16_t offset;	/* within the entry struct */
+};
+
+#define HM_MAX_OPERANDS 4
+
+/* Per kind, terminated by an entry with a NULL @what. */
+extern const struct hm_operand_desc
+	hm_kind_operands[HM_ACL_KIND_MAX][HM_MAX_OPERANDS + 1];
+
 /* ----------------------------------------------------------------- groups */
 
 enum hm_group_type {
@@ -403,7 +436,10 @@ struct hm_model {
 	struct hm_cond_table *conds;	/* private */
 	struct hm_exception ex;
 	enum hm_dialect dialect;	/* as loaded; default 2.6 */
-	uint8_t default_profile;	/* for new domains, default learning */
+	uint8_t default_profile;	/* for new roots, default learning */
+	bool inherit_profile;		/* new domains take the parent's
+					 * profile, as TOMOYO's do (default);
+					 * false: all get default_profile */
 	uint32_t max_learning_entry;	/* per domain; 0 = unlimited */
 	char *path_note;		/* how paths were canonicalised, or NULL */
 };
@@ -526,6 +562,25 @@ struct hm_acl_head *hm_domain_find(const struct hm_domain *d,
  */
 int hm_domain_fold(struct hm_model *m, struct hm_domain *d,
 		   const struct hm_acl_head *pat);
+
+/**
+ * hm_acl_clone() - copy entry @e of model @src into @out for model @dst:
+ * names re-interned, groups and conditions found or created in @dst by
+ * name (with their members).  Then hm_domain_add(@dst, ..., &@out->head).
+ * Returns: 0 or negative errno.
+ */
+int hm_acl_clone(struct hm_model *dst, const struct hm_model *src,
+		 const struct hm_acl_head *e, union hm_acl_any *out);
+
+/**
+ * hm_model_merge() - add everything in @src to @dst: domains (profile: the
+ * higher; flags and use_group: the union; counters summed), their entries,
+ * and the exception policy.  The result does not depend on the order in
+ * which several models are merged.
+ * Returns: number of domains and entries that were new to @dst, or
+ * negative errno.
+ */
+long hm_model_merge(struct hm_model *dst, const struct hm_model *src);
 
 /** hm_acl_size() - sizeof the struct of @kind. */
 size_t hm_acl_size(enum hm_acl_kind kind);

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cli_util.c - what several subcommands share: loading a policy directory
+ * with its diagnostics printed, parsing numbers and ranges from options,
+ * and opening a collector from the common input options.
+ */
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "histmac/policy_io.h"
+
+int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
+		       bool may_be_missing, struct hm_model **out)
+{
+	struct hm_diag d = { 0 };
+	struct hm_model *m = hm_model_new();
+	struct stat st;
+	int r;
+
+	*out = NULL;
+	if (!m) {
+		warnx("%s: out of memory", cmd);
+		return HM_EXIT_FAIL;
+	}
+	if (may_be_missing && stat(dir, &st) < 0 && errno == ENOENT) {
+		if (dialect >= 0)
+			m->dialect = (enum hm_dialect)dialect;
+		*out = m;
+		return HM_EXIT_OK;
+	}
+	r = hm_policy_load_dir(m, dir, dialect, &d);
+	hm_cli_print_diag(&d, stderr);
+	hm_diag_free(&d);
+	if (r < 0) {
+		warnx("%s: cannot load policy %s: %s", cmd, dir, strerror(-r));
+		hm_model_free(m);
+		return HM_EXIT_FAIL;
+	}
+	if (r > 0) {
+		warnx("%s: %s: %d error%s in the policy", cmd, dir, r,
+		      r == 1 ? "" : "s");
+		*out = m;
+		return HM_EXIT_FINDINGS;
+	}
+	*out = m;
+	return HM_EXIT_OK;
+}
+
+int hm_cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int hm_cli_parse_range(const char *s, uint64_t max, uint64_t *lo,
+		       uint64_t *hi)
+{
+	const char *dash = strchr(s, '-');
+	char *first;
+	int r;
+
+	if (!dash) {
+		r = hm_cli_parse_u64(s, max, lo);
+		*hi = *lo;
+		return r;
+	}
+	first = strndup(s, (size_t)(dash - s));
+	if (!first)
+		return -ENOMEM;
+	r = hm_cli_parse_u64(first, max, lo);
+	free(first);
+	if (!r)
+		r = hm_cli_parse_u64(dash + 1, max, hi);
+	return r ? r : (*lo <= *hi ? 0 : -EINVAL);
+}
+
+void hm_cli_print_collector_skips(const struct hm_collector_stats *st, FILE *f)
+{
+	for (int i = 0; i < HM_SKIP_MAX; i++)
+		if (st->skipped[i])
+			fprintf(f, "  skipped %-28s %llu\n", hm_skip_names[i],
+				(unsigned long long)st->skipped[i]);
+}
+
+void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f)
+{
+	for (int i = 0; i < HM_WSKIP_MAX; i++)
+		if (st->skipped[i])
+			fprintf(f, "  not learned: %-36s %llu\n",
+				hm_walk_skip_names[i],
+				(unsigned long long)st->skipped[i]);
+}
+
+int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
+		      struct hm_collector_opts *o, struct hm_collector **out)
+{
+	int r;
+
+	if (in->follow)
+		r = hm_collector_open_follow(out, in->follow, o);
+	else if (in->plugin)
+		r = hm_collector_open_plugin(out, o);
+	else
+		r = hm_collector_open_files(out, (const char *const *)in->files,
+					    in->n_files, o);
+	if (r < 0)
+		warnx("%s: cannot open %s: %s", cmd,
+		      in->follow ? in->follow :
+		      in->plugin ? "stdin" : in->files[0], strerror(-r));
+	return r;
+}

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_learn.c - histmac learn: audit records in, a policy directory out.
+ * Loads the policy (if any), learns what the log shows that it lacks, and
+ * saves atomically.  In follow and plugin mode it saves periodically, then
+ * writes its process table and the follow checkpoint, in that order, so a
+ * restart neither loses nor repeats learning.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "histmac/policy_io.h"
+
+#define CMD "learn"
+
+static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t reload_flag;
+
+struct learn {
+	const char *policy;
+	char *state;
+	char *checkpoint;
+	struct hm_cli_input in;
+	int dialect;
+	int profile;			/* -1: inherit (TOMOYO) */
+	long max_entry;			/* -1: the policy's */
+	unsigned save_interval;		/* seconds, follow/plugin */
+	int resolve;
+	const char *resolve_root;
+	bool verbose;
+	bool quiet;
+	struct hm_learn_opts lo;
+
+	struct hm_model *m;
+	struct hm_learner *l;
+	struct hm_collector *c;
+	struct hm_diag diag;
+	size_t domains_before;
+	size_t entries_before;
+	time_t last_save;
+	time_t last_progress;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: histmac learn -p POLICYDIR (-i LOG... | --follow LOG | --plugin) [OPTIONS]\n"
+"\n"
+"Learn per-domain access policy from audit records: rebuild each process's\n"
+"domain (the chain of programs executed from the kernel down to it) and add\n"
+"to that domain the entries TOMOYO's learning mode would have added.  An\n"
+"existing policy in POLICYDIR is loaded first and only what is new is added;\n"
+"the policy is saved atomically.\n"
+"\n"
+"Input:\n"
+"  -i, --input LOG...       audit log files, oldest first (a rotated set:\n"
+"                           audit.log.3 audit.log.2 audit.log.1 audit.log); - is stdin\n"
+"      --follow LOG         follow LOG like tail -F, across auditd's rotations\n"
+"      --plugin             run as an auditd plugin (events on stdin)\n"
+"      --checkpoint FILE    follow mode position (default POLICYDIR/follow.checkpoint)\n"
+"      --state FILE         process table, loaded at start and saved with the\n"
+"                           policy (default POLICYDIR/histmac.state in follow and\n"
+"                           plugin mode); the enforcer can import it\n"
+"      --resolve            resolve symlinks in paths through this host's files\n"
+"      --no-resolve         keep paths as the log wrote them\n"
+"      --resolve-root DIR   resolve against DIR (another host's image)\n"
+"\n"
+"Policy:\n"
+"  -p, --policy DIR         policy directory (created when missing)\n"
+"      --dialect D          write tomoyo (2.6, default), tomoyo-2.1 or tomoyo-1.8\n"
+"      --profile N          profile for every new domain (default: the parent's,\n"
+"                           as TOMOYO; new roots get 1, learning)\n"
+"      --max-learning-entry N  entries per domain before learning stops (default\n"
+"                           the policy's profile.conf, else 2048; 0 = no limit)\n"
+"      --no-builtin-rules   keep pids, fd numbers and inode numbers literal\n"
+"      --no-exec-realpath   do not add exec.realpath=\"...\" to execute entries\n"
+"      --learn-failed       learn from failed syscalls too\n"
+"      --peer-ports A-B     accept/recv peer ports in A-B are learned as A-B\n"
+"                           (default 1024-65535)\n"
+"      --ephemeral-ports A-B  connect/send ports in A-B are learned as A-B\n"
+"                           (default 32768-60999)\n"
+"      --save-interval SEC  follow/plugin: save every SEC seconds (default 60)\n"
+"\n"
+"  -v, --verbose            list every skipped record\n"
+"  -q, --quiet              no summary\n"
+"  -h, --help               this text\n"
+"\n"
+"Signals (follow/plugin): SIGHUP saves and reloads the exception policy and\n"
+"rewrite rules from POLICYDIR; SIGTERM/SIGINT save and exit.\n"
+"Exit: 0 saved, 1 the policy in POLICYDIR has errors (nothing written),\n"
+"2 usage, 3 could not read, learn or save.\n");
+}
+
+enum {
+	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_RESOLVE,
+	OPT_NO_RESOLVE, OPT_RESOLVE_ROOT, OPT_DIALECT, OPT_PROFILE, OPT_MAX,
+	OPT_NO_BUILTIN, OPT_NO_REALPATH, OPT_FAILED, OPT_PEER, OPT_EPHEMERAL,
+	OPT_SAVE_INTERVAL,
+};
+
+static const struct option options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "policy", required_argument, NULL, 'p' },
+	{ "follow", required_argument, NULL, OPT_FOLLOW },
+	{ "plugin", no_argument, NULL, OPT_PLUGIN },
+	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "resolve", no_argument, NULL, OPT_RESOLVE },
+	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
+	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
+	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "max-learning-entry", required_argument, NULL, OPT_MAX },
+	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
+	{ "no-exec-realpath", no_argument, NULL, OPT_NO_REALPATH },
+	{ "learn-failed", no_argument, NULL, OPT_FAILED },
+	{ "peer-ports", required_argument, NULL, OPT_PEER },
+	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
+	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* -i LOG may repeat; words that are not options are more logs. */
+static int add_input(struct learn *L, char *file)
+{
+	char **n = realloc(L->in.files, (L->in.n_files + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	L->in.files = n;
+	L->in.files[L->in.n_files++] = file;
+	return 0;
+}
+
+static int port_option(const char *arg, uint16_t *lo, uint16_t *hi)
+{
+	uint64_t a, b;
+
+	if (hm_cli_parse_range(arg, 65535, &a, &b))
+		return hm_cli_usage_error(CMD, "bad port range '%s'", arg);
+	*lo = (uint16_t)a;
+	*hi = (uint16_t)b;
+	return 0;
+}
+
+static int number_option(const char *name, const char *arg, uint64_t max,
+			 uint64_t *out)
+{
+	if (hm_cli_parse_u64(arg, max, out))
+		return hm_cli_usage_error(CMD, "bad %s '%s'", name, arg);
+	return 0;
+}
+
+static int parse_option(struct learn *L, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'i':
+		return add_input(L, (char *)arg) ? HM_EXIT_FAIL : 0;
+	case 'p': L->policy = arg; return 0;
+	case OPT_FOLLOW: L->in.follow = arg; return 0;
+	case OPT_PLUGIN: L->in.plugin = true; return 0;
+	case OPT_CHECKPOINT: L->checkpoint = strdup(arg); return 0;
+	case OPT_STATE: L->state = strdup(arg); return 0;
+	case OPT_RESOLVE: L->resolve = 1; return 0;
+	case OPT_NO_RESOLVE: L->resolve = 0; return 0;
+	case OPT_RESOLVE_ROOT: L->resolve_root = arg; return 0;
+	case OPT_DIALECT:
+		L->dialect = hm_dialect_parse(arg);
+		return L->dialect < 0 ?
+			hm_cli_usage_error(CMD, "unknown dialect '%s'", arg) : 0;
+	case OPT_PROFILE:
+		if (number_option("profile", arg, 255, &v))
+			return HM_EXIT_USAGE;
+		L->profile = (int)v;
+		return 0;
+	case OPT_MAX:
+		if (number_option("max-learning-entry", arg, UINT32_MAX, &v))
+			return HM_EXIT_USAGE;
+		L->max_entry = (long)v;
+		return 0;
+	case OPT_NO_BUILTIN: L->lo.builtin_rules = false; return 0;
+	case OPT_NO_REALPATH: L->lo.exec_realpath = false; return 0;
+	case OPT_FAILED: L->lo.learn_failed = true; return 0;
+	case OPT_PEER:
+		return port_option(arg, &L->lo.peer_port_min, &L->lo.peer_port_max);
+	case OPT_EPHEMERAL:
+		return port_option(arg, &L->lo.ephemeral_min, &L->lo.ephemeral_max);
+	case OPT_SAVE_INTERVAL:
+		if (number_option("save-interval", arg, 86400, &v))
+			return HM_EXIT_USAGE;
+		L->save_interval = (unsigned)v;
+		return 0;
+	case 'v': L->verbose = true; return 0;
+	case 'q': L->quiet = true; return 0;
+	default:
+		return hm_cli_usage_error(CMD, "unknown option");
+	}
+}
+
+static char *in_policy(const char *dir, const char *name)
+{
+	char *s;
+
+	return asprintf(&s, "%s/%s", dir, name) < 0 ? NULL : s;
+}
+
+static int parse_args(struct learn *L, int argc, char **argv)
+{
+	int c;
+	int modes;
+
+	while ((c = getopt_long(argc, argv, "i:p:vqh", options, NULL)) != -1) {
+		int r;
+
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		if (c == '?')
+			return hm_cli_usage_error(CMD, "bad option");
+		r = parse_option(L, c, optarg);
+		if (r)
+			return r;
+	}
+	for (; optind < argc; optind++) {
+		if (!L->in.n_files)
+			return hm_cli_usage_error(CMD, "unexpected '%s'",
+						  argv[optind]);
+		if (add_input(L, argv[optind]))
+			return HM_EXIT_FAIL;
+	}
+	if (!L->policy)
+		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
+	modes = (L->in.n_files > 0) + !!L->in.follow + L->in.plugin;
+	if (modes != 1)
+		return hm_cli_usage_error(CMD, "give exactly one of -i LOG..., "
+					  "--follow LOG, --plugin");
+	if (L->lo.peer_port_min > L->lo.peer_port_max)
+		return hm_cli_usage_error(CMD, "bad --peer-ports");
+	if ((L->in.follow || L->in.plugin) && !L->state)
+		L->state = in_policy(L->policy, "histmac.state");
+	if (L->in.follow && !L->checkpoint)
+		L->checkpoint = in_policy(L->policy, "follow.checkpoint");
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		reload_flag = 1;
+	else
+		stop_flag = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static size_t count_entries(const struct hm_model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		n += m->domains[i]->n_acl;
+	return n;
+}
+
+/*
+ * Save the learned policy, then the process table, then the checkpoint:
+ * a crash between them repeats some learning (harmless, it merges) but
+ * never loses any.
+ */
+static int save(struct learn *L)
+{
+	enum hm_dialect dialect = L->dialect >= 0 ? (enum hm_dialect)L->dialect :
+						    L->m->dialect;
+	struct hm_convert_stats st = { 0 };
+	int r;
+
+	if (mkdir(L->policy, 0700) < 0 && errno != EEXIST) {
+		warn("%s: %s", CMD, L->policy);
+		return -errno;
+	}
+	r = hm_policy_save_dir(L->m, L->policy, dialect, 0, &st);
+	if (r) {
+		warnx("%s: saving %s: %s", CMD, L->policy, strerror(-r));
+		return r;
+	}
+	if (L->state) {
+		r = hm_tracker_save(hm_walker_tracker(hm_learner_walker(L->l)),
+				    L->state);
+		if (r)
+			warnx("%s: saving %s: %s", CMD, L->state, strerror(-r));
+	}
+	if (!r && L->c)
+		r = hm_collector_checkpoint(L->c);
+	if (st.n_commented)
+		warnx("%s: %lu entries cannot be said in %s and were written as "
+		      "comments", CMD, st.n_commented, hm_dialect_names[dialect]);
+	L->last_save = time(NULL);
+	return r;
+}
+
+/* SIGHUP: save, then reload the directory (the user may have edited the
+ * exception policy or rewrite.conf) and learn into the reloaded model. */
+static int reload(struct learn *L)
+{
+	struct hm_model *n;
+	int r = save(L);
+
+	if (r)
+		return r;
+	r = hm_cli_load_policy(CMD, L->policy, L->dialect, false, &n);
+	if (r != HM_EXIT_OK) {
+		warnx("%s: reload failed; learning goes on with the old policy",
+		      CMD);
+		hm_model_free(n);
+		return 0;
+	}
+	n->inherit_profile = L->m->inherit_profile;
+	if (L->max_entry >= 0)
+		n->max_learning_entry = (uint32_t)L->max_entry;
+	r = hm_learner_set_model(L->l, n, &L->lo);
+	if (r) {
+		hm_model_free(n);
+		return r;
+	}
+	hm_model_free(L->m);
+	L->m = n;
+	return 0;
+}
+
+static void progress(struct learn *L, bool force)
+{
+	time_t now = time(NULL);
+	struct hm_learn_stats st;
+
+	if (L->quiet || !hm_cli_stderr_is_tty() ||
+	    (!force && now == L->last_progress))
+		return;
+	L->last_progress = now;
+	hm_learner_stats(L->l, &st);
+	fprintf(stderr, "\rlearn: %llu events, %zu domains, %zu entries  ",
+		(unsigned long long)st.events, L->m->n_domains,
+		count_entries(L->m));
+	if (force)
+		fputc('\n', stderr);
+}
+
+static bool live(const struct learn *L)
+{
+	return L->in.follow || L->in.plugin;
+}
+
+static int run_loop(struct learn *L)
+{
+	const struct hm_event *ev;
+	unsigned long n = 0;
+	int r;
+
+	for (;;) {
+		r = hm_collector_next(L->c, &ev);
+		if (r == 1) {
+			r = hm_learner_event(L->l, ev);
+			if (r < 0) {
+				warnx("%s: learning failed: %s", CMD,
+				      strerror(-r));
+				return r;
+			}
+			if ((++n & 4095) == 0)
+				progress(L, false);
+		} else if (r == -EINTR) {
+			if ((r = reload(L)))
+				return r;
+		} else if (r == 0) {
+			return 0;
+		} else if (r != -EAGAIN) {
+			warnx("%s: reading audit records: %s", CMD,
+			      strerror(-r));
+			return r;
+		}
+		if (live(L) && L->save_interval &&
+		    time(NULL) - L->last_save >= (time_t)L->save_interval &&
+		    (r = save(L)))
+			return r;
+	}
+}
+
+static void summary(struct learn *L)
+{
+	struct hm_learn_stats st;
+	const struct hm_walk_stats *ws = hm_walker_stats(hm_learner_walker(L->l));
+	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
+
+	if (L->quiet)
+		return;
+	hm_learner_stats(L->l, &st);
+	printf("learned from %llu events (%llu records) into %s\n",
+	       (unsigned long long)cs->events, (unsigned long long)cs->records,
+	       L->policy);
+	printf("  domains: %llu new, %zu total\n",
+	       (unsigned long long)st.domains_new, L->m->n_domains);
+	printf("  entries: %llu new, %llu widened, %zu total\n",
+	       (unsigned long long)st.entries_new,
+	       (unsigned long long)st.perms_new, count_entries(L->m));
+	if (st.folded)
+		printf("  folded into patterns: %llu\n",
+		       (unsigned long long)st.folded);
+	if (st.quota_hits)
+		printf("  refused by max_learning_entry: %llu\n",
+		       (unsigned long long)st.quota_hits);
+	hm_cli_print_collector_skips(cs, stdout);
+	hm_cli_print_walk_skips(ws, stdout);
+}
+
+static int open_input(struct learn *L)
+{
+	struct hm_collector_opts o;
+
+	hm_collector_opts_init(&o);
+	o.resolve = L->resolve;
+	o.resolve_root = L->resolve_root;
+	o.verbose = L->verbose;
+	o.diag = &L->diag;
+	o.checkpoint = L->checkpoint;
+	o.checkpoint_interval_ms = 0;	/* only after the policy is saved */
+	o.stop = &stop_flag;
+	o.reload = &reload_flag;
+	if (live(L))
+		o.timeout_ms = 1000;
+	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
+}
+
+static int setup(struct learn *L)
+{
+	int r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
+
+	if (r != HM_EXIT_OK) {
+		if (r == HM_EXIT_FINDINGS)
+			warnx("%s: fix the policy first (histmac policy check -p "
+			      "%s); nothing was learned", CMD, L->policy);
+		return r;
+	}
+	if (L->profile >= 0) {
+		L->m->inherit_profile = false;
+	}
+	if (L->max_entry >= 0)
+		L->m->max_learning_entry = (uint32_t)L->max_entry;
+	r = hm_learner_new(L->m, &L->lo, L->profile >= 0 ? (uint8_t)L->profile :
+				   HM_PROFILE_LEARNING, &L->diag, &L->l);
+	if (r) {
+		warnx("%s: %s", CMD, strerror(-r));
+		return HM_EXIT_FAIL;
+	}
+	hm_cli_print_diag(&L->diag, stderr);	/* bad rewrite rules */
+	hm_diag_free(&L->diag);
+	if (L->state && access(L->state, F_OK) == 0) {
+		r = hm_tracker_load(hm_walker_tracker(hm_learner_walker(L->l)),
+				    L->state, &L->diag, NULL, NULL);
+		if (r < 0)
+			warnx("%s: %s: %s (starting with no process table)",
+			      CMD, L->state, strerror(-r));
+	}
+	return open_input(L) ? HM_EXIT_FAIL : HM_EXIT_OK;
+}
+
+static void cleanup(struct learn *L)
+{
+	hm_collector_free(L->c);
+	hm_learner_free(L->l);
+	hm_model_free(L->m);
+	hm_diag_free(&L->diag);
+	free(L->in.files);
+	free(L->state);
+	free(L->checkpoint);
+}
+
+HM_CMD(learn)
+{
+	struct learn L = { .dialect = HM_DIALECT_AUTO, .profile = -1,
+			   .max_entry = -1, .save_interval = 60,
+			   .resolve = -1 };
+	int status;
+	int r;
+
+	hm_learn_opts_default(&L.lo);
+	status = parse_args(&L, argc, argv);
+	if (status) {
+		cleanup(&L);
+		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+	}
+	install_signals();
+	status = setup(&L);
+	if (status == HM_EXIT_OK) {
+		L.last_save = time(NULL);
+		r = run_loop(&L);
+		progress(&L, true);
+		hm_cli_print_diag(&L.diag, stderr);
+		/* Save what was learned even when reading failed midway. */
+		if (save(&L) || r)
+			status = HM_EXIT_FAIL;
+		summary(&L);
+	}
+	cleanup(&L);
+	return hm_cli_finish(status);
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_merge.c - histmac merge: the union of policies learned on several
+ * hosts (or in several periods), written to a new policy directory.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "histmac/policy_io.h"
+
+#define CMD "merge"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: histmac merge POLICYDIR... -o OUTDIR [--dialect D]\n"
+"\n"
+"Write the union of the policies to OUTDIR: every domain and entry of\n"
+"each, duplicates merged, and their exception policies joined.  A domain\n"
+"present in several gets the highest profile, the union of its flags and\n"
+"use_group lines, and summed counters, so the result does not depend on\n"
+"the order the policies are given in.\n"
+"\n"
+"  -o, --output DIR    where to write the merged policy (atomically)\n"
+"      --dialect D     tomoyo (2.6), tomoyo-2.1 or tomoyo-1.8 (default:\n"
+"                      the dialect of the first policy)\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit: 0 written, 1 an input policy has errors (nothing written),\n"
+"2 usage, 3 could not read or write.\n");
+}
+
+static const struct option options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "dialect", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int merge_one(struct hm_model *out, const char *dir, bool first)
+{
+	struct hm_model *m;
+	int status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
+	long n;
+
+	if (status != HM_EXIT_OK) {
+		hm_model_free(m);
+		return status;
+	}
+	if (first) {
+		out->dialect = m->dialect;
+		out->max_learning_entry = m->max_learning_entry;
+	}
+	n = hm_model_merge(out, m);
+	hm_model_free(m);
+	if (n < 0) {
+		warnx("%s: %s: %s", CMD, dir, strerror((int)-n));
+		return HM_EXIT_FAIL;
+	}
+	return HM_EXIT_OK;
+}
+
+HM_CMD(merge)
+{
+	const char *output = NULL;
+	int dialect = HM_DIALECT_AUTO;
+	struct hm_model *out;
+	struct hm_convert_stats st = { 0 };
+	int status = HM_EXIT_OK;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'd':
+			dialect = hm_dialect_parse(optarg);
+			if (dialect < 0)
+				return hm_cli_usage_error(CMD, "unknown dialect "
+							  "'%s'", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return hm_cli_finish(HM_EXIT_OK);
+		default:
+			return hm_cli_usage_error(CMD, "bad option");
+		}
+	}
+	if (!output || optind >= argc)
+		return hm_cli_usage_error(CMD, "need POLICYDIR... and -o OUTDIR");
+	out = hm_model_new();
+	if (!out)
+		return HM_EXIT_FAIL;
+	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
+		status = merge_one(out, argv[i], i == optind);
+	if (status == HM_EXIT_OK) {
+		int r;
+
+		if (dialect >= 0)
+			out->dialect = (enum hm_dialect)dialect;
+		r = hm_policy_save_dir(out, output, out->dialect, 0, &st);
+		if (r) {
+			warnx("%s: saving %s: %s", CMD, output, strerror(-r));
+			status = HM_EXIT_FAIL;
+		} else {
+			printf("merged %d policies into %s: %zu domains\n",
+			       argc - optind, output, out->n_domains);
+		}
+	}
+	hm_model_free(out);
+	return hm_cli_finish(status);
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_out.c - writes the checker's grouped violations as paste-ready
+ * policy text or as JSON.  Reads the checker; owns nothing beyond one
+ * call.  Entries are printed by the policy writer (hm_acl_format), so a
+ * reported line is exactly what `histmac learn` would have written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export_private.h"
+#include "histmac/check_out.h"
+#include "histmac/policy_io.h"
+
+static void format_time(int64_t sec, char *buf, size_t size)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!sec || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "unknown");
+}
+
+static size_t count_domains(const struct hm_violation *const *v, size_t n)
+{
+	size_t d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d += !i || v[i]->domain != v[i - 1]->domain;
+	return d;
+}
+
+static uint64_t count_denied(const struct hm_violation *const *v, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i]->count;
+	return sum;
+}
+
+static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
+			   const struct hm_violation *v,
+			   enum hm_dialect dialect)
+{
+	char first[32];
+	char *line = NULL;
+
+	format_time(v->first_sec, first, sizeof(first));
+	hm_sbuf_printf(b, "# %llu time%s, first %s, pid %lld (",
+		       (unsigned long long)v->count, v->count == 1 ? "" : "s",
+		       first, (long long)v->example_pid);
+	hm_sbuf_add_printable(b, v->example_comm ? v->example_comm : "?",
+			      v->example_comm ? strlen(v->example_comm) : 1);
+	hm_sbuf_printf(b, "), audit serial %llu\n",
+		       (unsigned long long)v->example_serial);
+	if (hm_acl_format(vm, v->entry, dialect, &line, NULL)) {
+		b->oom = true;
+		return;
+	}
+	hm_sbuf_printf(b, "%s\n", line);
+	free(line);
+}
+
+int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
+			const struct hm_check_summary *s, FILE *f)
+{
+	size_t n;
+	const struct hm_violation *const *v = hm_checker_violations(c, &n);
+	const struct hm_model *vm = hm_checker_model(c);
+	struct hm_sbuf b = { 0 };
+	int r;
+
+	hm_sbuf_printf(&b, "# histmac check of %s: %llu events, %llu "
+		       "accesses checked, %llu denied, %zu missing entr%s in "
+		       "%zu domain%s\n",
+		       s->policy, (unsigned long long)s->events,
+		       (unsigned long long)s->accesses,
+		       (unsigned long long)count_denied(v, n), n,
+		       n == 1 ? "y" : "ies", count_domains(v, n),
+		       count_domains(v, n) == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		if (!i || v[i]->domain != v[i - 1]->domain) {
+			hm_sbuf_printf(&b, "\n%s\n", v[i]->domain->str);
+			if (v[i]->no_domain)
+				hm_sbuf_adds(&b, "# this domain is not in the "
+					     "policy\n");
+		}
+		text_violation(&b, vm, v[i], dialect);
+	}
+	if (b.oom) {
+		hm_sbuf_free(&b);
+		return -ENOMEM;
+	}
+	r = fwrite(b.s ? b.s : "", 1, b.len, f) == b.len ? 0 : -EIO;
+	hm_sbuf_free(&b);
+	return r;
+}
+
+static void json_key_str(struct hm_sbuf *b, const char *key, const char *s)
+{
+	hm_sbuf_printf(b, "\"%s\":", key);
+	hm_sbuf_add_json(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
+			   const struct hm_violation *v,
+			   enum hm_dialect dialect)
+{
+	char *line = NULL;
+
+	if (hm_acl_format(vm, v->entry, dialect, &line, NULL)) {
+		b->oom = true;
+		return;
+	}
+	hm_sbuf_addc(b, '{');
+	json_key_str(b, "domain", v->domain->str);
+	hm_sbuf_printf(b, ",\"no_domain\":%s,", v->no_domain ? "true" : "false");
+	json_key_str(b, "line", line);
+	hm_sbuf_printf(b, ",\"count\":%llu,\"first\":%lld,\"last\":%lld,"
+		       "\"pid\":%lld,\"serial\":%llu,",
+		       (unsigned long long)v->count, (long long)v->first_sec,
+		       (long long)v->last_sec, (long long)v->example_pid,
+		       (unsigned long long)v->example_serial);
+	json_key_str(b, "comm", v->example_comm);
+	hm_sbuf_addc(b, '}');
+	free(line);
+}
+
+int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
+			const struct hm_check_summary *s, FILE *f)
+{
+	size_t n;
+	const struct hm_violation *const *v = hm_checker_violations(c, &n);
+	const struct hm_model *vm = hm_checker_model(c);
+	struct hm_sbuf b = { 0 };
+	int r;
+
+	hm_sbuf_adds(&b, "{");
+	json_key_str(&b, "policy", s->policy);
+	hm_sbuf_printf(&b, ",\"dialect\":\"%s\",\"events\":%llu,"
+		       "\"accesses\":%llu,\"denied\":%llu,\"domains\":%zu,"
+		       "\"violations\":[",
+		       hm_dialect_names[dialect],
+		       (unsigned long long)s->events,
+		       (unsigned long long)s->accesses,
+		       (unsigned long long)count_denied(v, n),
+		       count_domains(v, n));
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			hm_sbuf_addc(&b, ',');
+		hm_sbuf_adds(&b, "\n ");
+		json_violation(&b, vm, v[i], dialect);
+	}
+	hm_sbuf_printf(&b, "\n],\"skipped\":{\"malformed_records\":%llu",
+		       (unsigned long long)s->collector_skipped);
+	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {
+		if (!s->walk->skipped[i])
+			continue;
+		hm_sbuf_addc(&b, ',');
+		hm_sbuf_add_json(&b, hm_walk_skip_names[i],
+				 strlen(hm_walk_skip_names[i]));
+		hm_sbuf_printf(&b, ":%llu",
+			       (unsigned long long)s->walk->skipped[i]);
+	}
+	hm_sbuf_adds(&b, "}}\n");
+	if (b.oom) {
+		hm_sbuf_free(&b);
+		return -ENOMEM;
+	}
+	r = fwrite(b.s, 1, b.len, f) == b.len ? 0 : -EIO;
+	hm_sbuf_free(&b);
+	return r;
+}
