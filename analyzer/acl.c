@@ -68,12 +68,17 @@ static bool same_name(const struct hm_name *a, const struct hm_name *b)
 			  !memcmp(a->str, b->str, a->len));
 }
 
-/* Does literal @name match @word (a literal word or a pattern)? */
-static bool word_matches(const struct hm_name *word, const struct hm_name *name)
+/*
+ * Does @name match @word (a literal word or a pattern)?  A name that is
+ * itself a wildcard (an operand the audit trail did not hold, learned as
+ * \*) is matched by the identical word only.
+ */
+bool hm_word_matches(const struct hm_name *word, const struct hm_name *name)
 {
-	if (!word->is_patterned)
-		return same_name(word, name);
-	return hm_path_matches(name, word);
+	if (same_name(word, name))
+		return true;
+	return word->is_patterned && !name->is_patterned &&
+	       hm_path_matches(name, word);
 }
 
 bool hm_name_op_matches(const struct hm_name_op *op,
@@ -82,10 +87,10 @@ bool hm_name_op_matches(const struct hm_name_op *op,
 	if (!name)
 		return false;
 	if (op->name)
-		return word_matches(op->name, name);
+		return hm_word_matches(op->name, name);
 	for (const struct hm_group_member *mb = op->group->members; mb;
 	     mb = mb->next)
-		if (word_matches(mb->name, name))
+		if (hm_word_matches(mb->name, name))
 			return true;
 	return false;
 }
@@ -155,7 +160,7 @@ static bool string_holds(const struct hm_cond_item *it, const char *have,
 	if (!have || !it->str)
 		return true;
 	hm_name_fill(&n);
-	return word_matches(it->str, &n);
+	return hm_word_matches(it->str, &n);
 }
 
 static bool item_holds(const struct hm_cond_item *it,
@@ -667,7 +672,7 @@ static bool operands_match(const struct hm_acl_head *e,
 	}
 	case HM_ACL_ENV:
 		return r->name1 &&
-		       word_matches(((const struct hm_acl_env *)(const void *)e)
+		       hm_word_matches(((const struct hm_acl_env *)(const void *)e)
 					    ->name, r->name1);
 	default:
 		return false;
@@ -681,7 +686,7 @@ bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
 	if (e->kind != r->kind)
 		return false;
 	if (e->kind != HM_ACL_SIGNAL && e->kind != HM_ACL_ENV &&
-	    !(e->perm & (1u << r->op)))
+	    !(e->perm & (r->op_mask ? r->op_mask : 1u << r->op)))
 		return false;
 	return operands_match(e, r) && hm_cond_holds(e->cond, r->ctx);
 }

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
 #include "histmac/learn.h"
@@ -345,12 +344,11 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 	}
 }
 
-/* The exec.realpath condition of a learned execute entry, when the real
- * path differs from the name the program was called by. */
-int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
+/* A condition of one string item: KEY="VALUE". */
+static int string_cond(struct hm_model *m, enum hm_cond_var var,
+		       const char *key, const struct hm_name *val,
 		       const struct hm_cond **out)
 {
-	const struct hm_name *real = a->ctx.exec_realpath;
 	struct {
 		struct hm_cond c;
 		struct hm_cond_item item;
@@ -358,16 +356,10 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 	char *text;
 	int r;
 
-	*out = NULL;
-	if (!real || a->req.kind != HM_ACL_PATH ||
-	    a->req.op != HM_FILE_EXECUTE ||
-	    (real->len == a->req.name1->len &&
-	     !memcmp(real->str, a->req.name1->str, real->len)))
-		return 0;
-	if (asprintf(&text, "exec.realpath=\"%s\"", real->str) < 0)
+	if (asprintf(&text, "%s=\"%s\"", key, val->str) < 0)
 		return -ENOMEM;
-	buf.item.var = HM_COND_EXEC_REALPATH;
-	r = hm_model_intern(m, real->str, real->len, &buf.item.str);
+	buf.item.var = (uint8_t)var;
+	r = hm_model_intern(m, val->str, val->len, &buf.item.str);
 	if (!r)
 		r = hm_model_intern(m, text, strlen(text), &buf.item.text);
 	free(text);
@@ -376,4 +368,29 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 	buf.c.text = buf.item.text;
 	buf.c.n_items = 1;
 	return hm_model_cond(m, &buf.c, out);
+}
+
+/*
+ * What TOMOYO's learning mode appends: exec.realpath on an execute whose
+ * real path differs from the name it was called by, symlink.target on a
+ * symlink whose target the trail holds.
+ */
+int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
+		       const struct hm_cond **out)
+{
+	const struct hm_name *real = a->ctx.exec_realpath;
+	const struct hm_request *r = &a->req;
+
+	*out = NULL;
+	if (r->kind != HM_ACL_PATH)
+		return 0;
+	if (r->op == HM_FILE_EXECUTE && real &&
+	    !(real->len == r->name1->len &&
+	      !memcmp(real->str, r->name1->str, real->len)))
+		return string_cond(m, HM_COND_EXEC_REALPATH, "exec.realpath",
+				   real, out);
+	if (r->op == HM_FILE_SYMLINK && a->ctx.symlink_target)
+		return string_cond(m, HM_COND_SYMLINK_TARGET, "symlink.target",
+				   a->ctx.symlink_target, out);
+	return 0;
 }

@@ -20,16 +20,6 @@ const char *const hm_transit_names[HM_TRANSIT_MAX] = {
 	[HM_TRANSIT_UNOBSERVED] = "unobserved",
 };
 
-static bool word_matches(const struct hm_name *word, const struct hm_name *name)
-{
-	if (word == name)
-		return true;
-	if (!word->is_patterned)
-		return word->len == name->len &&
-		       !memcmp(word->str, name->str, name->len);
-	return hm_path_matches(name, word);
-}
-
 /* The last word of domain name @d (the program it was entered by). */
 static struct hm_name last_word(const struct hm_name *d)
 {
@@ -47,7 +37,7 @@ static bool rule_matches(const struct hm_transition_rule *r,
 			 const struct hm_name *last,
 			 const struct hm_name *program)
 {
-	if (r->program && !word_matches(r->program, program))
+	if (r->program && !hm_word_matches(r->program, program))
 		return false;
 	if (!r->domain)
 		return true;
@@ -55,7 +45,7 @@ static bool rule_matches(const struct hm_transition_rule *r,
 		return r->domain == cur ||
 		       (r->domain->len == cur->len &&
 			!memcmp(r->domain->str, cur->str, cur->len));
-	return word_matches(r->domain, last);
+	return hm_word_matches(r->domain, last);
 }
 
 static bool any_rule(const struct hm_model *m, enum hm_transition type,
@@ -111,8 +101,8 @@ static const struct hm_name *program_name(const struct hm_model *m,
 	if (m->dialect != HM_DIALECT_21 || !realpath)
 		return program;
 	for (r = m->ex.renames; r; r = r->next)
-		if (r->is_alias && word_matches(r->original, realpath) &&
-		    word_matches(r->renamed, program))
+		if (r->is_alias && hm_word_matches(r->original, realpath) &&
+		    hm_word_matches(r->renamed, program))
 			return program;
 	return realpath;
 }
@@ -121,7 +111,7 @@ static const struct hm_name *aggregate(const struct hm_model *m,
 				       const struct hm_name *program)
 {
 	for (const struct hm_rename_rule *r = m->ex.renames; r; r = r->next)
-		if (!r->is_alias && word_matches(r->original, program))
+		if (!r->is_alias && hm_word_matches(r->original, program))
 			return r->renamed;
 	return program;
 }

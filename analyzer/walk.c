@@ -173,6 +173,7 @@ static void reset_request(struct walk *k)
 {
 	k->a.req = (struct hm_request){ 0 };
 	k->a.ctx.exec_realpath = NULL;
+	k->a.ctx.symlink_target = NULL;
 	k->a.enters = false;
 }
 
@@ -235,6 +236,23 @@ static int one_path(struct walk *k, unsigned op, bool dir)
 	int r = path_name(k, 0, dir, &n);
 
 	return r ? (r < 0 ? r : 0) : emit_path(k, op, n);
+}
+
+static int symlink_access(struct walk *k)
+{
+	const struct hm_name *n;
+	const struct hm_name *target = NULL;
+	int r = path_name(k, 0, false, &n);
+
+	if (!r && k->ev->link_target.len &&
+	    name_of(k, &k->ev->link_target, false, &target) < 0)
+		return -ENOMEM;
+	if (r)
+		return r < 0 ? r : 0;
+	reset_request(k);
+	k->a.req.name1 = n;
+	k->a.ctx.symlink_target = target;
+	return emit(k, HM_ACL_PATH, HM_FILE_SYMLINK);
 }
 
 static int path_mode(struct walk *k, unsigned op, bool dir)
@@ -316,29 +334,65 @@ static int chown_access(struct walk *k)
 	return 0;
 }
 
+/*
+ * TOMOYO names the kind of a mount by its flags ("--bind", "--remount",
+ * "--make-private", ...) and checks the file system type otherwise.
+ * The audit trail holds the source only when the kernel looked it up as
+ * a path, and never the type string: what it lacks is learned as \*.
+ */
+static const char *mount_type(uint64_t flags)
+{
+	if (flags & 0x20)		/* MS_REMOUNT */
+		return "--remount";
+	if (flags & 0x1000)		/* MS_BIND */
+		return "--bind";
+	if (flags & 0x2000)		/* MS_MOVE */
+		return "--move";
+	if (flags & (1u << 20))		/* MS_SHARED */
+		return "--make-shared";
+	if (flags & (1u << 18))		/* MS_PRIVATE */
+		return "--make-private";
+	if (flags & (1u << 19))		/* MS_SLAVE */
+		return "--make-slave";
+	if (flags & (1u << 17))		/* MS_UNBINDABLE */
+		return "--make-unbindable";
+	return NULL;
+}
+
+/* An already encoded word, into the scratch table. */
+static int word(struct walk *k, const char *w, const struct hm_name **out)
+{
+	return hm_name_intern(k->w->scratch, w, strlen(w), out);
+}
+
 static int mount_access(struct walk *k)
 {
+	const struct hm_event *ev = k->ev;
+	const char *type = mount_type(ev->mount_flags);
+	bool by_path = type && (!strcmp(type, "--bind") ||
+				!strcmp(type, "--move"));
 	const struct hm_name *dev;
 	const struct hm_name *dir;
-	const struct hm_name *fs = NULL;
-	struct hm_bytes none = { "none", 4 };
-	int r = path_name(k, 0, false, &dev);
+	const struct hm_name *fs;
+	int r = path_name(k, 0, true, &dir);
 
-	if (r > 0) {
-		k->w->st.skipped[HM_WSKIP_NO_PATH]--;	/* no source: "none" */
-		r = name_of(k, &none, false, &dev);
-	}
-	if (!r)
-		r = path_name(k, 1, true, &dir);
-	if (!r && k->ev->fstype.len)
-		r = name_of(k, &k->ev->fstype, false, &fs);
+	if (!r && ev->n_paths > 1)
+		r = path_name(k, 1, false, &dev);
+	else if (!r)	/* flag-only kinds name no device */
+		r = word(k, type && !by_path ? "none" : "\\*", &dev);
+	if (!r && type)
+		r = word(k, type, &fs);
+	else if (!r && ev->fstype.len)
+		r = name_of(k, &ev->fstype, false, &fs);
+	else if (!r)
+		r = word(k, "\\*", &fs);
 	if (r)
 		return r < 0 ? r : 0;
 	reset_request(k);
 	k->a.req.name1 = dev;
 	k->a.req.name2 = dir;
 	k->a.req.name3 = fs;
-	k->a.req.number = k->ev->mount_flags;
+	k->a.req.number = ev->mount_flags;
 	return emit(k, HM_ACL_MOUNT, HM_FILE_MOUNT);
 }
 
@@ -508,7 +562,7 @@ static int dispatch(struct walk *k)
 	case HM_EV_MKNOD:
 		return mknod_access(k);
 	case HM_EV_SYMLINK:
-		return one_path(k, HM_FILE_SYMLINK, false);
+		return symlink_access(k);
 	case HM_EV_LINK:
 		return two_paths(k, HM_FILE_LINK, false);
 	case HM_EV_RENAME:

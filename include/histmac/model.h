@@ -619,6 +619,9 @@ struct hm_domain **hm_model_sorted_domains(const struct hm_model *m);
 struct hm_request {
 	enum hm_acl_kind kind;
 	unsigned op;			/* enum hm_file_op or hm_net_op */
+	uint32_t op_mask;		/* non-zero: any of these ops will do
+					 * (fanotify cannot tell read from
+					 * write); then @op is ignored */
 	const struct hm_name *name1;	/* path, unix address, dev */
 	const struct hm_name *name2;	/* second path, mount dir */
 	const struct hm_name *name3;	/* mount fstype */
@@ -658,6 +661,12 @@ bool hm_domain_allows(const struct hm_model *m, const struct hm_domain *d,
 /** hm_acl_matches() - does entry @e allow @r?  (one entry, no index) */
 bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
 		    const struct hm_request *r);
+
+/**
+ * hm_word_matches() - does @name match @word, a literal word (equal bytes)
+ * or a pattern?  A patterned @name matches only an identical @word.
+ */
+bool hm_word_matches(const struct hm_name *word, const struct hm_name *name);
 
 /** hm_name_op_matches() - does literal @name match word or group @op? */
 bool hm_name_op_matches(const struct hm_name_op *op,

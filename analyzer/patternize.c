@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * patternize.c - finds names in a learned policy that differ only in a
+ * run of digits, hex or random letters (temporary files, rotated logs,
+ * caches), and services reached along several chains; suggests rewrite
+ * rules and initialize_domain entries; applies them on request.  Reads
+ * the model; owns its suggestions; changes the model only in apply.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "histmac/pattern.h"
+#include "histmac/patternize.h"
+#include "map.h"
+
+/* A growing string; @oom set on failure, then appends do nothing. */
+struct sb {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+static void sb_add(struct sb *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *p = realloc(b->s, cap);
+
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_adds(struct sb *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* Literal text into a PCRE2 pattern: escape what is special there. */
+static void sb_add_re(struct sb *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("\\^$.|?*+()[]{}/", s[i]))
+			sb_add(b, "\\", 1);
+		sb_add(b, &s[i], 1);
+	}
+}
+
+/* ------------------------------------------------------------- shapes */
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* How a run of letters and digits generalizes: NULL when it stays. */
+static const char *classify(const char *s, size_t n, const char **re)
+{
+	bool digit = false, lower = false, upper = false, hex = true;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		digit |= c >= '0' && c <= '9';
+		lower |= c >= 'a' && c <= 'z';
+		upper |= c >= 'A' && c <= 'Z';
+		hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		       (c >= 'A' && c <= 'F');
+	}
+	if (!lower && !upper) {
+		*re = "[0-9]+";
+		return "\\$";
+	}
+	if (n >= 8 && hex && digit) {
+		*re = "[0-9a-fA-F]+";
+		return "\\X";
+	}
+	if (n >= 6 && ((digit && (lower || upper)) || (lower && upper))) {
+		*re = "[A-Za-z0-9]+";
+		return "\\*";
+	}
+	return NULL;
+}
+
+/*
+ * The shape of the last component of @w: runs generalized by classify().
+ * Returns: true when something was generalized (@shape and @re set).
+ */
+static bool shape_of(const struct hm_name *w, struct sb *shape, struct sb *re)
+{
+	size_t end = w->is_dir ? w->len - 1 : w->len;
+	const char *slash = memrchr(w->str, '/', end);
+	size_t i;
+	bool any = false;
+
+	if (!slash || w->is_patterned)
+		return false;
+	i = (size_t)(slash - w->str) + 1;
+	sb_add(shape, w->str, i);
+	sb_adds(re, "^");
+	sb_add_re(re, w->str, i);
+	while (i < end) {
+		size_t j = i;
+		const char *rx;
+		const char *tok;
+
+		if (w->str[i] == '\\') {	/* \\ or \ooo: one literal unit */
+			j = i + (w->str[i + 1] == '\\' ? 2 : 4);
+		} else if (is_alnum(w->str[i])) {
+			while (j < end && is_alnum(w->str[j]))
+				j++;
+			tok = classify(w->str + i, j - i, &rx);
+			if (tok) {
+				sb_adds(shape, tok);
+				sb_adds(re, rx);
+				any = true;
+				i = j;
+				continue;
+			}
+		} else {
+			j = i + 1;
+		}
+		if (j > end)
+			j = end;
+		sb_add(shape, w->str + i, j - i);
+		sb_add_re(re, w->str + i, j - i);
+		i = j;
+	}
+	sb_add(shape, w->str + end, w->len - end);
+	sb_add_re(re, w->str + end, w->len - end);
+	sb_adds(re, "$");
+	return any && !shape->oom && !re->oom;
+}
+
+/* ---------------------------------------------------------- collecting */
+
+struct group {
+	char *regex;
+	char *shape;
+	char *example;
+	size_t n_names;
+	size_t n_domains;
+	size_t n_absent;
+	const struct hm_domain *last_domain;
+};
+
+struct collect {
+	const struct hm_patternize_opts *o;
+	struct hm_names *shapes;	/* shape text -> interned */
+	struct hm_map by_shape;		/* shape name -> group index + 1 */
+	struct hm_map seen;		/* literal name -> 1 */
+	struct group *g;
+	size_t n;
+	size_t cap;
+};
+
+static bool absent(const struct collect *c, const struct hm_name *w)
+{
+	char raw[HM_MAX_WORD];
+	char path[HM_MAX_WORD + 4096];
+	size_t len;
+	struct stat st;
+
+	if (!c->o->check_fs || w->str[0] != '/' || w->len >= sizeof(raw) ||
+	    hm_decode(raw, &len, w->str, w->len) || memchr(raw, 0, len))
+		return false;
+	raw[len] = '\0';
+	snprintf(path, sizeof(path), "%s%s", c->o->fs_root ? c->o->fs_root : "",
+		 raw);
+	return lstat(path, &st) < 0;
+}
+
+static struct group *group_for(struct collect *c, const char *shape,
+			       const char *regex)
+{
+	const struct hm_name *key;
+	uintptr_t idx;
+
+	if (hm_name_intern_str(c->shapes, shape, &key))
+		return NULL;
+	idx = (uintptr_t)hm_map_get(&c->by_shape, hm_map_ptr_key(key));
+	if (idx)
+		return &c->g[idx - 1];
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct group *g = realloc(c->g, cap * sizeof(*g));
+
+		if (!g)
+			return NULL;
+		c->g = g;
+		c->cap = cap;
+	}
+	c->g[c->n] = (struct group){ .regex = strdup(regex),
+				     .shape = strdup(shape) };
+	if (!c->g[c->n].regex || !c->g[c->n].shape ||
+	    hm_map_put(&c->by_shape, hm_map_ptr_key(key),
+		       (void *)(uintptr_t)(c->n + 1))) {
+		free(c->g[c->n].regex);
+		free(c->g[c->n].shape);
+		return NULL;
+	}
+	return &c->g[c->n++];
+}
+
+static int collect_name(struct collect *c, const struct hm_domain *d,
+			const struct hm_name *w)
+{
+	struct sb shape = { 0 }, re = { 0 };
+	struct group *g;
+	int r = 0;
+
+	if (!w || !shape_of(w, &shape, &re))
+		goto out;
+	g = group_for(c, shape.s, re.s);
+	if (!g) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (g->last_domain != d) {
+		g->last_domain = d;
+		g->n_domains++;
+	}
+	if (hm_map_get(&c->seen, hm_map_ptr_key(w)))
+		goto out;
+	if (hm_map_put(&c->seen, hm_map_ptr_key(w), (void *)1)) {
+		r = -ENOMEM;
+		goto out;
+	}
+	g->n_names++;
+	g->n_absent += absent(c, w);
+	if (!g->example)
+		g->example = strdup(w->str);
+out:
+	free(shape.s);
+	free(re.s);
+	return shape.oom || re.oom ? -ENOMEM : r;
+}
+
+static int collect_entry(struct collect *c, const struct hm_domain *d,
+			 const struct hm_acl_head *e)
+{
+	for (const struct hm_operand_desc *o = hm_kind_operands[e->kind];
+	     o->what; o++) {
+		const struct hm_name_op *op;
+		int r;
+
+		if (o->type != HM_OT_NAME)
+			continue;
+		op = (const void *)((const char *)e + o->offset);
+		r = collect_name(c, d, op->name);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------- initialize */
+
+static bool is_service(const char *p)
+{
+	return strstr(p, "/sbin/") || !strncmp(p, "/etc/init.d/", 12);
+}
+
+static bool has_initialize(const struct hm_model *m, const struct hm_name *p)
+{
+	for (const struct hm_transition_rule *r = m->ex.transitions; r;
+	     r = r->next)
+		if (r->type == HM_TR_INITIALIZE && r->program == p && !r->domain)
+			return true;
+	return false;
+}
+
+static int add_suggestion(struct hm_suggestion **v, size_t *n, size_t *cap,
+			  const struct hm_suggestion *s)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct hm_suggestion *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = *s;
+	return 0;
+}
+
+/* A service program (sbin, init.d) entered from several parents, or
+ * seen with unobserved history, should get initialize_domain, so its
+ * domain has one name however it was started. */
+static int suggest_initialize(const struct hm_model *m,
+			      struct hm_suggestion **v, size_t *n, size_t *cap)
+{
+	struct hm_map count = { 0 };
+	int r = 0;
+
+	hm_map_init(&count, NULL, HM_MEM_OTHER);
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		const struct hm_domain *d = m->domains[i];
+		const char *sp = memrchr(d->name->str, ' ', d->name->len);
+		const struct hm_name *prog;
+		uintptr_t k;
+
+		if (!sp || !is_service(sp + 1))
+			continue;
+		prog = hm_name_lookup(m->names, sp + 1,
+				      d->name->len - (size_t)(sp + 1 - d->name->str));
+		if (!prog || has_initialize(m, prog))
+			continue;
+		k = (uintptr_t)hm_map_get(&count, hm_map_ptr_key(prog)) + 1;
+		r = hm_map_put(&count, hm_map_ptr_key(prog), (void *)k);
+		if (!r && (k == 2 || (k == 1 && (d->flags &
+				(HM_DOMAIN_PARENT_UNOBSERVED |
+				 HM_DOMAIN_HISTORY_UNOBSERVED))))) {
+			struct hm_suggestion s = {
+				.type = HM_SUGGEST_INITIALIZE, .program = prog,
+				.n_names = k, .example = strdup(d->name->str),
+			};
+
+			r = s.example ? add_suggestion(v, n, cap, &s) : -ENOMEM;
+			if (r)
+				free(s.example);
+		}
+	}
+	/* the count of parents, now final */
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].type == HM_SUGGEST_INITIALIZE)
+			(*v)[i].n_names = (uintptr_t)hm_map_get(
+				&count, hm_map_ptr_key((*v)[i].program));
+	hm_map_fini(&count);
+	return r;
+}
+
+static int cmp_suggestion(const void *a, const void *b)
+{
+	const struct hm_suggestion *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->n_names != y->n_names)
+		return x->n_names > y->n_names ? -1 : 1;
+	return strcmp(x->example ? x->example : "", y->example ? y->example : "");
+}
+
+static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
+			       size_t *n, size_t *cap)
+{
+	size_t min = c->o->min_names ? c->o->min_names : 3;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct group *g = &c->g[i];
+		struct hm_suggestion s = {
+			.type = HM_SUGGEST_REWRITE, .regex = g->regex,
+			.replacement = g->shape, .n_names = g->n_names,
+			.n_domains = g->n_domains, .n_absent = g->n_absent,
+			.example = g->example,
+		};
+
+		if (g->n_names < min)
+			continue;
+		if (add_suggestion(v, n, cap, &s))
+			return -ENOMEM;
+		g->regex = g->shape = g->example = NULL;	/* moved */
+	}
+	return 0;
+}
+
+static void collect_free(struct collect *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->g[i].regex);
+		free(c->g[i].shape);
+		free(c->g[i].example);
+	}
+	free(c->g);
+	hm_map_fini(&c->by_shape);
+	hm_map_fini(&c->seen);
+	hm_names_free(c->shapes);
+}
+
+int hm_patternize_suggest(const struct hm_model *m,
+			  const struct hm_patternize_opts *o,
+			  struct hm_suggestion **out, size_t *n)
+{
+	struct collect c = { .o = o };
+	struct hm_suggestion *v = NULL;
+	size_t cap = 0;
+	int r = 0;
+
+	*n = 0;
+	c.shapes = hm_names_new(NULL);
+	hm_map_init(&c.by_shape, NULL, HM_MEM_OTHER);
+	hm_map_init(&c.seen, NULL, HM_MEM_OTHER);
+	if (!c.shapes)
+		r = -ENOMEM;
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		for (const struct hm_acl_head *e = m->domains[i]->acl; !r && e;
+		     e = e->next)
+			r = collect_entry(&c, m->domains[i], e);
+	if (!r)
+		r = rewrite_suggestions(&c, &v, n, &cap);
+	if (!r)
+		r = suggest_initialize(m, &v, n, &cap);
+	collect_free(&c);
+	if (r) {
+		hm_suggestions_free(v, *n);
+		*n = 0;
+		return r;
+	}
+	qsort(v, *n, sizeof(*v), cmp_suggestion);
+	*out = v;
+	return 0;
+}
+
+void hm_suggestions_free(struct hm_suggestion *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].regex);
+		free(s[i].replacement);
+		free(s[i].example);
+	}
+	free(s);
+}
+
+/* ------------------------------------------------------------- apply */
+
+/* Rewrite the literal names of one entry; 1 when it changed. */
+static int regeneralize(struct hm_model *m, struct hm_generalizer *g,
+			struct hm_domain *d, const struct hm_acl_head *e)
+{
+	union hm_acl_any copy;
+	union hm_acl_any old;
+	bool changed = false;
+	int r;
+
+	memcpy(&copy, e, hm_acl_size(e->kind));
+	memcpy(&old, e, hm_acl_size(e->kind));
+	for (const struct hm_operand_desc *o = hm_kind_operands[e->kind];
+	     o->what; o++) {
+		struct hm_name_op *op;
+		const struct hm_name *nw;
+
+		if (o->type != HM_OT_NAME)
+			continue;
+		op = (void *)((char *)&copy + o->offset);
+		if (!op->name || op->name->is_patterned)
+			continue;
+		r = hm_generalize_word(g, m, op->name, &nw);
+		if (r)
+			return r;
+		changed |= nw != op->name;
+		op->name = nw;
+	}
+	if (!changed)
+		return 0;
+	r = hm_domain_remove(m, d, &old.head);
+	if (r >= 0)
+		r = hm_domain_add(m, d, &copy.head, NULL);
+	return r < 0 ? r : 1;
+}
+
+static int regeneralize_domain(struct hm_model *m, struct hm_generalizer *g,
+			       struct hm_domain *d, size_t *changed)
+{
+	const struct hm_acl_head **v = hm_domain_sorted_acl(d);
+	size_t n = d->n_acl;
+	int r = v ? 0 : -ENOMEM;
+
+	/* Walk a snapshot: the list changes under us. */
+	for (size_t i = 0; !r && i < n; i++) {
+		union hm_acl_any copy;
+
+		memcpy(&copy, v[i], hm_acl_size(v[i]->kind));
+		r = regeneralize(m, g, d, &copy.head);
+		if (r > 0) {
+			(*changed)++;
+			r = 0;
+		}
+	}
+	free(v);
+	return r;
+}
+
+int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
+			size_t n, struct hm_diag *d, size_t *changed)
+{
+	struct hm_generalizer *g;
+	int r = 0;
+
+	*changed = 0;
+	for (size_t i = 0; !r && i < n; i++) {
+		struct hm_transition_rule tr = { .type = HM_TR_INITIALIZE,
+						 .program = s[i].program };
+
+		if (s[i].type == HM_SUGGEST_REWRITE)
+			r = hm_model_add_rewrite(m, s[i].regex,
+						 s[i].replacement, 0);
+		else
+			r = hm_model_add_transition(m, &tr);
+		r = r < 0 ? r : 0;
+	}
+	if (r)
+		return r;
+	r = hm_generalizer_new(m, NULL, d, &g);
+	if (r)
+		return r;
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		r = regeneralize_domain(m, g, m->domains[i], changed);
+	hm_generalizer_free(g);
+	return r;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_patternize.c - histmac patternize: suggest rewrite rules for names
+ * that vary between runs, and initialize_domain entries for services;
+ * with --apply, add them and rewrite the policy.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "histmac/patternize.h"
+#include "histmac/policy_io.h"
+
+#define CMD "patternize"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: histmac patternize -p POLICYDIR [--apply] [--min N] [--no-fs]\n"
+"\n"
+"Look for literal names that differ only in digits, hex or random letters\n"
+"(temporary files, numbered logs, caches) and suggest rewrite rules for\n"
+"POLICYDIR/rewrite.conf; and for service programs (sbin, init.d) entered\n"
+"from several parent domains or with unobserved history, suggest\n"
+"initialize_domain entries, as tomoyo-findtemp and tomoyo-patternize did.\n"
+"\n"
+"  -p, --policy DIR   the policy directory\n"
+"      --apply        add the suggestions to the policy, rewrite every name\n"
+"                     they cover, fold covered entries, and save\n"
+"      --min N        names that must share a shape (default 3)\n"
+"      --no-fs        do not check which names exist on this host now\n"
+"      --root DIR     check existence under DIR (another host's image)\n"
+"  -h, --help         this text\n"
+"\n"
+"Exit: 0, 1 the policy has errors, 2 usage, 3 could not run.\n");
+}
+
+static void print(const struct hm_suggestion *s, size_t n)
+{
+	bool rew = false, init = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].type == HM_SUGGEST_REWRITE) {
+			if (!rew)
+				printf("# rewrite.conf rules (REGEX<TAB>REPLACEMENT):\n");
+			rew = true;
+			printf("# %zu names in %zu domains, %zu absent now, "
+			       "e.g. %s\n%s\t%s\n", s[i].n_names, s[i].n_domains,
+			       s[i].n_absent, s[i].example, s[i].regex,
+			       s[i].replacement);
+		} else {
+			if (!init)
+				printf("%s# exception_policy.conf:\n",
+				       rew ? "\n" : "");
+			init = true;
+			printf("# entered from %zu parent domain%s, e.g. %s\n"
+			       "initialize_domain %s from any\n", s[i].n_names,
+			       s[i].n_names == 1 ? "" : "s", s[i].example,
+			       s[i].program->str);
+		}
+	}
+	if (!n)
+		printf("# no suggestions\n");
+}
+
+static int apply(struct hm_model *m, const char *dir,
+		 const struct hm_suggestion *s, size_t n)
+{
+	struct hm_diag d = { 0 };
+	size_t changed;
+	int r = hm_patternize_apply(m, s, n, &d, &changed);
+
+	hm_cli_print_diag(&d, stderr);
+	hm_diag_free(&d);
+	if (!r)
+		r = hm_policy_save_dir(m, dir, m->dialect, 0, NULL);
+	if (r) {
+		warnx("%s: %s", CMD, strerror(-r));
+		return HM_EXIT_FAIL;
+	}
+	printf("# applied %zu suggestions: %zu entries rewritten; saved %s\n",
+	       n, changed, dir);
+	return HM_EXIT_OK;
+}
+
+HM_CMD(patternize)
+{
+	static const struct option options[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "apply", no_argument, NULL, 'a' },
+		{ "min", required_argument, NULL, 'm' },
+		{ "no-fs", no_argument, NULL, 'n' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hm_patternize_opts o = { .min_names = 3, .check_fs = true };
+	const char *policy = NULL;
+	bool do_apply = false;
+	struct hm_suggestion *s = NULL;
+	struct hm_model *m;
+	size_t n = 0;
+	uint64_t v;
+	int status;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "p:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'p': policy = optarg; break;
+		case 'a': do_apply = true; break;
+		case 'n': o.check_fs = false; break;
+		case 'r': o.fs_root = optarg; break;
+		case 'm':
+			if (hm_cli_parse_u64(optarg, 1000000, &v) || !v)
+				return hm_cli_usage_error(CMD, "bad --min");
+			o.min_names = (size_t)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return hm_cli_finish(HM_EXIT_OK);
+		default:
+			return hm_cli_usage_error(CMD, "bad option");
+		}
+	}
+	if (!policy || optind != argc)
+		return hm_cli_usage_error(CMD, "need -p POLICYDIR");
+	status = hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false, &m);
+	if (status != HM_EXIT_OK) {
+		hm_model_free(m);
+		return status;
+	}
+	if (hm_patternize_suggest(m, &o, &s, &n)) {
+		warnx("%s: out of memory", CMD);
+		status = HM_EXIT_FAIL;
+	} else {
+		print(s, n);
+		if (do_apply && n)
+			status = apply(m, policy, s, n);
+	}
+	hm_suggestions_free(s, n);
+	hm_model_free(m);
+	return hm_cli_finish(status);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * patternize.h - looking at a learned policy for names that vary from run
+ * to run (temporary files, numbered logs, hashes) and for services reached
+ * along several chains, and suggesting rewrite rules and initialize_domain
+ * entries for them, as tomoyo-findtemp and tomoyo-patternize helped with.
+ */
+#ifndef HISTMAC_PATTERNIZE_H
+#define HISTMAC_PATTERNIZE_H
+
+#include "learn.h"
+
+enum hm_suggestion_type {
+	HM_SUGGEST_REWRITE,	/* a rewrite.conf rule */
+	HM_SUGGEST_INITIALIZE,	/* initialize_domain PROGRAM from any */
+};
+
+/*
+ * struct hm_suggestion - one suggestion.
+ * @regex, @replacement: the rewrite rule (HM_SUGGEST_REWRITE).
+ * @program: the program (HM_SUGGEST_INITIALIZE), interned in the model.
+ * @n_names: distinct literal names the rule covers (rewrite), or parent
+ *	domains the program is reached from (initialize).
+ * @n_domains: domains holding such names.
+ * @n_absent: of @n_names, how many do not exist on this host now.
+ * @example: one covered name (rewrite) or one parent domain.
+ */
+struct hm_suggestion {
+	enum hm_suggestion_type type;
+	char *regex;
+	char *replacement;
+	const struct hm_name *program;
+	size_t n_names;
+	size_t n_domains;
+	size_t n_absent;
+	char *example;
+};
+
+struct hm_patternize_opts {
+	size_t min_names;	/* names sharing a shape to suggest (3) */
+	bool check_fs;		/* count names absent on this host (true) */
+	const char *fs_root;	/* look under this root; NULL for / */
+};
+
+/**
+ * hm_patternize_suggest() - suggestions for @m, most names first.
+ * @out: malloc()ed array of *@n; free with hm_suggestions_free().
+ * Returns: 0 or negative errno.
+ */
+int hm_patternize_suggest(const struct hm_model *m,
+			  const struct hm_patternize_opts *o,
+			  struct hm_suggestion **out, size_t *n);
+
+void hm_suggestions_free(struct hm_suggestion *s, size_t n);
+
+/**
+ * hm_patternize_apply() - add the suggestions to @m (rewrite rules and
+ * initialize_domain entries), then rewrite every literal name in the
+ * domain policy that a rule now covers, folding covered entries into the
+ * patterned ones.
+ * @changed: out: entries rewritten.
+ * Returns: 0 or negative errno (rules that do not compile go to @d).
+ */
+int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
+			size_t n, struct hm_diag *d, size_t *changed);
+
+#endif /* HISTMAC_PATTERNIZE_H */
