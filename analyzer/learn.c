@@ -3,7 +3,8 @@
  * learn.c - learning mode: every access the walker reports that the
  * domain does not already allow becomes an entry (generalized), added with
  * hm_domain_add() so duplicates merge.  Owns the walker and generalizer;
- * writes into the caller's model.  Per-domain cap: max_learning_entry.
+ * writes into the caller's model.  Per-domain cap: max_learning_entry;
+ * a domain at its cap interns nothing new in the model (see at_quota()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,10 +12,14 @@
 
 #include "histmac/learn.h"
 
+/* Renew the scratch model after it holds this many names. */
+#define SCRATCH_NAMES 4096
+
 struct hm_learner {
 	struct hm_model *m;
 	struct hm_walker *w;
 	struct hm_generalizer *g;
+	struct hm_model *scratch;	/* generalizing for full domains */
 	struct hm_diag *d;
 	uint8_t profile;
 	struct hm_learn_stats st;
@@ -39,6 +44,23 @@ static void count_event(struct hm_learner *l, const struct hm_access *a)
 		d->last_seen = t;
 }
 
+static void quota_hit(struct hm_learner *l, struct hm_domain *d)
+{
+	if (!(d->flags & HM_DOMAIN_QUOTA_EXCEEDED))
+		hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
+			    "%s: max_learning_entry (%u) reached; "
+			    "learning stops for this domain",
+			    d->name->str, l->m->max_learning_entry);
+	d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
+	l->st.quota_hits++;
+}
+
+static bool full(const struct hm_learner *l, const struct hm_domain *d)
+{
+	return l->m->max_learning_entry &&
+	       d->n_acl >= l->m->max_learning_entry;
+}
+
 static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		     const union hm_acl_any *e)
 {
@@ -46,15 +68,8 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 	struct hm_acl_head *in;
 	int r;
 
-	if (l->m->max_learning_entry && d->n_acl >= l->m->max_learning_entry &&
-	    !hm_domain_find(d, &e->head)) {
-		if (!(d->flags & HM_DOMAIN_QUOTA_EXCEEDED))
-			hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
-				    "%s: max_learning_entry (%u) reached; "
-				    "learning stops for this domain",
-				    d->name->str, l->m->max_learning_entry);
-		d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
-		l->st.quota_hits++;
+	if (full(l, d) && !hm_domain_find(d, &e->head)) {
+		quota_hit(l, d);
 		return 0;
 	}
 	r = hm_domain_add(l->m, d, &e->head, &in);
@@ -71,6 +86,61 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 	return r < 0 ? r : 1;
 }
 
+static bool known_name(const struct hm_model *m, const struct hm_name *n)
+{
+	return !n || hm_name_lookup(m->names, n->str, n->len);
+}
+
+/* Does @m already hold every name and condition entry @e uses? */
+static bool known_entry(const struct hm_model *m, const union hm_acl_any *e)
+{
+	const struct hm_operand_desc *o = hm_kind_operands[e->head.kind];
+
+	if (e->head.cond && !known_name(m, e->head.cond->text))
+		return false;
+	for (; o->what; o++) {
+		const void *p = (const char *)e + o->offset;
+
+		if (o->type == HM_OT_NAME &&
+		    !known_name(m, ((const struct hm_name_op *)p)->name))
+			return false;
+		if ((o->type == HM_OT_WORD || o->type == HM_OT_DOMAIN) &&
+		    !known_name(m, *(const struct hm_name *const *)p))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A domain at max_learning_entry only gets permission bits merged into
+ * entries it holds, whose names are all in the model.  Generalizing into
+ * the model would intern every new name the log shows and never use it:
+ * a process opening a million distinct files would grow the learner
+ * without bound.  So generalize into a scratch model first, and go on
+ * (in the model, where it interns nothing new) only when the model knows
+ * every name; otherwise the access is a quota hit.
+ * Returns 1 to go on, 0 for a quota hit, negative errno.
+ */
+static int at_quota(struct hm_learner *l, const struct hm_access *a)
+{
+	const struct hm_cond *cond;
+	union hm_acl_any e;
+	int r;
+
+	if (!l->scratch || hm_names_count(l->scratch->names) > SCRATCH_NAMES) {
+		hm_model_free(l->scratch);
+		l->scratch = hm_model_new();
+		if (!l->scratch)
+			return -ENOMEM;
+	}
+	r = hm_generalize_cond(l->scratch, a, &cond);
+	if (!r)
+		r = hm_generalize_request(l->g, l->scratch, &a->req, cond, &e);
+	if (r)
+		return r;
+	return known_entry(l->m, &e);
+}
+
 static int learn_access(const struct hm_access *a, void *arg)
 {
 	struct hm_learner *l = arg;
@@ -84,6 +154,14 @@ static int learn_access(const struct hm_access *a, void *arg)
 	count_event(l, a);
 	if (hm_domain_allows(l->m, d, &a->req, NULL))
 		return 0;
+	if (full(l, d)) {
+		r = at_quota(l, a);
+		if (r <= 0) {
+			if (!r)
+				quota_hit(l, d);
+			return r;
+		}
+	}
 	r = hm_generalize_cond(l->m, a, &cond);
 	if (!r)
 		r = hm_generalize_request(l->g, l->m, &a->req, cond, &e);
@@ -130,6 +208,7 @@ void hm_learner_free(struct hm_learner *l)
 		return;
 	hm_walker_free(l->w);
 	hm_generalizer_free(l->g);
+	hm_model_free(l->scratch);
 	free(l);
 }
 

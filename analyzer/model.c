@@ -532,7 +532,8 @@ struct hm_domain **hm_model_sorted_domains(const struct hm_model *m)
 
 	if (!v)
 		return NULL;
-	memcpy(v, m->domains, m->n_domains * sizeof(*v));
+	if (m->n_domains)	/* m->domains is NULL in an empty model */
+		memcpy(v, m->domains, m->n_domains * sizeof(*v));
 	qsort(v, m->n_domains, sizeof(*v), cmp_domain);
 	return v;
 }

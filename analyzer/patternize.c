@@ -67,29 +67,42 @@ static bool is_alnum(char c)
 	       (c >= 'A' && c <= 'Z');
 }
 
-/* How a run of letters and digits generalizes: NULL when it stays. */
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * How a run of letters and digits generalizes: NULL when it stays.  A
+ * number is \$; a long hex string with digits is \X; a run that looks
+ * like mkstemp() output (both cases, or letters and digits switching
+ * often) is \*.  Words with a version ("apache2", "x86") stay.
+ */
 static const char *classify(const char *s, size_t n, const char **re)
 {
 	bool digit = false, lower = false, upper = false, hex = true;
+	size_t switches = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
-		digit |= c >= '0' && c <= '9';
+		digit |= is_digit(c);
 		lower |= c >= 'a' && c <= 'z';
 		upper |= c >= 'A' && c <= 'Z';
-		hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		hex &= is_digit(c) || (c >= 'a' && c <= 'f') ||
 		       (c >= 'A' && c <= 'F');
+		switches += i && is_digit(c) != is_digit(s[i - 1]);
 	}
 	if (!lower && !upper) {
 		*re = "[0-9]+";
 		return "\\$";
 	}
-	if (n >= 8 && hex && digit) {
+	if (n >= 8 && hex && digit && switches >= 2) {
 		*re = "[0-9a-fA-F]+";
 		return "\\X";
 	}
-	if (n >= 6 && ((digit && (lower || upper)) || (lower && upper))) {
+	if (n >= 6 && ((lower && upper && (digit || switches)) ||
+		       (lower && upper && n >= 8) || switches >= 3)) {
 		*re = "[A-Za-z0-9]+";
 		return "\\*";
 	}
@@ -371,7 +384,14 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			.example = g->example,
 		};
 
-		if (g->n_names < min)
+		bool random = strstr(g->shape, "\\*");
+		bool hash = strstr(g->shape, "\\X");
+		bool gone = g->n_absent == g->n_names;
+
+		/* mkstemp()-like names become \* only when they are gone
+		 * from the disk (tomoyo-findtemp); then one is enough.  Hex
+		 * and numbers need several names, or one that is gone. */
+		if (random ? !gone : g->n_names < min && !(hash && gone))
 			continue;
 		if (add_suggestion(v, n, cap, &s))
 			return -ENOMEM;

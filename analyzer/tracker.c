@@ -395,6 +395,10 @@ int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
 	if (!pp)
 		return -ENOENT;
 	p = find(t, pid);
+	/* Already seen as @ppid's child: the audit trail may show a child's
+	 * first syscalls (a vfork child's exec, even) before the fork. */
+	if (p && p->ppid == ppid)
+		return 0;
 	if (p)
 		drop(t, p);
 	p = add(t, pid, ppid);

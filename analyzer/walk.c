@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "histmac/enforce.h"
 #include "histmac/learn.h"
 #include "histmac/pattern.h"
 
@@ -33,6 +34,7 @@ struct hm_walker {
 	char *buf;
 	size_t cap;
 	struct hm_walk_stats st;
+	bool create_domains;
 };
 
 /* One event's accesses go through this. */
@@ -68,6 +70,7 @@ int hm_walker_new(struct hm_model *m, const struct hm_learn_opts *o,
 		w->o = *o;
 	else
 		hm_learn_opts_default(&w->o);
+	w->create_domains = create_domains;
 	w->t = hm_tracker_new(m, create_domains, w->o.max_procs);
 	w->scratch = hm_names_new(NULL);
 	if (!w->t || !w->scratch) {
@@ -436,6 +439,24 @@ static unsigned net_op(enum hm_event_kind kind, enum hm_net_proto proto)
 	}
 }
 
+/*
+ * An IPv4 peer of an IPv6 socket (::ffff:a.b.c.d) is learned as the IPv4
+ * address it is, so one entry covers both socket families.
+ */
+static void set_address(struct hm_request *r, const struct hm_ev_sockaddr *sa)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	memset(r->addr, 0, sizeof(r->addr));
+	if (sa->family == AF_INET6 && !memcmp(sa->addr, mapped, 12)) {
+		memcpy(r->addr, sa->addr + 12, 4);
+		r->is_ipv6 = false;
+		return;
+	}
+	r->is_ipv6 = sa->family == AF_INET6;
+	memcpy(r->addr, sa->addr, r->is_ipv6 ? 16 : 4);
+}
+
 static int net_access(struct walk *k)
 {
 	const struct hm_event *ev = k->ev;
@@ -463,8 +484,7 @@ static int net_access(struct walk *k)
 	/* A stream socket's sendto() address is ignored by the kernel. */
 	if (op == HM_NET_SEND && proto == HM_PROTO_STREAM)
 		return skip(k, HM_WSKIP_NO_ADDRESS);
-	k->a.req.is_ipv6 = sa->family == AF_INET6;
-	memcpy(k->a.req.addr, sa->addr, 16);
+	set_address(&k->a.req, sa);
 	k->a.req.port = proto == HM_PROTO_RAW ? (uint64_t)ev->sock_protocol :
 						sa->port;
 	return emit(k, HM_ACL_INET, op);
@@ -544,6 +564,32 @@ static int exec_access(struct walk *k)
 	if (interp)
 		return emit_path(k, HM_FILE_READ, interp);
 	return 0;
+}
+
+/* ----------------------------------------------------------------- fork */
+
+static int acting_domain(struct walk *k);
+
+/*
+ * An audited fork/clone: the child starts in the parent's domain.  This
+ * keeps a daemon's chain when its parent exits before the child's first
+ * audited syscall (it then shows ppid 1).  Threads are not processes.
+ */
+static int fork_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	const uint64_t clone_thread = 0x10000;
+	int r;
+
+	if (ev->exit <= 0 || (ev->syscall_name &&
+			      !strcmp(ev->syscall_name, "clone") &&
+			      (ev->a[0] & clone_thread)))
+		return 0;
+	r = acting_domain(k);
+	if (r)
+		return r;
+	r = hm_tracker_fork(k->w->t, ev->exit, ev->pid);
+	return r == -ENOENT ? 0 : r;
 }
 
 /* --------------------------------------------------------------- events */
@@ -639,6 +685,52 @@ static void renew_scratch(struct hm_walker *w)
 	w->scratch_events = 0;
 }
 
+/*
+ * A decision record of `histmac enforce` (analyzer/decision.c): what the
+ * policy did not allow, in the domain the enforcer named, so that check
+ * reports it and learn learns it like any other access.
+ */
+static int decision_access(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	struct hm_decision d;
+	struct hm_bytes path;
+	const struct hm_name *n;
+	uint32_t perm;
+	char *buf = malloc(ev->decision_text.len + 1);
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	if (!ev->decision_text.s ||
+	    hm_decision_parse(ev->decision_text.s, ev->decision_text.len, buf,
+			      &d) ||
+	    d.result == HM_DECISION_ALLOW || d.result == HM_DECISION_LEARNED ||
+	    !hm_domainname_is_valid(d.domain, d.domain_len)) {
+		free(buf);
+		return skip(k, HM_WSKIP_UNSUPPORTED);
+	}
+	path = (struct hm_bytes){ .s = d.path, .len = d.path_len };
+	r = name_of(k, &path, false, &n);
+	if (!r)
+		r = hm_name_intern(k->w->scratch, d.domain, d.domain_len,
+				   &k->a.dom.name);
+	if (!r && (r = hm_model_domain(k->w->m, d.domain, d.domain_len,
+				       k->w->create_domains,
+				       &k->a.dom.domain)) > 0)
+		r = 0;		/* created (learning) */
+	free(buf);
+	if (r)
+		return r < 0 ? r : 0;
+	k->a.dom.flags = 0;
+	k->a.ev = ev;
+	perm = d.perm ? d.perm : 1u << HM_FILE_READ;
+	for (unsigned op = 0; op < HM_FILE_OP_MAX; op++)
+		if ((perm & (1u << op)) && (r = emit_path(k, op, n)))
+			return r;
+	return 0;
+}
+
 int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		    int (*fn)(const struct hm_access *a, void *arg), void *arg)
 {
@@ -647,6 +739,8 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 
 	w->st.events++;
 	renew_scratch(w);
+	if (ev->kind == HM_EV_HM_DECISION)
+		return decision_access(&k);
 	if (!ev->has_syscall || ev->pid <= 0)
 		return skip(&k, HM_WSKIP_NO_SYSCALL);
 	if (!ev->success && (ev->kind == HM_EV_EXEC || !w->o.learn_failed))
@@ -655,6 +749,8 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 	k.a.ev = ev;
 	if (ev->kind == HM_EV_EXEC)
 		return exec_access(&k);
+	if (ev->kind == HM_EV_FORK)
+		return fork_access(&k);
 	if (ev->kind == HM_EV_OTHER || ev->kind == HM_EV_SOCKET ||
 	    ev->kind == HM_EV_FANOTIFY || ev->kind == HM_EV_HM_DECISION)
 		return skip(&k, HM_WSKIP_UNSUPPORTED);

@@ -7,6 +7,7 @@
 #define HISTMAC_CLI_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "histmac/common.h"
 
@@ -43,6 +44,68 @@ void hm_cli_print_diag(const struct hm_diag *d, FILE *f);
 /** hm_cli_stderr_is_tty() - progress output only when stderr is a tty. */
 int hm_cli_stderr_is_tty(void);
 
+#include "histmac/collector.h"
+#include "histmac/learn.h"
+#include "histmac/model.h"
+
+/**
+ * hm_cli_load_policy() - load policy directory @dir, printing every
+ * diagnostic on stderr.
+ * @may_be_missing: a missing @dir gives an empty model (learning into a
+ *	new directory).
+ * @out: the model (also when the policy had errors); caller frees with
+ *	hm_model_free().
+ * Returns: HM_EXIT_OK, HM_EXIT_FINDINGS (errors in the policy, *@out set)
+ * or HM_EXIT_FAIL (*@out NULL).
+ */
+int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
+		       bool may_be_missing, struct hm_model **out);
+
+/** hm_cli_mkdir_p() - create @dir and its missing parents. Returns 0 or
+ * negative errno. */
+int hm_cli_mkdir_p(const char *dir, mode_t mode);
+
+/** hm_cli_parse_u64() - a whole number <= @max (0x and 0 prefixes ok). */
+int hm_cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/** hm_cli_parse_range() - "N" or "N-M" with N <= M <= @max. */
+int hm_cli_parse_range(const char *s, uint64_t max, uint64_t *lo,
+		       uint64_t *hi);
+
+/* Where audit records come from: -i FILE..., --follow LOG, --plugin. */
+struct hm_cli_input {
+	char **files;
+	size_t n_files;
+	const char *follow;
+	bool plugin;
+};
+
+/** hm_cli_open_input() - open the collector @in names; warns on failure.
+ * Returns: 0 or negative errno. */
+int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
+		      struct hm_collector_opts *o, struct hm_collector **out);
+
+void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
+				  FILE *f);
+void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);
+
 /* The subcommands (cli/cmd_<name>.c). */
+HM_CMD(events);
+HM_CMD(rules);
+HM_CMD(learn);
+HM_CMD(check);
+HM_CMD(merge);
+HM_CMD(diff);
+HM_CMD(stats);
+HM_CMD(patternize);
+HM_CMD(match);
+HM_CMD(encode);
+HM_CMD(policy);
+HM_CMD(export);
+HM_CMD(tree);
+HM_CMD(report);
+HM_CMD(import);
+HM_CMD(enforce);
+HM_CMD(query);
 
 #endif /* HISTMAC_CLI_H */

@@ -124,3 +124,26 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 		      in->plugin ? "stdin" : in->files[0], strerror(-r));
 	return r;
 }
+
+int hm_cli_mkdir_p(const char *dir, mode_t mode)
+{
+	char *p = strdup(dir);
+	int r = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; !r; s++) {
+		bool end = !*s;
+
+		if (*s != '/' && !end)
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			r = -errno;
+		if (end)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return r;
+}

@@ -297,9 +297,10 @@ static int save(struct learn *L)
 	struct hm_convert_stats st = { 0 };
 	int r;
 
-	if (mkdir(L->policy, 0700) < 0 && errno != EEXIST) {
-		warn("%s: %s", CMD, L->policy);
-		return -errno;
+	r = hm_cli_mkdir_p(L->policy, 0700);
+	if (r) {
+		warnx("%s: %s: %s", CMD, L->policy, strerror(-r));
+		return r;
 	}
 	r = hm_policy_save_dir(L->m, L->policy, dialect, 0, &st);
 	if (r) {

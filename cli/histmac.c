@@ -14,6 +14,23 @@
 #include "cli.h"
 
 const struct hm_cmd hm_commands[] = {
+	{ "learn", cmd_learn, "learn per-domain policy from audit records" },
+	{ "check", cmd_check, "check audit records against a policy" },
+	{ "merge", cmd_merge, "merge policies learned on several hosts" },
+	{ "diff", cmd_diff, "domains and permissions added or removed" },
+	{ "stats", cmd_stats, "size of a policy: domains, entries, memory" },
+	{ "patternize", cmd_patternize, "suggest rewrite rules and initialize_domain" },
+	{ "match", cmd_match, "match TOMOYO patterns, validate words" },
+	{ "encode", cmd_encode, "encode raw bytes as TOMOYO names" },
+	{ "events", cmd_events, "print normalised audit events (collector)" },
+	{ "rules", cmd_rules, "print the audit rules histmac learns from" },
+	{ "policy", cmd_policy, "check a policy directory (policy check -p DIR)" },
+	{ "export", cmd_export, "write a policy as TOMOYO 2.6/2.1/1.8, xml, json..." },
+	{ "tree", cmd_tree, "draw the domain tree (svg, png, pdf, dot, text)" },
+	{ "report", cmd_report, "write an HTML page to review a policy" },
+	{ "import", cmd_import, "read an XML export back into a policy" },
+	{ "enforce", cmd_enforce, "enforce a policy live with fanotify (daemon)" },
+	{ "query", cmd_query, "answer the enforcer's held violations (supervisor)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -43,7 +43,8 @@
 	X(RECV, "recv")            \
 	X(SIGNAL, "signal")        \
 	X(FANOTIFY, "fanotify")    \
-	X(HM_DECISION, "decision")
+	X(HM_DECISION, "decision") \
+	X(FORK, "fork")
 
 enum hm_event_kind {
 #define X(e, s) HM_EV_##e,
@@ -73,7 +74,10 @@ enum hm_nametype {
  * struct hm_ev_path - one object path of an event.
  * @path: absolute, joined with CWD, "." ".." "//" removed; symlinks
  *	resolved when the collector was asked to (see DESIGN "Path names");
- *	"/proc/<own pid>/x" written as "proc:/self/x".
+ *	"/proc/<own pid>/x" written as "proc:/self/x", other /proc/x as
+ *	"proc:/x"; directories end with '/'.  Relative (as passed) when it
+ *	could not be made absolute (relative to a dirfd of an *at() call).
+ *	NULL when the record had no name (fd-based calls).
  * @mode: st_mode from the PATH record (S_IFDIR etc.), 0 when unknown.
  * @has_inode: @ino/@dev_* are valid.
  */
@@ -117,7 +121,7 @@ struct hm_event {
 	int syscall;			/* number, for the arch */
 	const char *syscall_name;	/* "openat"; static or borrowed */
 	bool success;
-	int64_t exit;
+	int64_t exit;			/* fork: the new task's id */
 	uint64_t a[4];			/* raw a0..a3 */
 	int64_t pid;
 	int64_t ppid;
@@ -133,23 +137,26 @@ struct hm_event {
 	 * items in record order (ld.so for ELF, the interpreter for #!) */
 	uint32_t argc;
 	const struct hm_bytes *argv;	/* argc entries, decoded bytes */
-	bool argv_truncated;		/* EXECVE had fewer args than argc */
+	bool argv_truncated;		/* EXECVE had fewer args than argc,
+					 * or the collector's cap was hit */
 
 	/* file ops: object paths. open/unlink/...: paths[0];
 	 * rename/link: paths[0] old, paths[1] new; symlink: paths[0] the link
-	 * (the target is not in the audit trail); mount: paths[0] source,
-	 * paths[1] target; pivot_root: paths[0] new root, paths[1] put_old */
+	 * (its target is in @link_target); mount: paths[0] target, paths[1]
+	 * source only when the kernel looked it up as a path (bind or move
+	 * mount); pivot_root: paths[0] new root, paths[1] put_old */
 	uint32_t n_paths;
 	struct hm_ev_path *paths;
 
 	uint32_t open_flags;		/* O_* as passed */
-	bool has_open_flags;		/* false for openat2 (inferred) */
+	bool has_open_flags;		/* false for openat2 without OPENAT2 */
 	bool created;			/* the object was created (CREATE) */
 	uint32_t mode;			/* create/mkdir/mknod/chmod mode arg */
 	uint32_t dev_major, dev_minor;	/* mknod device */
 	uint32_t owner_uid, owner_gid;	/* chown; (uint32_t)-1 unchanged */
 	bool removedir;			/* unlinkat(AT_REMOVEDIR) */
-	struct hm_bytes fstype;		/* mount */
+	struct hm_bytes fstype;		/* mount; NULL: not in the trail */
+	struct hm_bytes link_target;	/* symlink: target as passed */
 	uint64_t mount_flags;		/* mount */
 
 	/* network */
@@ -170,7 +177,8 @@ struct hm_event {
 	struct hm_bytes decision_domain; /* HM_DECISION: domain name */
 	struct hm_bytes decision_text;	/* HM_DECISION: the whole msg */
 
-	struct hm_bytes proctitle;	/* decoded, NULs as spaces */
+	struct hm_bytes proctitle;	/* decoded, NULs as spaces; NULL
+					 * unless opts.proctitle */
 };
 
 #endif /* HISTMAC_EVENT_H */

@@ -123,8 +123,10 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 		    const struct hm_name *realpath, struct hm_exec_result *out);
 
 /**
- * hm_tracker_fork() - @pid was forked by @ppid (proc connector): it gets
- * the parent's domain now.  Returns: 0 or negative errno.
+ * hm_tracker_fork() - @pid was forked by @ppid (proc connector, or an
+ * audited clone/fork): it gets the parent's domain now, unless it is
+ * already known as @ppid's child.
+ * Returns: 0, -ENOENT when @ppid is unknown, or negative errno.
  */
 int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid);
 

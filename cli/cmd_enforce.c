@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_enforce.c - histmac enforce: parse the options, hand them to the
+ * enforcer daemon (enforcer/daemon.c), return its status.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "enforcer.h"
+#include "histmac/policy_io.h"
+
+#define CMD "enforce"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: histmac enforce -p POLICYDIR --mark PATH... [OPTIONS]\n"
+"\n"
+"Enforce a learned policy live: track every process's domain (the chain of\n"
+"programs executed from the kernel down to it) through the proc connector,\n"
+"and answer fanotify permission events on the marked paths from the\n"
+"policy: an open is allowed when the domain may read, write, append,\n"
+"create or truncate the file (fanotify cannot tell which), an exec when it\n"
+"may execute it.  Each domain's profile decides what a violation does:\n"
+"disabled and learning (the entry is added to the policy) allow,\n"
+"permissive allows and logs, enforcing denies (EPERM) and logs.\n"
+"\n"
+"  -p, --policy DIR         the policy directory (never under a mark)\n"
+"      --mark PATH          enforce on PATH: a mount point (its whole mount),\n"
+"                           a directory (the files directly in it) or a file;\n"
+"                           repeatable; / is refused\n"
+"      --mode M             one profile for every domain: disabled, learning,\n"
+"                           permissive or enforcing (default: each domain's)\n"
+"      --supervisor SOCKET  hold enforcing-mode violations and ask the\n"
+"                           `histmac query` client connected to SOCKET\n"
+"      --query-timeout SEC  no answer within SEC (default 10) rejects\n"
+"      --decision-timeout MS  the watchdog answers a decision late by MS\n"
+"                           (default 1000) with the default answer\n"
+"      --default allow|deny answer of the watchdog and of internal errors\n"
+"                           (default allow: the system stays usable)\n"
+"      --state FILE         import the process table of a running learner\n"
+"                           (histmac learn --state FILE)\n"
+"      --save-interval SEC  learning: save the policy every SEC (default 60)\n"
+"      --cache-size N       decision cache entries (default 65536)\n"
+"      --ignore-marks N     at most N kernel ignore marks for globally\n"
+"                           readable files (default 512; 0: none)\n"
+"      --no-audit           no FAN_AUDIT, no audit user records\n"
+"      --dialect D          dialect of the saved policy (default: as loaded)\n"
+"      --pidfile FILE       write the daemon's pid to FILE\n"
+"      --dry-run            watch with notification events only: nothing\n"
+"                           waits, what would be denied is logged\n"
+"  -v, --verbose            log every exec and every learned entry\n"
+"  -h, --help               this text\n"
+"\n"
+"Signals: SIGHUP reloads the policy (events keep being answered), SIGUSR1\n"
+"prints counters, SIGTERM/SIGINT answer what is pending, save and exit.\n"
+"Exit: 0 stopped cleanly, 1 the policy has errors (nothing marked; use\n"
+"--mode permissive to run anyway), 2 usage or a refused --mark, 3 could\n"
+"not run.\n");
+}
+
+enum {
+	OPT_MARK = 256, OPT_MODE, OPT_SUPERVISOR, OPT_QUERY_TIMEOUT,
+	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
+	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
+	OPT_DRY_RUN,
+};
+
+static const struct option options[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "mark", required_argument, NULL, OPT_MARK },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "supervisor", required_argument, NULL, OPT_SUPERVISOR },
+	{ "query-timeout", required_argument, NULL, OPT_QUERY_TIMEOUT },
+	{ "decision-timeout", required_argument, NULL, OPT_DECISION_TIMEOUT },
+	{ "default", required_argument, NULL, OPT_DEFAULT },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
+	{ "cache-size", required_argument, NULL, OPT_CACHE },
+	{ "ignore-marks", required_argument, NULL, OPT_IGNORE },
+	{ "no-audit", no_argument, NULL, OPT_NO_AUDIT },
+	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_mode(const char *s)
+{
+	static const char *const names[] = { "disabled", "learning",
+					      "permissive", "enforcing" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+/* Seconds with an optional fraction, up to a day, as milliseconds. */
+static int parse_seconds(const char *s, unsigned *ms)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !isfinite(v) || v <= 0 || v > 86400)
+		return -1;
+	*ms = (unsigned)(v * 1000 + 0.5);
+	return *ms ? 0 : -1;
+}
+
+static int parse_option(struct hm_enf_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+	unsigned ms;
+
+	switch (c) {
+	case 'p': o->policy = arg; return 0;
+	case OPT_MARK: {
+		const char **n = realloc(o->marks, (o->n_marks + 1) * sizeof(*n));
+
+		if (!n)
+			return HM_EXIT_FAIL;
+		o->marks = n;
+		o->marks[o->n_marks++] = arg;
+		return 0;
+	}
+	case OPT_MODE:
+		o->mode = parse_mode(arg);
+		return o->mode < 0 ?
+			hm_cli_usage_error(CMD, "unknown mode '%s'", arg) : 0;
+	case OPT_SUPERVISOR: o->supervisor = arg; return 0;
+	case OPT_QUERY_TIMEOUT:
+		if (parse_seconds(arg, &o->query_timeout_ms))
+			return hm_cli_usage_error(CMD, "bad --query-timeout '%s'",
+						  arg);
+		return 0;
+	case OPT_DECISION_TIMEOUT:
+		if (hm_cli_parse_u64(arg, 600000, &v) || v < 10)
+			return hm_cli_usage_error(CMD, "bad --decision-timeout "
+						  "'%s' (10-600000 ms)", arg);
+		o->decision_timeout_ms = (unsigned)v;
+		return 0;
+	case OPT_DEFAULT:
+		if (strcmp(arg, "allow") && strcmp(arg, "deny"))
+			return hm_cli_usage_error(CMD, "--default allow|deny");
+		o->default_deny = !strcmp(arg, "deny");
+		return 0;
+	case OPT_STATE: o->state = arg; return 0;
+	case OPT_SAVE_INTERVAL:
+		if (parse_seconds(arg, &ms))
+			return hm_cli_usage_error(CMD, "bad --save-interval '%s'",
+						  arg);
+		o->save_interval = ms < 1000 ? 1 : ms / 1000;
+		return 0;
+	case OPT_CACHE:
+		if (hm_cli_parse_u64(arg, 1u << 26, &v))
+			return hm_cli_usage_error(CMD, "bad --cache-size '%s'", arg);
+		o->cache_slots = (size_t)v;
+		return 0;
+	case OPT_IGNORE:
+		if (hm_cli_parse_u64(arg, 1u << 16, &v))
+			return hm_cli_usage_error(CMD, "bad --ignore-marks '%s'",
+						  arg);
+		o->ignore_max = (size_t)v;
+		return 0;
+	case OPT_NO_AUDIT: o->audit = false; return 0;
+	case OPT_DIALECT:
+		o->dialect = hm_dialect_parse(arg);
+		return o->dialect < 0 ?
+			hm_cli_usage_error(CMD, "unknown dialect '%s'", arg) : 0;
+	case OPT_PIDFILE: o->pidfile = arg; return 0;
+	case OPT_DRY_RUN: o->dry_run = true; return 0;
+	case 'v': o->verbose = true; return 0;
+	default: return hm_cli_usage_error(CMD, "bad option");
+	}
+}
+
+HM_CMD(enforce)
+{
+	struct hm_enf_opts o;
+	int status = 0;
+	int c;
+
+	hm_enf_opts_init(&o);
+	while ((c = getopt_long(argc, argv, "p:vh", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			free(o.marks);
+			return hm_cli_finish(HM_EXIT_OK);
+		}
+		status = parse_option(&o, c, optarg);
+		if (status)
+			break;
+	}
+	if (!status && optind < argc)
+		status = hm_cli_usage_error(CMD, "unexpected '%s'", argv[optind]);
+	if (!status && !o.policy)
+		status = hm_cli_usage_error(CMD, "-p POLICYDIR is required");
+	if (!status && !o.n_marks)
+		status = hm_cli_usage_error(CMD, "--mark PATH is required: "
+					    "histmac never marks the whole "
+					    "system by default");
+	if (!status && o.supervisor && o.mode != HM_ENF_MODE_PER_DOMAIN &&
+	    o.mode != HM_PROFILE_ENFORCING)
+		warnx("%s: --supervisor only asks about enforcing-mode "
+		      "violations", CMD);
+	if (!status)
+		status = hm_enforcer_run(&o);
+	free(o.marks);
+	return hm_cli_finish(status);
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_import.c - histmac import: read a policy exported as XML back into
+ * a TOMOYO policy directory.  The document is validated against the
+ * RELAX NG schema while it is read (exporters/xml_import.c); any error
+ * is printed as FILE:LINE and nothing is written, so a policy is never
+ * half imported.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_export.h"
+#include "histmac/policy_io.h"
+
+#define CMD "import"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: histmac import --format xml -i FILE (-p POLICYDIR | --dry-run)\n"
+"\n"
+"Read FILE, written by 'histmac export --format xml', validate it against\n"
+"the RELAX NG schema (exporters/schema/histmac.rng), and save the policy\n"
+"it holds into POLICYDIR (created if needed; each file replaced\n"
+"atomically).  Nothing is written unless the whole document is valid.\n"
+"\n"
+"  -i, --input FILE     the XML document\n"
+"  -p, --policy DIR     where to save the policy\n"
+"  -f, --format xml     the input format (only xml for now)\n"
+"      --dialect D      save as tomoyo, tomoyo-2.1 or tomoyo-1.8\n"
+"                       (default: the document's dialect)\n"
+"      --schema FILE    validate against this schema instead\n"
+"  -n, --dry-run        validate and summarise; write nothing\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit: 0 imported, 1 the document is invalid (nothing written), 2 usage,\n"
+"3 could not read or write.\n");
+}
+
+static const struct option options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "policy", required_argument, NULL, 'p' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "dialect", required_argument, NULL, 'd' },
+	{ "schema", required_argument, NULL, 's' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int save(struct hm_model *m, const char *dir, int dialect)
+{
+	struct hm_convert_stats st = { 0 };
+	int r;
+
+	if (dialect >= 0)
+		m->dialect = (enum hm_dialect)dialect;
+	r = hm_policy_save_dir(m, dir, m->dialect, 0, &st);
+	if (r) {
+		warnx("%s: saving %s: %s", CMD, dir, strerror(-r));
+		return HM_EXIT_FAIL;
+	}
+	if (st.n_commented)
+		warnx("%s: %lu entries cannot be said in %s and were written "
+		      "as comments", CMD, st.n_commented,
+		      hm_dialect_names[m->dialect]);
+	return HM_EXIT_OK;
+}
+
+HM_CMD(import)
+{
+	const char *input = NULL;
+	const char *policy = NULL;
+	const char *schema = NULL;
+	struct hm_diag d = { 0 };
+	struct hm_model *m = NULL;
+	int dialect = -1;
+	bool dry_run = false;
+	int status = HM_EXIT_OK;
+	int r;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:p:f:nh", options, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'p':
+			policy = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "xml"))
+				return hm_cli_usage_error(CMD, "unknown format "
+							  "'%s' (xml)", optarg);
+			break;
+		case 'd':
+			dialect = hm_dialect_parse(optarg);
+			if (dialect < 0)
+				return hm_cli_usage_error(CMD, "unknown dialect "
+							  "'%s'", optarg);
+			break;
+		case 's':
+			schema = optarg;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return hm_cli_finish(HM_EXIT_OK);
+		default:
+			return hm_cli_usage_error(CMD, "bad option");
+		}
+	}
+	if (!input && optind < argc)
+		input = argv[optind++];
+	if (optind < argc)
+		return hm_cli_usage_error(CMD, "unexpected argument '%s'",
+					  argv[optind]);
+	if (!input || (!policy && !dry_run))
+		return hm_cli_usage_error(CMD, "need -i FILE and -p POLICYDIR "
+					  "(or --dry-run)");
+	r = hm_xml_import(input, schema, &d, &m);
+	hm_cli_print_diag(&d, stderr);
+	hm_diag_free(&d);
+	if (r == -EINVAL) {
+		warnx("%s: %s is not a valid policy document; nothing "
+		      "imported", CMD, input);
+		return hm_cli_finish(HM_EXIT_FINDINGS);
+	}
+	if (r) {
+		warnx("%s: %s: %s", CMD, input, strerror(-r));
+		return hm_cli_finish(HM_EXIT_FAIL);
+	}
+	if (!dry_run)
+		status = save(m, policy, dialect);
+	if (status == HM_EXIT_OK)
+		printf("%s %s: %zu domains\n", dry_run ? "valid" : "imported",
+		       input, m->n_domains);
+	hm_model_free(m);
+	return hm_cli_finish(status);
+}

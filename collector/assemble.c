@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * assemble.c - one auparse event -> one struct hm_event.
+ *
+ * Walks the event's records and fields once with auparse's cursor
+ * (auparse_next_record / auparse_next_field), keeps what the analyzer
+ * needs from SYSCALL, EXECVE, CWD, PATH, SOCKADDR, OBJ_PID, PROCTITLE,
+ * OPENAT2 and FANOTIFY, then works out the kind-specific parts: which PATH
+ * items are the objects, open flags and modes from the right argument,
+ * socket types from the socket table, signal targets.  No field is assumed
+ * to exist; a missing or malformed one is counted and left at 0/NULL.
+ *
+ * histmac's own decisions (enforcer) are user records whose text holds
+ * "op=histmac-decision"; they become HM_EV_HM_DECISION events, with the
+ * domain="..." field as decision_domain.
+ *
+ * Owns: the socket table, the path canonicaliser, scratch buffers.  Event
+ * memory comes from the caller's arena.  Next: the collector's queue.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libaudit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "internal.h"
+
+#define SOCKTAB_SIZE	4096
+#define PROCTITLE_MAX	4096
+#define STRING_MAX	4096
+
+#ifndef AUDIT_OPENAT2
+#define AUDIT_OPENAT2	1337
+#endif
+
+struct item {
+	int item;
+	bool has_name;
+	const char *name;	/* raw bytes in the arena */
+	size_t len;
+	struct hm_ev_path rec;
+};
+
+struct hm_assembler {
+	struct hm_collector *c;
+	struct hm_collector_stats *st;
+	struct hm_canon *canon;
+	struct hm_socktab *socks;
+	struct hm_buf args;		/* decoded argv bytes */
+	struct hm_buf tmp;		/* one decoded value */
+	size_t *arg_end;		/* end offset of each arg in args */
+	size_t arg_cap;
+	uint32_t nargs;
+	struct item items[HM_COLLECTOR_MAX_PATHS];
+	uint32_t nitems;
+	uint64_t serial;		/* of the event being built */
+	bool cut_argv;
+	bool has_openat2;
+	uint32_t openat2_flags;
+	uint32_t openat2_mode;
+	bool decision;
+	bool want_proctitle;
+	unsigned int sc_next;		/* next SYSCALL field expected */
+	struct hm_arena *a;
+};
+
+struct hm_assembler *hm_assembler_new(struct hm_collector *c,
+				      const struct hm_collector_opts *o,
+				      bool resolve)
+{
+	struct hm_assembler *as = calloc(1, sizeof(*as));
+
+	if (!as)
+		return NULL;
+	as->c = c;
+	as->st = hm_collector_stats_rw(c);
+	as->want_proctitle = o->proctitle;
+	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
+	as->socks = hm_socktab_new(SOCKTAB_SIZE);
+	if (!as->canon || !as->socks) {
+		hm_assembler_free(as);
+		return NULL;
+	}
+	return as;
+}
+
+void hm_assembler_free(struct hm_assembler *as)
+{
+	if (!as)
+		return;
+	hm_canon_free(as->canon);
+	hm_socktab_free(as->socks);
+	hm_buf_free(&as->args);
+	hm_buf_free(&as->tmp);
+	free(as->arg_end);
+	free(as);
+}
+
+/* strcmp() == 0 for field names: short, compared against literals. */
+static inline bool eq(const char *a, const char *lit)
+{
+	while (*lit)
+		if (*a++ != *lit++)
+			return false;
+	return *a == '\0';
+}
+
+static void bad(struct hm_assembler *as, enum hm_skip_reason why,
+		const char *rec, const char *field)
+{
+	hm_collector_skip_event(as->c, why, as->serial, "%s %s", rec, field);
+}
+
+/*
+ * The common case inline: up to 16 hex digits; anything else (empty,
+ * longer, not hex) goes through the checked parser, which counts it.
+ */
+static uint64_t hex(struct hm_assembler *as, const char *v, const char *f)
+{
+	uint64_t x = 0;
+	const char *p = v;
+
+	if (p && *p) {
+		for (; p - v < 16; p++) {
+			unsigned int c = (unsigned char)*p;
+
+			if (c - '0' < 10)
+				x = x << 4 | (c - '0');
+			else if ((c | 0x20) - 'a' < 6)
+				x = x << 4 | ((c | 0x20) - 'a' + 10);
+			else
+				break;
+		}
+		if (!*p)
+			return x;
+	}
+	if (!hm_parse_u64(v, 16, &x))
+		bad(as, HM_SKIP_BAD_VALUE, "SYSCALL", f);
+	return x;
+}
+
+static int64_t dec(struct hm_assembler *as, const char *v, const char *rec,
+		   const char *f)
+{
+	int64_t x = 0;
+	const char *p = v;
+
+	if (p && *p >= '0' && *p <= '9') {
+		for (; *p >= '0' && *p <= '9' && p - v < 18; p++)
+			x = x * 10 + (*p - '0');
+		if (!*p)
+			return x;
+	}
+	if (!hm_parse_i64(v, &x))
+		bad(as, HM_SKIP_BAD_VALUE, rec, f);
+	return x;
+}
+
+/* uid, gid, auid, ses: decimal, 0..4294967295 ("-1" in OBJ_PID) */
+static uint32_t id(struct hm_assembler *as, const char *v, const char *rec,
+		   const char *f)
+{
+	uint64_t x = 0;
+	const char *p = v;
+
+	if (p && *p >= '0' && *p <= '9') {
+		for (; *p >= '0' && *p <= '9' && x <= UINT32_MAX; p++)
+			x = x * 10 + (uint64_t)(*p - '0');
+		if (!*p && x <= UINT32_MAX)
+			return (uint32_t)x;
+	}
+	return (uint32_t)dec(as, v, rec, f);
+}
+
+/* A string value (quoted, hex or (null)) into the arena. */
+static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
+		const char *rec, const char *f)
+{
+	size_t n = v ? strlen(v) : 0;
+	struct hm_buf *b = &as->tmp;
+	int rc;
+
+	out->s = NULL;
+	out->len = 0;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		if (n - 2 > STRING_MAX) {
+			bad(as, HM_SKIP_BAD_VALUE, rec, f);
+			return;
+		}
+		out->s = hm_arena_strndup(as->a, v + 1, n - 2);
+		out->len = out->s ? n - 2 : 0;
+		return;
+	}
+	b->len = 0;
+	rc = hm_field_bytes(b, v, STRING_MAX);
+	if (rc < 0)
+		bad(as, HM_SKIP_BAD_VALUE, rec, f);
+	if (rc > 0) {
+		out->s = hm_arena_strndup(as->a, b->p, b->len);
+		out->len = out->s ? b->len : 0;
+	}
+}
+
+/*
+ * SYSCALL fields, in the order the kernel writes them.  Looking for the
+ * next expected name first makes the usual record a run of predictable
+ * comparisons; a field out of order or unknown is searched for.
+ */
+enum sc_field {
+	SF_ARCH, SF_SYSCALL, SF_SUCCESS, SF_EXIT, SF_A0, SF_A1, SF_A2, SF_A3,
+	SF_ITEMS, SF_PPID, SF_PID, SF_AUID, SF_UID, SF_GID, SF_EUID, SF_SUID,
+	SF_FSUID, SF_EGID, SF_SGID, SF_FSGID, SF_TTY, SF_SES, SF_COMM, SF_EXE,
+	SF_SUBJ, SF_KEY, SF_MAX
+};
+
+static const char *const sc_names[SF_MAX] = {
+	[SF_ARCH] = "arch", [SF_SYSCALL] = "syscall", [SF_SUCCESS] = "success",
+	[SF_EXIT] = "exit", [SF_A0] = "a0", [SF_A1] = "a1", [SF_A2] = "a2",
+	[SF_A3] = "a3", [SF_ITEMS] = "items", [SF_PPID] = "ppid",
+	[SF_PID] = "pid", [SF_AUID] = "auid", [SF_UID] = "uid",
+	[SF_GID] = "gid", [SF_EUID] = "euid", [SF_SUID] = "suid",
+	[SF_FSUID] = "fsuid", [SF_EGID] = "egid", [SF_SGID] = "sgid",
+	[SF_FSGID] = "fsgid", [SF_TTY] = "tty", [SF_SES] = "ses",
+	[SF_COMM] = "comm", [SF_EXE] = "exe", [SF_SUBJ] = "subj",
+	[SF_KEY] = "key",
+};
+
+static int sc_find(struct hm_assembler *as, const char *n)
+{
+	unsigned int k = as->sc_next;
+
+	if (k < SF_MAX && eq(n, sc_names[k])) {
+		as->sc_next = k + 1;
+		return (int)k;
+	}
+	for (k = 0; k < SF_MAX; k++) {
+		if (eq(n, sc_names[k])) {
+			as->sc_next = k + 1;
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+static void syscall_field(struct hm_assembler *as, struct hm_event *ev,
+			  const char *n, const char *v)
+{
+	int f = sc_find(as, n);
+
+	switch (f) {
+	case SF_ARCH:
+		ev->arch = (int)hex(as, v, n);
+		break;
+	case SF_SYSCALL:
+		ev->syscall = (int)dec(as, v, "SYSCALL", n);
+		ev->has_syscall = true;
+		break;
+	case SF_SUCCESS:
+		ev->success = v && !strcmp(v, "yes");
+		break;
+	case SF_EXIT:
+		ev->exit = dec(as, v, "SYSCALL", n);
+		break;
+	case SF_A0:
+	case SF_A1:
+	case SF_A2:
+	case SF_A3:
+		ev->a[f - SF_A0] = hex(as, v, n);
+		break;
+	case SF_PPID:
+		ev->ppid = dec(as, v, "SYSCALL", n);
+		break;
+	case SF_PID:
+		ev->pid = dec(as, v, "SYSCALL", n);
+		break;
+	case SF_AUID:
+		ev->auid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_UID:
+		ev->uid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_GID:
+		ev->gid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_EUID:
+		ev->euid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_SUID:
+		ev->suid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_FSUID:
+		ev->fsuid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_EGID:
+		ev->egid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_SGID:
+		ev->sgid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_FSGID:
+		ev->fsgid = id(as, v, "SYSCALL", n);
+		break;
+	case SF_SES:
+		ev->ses = id(as, v, "SYSCALL", n);
+		break;
+	case SF_COMM:
+		str(as, v, &ev->comm, "SYSCALL", n);
+		break;
+	case SF_EXE:
+		str(as, v, &ev->exe, "SYSCALL", n);
+		break;
+	case SF_KEY:
+		str(as, v, &ev->key, "SYSCALL", n);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Start argument @i (argv index) in the argv buffer. */
+static int arg_start(struct hm_assembler *as)
+{
+	if (as->nargs >= HM_COLLECTOR_MAX_ARGC) {
+		as->cut_argv = true;
+		return -E2BIG;
+	}
+	if (as->nargs == as->arg_cap) {
+		size_t cap = as->arg_cap ? as->arg_cap * 2 : 64;
+		size_t *n = realloc(as->arg_end, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		as->arg_end = n;
+		as->arg_cap = cap;
+	}
+	as->arg_end[as->nargs++] = as->args.len;
+	return 0;
+}
+
+static void arg_append(struct hm_assembler *as, const char *v)
+{
+	size_t before = as->args.len;
+	int rc;
+
+	if (as->cut_argv)
+		return;
+	rc = hm_field_bytes(&as->args, v, HM_COLLECTOR_MAX_ARGV);
+	if (rc == -E2BIG) {
+		as->cut_argv = true;
+	} else if (rc < 0) {
+		as->args.len = before;
+		bad(as, HM_SKIP_BAD_VALUE, "EXECVE", "argument");
+	}
+	as->arg_end[as->nargs - 1] = as->args.len;
+}
+
+/* aN, aN_len, aN[k] */
+static void execve_field(struct hm_assembler *as, struct hm_event *ev,
+			 const char *n, const char *v)
+{
+	char *end;
+	unsigned long idx;
+
+	if (eq(n, "argc")) {
+		ev->argc = (uint32_t)dec(as, v, "EXECVE", n);
+		return;
+	}
+	if (n[0] != 'a' || n[1] < '0' || n[1] > '9')
+		return;
+	idx = strtoul(n + 1, &end, 10);
+	if (!strcmp(end, "_len"))
+		return;		/* the chunks follow */
+	if (*end == '[') {
+		/* a chunk of a long argument: new arg on the first chunk */
+		if (!strncmp(end, "[0]", 3) && arg_start(as) < 0)
+			return;
+	} else if (*end == '\0') {
+		if (arg_start(as) < 0)
+			return;
+	} else {
+		return;
+	}
+	(void)idx;
+	if (as->nargs)
+		arg_append(as, v);
+}
+
+/* "MAJ:MIN" in hex, as PATH records write dev= and rdev= */
+static bool dev_pair(const char *v, unsigned int *ma, unsigned int *mi)
+{
+	const char *colon = v ? strchr(v, ':') : NULL;
+	char major[16];
+	uint64_t a, b;
+
+	if (!colon || colon == v || (size_t)(colon - v) >= sizeof(major))
+		return false;
+	memcpy(major, v, (size_t)(colon - v));
+	major[colon - v] = '\0';
+	if (!hm_parse_u64(major, 16, &a) || !hm_parse_u64(colon + 1, 16, &b) ||
+	    a > UINT32_MAX || b > UINT32_MAX)
+		return false;
+	*ma = (unsigned int)a;
+	*mi = (unsigned int)b;
+	return true;
+}
+
+static void path_field(struct hm_assembler *as, struct item *it,
+		       const char *n, const char *v)
+{
+	struct hm_ev_path *p = &it->rec;
+	unsigned int ma, mi;
+	uint64_t x;
+
+	switch (n[0]) {
+	case 'i':
+		if (eq(n, "item")) {
+			it->item = (int)dec(as, v, "PATH", n);
+		} else if (eq(n, "inode") && hm_parse_u64(v, 10, &x)) {
+			p->ino = x;
+			p->has_inode = true;
+		}
+		break;
+	case 'n':
+		if (eq(n, "name")) {
+			struct hm_bytes b;
+
+			str(as, v, &b, "PATH", n);
+			it->has_name = b.s != NULL;
+			it->name = b.s;
+			it->len = b.len;
+		} else if (eq(n, "nametype") && v) {
+			static const char *const nt[] = {
+				[HM_NT_NORMAL] = "NORMAL",
+				[HM_NT_CREATE] = "CREATE",
+				[HM_NT_DELETE] = "DELETE",
+				[HM_NT_PARENT] = "PARENT",
+			};
+
+			for (size_t i = 1; i < HM_ARRAY_SIZE(nt); i++)
+				if (!strcmp(v, nt[i]))
+					p->nametype = (uint8_t)i;
+		}
+		break;
+	case 'd':
+	case 'r':
+		if (!eq(n, "dev") && !eq(n, "rdev"))
+			break;
+		if (!dev_pair(v, &ma, &mi)) {
+			bad(as, HM_SKIP_BAD_VALUE, "PATH", n);
+			break;
+		}
+		if (n[0] == 'd') {
+			p->dev_major = ma;
+			p->dev_minor = mi;
+		} else {
+			p->rdev_major = ma;
+			p->rdev_minor = mi;
+		}
+		break;
+	case 'm':
+		if (eq(n, "mode") && hm_parse_u64(v, 8, &x))
+			p->mode = (uint32_t)x;
+		break;
+	case 'o':
+		if (eq(n, "ouid"))
+			p->ouid = id(as, v, "PATH", n);
+		else if (eq(n, "ogid"))
+			p->ogid = id(as, v, "PATH", n);
+		break;
+	}
+}
+
+static void proctitle(struct hm_assembler *as, struct hm_event *ev,
+		      const char *v)
+{
+	struct hm_buf *b = &as->tmp;
+	int rc;
+
+	b->len = 0;
+	rc = hm_field_bytes(b, v, PROCTITLE_MAX);
+	if (rc == -E2BIG || rc == -EINVAL) {
+		bad(as, HM_SKIP_BAD_VALUE, "PROCTITLE", "proctitle");
+	} else if (rc > 0) {
+		while (b->len && b->p[b->len - 1] == '\0')
+			b->len--;
+		for (size_t i = 0; i < b->len; i++)
+			if (b->p[i] == '\0')
+				b->p[i] = ' ';
+		ev->proctitle.s = hm_arena_strndup(as->a, b->p, b->len);
+		ev->proctitle.len = ev->proctitle.s ? b->len : 0;
+	}
+}
+
+/* One record: dispatch its fields. */
+static void record(struct hm_assembler *as, auparse_state_t *au,
+		   struct hm_event *ev, bool *seen_objpid)
+{
+	int type = auparse_get_type(au);
+	struct item *it = NULL;
+
+	switch (type) {
+	case AUDIT_SYSCALL:
+	case AUDIT_EXECVE:
+	case AUDIT_CWD:
+	case AUDIT_SOCKADDR:
+	case AUDIT_PROCTITLE:
+	case AUDIT_FANOTIFY:
+	case AUDIT_OPENAT2:
+		break;
+	case AUDIT_OBJ_PID:
+		if (*seen_objpid)
+			return;
+		*seen_objpid = true;
+		break;
+	case AUDIT_PATH:
+		if (as->nitems == HM_COLLECTOR_MAX_PATHS) {
+			hm_collector_skip_event(as->c, HM_SKIP_PATHS_CUT,
+						as->serial, "PATH record %u",
+						as->nitems);
+			return;
+		}
+		it = &as->items[as->nitems++];
+		memset(it, 0, sizeof(*it));
+		it->item = -1;
+		break;
+	case AUDIT_EOE:
+		return;
+	case AUDIT_ANOM_ABEND:
+		if (ev->has_syscall)
+			return;
+		break;
+	default:
+		if (!audit_msg_type_to_name(type))
+			hm_collector_skip_event(as->c, HM_SKIP_UNKNOWN_RECORD,
+						as->serial, "record type %d",
+						type);
+		else if ((type >= AUDIT_FIRST_USER_MSG &&
+			  type <= AUDIT_LAST_USER_MSG) ||
+			 (type >= AUDIT_FIRST_USER_MSG2 &&
+			  type <= AUDIT_LAST_USER_MSG2) || type == AUDIT_USER) {
+			const char *t = auparse_get_record_text(au);
+
+			if (t && strstr(t, "op=histmac-decision")) {
+				const char *m = strstr(t, "): ");
+
+				as->decision = true;
+				m = m ? m + 3 : t;
+				ev->decision_text.s = hm_arena_strndup(as->a, m,
+								       strlen(m));
+				ev->decision_text.len = ev->decision_text.s ?
+							strlen(m) : 0;
+				break;
+			}
+		}
+		return;
+	}
+	if (!auparse_first_field(au))
+		return;
+	as->sc_next = 0;
+	do {
+		const char *n = auparse_get_field_name(au);
+		const char *v = auparse_get_field_str(au);
+
+		if (!n)
+			continue;
+		switch (type) {
+		case AUDIT_SYSCALL:
+			syscall_field(as, ev, n, v);
+			break;
+		case AUDIT_EXECVE:
+			execve_field(as, ev, n, v);
+			break;
+		case AUDIT_CWD:
+			if (eq(n, "cwd"))
+				str(as, v, &ev->cwd, "CWD", n);
+			break;
+		case AUDIT_PATH:
+			path_field(as, it, n, v);
+			break;
+		case AUDIT_SOCKADDR:
+			if (eq(n, "saddr") && !ev->sa.family &&
+			    !hm_sockaddr_decode(v, &ev->sa, as->a))
+				bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+			break;
+		case AUDIT_OBJ_PID:
+			if (eq(n, "opid"))
+				ev->target_pid = dec(as, v, "OBJ_PID", n);
+			else if (eq(n, "ocomm"))
+				str(as, v, &ev->target_comm, "OBJ_PID", n);
+			break;
+		case AUDIT_PROCTITLE:
+			if (as->want_proctitle && eq(n, "proctitle"))
+				proctitle(as, ev, v);
+			break;
+		case AUDIT_FANOTIFY:
+			if (eq(n, "resp"))
+				ev->fan_response = (int)dec(as, v, "FANOTIFY", n);
+			break;
+		case AUDIT_OPENAT2: {
+			uint64_t x;
+
+			if (eq(n, "oflag") && hm_parse_u64(v, 8, &x)) {
+				as->openat2_flags = (uint32_t)x;
+				as->has_openat2 = true;
+			} else if (eq(n, "mode") && hm_parse_u64(v, 8, &x)) {
+				as->openat2_mode = (uint32_t)x;
+			}
+			break;
+		}
+		case AUDIT_ANOM_ABEND:
+			if (eq(n, "sig"))
+				ev->sig = (int)dec(as, v, "ANOM_ABEND", n);
+			else
+				syscall_field(as, ev, n, v);
+			break;
+		default:
+			if (as->decision && eq(n, "domain"))
+				str(as, v, &ev->decision_domain, "USER", n);
+			break;
+		}
+	} while (auparse_next_field(au) > 0);
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	return (x->item > y->item) - (x->item < y->item);
+}
+
+static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
+{
+	struct hm_bytes *argv;
+	char *bytes;
+	size_t start = 0;
+
+	if (!as->nargs)
+		return 0;
+	argv = hm_arena_alloc(as->a, as->nargs * sizeof(*argv));
+	bytes = hm_arena_alloc(as->a, as->args.len + as->nargs);
+	if (!argv || !bytes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < as->nargs; i++) {
+		size_t len = as->arg_end[i] - start;
+
+		memcpy(bytes, as->args.p + start, len);
+		bytes[len] = '\0';
+		argv[i].s = bytes;
+		argv[i].len = len;
+		bytes += len + 1;
+		start = as->arg_end[i];
+	}
+	ev->argv = argv;
+	if (ev->argc != as->nargs || as->cut_argv) {
+		ev->argv_truncated = true;
+		hm_collector_skip_event(as->c, HM_SKIP_ARGV_CUT, as->serial,
+					"argc %u, %u arguments kept", ev->argc,
+					as->nargs);
+	}
+	ev->argc = as->nargs;
+	return 0;
+}
+
+/* Is this PATH item's name relative to a directory fd, not to CWD? */
+static bool dirfd_relative(const struct hm_event *ev, const struct item *it)
+{
+	const char *n = ev->syscall_name;
+	int32_t dfd;
+
+	if (!it->len || it->name[0] == '/' || !n)
+		return false;
+	/* *at() calls take the dirfd in a0; renameat/linkat also in a2 */
+	if (!strstr(n, "at") || eq(n, "creat"))
+		return false;
+	dfd = (int32_t)ev->a[0];
+	if (eq(n, "symlinkat"))
+		dfd = (int32_t)ev->a[1];
+	else if (eq(n, "linkat") && it->item >= 1)
+		dfd = (int32_t)ev->a[2];
+	else if (!strncmp(n, "renameat", 8) &&
+		 (it->rec.nametype == HM_NT_CREATE || it->item == 1))
+		dfd = (int32_t)ev->a[2];
+	return dfd != AT_FDCWD;
+}
+
+static bool follows_last(const struct hm_event *ev, const struct item *it)
+{
+	const char *n = ev->syscall_name ? ev->syscall_name : "";
+
+	if (it->rec.nametype == HM_NT_CREATE || it->rec.nametype == HM_NT_DELETE)
+		return false;
+	switch (ev->kind) {
+	case HM_EV_EXEC:
+		return it != NULL;
+	case HM_EV_OPEN:
+		return !(ev->open_flags & O_NOFOLLOW);
+	case HM_EV_TRUNCATE:
+	case HM_EV_MOUNT:
+	case HM_EV_PIVOT_ROOT:
+	case HM_EV_CHROOT:
+		return true;
+	case HM_EV_CHMOD:
+		return !(eq(n, "fchmodat2") && (ev->a[3] & AT_SYMLINK_NOFOLLOW));
+	case HM_EV_CHOWN:
+		/* fchownat's flags are a4, which audit does not record */
+		return strncmp(n, "lchown", 6) != 0;
+	default:
+		return false;
+	}
+}
+
+static int canon_item(struct hm_assembler *as, struct hm_event *ev,
+		      const struct item *it, bool program,
+		      struct hm_ev_path *out)
+{
+	struct hm_canon_req r = {
+		.name = it->name,
+		.len = it->len,
+		.cwd = ev->cwd.s,
+		.cwd_len = ev->cwd.len,
+		.pid = ev->pid,
+		.is_dir = S_ISDIR(it->rec.mode) ||
+			  it->rec.nametype == HM_NT_PARENT ||
+			  ((ev->kind == HM_EV_MKDIR || ev->kind == HM_EV_RMDIR) &&
+			   it->rec.nametype != HM_NT_NORMAL),
+	};
+	struct hm_canon *canon = as->canon;
+	int rc;
+
+	*out = it->rec;
+	if (!it->has_name)
+		return 0;
+	if (dirfd_relative(ev, it)) {
+		as->st->dirfd_relative++;
+		r.cwd = NULL;
+		r.cwd_len = 0;
+	}
+	if (hm_canon_resolving(canon) && !program) {
+		r.follow_last = follows_last(ev, it);
+		/* check the inode only where the object should still be */
+		if (ev->success && it->rec.nametype != HM_NT_DELETE &&
+		    it->rec.nametype != HM_NT_PARENT)
+			r.rec = &it->rec;
+	}
+	if (program || !hm_canon_resolving(canon))
+		r.follow_last = false;
+	r.lexical_only = program;
+	rc = hm_canon_path(canon, as->a, &r, &out->path);
+	if (rc == -E2BIG) {
+		hm_collector_skip_event(as->c, HM_SKIP_PATH_CUT, as->serial,
+					"path of %zu bytes", it->len);
+		out->path.s = NULL;
+		out->path.len = 0;
+		return 0;
+	}
+	return rc;
+}
+
+static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
+{
+	struct item *sel[HM_COLLECTOR_MAX_PATHS];
+	uint32_t n = 0;
+	int rc;
+
+	if (!as->nitems)
+		return 0;
+	/* by item number; they nearly always come in order */
+	for (uint32_t i = 1; i < as->nitems; i++)
+		for (uint32_t k = i; k > 0 &&
+		     cmp_item(&as->items[k - 1], &as->items[k]) > 0; k--) {
+			struct item t = as->items[k];
+
+			as->items[k] = as->items[k - 1];
+			as->items[k - 1] = t;
+		}
+	for (uint32_t i = 0; i < as->nitems; i++) {
+		struct item *it = &as->items[i];
+
+		if (ev->kind == HM_EV_SYMLINK && !ev->link_target.s &&
+		    it->rec.nametype == HM_NT_UNKNOWN && !it->rec.has_inode) {
+			/* symlink's first name is the target, not a path */
+			ev->link_target.s = it->name;
+			ev->link_target.len = it->len;
+			continue;
+		}
+		if (ev->kind == HM_EV_EXEC || it->rec.nametype != HM_NT_PARENT)
+			sel[n++] = it;
+	}
+	if (!n)
+		for (uint32_t i = 0; i < as->nitems; i++)
+			sel[n++] = &as->items[i];
+	if (ev->kind == HM_EV_RENAME && n > 2)
+		n = 2;
+	ev->paths = hm_arena_alloc(as->a, n * sizeof(*ev->paths));
+	if (!ev->paths)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		rc = canon_item(as, ev, sel[i], ev->kind == HM_EV_EXEC && i == 0,
+				&ev->paths[i]);
+		if (rc < 0)
+			return rc;
+		if (sel[i]->rec.nametype == HM_NT_CREATE)
+			ev->created = true;
+	}
+	ev->n_paths = n;
+	return 0;
+}
+
+static void socket_call(struct hm_event *ev)
+{
+	static const enum hm_event_kind sub[] = {
+		[1] = HM_EV_SOCKET, [2] = HM_EV_BIND, [3] = HM_EV_CONNECT,
+		[4] = HM_EV_LISTEN, [5] = HM_EV_ACCEPT, [11] = HM_EV_SEND,
+		[12] = HM_EV_RECV, [18] = HM_EV_ACCEPT,
+	};
+
+	if (ev->a[0] < HM_ARRAY_SIZE(sub) && sub[ev->a[0]])
+		ev->kind = sub[ev->a[0]];
+}
+
+static void network(struct hm_assembler *as, struct hm_event *ev,
+		    bool direct)
+{
+	struct hm_sock_info *si;
+
+	if (!direct || ev->kind < HM_EV_SOCKET || ev->kind > HM_EV_RECV)
+		return;		/* socketcall: arguments are behind a pointer */
+	if (ev->kind == HM_EV_SOCKET) {
+		ev->sock_family = (int)ev->a[0];
+		ev->sock_type = (int)(ev->a[1] & 0xf);
+		ev->sock_protocol = (int)ev->a[2];
+		if (!ev->success || ev->exit < 0)
+			return;
+		ev->fd = (int)ev->exit;
+		si = hm_socktab_put(as->socks, ev->pid, ev->fd, as->st);
+		si->family = ev->sock_family;
+		si->type = ev->sock_type;
+		si->protocol = ev->sock_protocol;
+		return;
+	}
+	ev->fd = (int)(int32_t)ev->a[0];
+	si = hm_socktab_get(as->socks, ev->pid, ev->fd, as->st);
+	if (si) {
+		ev->sock_family = si->family;
+		ev->sock_type = si->type;
+		ev->sock_protocol = si->protocol;
+		if (ev->kind == HM_EV_LISTEN && !ev->sa.family)
+			ev->sa = si->bound;
+	}
+	if (ev->kind == HM_EV_BIND && ev->success && si &&
+	    ev->sa.unix_path.len <= sizeof(si->bound_unix)) {
+		si->bound = ev->sa;
+		if (ev->sa.unix_path.s) {
+			memcpy(si->bound_unix, ev->sa.unix_path.s,
+			       ev->sa.unix_path.len);
+			si->bound.unix_path.s = (const char *)si->bound_unix;
+		}
+	}
+	if (ev->kind == HM_EV_ACCEPT && ev->success && ev->exit >= 0) {
+		struct hm_sock_info copy = si ? *si : (struct hm_sock_info){ 0 };
+		struct hm_sock_info *n;
+
+		n = hm_socktab_put(as->socks, ev->pid, (int)ev->exit, as->st);
+		n->family = copy.family;
+		n->type = copy.type;
+		n->protocol = copy.protocol;
+	}
+}
+
+/* Arguments by syscall: which a[] holds flags, modes, devices, ids. */
+static void arguments(struct hm_assembler *as, struct hm_event *ev)
+{
+	const char *n = ev->syscall_name ? ev->syscall_name : "";
+	bool at = strstr(n, "at") && strcmp(n, "creat");
+	uint64_t dev;
+
+	switch (ev->kind) {
+	case HM_EV_OPEN:
+		if (eq(n, "creat")) {
+			ev->open_flags = O_CREAT | O_WRONLY | O_TRUNC;
+			ev->mode = (uint32_t)ev->a[1];
+			ev->has_open_flags = true;
+		} else if (eq(n, "openat2")) {
+			if (as->has_openat2) {
+				ev->open_flags = as->openat2_flags;
+				ev->mode = as->openat2_mode;
+				ev->has_open_flags = true;
+			}
+		} else {
+			ev->open_flags = (uint32_t)ev->a[at ? 2 : 1];
+			ev->mode = (uint32_t)ev->a[at ? 3 : 2];
+			ev->has_open_flags = true;
+		}
+		break;
+	case HM_EV_MKDIR:
+	case HM_EV_CHMOD:
+		ev->mode = (uint32_t)ev->a[at ? 2 : 1];
+		break;
+	case HM_EV_MKNOD:
+		ev->mode = (uint32_t)ev->a[at ? 2 : 1];
+		dev = ev->a[at ? 3 : 2];
+		ev->dev_major = major((dev_t)dev);
+		ev->dev_minor = minor((dev_t)dev);
+		break;
+	case HM_EV_CHOWN:
+		ev->owner_uid = (uint32_t)ev->a[at ? 2 : 1];
+		ev->owner_gid = (uint32_t)ev->a[at ? 3 : 2];
+		break;
+	case HM_EV_UNLINK:
+		if (eq(n, "unlinkat") && (ev->a[2] & AT_REMOVEDIR)) {
+			ev->removedir = true;
+			ev->kind = HM_EV_RMDIR;
+		}
+		break;
+	case HM_EV_MOUNT:
+		ev->mount_flags = ev->a[3];
+		break;
+	case HM_EV_UMOUNT:
+		if (eq(n, "umount2"))
+			ev->mount_flags = ev->a[1];
+		break;
+	case HM_EV_SIGNAL:
+		if (eq(n, "tgkill")) {
+			ev->sig = (int)ev->a[2];
+			if (!ev->target_pid)
+				ev->target_pid = (int32_t)ev->a[0];
+		} else {
+			ev->sig = (int)ev->a[1];
+			if (!ev->target_pid)
+				ev->target_pid = (int32_t)ev->a[0];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
+		struct hm_event *ev, struct hm_arena *a)
+{
+	const au_event_t *ts = auparse_get_timestamp(au);
+	bool seen_objpid = false;
+	bool only_eoe = true;
+	bool has_fan = false;
+	unsigned int nrec = 0;
+	int rc;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->fd = -1;
+	ev->owner_uid = ev->owner_gid = (uint32_t)-1;
+	as->a = a;
+	as->nitems = 0;
+	as->nargs = 0;
+	as->args.len = 0;
+	as->cut_argv = false;
+	as->has_openat2 = false;
+	as->decision = false;
+	if (ts) {
+		ev->sec = ts->sec;
+		ev->msec = ts->milli;
+		ev->serial = ts->serial;
+		if (ts->host) {
+			ev->node.s = hm_arena_strndup(a, ts->host,
+						      strlen(ts->host));
+			ev->node.len = ev->node.s ? strlen(ts->host) : 0;
+		}
+	}
+	as->serial = ev->serial;
+	/*
+	 * Called from auparse's callback: auparse_next_event() has left the
+	 * cursor on the first record and field (auparse_first_record() would
+	 * only parse its interpretations a second time).
+	 */
+	if (!auparse_get_num_records(au))
+		return 0;
+	do {
+		int type = auparse_get_type(au);
+
+		nrec++;
+		if (type != AUDIT_EOE)
+			only_eoe = false;
+		if (type == AUDIT_FANOTIFY)
+			has_fan = true;
+		record(as, au, ev, &seen_objpid);
+	} while (auparse_next_record(au) > 0);
+	as->st->records += nrec;
+	if (only_eoe)
+		return 0;	/* an EOE for an event auparse had closed */
+
+	if (ev->has_syscall) {
+		const struct hm_syscall_info *si =
+			hm_syscall_lookup(ev->arch, ev->syscall);
+
+		ev->syscall_name = si->name;
+		ev->kind = si->kind;
+		if (si->name && !strcmp(si->name, "socketcall"))
+			socket_call(ev);
+		arguments(as, ev);
+		network(as, ev, !si->name || strcmp(si->name, "socketcall"));
+	} else if (has_fan) {
+		ev->kind = HM_EV_FANOTIFY;
+	} else if (as->decision) {
+		ev->kind = HM_EV_HM_DECISION;
+	}
+	if ((rc = finish_argv(as, ev)) < 0)
+		return rc;
+	if ((rc = finish_paths(as, ev)) < 0)
+		return rc;
+	return 1;
+}

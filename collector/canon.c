@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * canon.c - object path names as TOMOYO writes them (DESIGN "Path names").
+ *
+ * A PATH record holds the name the process passed.  Here it is joined with
+ * CWD when relative, "." ".." and "//" are removed, and, when asked,
+ * symlinks are resolved through the filesystem (of this host, or under a
+ * --resolve-root image), the result being checked against the record's
+ * inode and device.  Directory parts are resolved through a fixed-size
+ * cache (direct mapped, counted); the last component is looked at per
+ * event, only when the operation follows it.  /proc/... becomes proc:/...,
+ * with the event's own pid as proc:/self.
+ *
+ * Owns: the cache and a scratch buffer.  Results go to the caller's arena.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define CACHE_SLOTS	4096
+#define CACHE_MAX_KEY	1024
+#define MAX_LINKS	40
+
+struct cache_slot {
+	char *key;		/* lexical directory, NULL if empty */
+	size_t key_len;
+	char *val;		/* resolved directory */
+	size_t val_len;
+	uint32_t hash;
+};
+
+struct hm_canon {
+	bool resolve;
+	char *root;		/* resolve root without trailing '/', or "" */
+	size_t root_len;
+	struct cache_slot *cache;
+	struct hm_collector_stats *st;
+	struct hm_buf lex;	/* lexical result */
+	struct hm_buf res;	/* resolution work */
+	struct hm_buf tmp;
+};
+
+struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
+			      struct hm_collector_stats *st)
+{
+	struct hm_canon *c = calloc(1, sizeof(*c));
+	size_t n;
+
+	if (!c)
+		return NULL;
+	c->st = st;
+	c->resolve = resolve || resolve_root;
+	n = resolve_root ? strlen(resolve_root) : 0;
+	while (n > 0 && resolve_root[n - 1] == '/')
+		n--;
+	c->root = strndup(resolve_root ? resolve_root : "", n);
+	c->root_len = n;
+	if (c->resolve)
+		c->cache = calloc(CACHE_SLOTS, sizeof(*c->cache));
+	if (!c->root || (c->resolve && !c->cache)) {
+		hm_canon_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void hm_canon_free(struct hm_canon *c)
+{
+	if (!c)
+		return;
+	if (c->cache) {
+		for (size_t i = 0; i < CACHE_SLOTS; i++) {
+			free(c->cache[i].key);
+			free(c->cache[i].val);
+		}
+		free(c->cache);
+	}
+	hm_buf_free(&c->lex);
+	hm_buf_free(&c->res);
+	hm_buf_free(&c->tmp);
+	free(c->root);
+	free(c);
+}
+
+bool hm_canon_resolving(const struct hm_canon *c)
+{
+	return c->resolve;
+}
+
+/*
+ * Append the components of @s to @b (an absolute path, "" meaning "/"),
+ * handling "", "." and "..".
+ */
+static int push_components(struct hm_buf *b, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+
+		while (j < len && s[j] != '/')
+			j++;
+		if (j == i || (j - i == 1 && s[i] == '.')) {
+			/* empty or "." */
+		} else if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') {
+			while (b->len > 0 && b->p[b->len - 1] != '/')
+				b->len--;
+			if (b->len > 0)
+				b->len--;	/* the '/' */
+			b->p[b->len] = '\0';
+		} else {
+			if (hm_buf_add(b, "/", 1) < 0 ||
+			    hm_buf_add(b, s + i, j - i) < 0)
+				return -ENOMEM;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* The lexical absolute form into c->lex ("" stands for "/"). */
+static int lexical(struct hm_canon *c, const struct hm_canon_req *r)
+{
+	c->lex.len = 0;
+	if (hm_buf_reserve(&c->lex, r->len + r->cwd_len + 2) < 0)
+		return -ENOMEM;
+	c->lex.p[0] = '\0';
+	if (r->len == 0 || r->name[0] != '/') {
+		if (push_components(&c->lex, r->cwd, r->cwd_len) < 0)
+			return -ENOMEM;
+	}
+	return push_components(&c->lex, r->name, r->len);
+}
+
+/* lstat() of @path (absolute, "" = "/") under the resolve root. */
+static int root_lstat(struct hm_canon *c, const char *path, size_t len,
+		      struct stat *st, bool follow)
+{
+	c->tmp.len = 0;
+	if (hm_buf_add(&c->tmp, c->root, c->root_len) < 0 ||
+	    hm_buf_add(&c->tmp, len ? path : "/", len ? len : 1) < 0)
+		return -ENOMEM;
+	if ((follow ? stat : lstat)(c->tmp.p, st) < 0)
+		return -errno;
+	return 0;
+}
+
+/* readlink() under the resolve root, into c->tmp. */
+static int root_readlink(struct hm_canon *c, const char *path, size_t len)
+{
+	char link[PATH_MAX];
+	ssize_t n;
+
+	c->tmp.len = 0;
+	if (hm_buf_add(&c->tmp, c->root, c->root_len) < 0 ||
+	    hm_buf_add(&c->tmp, path, len) < 0)
+		return -ENOMEM;
+	n = readlink(c->tmp.p, link, sizeof(link));
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(link))
+		return -ENAMETOOLONG;
+	c->tmp.len = 0;
+	return hm_buf_add(&c->tmp, link, (size_t)n);
+}
+
+/*
+ * Resolve the lexical absolute path @in (no trailing '/', "" = "/") into
+ * @out, following symlinks in every component, the last one only when
+ * @follow_last.  Components that do not exist are kept as they are.
+ * Returns 0, or -ELOOP / -ENOMEM (then @out is meaningless).
+ */
+static int resolve(struct hm_canon *c, const char *in, size_t in_len,
+		   bool follow_last, struct hm_buf *out)
+{
+	struct hm_buf todo = { 0 };
+	int links = 0;
+	int rc = 0;
+	size_t pos = 0;
+
+	out->len = 0;
+	if (hm_buf_reserve(out, in_len + 1) < 0 ||
+	    hm_buf_add(&todo, in, in_len) < 0) {
+		rc = -ENOMEM;
+		goto done;
+	}
+	out->p[0] = '\0';
+	while (pos < todo.len) {
+		struct stat st;
+		size_t i = pos, j, mark;
+		bool last;
+
+		while (i < todo.len && todo.p[i] == '/')
+			i++;
+		j = i;
+		while (j < todo.len && todo.p[j] != '/')
+			j++;
+		pos = j;
+		if (j == i || (j - i == 1 && todo.p[i] == '.'))
+			continue;
+		if (j - i == 2 && todo.p[i] == '.' && todo.p[i + 1] == '.') {
+			while (out->len > 0 && out->p[out->len - 1] != '/')
+				out->len--;
+			if (out->len > 0)
+				out->len--;
+			out->p[out->len] = '\0';
+			continue;
+		}
+		mark = out->len;
+		if (hm_buf_add(out, "/", 1) < 0 ||
+		    hm_buf_add(out, todo.p + i, j - i) < 0) {
+			rc = -ENOMEM;
+			goto done;
+		}
+		last = true;
+		for (size_t k = j; k < todo.len; k++)
+			if (todo.p[k] != '/') {
+				last = false;
+				break;
+			}
+		if (last && !follow_last)
+			continue;
+		if (root_lstat(c, out->p, out->len, &st, false) < 0) {
+			/* does not exist (any more): keep the rest as is */
+			rc = push_components(out, todo.p + pos,
+					     todo.len - pos);
+			goto done;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > MAX_LINKS) {
+			rc = -ELOOP;
+			goto done;
+		}
+		rc = root_readlink(c, out->p, out->len);
+		if (rc < 0) {
+			rc = push_components(out, todo.p + pos,
+					     todo.len - pos);
+			goto done;
+		}
+		/* splice: target + rest of todo */
+		{
+			struct hm_buf nt = { 0 };
+
+			if (hm_buf_add(&nt, c->tmp.p, c->tmp.len) < 0 ||
+			    hm_buf_add(&nt, "/", 1) < 0 ||
+			    hm_buf_add(&nt, todo.p + pos, todo.len - pos) < 0) {
+				hm_buf_free(&nt);
+				rc = -ENOMEM;
+				goto done;
+			}
+			hm_buf_free(&todo);
+			todo = nt;
+			pos = 0;
+		}
+		if (c->tmp.len && c->tmp.p[0] == '/')
+			out->len = 0;
+		else
+			out->len = mark;
+		out->p[out->len] = '\0';
+	}
+done:
+	hm_buf_free(&todo);
+	return rc;
+}
+
+/* The resolved form of directory @dir (lexical, "" = "/"), cached. */
+static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
+		       bool use_cache, struct hm_buf *out)
+{
+	uint32_t h = hm_hash_bytes(dir, len);
+	struct cache_slot *s = &c->cache[h % CACHE_SLOTS];
+	int rc;
+
+	if (use_cache && s->key && s->hash == h && s->key_len == len &&
+	    !memcmp(s->key, dir, len)) {
+		c->st->dircache_hits++;
+		out->len = 0;
+		return hm_buf_add(out, s->val, s->val_len);
+	}
+	c->st->dircache_misses++;
+	rc = resolve(c, dir, len, true, out);
+	if (rc < 0 || len > CACHE_MAX_KEY)
+		return rc;
+	if (s->key)
+		c->st->dircache_evictions++;
+	free(s->key);
+	free(s->val);
+	s->key = strndup(dir, len);
+	s->val = strndup(out->p, out->len);
+	if (!s->key || !s->val) {
+		free(s->key);
+		free(s->val);
+		s->key = s->val = NULL;
+		return 0;
+	}
+	s->key_len = len;
+	s->val_len = out->len;
+	s->hash = h;
+	return 0;
+}
+
+/*
+ * Is @p the object of the record?  A name that no longer exists (deleted
+ * since, or a log from the past) is taken as it resolved: its directory
+ * part was still checked by the lookup.
+ */
+static bool same_object(struct hm_canon *c, const struct hm_buf *p,
+			const struct hm_ev_path *rec, bool follow)
+{
+	struct stat st;
+	int rc = root_lstat(c, p->p, p->len, &st, follow);
+
+	if (rc == -ENOENT)
+		return true;
+	if (rc < 0)
+		return false;
+	return st.st_ino == rec->ino && major(st.st_dev) == rec->dev_major &&
+	       minor(st.st_dev) == rec->dev_minor;
+}
+
+static bool is_link(struct hm_canon *c, const struct hm_buf *p)
+{
+	struct stat st;
+
+	return root_lstat(c, p->p, p->len, &st, false) == 0 &&
+	       S_ISLNK(st.st_mode);
+}
+
+/* Resolve c->lex into c->res; on any doubt c->res = c->lex. */
+static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
+{
+	const char *p = c->lex.p;
+	size_t len = c->lex.len, slash = len;
+	bool check = r->rec && r->rec->has_inode;
+	int rc;
+
+	while (slash > 0 && p[slash - 1] != '/')
+		slash--;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		rc = resolve_dir(c, p, slash ? slash - 1 : 0, attempt == 0,
+				 &c->res);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0)
+			break;
+		if (hm_buf_add(&c->res, p + slash - (slash ? 1 : 0),
+			       len - slash + (slash ? 1 : 0)) < 0)
+			return -ENOMEM;
+		if (r->follow_last && is_link(c, &c->res)) {
+			struct hm_buf dir = c->res;
+
+			c->res = (struct hm_buf){ 0 };
+			rc = resolve(c, dir.p, dir.len, true, &c->res);
+			hm_buf_free(&dir);
+			if (rc == -ENOMEM)
+				return rc;
+			if (rc < 0)
+				break;
+		}
+		if (!check || same_object(c, &c->res, r->rec, r->follow_last)) {
+			c->st->resolved++;
+			return 0;
+		}
+	}
+	if (check)
+		c->st->resolve_mismatch++;
+	c->res.len = 0;
+	return hm_buf_add(&c->res, c->lex.p, c->lex.len);
+}
+
+static bool is_pid(const char *s, size_t n, int64_t pid)
+{
+	char buf[24];
+	int k;
+
+	if (pid <= 0)
+		return false;
+	k = snprintf(buf, sizeof(buf), "%lld", (long long)pid);
+	return (size_t)k == n && !memcmp(s, buf, n);
+}
+
+/* Emit @p (absolute, "" = "/") into the arena in TOMOYO's naming. */
+static int emit(struct hm_canon *c, struct hm_arena *a,
+		const struct hm_canon_req *r, const char *p, size_t len,
+		struct hm_bytes *out)
+{
+	struct hm_buf *b = &c->tmp;
+
+	if (len && !(len >= 5 && !memcmp(p, "/proc", 5) &&
+		     (len == 5 || p[5] == '/'))) {
+		/* the usual case: straight into the arena */
+		bool slash = r->is_dir && p[len - 1] != '/';
+		char *o;
+
+		if (len + slash > HM_COLLECTOR_MAX_PATH)
+			return -E2BIG;
+		o = hm_arena_alloc(a, len + slash + 1);
+		if (!o)
+			return -ENOMEM;
+		memcpy(o, p, len);
+		if (slash)
+			o[len] = '/';
+		o[len + slash] = '\0';
+		out->s = o;
+		out->len = len + slash;
+		return 0;
+	}
+	b->len = 0;
+	if (len >= 5 && !memcmp(p, "/proc", 5) && (len == 5 || p[5] == '/')) {
+		const char *rest = p + 5;
+		size_t n = len - 5, j = 1;
+
+		if (hm_buf_add(b, "proc:", 5) < 0)
+			return -ENOMEM;
+		while (j < n && rest[j] != '/')
+			j++;
+		if (n > 1 && ((j == 5 && !memcmp(rest + 1, "self", 4)) ||
+			      is_pid(rest + 1, j - 1, r->pid))) {
+			if (hm_buf_add(b, "/self", 5) < 0)
+				return -ENOMEM;
+			rest += j;
+			n -= j;
+		}
+		if (hm_buf_add(b, n ? rest : "/", n ? n : 1) < 0)
+			return -ENOMEM;
+	} else if (len == 0) {
+		if (hm_buf_add(b, "/", 1) < 0)
+			return -ENOMEM;
+	} else if (hm_buf_add(b, p, len) < 0) {
+		return -ENOMEM;
+	}
+	if (r->is_dir && b->p[b->len - 1] != '/' && hm_buf_add(b, "/", 1) < 0)
+		return -ENOMEM;
+	if (b->len > HM_COLLECTOR_MAX_PATH)
+		return -E2BIG;
+	out->s = hm_arena_strndup(a, b->p, b->len);
+	if (!out->s)
+		return -ENOMEM;
+	out->len = b->len;
+	return 0;
+}
+
+int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
+		  const struct hm_canon_req *r, struct hm_bytes *out)
+{
+	bool relative = r->len == 0 || r->name[0] != '/';
+	int rc;
+
+	if (r->len > HM_COLLECTOR_MAX_PATH)
+		return -E2BIG;
+	if (relative && (!r->cwd || !r->cwd_len || r->cwd[0] != '/')) {
+		/* cannot be made absolute: keep as passed */
+		out->s = hm_arena_strndup(a, r->name, r->len);
+		out->len = r->len;
+		return out->s ? 0 : -ENOMEM;
+	}
+	rc = lexical(c, r);
+	if (rc < 0)
+		return rc;
+	if (!c->resolve || r->lexical_only || (c->lex.len >= 5 && !memcmp(c->lex.p, "/proc", 5) &&
+			    (c->lex.len == 5 || c->lex.p[5] == '/')))
+		return emit(c, a, r, c->lex.p, c->lex.len, out);
+	rc = resolve_path(c, r);
+	if (rc < 0)
+		return rc;
+	return emit(c, a, r, c->res.p, c->res.len, out);
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * decode.c - turn audit field values into bytes and numbers: quoted or
+ * hex-encoded strings, (null), decimal/hex/octal numbers, and SOCKADDR's
+ * saddr.  Values come from auparse_get_field_str(); nothing here assumes a
+ * field is well formed.  Owns no state.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "internal.h"
+
+int hm_buf_reserve(struct hm_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	size_t cap;
+	char *p;
+
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+int hm_buf_add(struct hm_buf *b, const void *p, size_t len)
+{
+	if (hm_buf_reserve(b, len) < 0)
+		return -ENOMEM;
+	memcpy(b->p + b->len, p, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+void hm_buf_free(struct hm_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static const signed char hexval[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
+/*
+ * Numbers are parsed here rather than with strtoull(): no locale, no
+ * blanks, no sign for unsigned, every character must be a digit, and
+ * overflow is an error.  This runs for most fields of every record.
+ */
+bool hm_parse_u64(const char *s, int base, uint64_t *out)
+{
+	/* digits that always fit in 64 bits, per base */
+	size_t safe = base == 16 ? 16 : base == 10 ? 19 : 21;
+	uint64_t v = 0;
+	const char *p = s;
+	size_t n = 0;
+
+	if (!p || !*p)
+		return false;
+	if (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p[2])
+		p += 2;
+	for (; *p; p++, n++) {
+		int d = hexval[(unsigned char)*p] - 1;
+
+		if (d < 0 || d >= base)
+			return false;
+		if (n >= safe &&
+		    (__builtin_mul_overflow(v, (uint64_t)base, &v) ||
+		     __builtin_add_overflow(v, (uint64_t)d, &v)))
+			return false;
+		if (n < safe)
+			v = v * (uint64_t)base + (uint64_t)d;
+	}
+	*out = v;
+	return true;
+}
+
+bool hm_parse_i64(const char *s, int64_t *out)
+{
+	uint64_t v;
+	bool neg = s && *s == '-';
+
+	if (!hm_parse_u64(neg ? s + 1 : s, 10, &v))
+		return false;
+	if (v > (uint64_t)INT64_MAX + neg)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}
+
+/* Decode @n hex digits (n even) into @out; false on a bad digit. */
+static bool unhex(char *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += 2) {
+		int hi = hexval[(unsigned char)s[i]] - 1;
+		int lo = hexval[(unsigned char)s[i + 1]] - 1;
+
+		if (hi < 0 || lo < 0)
+			return false;
+		*out++ = (char)(hi << 4 | lo);
+	}
+	return true;
+}
+
+int hm_field_bytes(struct hm_buf *b, const char *v, size_t max)
+{
+	size_t n;
+
+	if (!v || !*v || !strcmp(v, "(null)") || !strcmp(v, "(none)"))
+		return 0;
+	n = strlen(v);
+	if (v[0] == '"') {
+		if (n < 2 || v[n - 1] != '"')
+			return -EINVAL;
+		if (b->len + n - 2 > max)
+			return -E2BIG;
+		return hm_buf_add(b, v + 1, n - 2) < 0 ? -ENOMEM : 1;
+	}
+	if (n % 2)
+		return -EINVAL;
+	if (b->len + n / 2 > max)
+		return -E2BIG;
+	if (hm_buf_reserve(b, n / 2) < 0)
+		return -ENOMEM;
+	if (!unhex(b->p + b->len, v, n))
+		return -EINVAL;
+	b->len += n / 2;
+	b->p[b->len] = '\0';
+	return 1;
+}
+
+/*
+ * saddr is the struct sockaddr in hex, in the byte order of the host that
+ * wrote it (little endian for x86); ports and IPv4/IPv6 addresses are in
+ * network order inside.
+ */
+bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
+			struct hm_arena *a)
+{
+	unsigned char raw[128];
+	size_t n = hex ? strlen(hex) : 0;
+	size_t len;
+
+	memset(sa, 0, sizeof(*sa));
+	if (n < 4 || n % 2 || n / 2 > sizeof(raw))
+		return false;
+	if (!unhex((char *)raw, hex, n))
+		return false;
+	len = n / 2;
+	sa->family = raw[0] | raw[1] << 8;
+	switch (sa->family) {
+	case AF_INET:
+		if (len < 8)
+			return false;
+		sa->port = (uint16_t)(raw[2] << 8 | raw[3]);
+		memcpy(sa->addr, raw + 4, 4);
+		return true;
+	case AF_INET6:
+		if (len < 24)
+			return false;
+		sa->port = (uint16_t)(raw[2] << 8 | raw[3]);
+		memcpy(sa->addr, raw + 8, 16);
+		return true;
+	case AF_UNIX: {
+		size_t plen = len - 2;
+		char *p;
+
+		if (plen && raw[2] != 0) {
+			/* pathname socket: up to the first NUL */
+			const unsigned char *z = memchr(raw + 2, 0, plen);
+
+			if (z)
+				plen = (size_t)(z - (raw + 2));
+		}
+		p = hm_arena_strndup(a, (const char *)raw + 2, plen);
+		if (!p)
+			return false;
+		sa->unix_path.s = p;
+		sa->unix_path.len = plen;
+		return true;
+	}
+	default:
+		return true;
+	}
+}

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stream.c - between the bytes of a log and auparse.
+ *
+ * Bytes are cut into lines here (an incomplete last line waits for more),
+ * lines that auparse could not use are skipped and counted (no audit
+ * stamp, NUL bytes, over-long).  The only thing read from a line is its
+ * prefix
+ *	[node=N ]type=T msg=audit(SEC.MSEC:SERIAL):
+ * which tells which event (serial) it belongs to; auparse parses every
+ * record.
+ *
+ * Why not feed auparse the log as it is: auparse 3.0.9 keeps every event
+ * it has started in one list, closes one early only when its last record
+ * is PROCTITLE, EOE, a type below 1300 or from 2100 on, KERNEL or
+ * MAC_UNLBL*..MAC_CALIPSO*, and scans the list for every record.  Any
+ * other event stays open until the end-of-event timeout (2 s of log
+ * time) and the events behind it pile up: one crash (ANOM_ABEND, a single
+ * record) per 5000 events makes a log read 40 times slower.  Records of
+ * one event are not always adjacent either: a task that sleeps while its
+ * records are emitted (audit backlog full) lets thousands of lines of
+ * other events in between (6155 lines measured), with the same effect.
+ *
+ * So lines wait here, grouped by event, in the order events first appear
+ * (a queue with a hash on the stamp), and auparse is fed whole events
+ * from the head of the queue, each as soon as it and every event before
+ * it is complete.  An event is complete when its last record is one that
+ * auparse closes on; a record of a type that is always a whole event
+ * (ANOM_ABEND, SECCOMP: audited outside any system call) completes it
+ * and gets an EOE line after it; an event at the head that is still open
+ * when a record 2 s later in log time arrives (auparse's own rule), or
+ * HM_EOE_WINDOW lines later, or when the queue holds too much, is closed
+ * with an EOE line.  auparse thus holds one event at a time, no event is
+ * lost or split, and events come out in the order of their first record.
+ *
+ * Owns: the partial line, the queue of pending events and their lines,
+ * the type-name cache.  Next: auparse calls the collector's callback.
+ */
+#include <errno.h>
+#include <libaudit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define HM_EOE_WINDOW	32768		/* lines; 5x the largest gap seen */
+#define EOE_TIMEOUT	2		/* seconds of log time, as auparse */
+#define QUEUE_MAX	65536		/* events waiting */
+#define BYTES_MAX	(64u << 20)	/* bytes of lines waiting */
+#define HASH_SIZE	4096
+#define NODE_MAX	255
+#define TYPE_CACHE	256
+#define NONE		UINT64_MAX
+
+/* An event whose lines wait in the queue. */
+struct pend {
+	int64_t sec;
+	uint32_t msec;
+	uint64_t serial;
+	uint32_t node_hash;
+	uint16_t node_len;
+	bool complete;
+	bool need_eoe;		/* closed here, not by its last record */
+	uint32_t nrec;
+	uint64_t last_line;
+	uint64_t hnext;		/* next seq in the hash chain, or NONE */
+	struct hm_buf lines;	/* its records, ENRICHED part cut off */
+};
+
+struct type_slot {
+	char name[32];
+	int type;
+};
+
+struct hm_stream {
+	auparse_state_t *au;
+	struct pend *q;		/* ring: seq & (cap - 1) */
+	size_t cap;
+	uint64_t head, tail;	/* seqs: [head, tail) wait */
+	uint64_t hash[HASH_SIZE]; /* open events by stamp, chains of seqs */
+	size_t open;		/* events in the hash */
+	size_t bytes;		/* bytes of lines waiting */
+	uint64_t line_no;
+	struct hm_buf partial;
+	struct hm_buf out;	/* whole events for auparse */
+	bool skipping_long;	/* inside an over-long line */
+	uint64_t consumed;	/* bytes of whole lines in this file */
+	size_t carried;		/* bytes of a skipped long line so far */
+	struct type_slot types[TYPE_CACHE];
+};
+
+/* The stamp of one line. */
+struct stamp {
+	const char *node;
+	size_t node_len;
+	const char *type;
+	size_t type_len;
+	int64_t sec;
+	uint32_t msec;
+	uint64_t serial;
+};
+
+struct hm_stream *hm_stream_new(auparse_state_t *au)
+{
+	struct hm_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->au = au;
+	s->cap = 256;
+	s->q = calloc(s->cap, sizeof(*s->q));
+	if (!s->q) {
+		free(s);
+		return NULL;
+	}
+	for (size_t i = 0; i < HASH_SIZE; i++)
+		s->hash[i] = NONE;
+	return s;
+}
+
+void hm_stream_free(struct hm_stream *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		hm_buf_free(&s->q[i].lines);
+	free(s->q);
+	hm_buf_free(&s->partial);
+	hm_buf_free(&s->out);
+	free(s);
+}
+
+static bool digits(const char **p, const char *end, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+
+	if (q >= end || *q < '0' || *q > '9')
+		return false;
+	while (q < end && *q >= '0' && *q <= '9') {
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*q++ - '0');
+	}
+	*p = q;
+	*v = x;
+	return true;
+}
+
+static bool word(const char **p, const char *end, const char *key,
+		 size_t klen, const char **val, size_t *vlen)
+{
+	const char *q = *p;
+	const char *sp;
+
+	if ((size_t)(end - q) < klen || memcmp(q, key, klen))
+		return false;
+	q += klen;
+	sp = memchr(q, ' ', (size_t)(end - q));
+	if (!sp || sp == q)
+		return false;
+	*val = q;
+	*vlen = (size_t)(sp - q);
+	*p = sp + 1;
+	return true;
+}
+
+/* Parse "[node=N ]type=T msg=audit(S.M:N):" at the start of a line. */
+static bool parse_stamp(const char *p, const char *end, struct stamp *st)
+{
+	uint64_t sec, msec;
+
+	st->node = NULL;
+	st->node_len = 0;
+	if (end - p > 5 && !memcmp(p, "node=", 5) &&
+	    !word(&p, end, "node=", 5, &st->node, &st->node_len))
+		return false;
+	if (!word(&p, end, "type=", 5, &st->type, &st->type_len))
+		return false;
+	if (end - p < 10 || memcmp(p, "msg=audit(", 10))
+		return false;
+	p += 10;
+	if (!digits(&p, end, &sec) || p >= end || *p++ != '.' ||
+	    !digits(&p, end, &msec) || p >= end || *p++ != ':' ||
+	    !digits(&p, end, &st->serial) || p >= end || *p != ')')
+		return false;
+	if (st->node_len > NODE_MAX || sec > INT64_MAX || msec > 999)
+		return false;
+	st->sec = (int64_t)sec;
+	st->msec = (uint32_t)msec;
+	return true;
+}
+
+/* A record type from its name, through a small cache. */
+static int type_lookup(struct hm_stream *s, const char *name, size_t len)
+{
+	uint32_t h = hm_hash_bytes(name, len);
+	struct type_slot *t = &s->types[h % TYPE_CACHE];
+	char buf[32];
+	int type;
+
+	if (len >= sizeof(buf))
+		return -1;
+	if (!strncmp(t->name, name, len) && t->name[len] == '\0')
+		return t->type;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	type = audit_name_to_msg_type(buf);
+	memcpy(t->name, buf, len + 1);
+	t->type = type;
+	return type;
+}
+
+
+static int type_of(struct hm_stream *s, const char *name, size_t len)
+{
+	/* the usual records of a syscall event, without a lookup */
+	switch (len) {
+	case 3:
+		if (!memcmp(name, "CWD", 3))
+			return AUDIT_CWD;
+		break;
+	case 4:
+		if (!memcmp(name, "PATH", 4))
+			return AUDIT_PATH;
+		break;
+	case 7:
+		if (!memcmp(name, "SYSCALL", 7))
+			return AUDIT_SYSCALL;
+		break;
+	case 9:
+		if (!memcmp(name, "PROCTITLE", 9))
+			return AUDIT_PROCTITLE;
+		break;
+	}
+	return type_lookup(s, name, len);
+}
+
+/* Does auparse close an event whose last record has this type? */
+static bool closes_event(int type)
+{
+	return type == AUDIT_PROCTITLE || type == AUDIT_EOE ||
+	       type < AUDIT_FIRST_EVENT || type >= AUDIT_FIRST_USER_MSG2 ||
+	       type == AUDIT_KERNEL ||
+	       (type >= AUDIT_MAC_UNLBL_ALLOW && type <= AUDIT_MAC_CALIPSO_DEL);
+}
+
+/*
+ * Is an event of this type always one record, emitted outside any system
+ * call (so no SYSCALL record can share its serial)?  A core dump is
+ * audited while a signal is delivered; seccomp audits before the system
+ * call is entered.
+ */
+static bool standalone(int type)
+{
+	return type == AUDIT_ANOM_ABEND || type == AUDIT_SECCOMP;
+}
+
+static struct pend *at(struct hm_stream *s, uint64_t seq)
+{
+	return &s->q[seq & (s->cap - 1)];
+}
+
+static size_t bucket(const struct stamp *st, uint32_t node_hash)
+{
+	return (size_t)((st->serial * 0x9E3779B97F4A7C15ull ^ (uint64_t)st->sec ^
+			 node_hash) % HASH_SIZE);
+}
+
+static bool same(const struct pend *e, const struct stamp *st,
+		 uint32_t node_hash)
+{
+	return e->serial == st->serial && e->sec == st->sec &&
+	       e->msec == st->msec && e->node_len == st->node_len &&
+	       e->node_hash == node_hash;
+}
+
+/* The open event @st belongs to, or NONE. */
+static uint64_t find(struct hm_stream *s, const struct stamp *st,
+		     uint32_t node_hash)
+{
+	for (uint64_t q = s->hash[bucket(st, node_hash)]; q != NONE;
+	     q = at(s, q)->hnext)
+		if (same(at(s, q), st, node_hash))
+			return q;
+	return NONE;
+}
+
+/* Take @seq out of the hash: it is complete. */
+static void unhash(struct hm_stream *s, uint64_t seq)
+{
+	struct pend *e = at(s, seq);
+	struct stamp st = { .sec = e->sec, .msec = e->msec,
+			    .serial = e->serial };
+	uint64_t *p = &s->hash[bucket(&st, e->node_hash)];
+
+	while (*p != NONE && *p != seq)
+		p = &at(s, *p)->hnext;
+	if (*p == seq)
+		*p = e->hnext;
+	e->hnext = NONE;
+	s->open--;
+}
+
+static void complete(struct hm_stream *s, uint64_t seq, bool eoe)
+{
+	struct pend *e = at(s, seq);
+
+	if (e->complete)
+		return;
+	unhash(s, seq);
+	e->complete = true;
+	e->need_eoe = eoe;
+}
+
+/* Double the ring, keeping every seq's slot = seq & (cap - 1). */
+static int grow(struct hm_stream *s)
+{
+	size_t cap = s->cap * 2;
+	struct pend *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (uint64_t q = s->head; q != s->tail; q++)
+		n[q & (cap - 1)] = *at(s, q);
+	/* buffers of free slots are dropped; live ones moved */
+	for (size_t i = 0; i < s->cap; i++) {
+		uint64_t q = s->head + ((i - s->head) & (s->cap - 1));
+
+		if (q >= s->tail)
+			hm_buf_free(&s->q[i].lines);
+	}
+	free(s->q);
+	s->q = n;
+	s->cap = cap;
+	return 0;
+}
+
+static int feed_eoe(struct hm_stream *s, const struct pend *e)
+{
+	const char *l = e->lines.p;
+	size_t node = 0;
+	char buf[96];
+	int n;
+
+	/* the node= prefix, as the event's first line has it */
+	if (e->node_len && e->lines.len > 5 && !memcmp(l, "node=", 5))
+		node = 5 + e->node_len + 1;
+	if (node && hm_buf_add(&s->out, l, node) < 0)
+		return -ENOMEM;
+	n = snprintf(buf, sizeof(buf), "type=EOE msg=audit(%lld.%03u:%llu): \n",
+		     (long long)e->sec, e->msec, (unsigned long long)e->serial);
+	return hm_buf_add(&s->out, buf, (size_t)n);
+}
+
+/* Hand auparse the complete events at the head of the queue. */
+static int drain(struct hm_stream *s, struct hm_collector *c)
+{
+	while (s->head != s->tail && at(s, s->head)->complete) {
+		struct pend *e = at(s, s->head);
+
+		if (hm_buf_add(&s->out, e->lines.p, e->lines.len) < 0)
+			return -ENOMEM;
+		if (e->need_eoe) {
+			if (feed_eoe(s, e) < 0)
+				return -ENOMEM;
+			hm_collector_stats_rw(c)->eoe_injected++;
+		}
+		s->bytes -= e->lines.len;
+		e->lines.len = 0;
+		s->head++;
+	}
+	return 0;
+}
+
+/* Close the head while it blocks more than auparse itself would allow. */
+static void unblock(struct hm_stream *s, const struct stamp *st,
+		    struct hm_collector *c)
+{
+	while (s->head != s->tail) {
+		struct pend *e = at(s, s->head);
+
+		if (!e->complete &&
+		    s->line_no - e->last_line <= HM_EOE_WINDOW &&
+		    st->sec <= e->sec + EOE_TIMEOUT &&
+		    s->tail - s->head <= QUEUE_MAX && s->bytes <= BYTES_MAX)
+			return;
+		if (!e->complete) {
+			complete(s, s->head, true);
+			hm_collector_stats_rw(c)->eoe_window++;
+		}
+		if (drain(s, c) < 0)
+			return;
+	}
+}
+
+/* A new event at the tail of the queue. */
+static int push(struct hm_stream *s, const struct stamp *st,
+		uint32_t node_hash, uint64_t *out)
+{
+	struct pend *e;
+	size_t b;
+
+	if (s->tail - s->head == s->cap && grow(s) < 0)
+		return -ENOMEM;
+	e = at(s, s->tail);
+	e->sec = st->sec;
+	e->msec = st->msec;
+	e->serial = st->serial;
+	e->node_hash = node_hash;
+	e->node_len = (uint16_t)st->node_len;
+	e->complete = false;
+	e->need_eoe = false;
+	e->nrec = 0;
+	e->lines.len = 0;
+	b = bucket(st, node_hash);
+	e->hnext = s->hash[b];
+	s->hash[b] = s->tail;
+	s->open++;
+	*out = s->tail++;
+	return 0;
+}
+
+/* Queue one good line under its event; complete the event if it ends. */
+static int track(struct hm_stream *s, const struct stamp *st,
+		 const char *line, const char *nl, struct hm_collector *c)
+{
+	int type = type_of(s, st->type, st->type_len);
+	uint32_t node_hash = st->node_len ? hm_hash_bytes(st->node,
+							  st->node_len) : 0;
+	const char *gs;
+	struct pend *e;
+	uint64_t seq;
+	size_t len;
+	int rc;
+
+	s->line_no++;
+	seq = find(s, st, node_hash);
+	if (seq != NONE && at(s, seq)->nrec >= HM_COLLECTOR_MAX_RECORDS) {
+		hm_collector_skip(c, HM_SKIP_EVENT_SPLIT,
+				  "event %llu has over %u records",
+				  (unsigned long long)st->serial,
+				  HM_COLLECTOR_MAX_RECORDS);
+		complete(s, seq, true);
+		seq = NONE;
+	}
+	if (seq == NONE && (rc = push(s, st, node_hash, &seq)) < 0)
+		return rc;
+	e = at(s, seq);
+	/* the record without its ENRICHED part: what follows 0x1d is
+	 * auparse's interpretation text, which the collector never reads
+	 * (a raw record never holds 0x1d: audit hex-encodes control bytes) */
+	gs = memchr(line, 0x1d, (size_t)(nl - line));
+	len = (size_t)((gs ? gs : nl) - line);
+	if (hm_buf_reserve(&e->lines, len + 1) < 0)
+		return -ENOMEM;
+	memcpy(e->lines.p + e->lines.len, line, len);
+	e->lines.p[e->lines.len + len] = '\n';
+	e->lines.len += len + 1;
+	s->bytes += len + 1;
+	e->nrec++;
+	e->last_line = s->line_no;
+	if (standalone(type) && e->nrec == 1)
+		complete(s, seq, true);
+	else if (closes_event(type))
+		complete(s, seq, false);
+	unblock(s, st, c);
+	return drain(s, c);
+}
+
+/* One complete line [line, nl] (nl at its '\n'): queue it or skip it. */
+static int one_line(struct hm_stream *s, const char *line, const char *nl,
+		    struct hm_collector *c)
+{
+	struct hm_stream_pos *pos = hm_collector_pos_rw(c);
+	struct hm_collector_stats *stats = hm_collector_stats_rw(c);
+	struct stamp st;
+	enum hm_skip_reason why;
+	int rc = 0;
+
+	pos->line++;
+	stats->lines++;
+	if (memchr(line, '\0', (size_t)(nl - line))) {
+		why = HM_SKIP_GARBAGE;
+	} else if (!parse_stamp(line, nl, &st)) {
+		why = HM_SKIP_NO_STAMP;
+	} else {
+		rc = track(s, &st, line, nl, c);
+		goto done;
+	}
+	hm_collector_skip(c, why, "%s", hm_skip_names[why]);
+done:
+	s->consumed += (size_t)(nl - line) + 1 + s->carried;
+	s->carried = 0;
+	if (rc == 0 && s->head == s->tail)
+		hm_collector_quiet(c, s->consumed);
+	return rc;
+}
+
+/* Hand what was queued to auparse (its callbacks run in here). */
+static int flush_out(struct hm_stream *s)
+{
+	int rc = 0;
+
+	if (s->out.len && auparse_feed(s->au, s->out.p, s->out.len) < 0)
+		rc = -ENOMEM;
+	s->out.len = 0;
+	return rc;
+}
+
+/* The rest of a line begun in an earlier call: 1 done, 0 need more. */
+static int finish_partial(struct hm_stream *s, const char **pp, size_t len,
+			  struct hm_collector *c)
+{
+	const char *p = *pp;
+	const char *nl = memchr(p, '\n', len);
+	size_t take = nl ? (size_t)(nl - p) + 1 : len;
+	int rc = 0;
+
+	if (s->skipping_long) {
+		s->carried += take;
+	} else if (s->partial.len + take > HM_COLLECTOR_MAX_LINE) {
+		s->skipping_long = true;
+		s->carried = s->partial.len + take;
+		s->partial.len = 0;
+	} else if (hm_buf_add(&s->partial, p, take) < 0) {
+		return -ENOMEM;
+	}
+	if (!nl)
+		return 0;
+	*pp = nl + 1;
+	if (s->skipping_long) {
+		s->skipping_long = false;
+		hm_collector_pos_rw(c)->line++;
+		hm_collector_stats_rw(c)->lines++;
+		hm_collector_skip(c, HM_SKIP_LONG_LINE, "line over %u bytes",
+				  HM_COLLECTOR_MAX_LINE);
+		s->consumed += s->carried;
+		s->carried = 0;
+		if (s->head == s->tail)
+			hm_collector_quiet(c, s->consumed);
+	} else {
+		const char *q = s->partial.p;
+
+		s->carried = 0;
+		rc = one_line(s, q, q + s->partial.len - 1, c);
+		s->partial.len = 0;
+	}
+	return rc < 0 ? rc : 1;
+}
+
+int hm_stream_feed(struct hm_stream *s, const char *p, size_t len,
+		   struct hm_collector *c)
+{
+	const char *end = p + len;
+	int rc;
+
+	if (s->partial.len || s->skipping_long) {
+		rc = finish_partial(s, &p, len, c);
+		if (rc <= 0)
+			return rc;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			break;
+		if ((rc = one_line(s, p, nl, c)) < 0)
+			return rc;
+		p = nl + 1;
+	}
+	if ((rc = flush_out(s)) < 0)
+		return rc;
+	/*
+	 * auparse hands out an event completed by its last record only when
+	 * it is next called: an empty feed does that now, so nothing fed is
+	 * held back (a checkpoint relies on it, and so does latency).
+	 */
+	if (auparse_feed(s->au, "", 0) < 0)
+		return -ENOMEM;
+	if (p < end) {
+		if ((size_t)(end - p) > HM_COLLECTOR_MAX_LINE) {
+			s->skipping_long = true;
+			s->carried = (size_t)(end - p);
+		} else if (hm_buf_add(&s->partial, p, (size_t)(end - p)) < 0) {
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void hm_stream_end_file(struct hm_stream *s, struct hm_collector *c)
+{
+	if (s->partial.len || s->skipping_long) {
+		hm_collector_pos_rw(c)->line++;
+		hm_collector_skip(c, s->skipping_long ? HM_SKIP_LONG_LINE :
+				  HM_SKIP_TRUNCATED, "%s",
+				  s->skipping_long ? "line too long" :
+				  "incomplete last line");
+	}
+	s->partial.len = 0;
+	s->skipping_long = false;
+	s->carried = 0;
+	s->consumed = 0;
+}
+
+int hm_stream_close_open(struct hm_stream *s, struct hm_collector *c)
+{
+	int rc;
+
+	for (uint64_t q = s->head; q != s->tail; q++)
+		if (!at(s, q)->complete) {
+			complete(s, q, true);
+			hm_collector_stats_rw(c)->eoe_window++;
+		}
+	if ((rc = drain(s, c)) < 0)
+		return rc;
+	if ((rc = flush_out(s)) < 0)
+		return rc;
+	return auparse_feed(s->au, "", 0) < 0 ? -ENOMEM : 0;
+}
+
+void hm_stream_flush(struct hm_stream *s, struct hm_collector *c)
+{
+	hm_stream_close_open(s, c);
+	auparse_flush_feed(s->au);
+}
+
+uint64_t hm_stream_consumed(const struct hm_stream *s)
+{
+	return s->consumed;
+}
+
+size_t hm_stream_open_count(const struct hm_stream *s)
+{
+	return (size_t)(s->tail - s->head);
+}

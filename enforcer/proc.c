@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * proc.c - live domain tracking: the proc connector (fork, exec, exit)
+ * feeds the analyzer's tracker, the same code and rules the learner uses;
+ * /proc fills in processes that were running before we started (DESIGN.md
+ * "Unobserved history": <kernel> EXE) and resyncs the table when netlink
+ * lost messages (ENOBUFS).  Owns the netlink socket; the process table is
+ * the tracker's.  Next: loop.c asks hm_enf_proc_view() for each event.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enforcer.h"
+#include "histmac/pattern.h"
+
+#define KERNEL "<kernel>"
+#define RCVBUF (8 << 20)
+
+struct hm_proc {
+	int fd;
+};
+
+int hm_proc_fd(const struct hm_proc *p)
+{
+	return p->fd;
+}
+
+/* Subscribe to process events (needs CAP_NET_ADMIN, before caps drop). */
+int hm_proc_open(struct hm_proc **out)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+				  .nl_groups = CN_IDX_PROC };
+	struct {
+		struct nlmsghdr nl;
+		struct cn_msg cn;
+		enum proc_cn_mcast_op op;
+	} __attribute__((packed)) msg = { 0 };
+	struct hm_proc *p = calloc(1, sizeof(*p));
+	int sz = RCVBUF;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	p->fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       NETLINK_CONNECTOR);
+	if (p->fd < 0 || bind(p->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		goto fail;
+	if (setsockopt(p->fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+		setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	msg.nl.nlmsg_len = sizeof(msg);
+	msg.nl.nlmsg_type = NLMSG_DONE;
+	msg.nl.nlmsg_pid = 0;
+	msg.cn.id.idx = CN_IDX_PROC;
+	msg.cn.id.val = CN_VAL_PROC;
+	msg.cn.len = sizeof(enum proc_cn_mcast_op);
+	msg.op = PROC_CN_MCAST_LISTEN;
+	if (send(p->fd, &msg, sizeof(msg), 0) != (ssize_t)sizeof(msg))
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	r = -errno;
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+	return r;
+}
+
+void hm_proc_close(struct hm_proc *p)
+{
+	if (!p)
+		return;
+	close(p->fd);
+	free(p);
+}
+
+/* ------------------------------------------------------------ /proc */
+
+/* Read a small /proc file into @buf (NUL-terminated). */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, cap - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+/* ppid and start time (clock ticks) from /proc/PID/stat. */
+static int proc_stat(int32_t pid, int64_t *ppid, uint64_t *start)
+{
+	char path[64];
+	char buf[1024];
+	char *p;
+	ssize_t n;
+	int field = 2;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n == -ENOENT ? -ESRCH : (int)n;
+	p = strrchr(buf, ')');	/* comm may hold anything but ')' last */
+	if (!p)
+		return -EINVAL;
+	p++;
+	while (*p && field < 22) {
+		while (*p == ' ')
+			p++;
+		field++;
+		if (field == 4)
+			*ppid = strtoll(p, NULL, 10);
+		if (field == 22 && start)
+			*start = strtoull(p, NULL, 10);
+		while (*p && *p != ' ')
+			p++;
+	}
+	return field == 22 ? 0 : -EINVAL;
+}
+
+long hm_enf_proc_exe(int32_t pid, char *buf, size_t cap)
+{
+	char path[64];
+	char raw[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, raw, sizeof(raw));
+	if (n < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	if ((size_t)n >= sizeof(raw) || hm_encode_len(raw, (size_t)n) >= cap)
+		return -ENAMETOOLONG;
+	return (long)hm_encode(buf, raw, (size_t)n);
+}
+
+int hm_enf_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
+{
+	char path[64];
+	char buf[4096];
+	const char *p;
+	unsigned long long v[4];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	memset(ctx, 0, sizeof(*ctx));
+	p = strstr(buf, "\nPPid:");
+	if (p)
+		ctx->ppid = strtoull(p + 6, NULL, 10);
+	p = strstr(buf, "\nUid:");
+	if (!p || sscanf(p + 5, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			 &v[3]) != 4)
+		return -EINVAL;
+	ctx->uid = v[0], ctx->euid = v[1], ctx->suid = v[2], ctx->fsuid = v[3];
+	p = strstr(buf, "\nGid:");
+	if (!p || sscanf(p + 5, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			 &v[3]) != 4)
+		return -EINVAL;
+	ctx->gid = v[0], ctx->egid = v[1], ctx->sgid = v[2], ctx->fsgid = v[3];
+	ctx->pid = (uint64_t)pid;
+	ctx->has_task = true;
+	return 0;
+}
+
+/* openat2's flags: the first member of its struct open_how. */
+static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
+{
+	char path[64];
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = pread(fd, flags, sizeof(*flags), (off_t)how) ==
+	     (ssize_t)sizeof(*flags);
+	close(fd);
+	return ok;
+}
+
+uint32_t hm_enf_proc_open_perm(int32_t pid)
+{
+	char path[64];
+	char buf[512];
+	unsigned long long a[6];
+	long nr;
+	uint64_t flags;
+	uint32_t perm = 0;
+	bool wr;
+
+	/* the opener waits for us inside open(): its arguments are there */
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1],
+		   &a[2], &a[3], &a[4], &a[5]) != 7)
+		return 0;
+	switch (nr) {
+#ifdef SYS_open
+	case SYS_open:
+		flags = a[1];
+		break;
+#endif
+#ifdef SYS_creat
+	case SYS_creat:
+		flags = O_CREAT | O_WRONLY | O_TRUNC;
+		break;
+#endif
+	case SYS_openat:
+		flags = a[2];
+		break;
+#ifdef SYS_openat2
+	case SYS_openat2:
+		if (!openat2_flags(pid, a[2], &flags))
+			return 0;
+		break;
+#endif
+	default:
+		return 0;	/* not an open we know (a 32-bit task...) */
+	}
+	wr = (flags & O_ACCMODE) != O_RDONLY;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		perm |= 1u << HM_FILE_READ;
+	if (wr)
+		perm |= 1u << ((flags & O_APPEND) ? HM_FILE_APPEND :
+						     HM_FILE_WRITE);
+	if (wr && (flags & O_TRUNC))
+		perm |= 1u << HM_FILE_TRUNCATE;
+	return perm;
+}
+
+/* The domain name of a process of unobserved history: <kernel> EXE. */
+static int set_unobserved(struct hm_enforcer *E, int32_t pid, int64_t ppid,
+			  const char *exe, long exe_len)
+{
+	char name[HM_MAX_WORD + sizeof(KERNEL) + 1];
+	size_t len = strlen(KERNEL);
+
+	memcpy(name, KERNEL, len);
+	if (exe_len > 0) {
+		name[len++] = ' ';
+		memcpy(name + len, exe, (size_t)exe_len);
+		len += (size_t)exe_len;
+	}
+	return hm_tracker_set(E->t, pid, ppid, exe_len > 0 ? exe : NULL,
+			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
+			      HM_PROC_UNOBSERVED, time(NULL));
+}
+
+int hm_enf_proc_view(struct hm_enforcer *E, int32_t pid,
+		     struct hm_proc_view *out)
+{
+	char exe[HM_MAX_WORD];
+	struct hm_task task = { .pid = pid, .sec = time(NULL) };
+	long n;
+	int r;
+
+	if (hm_tracker_lookup(E->t, pid, out))
+		return 0;
+	r = proc_stat(pid, &task.ppid, NULL);
+	if (r)
+		return r;
+	n = hm_enf_proc_exe(pid, exe, sizeof(exe));
+	if (n == -ESRCH)
+		return -ESRCH;
+	if (n > 0) {
+		task.exe = exe;
+		task.exe_len = (size_t)n;
+	}
+	return hm_tracker_current(E->t, &task, out);
+}
+
+/* --------------------------------------------------------------- scan */
+
+struct live {
+	int32_t pid;
+	int64_t ppid;
+	uint64_t start;
+	long exe_len;
+	char *exe;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int list_live(struct live **out, size_t *n_out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct live *v = NULL;
+	size_t n = 0, cap = 0;
+	char exe[HM_MAX_WORD];
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		struct live l = { 0 };
+
+		if (*end || pid <= 0)
+			continue;
+		l.pid = (int32_t)pid;
+		if (proc_stat(l.pid, &l.ppid, &l.start))
+			continue;	/* gone meanwhile */
+		l.exe_len = hm_enf_proc_exe(l.pid, exe, sizeof(exe));
+		if (l.exe_len > 0 && !(l.exe = strndup(exe, (size_t)l.exe_len)))
+			goto nomem;
+		if (n == cap) {
+			struct live *nv;
+
+			cap = cap ? cap * 2 : 512;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(l.exe);
+				goto nomem;
+			}
+			v = nv;
+		}
+		v[n++] = l;
+	}
+	closedir(d);
+	*out = v;
+	*n_out = n;
+	return 0;
+nomem:
+	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].exe);
+	free(v);
+	return -ENOMEM;
+}
+
+struct gone_ctx {
+	const struct live *live;
+	size_t n;
+	int32_t *gone;
+	size_t n_gone;
+	size_t cap;
+};
+
+static void collect_gone(int64_t pid, const struct hm_proc_view *v, void *arg)
+{
+	struct gone_ctx *g = arg;
+	struct live key = { .pid = (int32_t)pid };
+
+	(void)v;
+	if (bsearch(&key, g->live, g->n, sizeof(*g->live), cmp_pid))
+		return;
+	if (g->n_gone == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 64;
+		int32_t *n = realloc(g->gone, cap * sizeof(*n));
+
+		if (!n)
+			return;	/* they will age out of the LRU */
+		g->gone = n;
+		g->cap = cap;
+	}
+	g->gone[g->n_gone++] = (int32_t)pid;
+}
+
+static const struct live *find_live(const struct live *v, size_t n,
+				    int64_t pid)
+{
+	struct live key = { .pid = (int32_t)pid };
+
+	return bsearch(&key, v, n, sizeof(*v), cmp_pid);
+}
+
+/*
+ * One live process during a resync: a known one goes through the
+ * tracker's own checks (pid reuse by ppid, an exec we missed by exe);
+ * an unknown one forked while we were deaf is its parent's if it runs the
+ * same program, else of unobserved history.
+ */
+static int resync_one(struct hm_enforcer *E, const struct live *l,
+		      const struct live *by_pid, size_t n)
+{
+	struct hm_proc_view v;
+	struct hm_task task = { .pid = l->pid, .ppid = l->ppid,
+				.exe = l->exe, .exe_len = l->exe ?
+					(size_t)l->exe_len : 0,
+				.sec = time(NULL) };
+	const struct live *parent;
+
+	if (hm_tracker_lookup(E->t, l->pid, &v))
+		return hm_tracker_current(E->t, &task, &v);
+	parent = find_live(by_pid, n, l->ppid);
+	if (parent && hm_tracker_lookup(E->t, l->ppid, &v) &&
+	    parent->exe_len == l->exe_len && l->exe &&
+	    !memcmp(parent->exe, l->exe, (size_t)l->exe_len))
+		return hm_tracker_fork(E->t, l->pid, l->ppid);
+	return set_unobserved(E, l->pid, l->ppid, l->exe, l->exe_len);
+}
+
+int hm_enf_proc_scan(struct hm_enforcer *E, bool resync)
+{
+	struct live *v;
+	struct live *by_pid;
+	size_t n;
+	int r = list_live(&v, &n);
+
+	if (r)
+		return r;
+	by_pid = malloc((n ? n : 1) * sizeof(*by_pid));
+	if (!by_pid) {
+		r = -ENOMEM;
+		goto out;
+	}
+	memcpy(by_pid, v, n * sizeof(*v));
+	qsort(by_pid, n, sizeof(*by_pid), cmp_pid);
+	qsort(v, n, sizeof(*v), cmp_start);	/* parents first */
+	if (resync) {
+		struct gone_ctx g = { .live = by_pid, .n = n };
+
+		hm_tracker_foreach(E->t, collect_gone, &g);
+		for (size_t i = 0; i < g.n_gone; i++) {
+			hm_tracker_exit(E->t, g.gone[i]);
+			hm_enf_pending_drop(E, g.gone[i]);
+		}
+		free(g.gone);
+	}
+	for (size_t i = 0; !r && i < n; i++) {
+		struct hm_proc_view pv;
+
+		if (resync)
+			r = resync_one(E, &v[i], by_pid, n);
+		else if (!hm_tracker_lookup(E->t, v[i].pid, &pv))
+			r = set_unobserved(E, v[i].pid, v[i].ppid, v[i].exe,
+					   v[i].exe_len);
+	}
+	free(by_pid);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i].exe);
+	free(v);
+	return r;
+}
+
+/* --state: keep a process only if it still runs with that ppid and exe. */
+static bool still_runs(int64_t pid, int64_t ppid, const char *exe,
+		       int64_t sec, void *arg)
+{
+	char now[HM_MAX_WORD];
+	int64_t real_ppid;
+	long n;
+
+	(void)sec;
+	(void)arg;
+	if (pid <= 0 || pid > INT32_MAX ||
+	    proc_stat((int32_t)pid, &real_ppid, NULL) || real_ppid != ppid)
+		return false;
+	n = hm_enf_proc_exe((int32_t)pid, now, sizeof(now));
+	if (!exe)
+		return n < 0;
+	return n == (long)strlen(exe) && !memcmp(now, exe, (size_t)n);
+}
+
+int hm_enf_proc_import(struct hm_enforcer *E, const char *state)
+{
+	struct hm_diag d = { 0 };
+	int r = hm_tracker_load(E->t, state, &d, still_runs, E);
+
+	for (size_t i = 0; i < d.n_msgs; i++) {
+		char *s = hm_diag_format(&d.msgs[i]);
+
+		hm_enf_log(E, "%s", s ? s : "(out of memory)");
+		free(s);
+	}
+	hm_diag_free(&d);
+	return r;
+}
+
+/* ------------------------------------------------------------- events */
+
+static void on_exec(struct hm_enforcer *E, int32_t pid)
+{
+	char exe[HM_MAX_WORD];
+	struct hm_task task = { .pid = pid, .sec = time(NULL) };
+	struct hm_pending_exec *pe = hm_enf_pending(E, pid);
+	struct hm_name prog = { 0 }, real = { 0 };
+	struct hm_exec_result res;
+	long n = hm_enf_proc_exe(pid, exe, sizeof(exe));
+	int r;
+
+	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {
+		hm_enf_pending_drop(E, pid);
+		return;		/* gone already: its exit event follows */
+	}
+	task.exe = exe;
+	task.exe_len = (size_t)n;
+	real.str = exe;
+	real.len = (uint32_t)n;
+	hm_name_fill(&real);
+	if (pe) {
+		prog.str = pe->program;
+		prog.len = (uint32_t)strlen(pe->program);
+		hm_name_fill(&prog);
+		E->c.exec_pending++;
+	} else {
+		prog = real;	/* not judged: outside the marks */
+		E->c.exec_fallback++;
+	}
+	r = hm_tracker_exec(E->t, &task, &prog, pe && pe->script ? NULL : &real,
+			    &res);
+	if (r)
+		hm_enf_log(E, "pid %d: exec not tracked: %s", pid, strerror(-r));
+	else if (E->o.verbose)
+		hm_enf_log(E, "pid %d exec %s: %s", pid, prog.str,
+			   res.now.name->str);
+	E->c.execs++;
+	hm_enf_pending_drop(E, pid);
+}
+
+static void on_event(struct hm_enforcer *E, const struct proc_event *ev)
+{
+	E->c.proc_events++;
+	switch (ev->what) {
+	case PROC_EVENT_FORK:
+		if (ev->event_data.fork.child_pid !=
+		    ev->event_data.fork.child_tgid)
+			return;		/* a thread */
+		hm_tracker_fork(E->t, ev->event_data.fork.child_tgid,
+				ev->event_data.fork.parent_tgid);
+		return;
+	case PROC_EVENT_EXEC:
+		on_exec(E, ev->event_data.exec.process_tgid);
+		return;
+	case PROC_EVENT_EXIT:
+		if (ev->event_data.exit.process_pid !=
+		    ev->event_data.exit.process_tgid)
+			return;
+		hm_tracker_exit(E->t, ev->event_data.exit.process_tgid);
+		hm_enf_pending_drop(E, ev->event_data.exit.process_tgid);
+		return;
+	default:
+		return;
+	}
+}
+
+int hm_enf_proc_drain(struct hm_enforcer *E)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	bool lost = false;
+	int r = 0;
+
+	for (;;) {
+		ssize_t len = recv(hm_proc_fd(E->proc), buf, sizeof(buf),
+				   MSG_DONTWAIT);
+		struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				lost = true;	/* go on: what is queued is real */
+				continue;
+			}
+			if (errno != EAGAIN)
+				r = -errno;
+			break;
+		}
+		for (; NLMSG_OK(nl, (size_t)len); nl = NLMSG_NEXT(nl, len)) {
+			struct cn_msg *cn = NLMSG_DATA(nl);
+
+			if (nl->nlmsg_type == NLMSG_ERROR ||
+			    nl->nlmsg_type == NLMSG_NOOP ||
+			    nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) +
+							 sizeof(struct proc_event)) ||
+			    cn->id.idx != CN_IDX_PROC)
+				continue;
+			on_event(E, (const struct proc_event *)cn->data);
+		}
+	}
+	if (lost) {
+		E->c.proc_lost++;
+		E->c.resyncs++;
+		hm_enf_log(E, "proc connector lost events (ENOBUFS): "
+			   "resyncing from /proc");
+		r = hm_enf_proc_scan(E, true);
+		if (r)
+			hm_enf_log(E, "resync failed: %s", strerror(-r));
+	}
+	return r;
+}

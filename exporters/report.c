@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report.c - one self-contained HTML page to review a policy: the drawn
+ * domain tree (inline SVG from dot.c), a searchable list of every domain,
+ * and for the domain picked (in the list or by a click on its node) its
+ * profile, flags, counters, ACL as policy lines (hm_acl_format(), the
+ * policy writer's own printer) and, given a check result, its
+ * violations.
+ *
+ * Nothing is fetched: CSS and JS are inline, the data sits in a JSON
+ * island whose strings escape '<', '>' and '&', and a Content-Security-
+ * Policy of default-src 'none' makes the browser refuse any fetch.  The
+ * script only ever sets textContent, so names cannot inject markup.
+ * Reads the model; owns its buffers.  cli/cmd_report.c writes the page
+ * as DIR/index.html.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_private.h"
+#include "histmac/policy_io.h"
+
+static const char page_css[] =
+"*{box-sizing:border-box}"
+"body{margin:0;font:14px/1.4 system-ui,-apple-system,'Segoe UI',"
+"Helvetica,Arial,sans-serif;color:#212529;background:#f8f9fa}"
+"header{padding:10px 16px;background:#343a40;color:#f8f9fa}"
+"header h1{margin:0;font-size:18px}header p{margin:4px 0 0;font-size:13px}"
+"main{display:flex;gap:12px;padding:12px;height:calc(100vh - 70px)}"
+"#tree-pane{flex:3;display:flex;flex-direction:column;min-width:0;"
+"background:#fff;border:1px solid #dee2e6;border-radius:6px}"
+".toolbar{padding:6px;border-bottom:1px solid #dee2e6}"
+".toolbar button{margin-right:4px}"
+"#tree{flex:1;overflow:auto}"
+"#tree svg{display:block}"
+"#tree g.node{cursor:pointer}"
+"#tree g.node.selected polygon,#tree g.node.selected path,"
+"#tree g.node.selected ellipse{stroke:#1971c2;stroke-width:5px}"
+"aside{flex:2;display:flex;flex-direction:column;min-width:320px;"
+"gap:8px;overflow:hidden}"
+"#search{width:100%;padding:6px;font-size:14px}"
+"#list{list-style:none;margin:0;padding:0;overflow:auto;flex:1;"
+"background:#fff;border:1px solid #dee2e6;border-radius:6px;"
+"font-family:ui-monospace,monospace;font-size:12px}"
+"#list li{padding:3px 6px;cursor:pointer;white-space:nowrap;"
+"overflow:hidden;text-overflow:ellipsis;border-bottom:1px solid #f1f3f5}"
+"#list li:hover{background:#e7f5ff}#list li.current{background:#d0ebff}"
+"#list li.viol{color:#c92a2a}"
+"#detail{flex:2;overflow:auto;background:#fff;border:1px solid #dee2e6;"
+"border-radius:6px;padding:8px 10px}"
+"#detail h2{font-size:13px;font-family:ui-monospace,monospace;"
+"word-break:break-all;margin:0 0 6px}"
+"#detail h3{font-size:13px;margin:10px 0 4px}"
+"#detail dl{display:grid;grid-template-columns:max-content 1fr;"
+"gap:2px 10px;margin:0;font-size:12px}#detail dt{color:#868e96}"
+"#detail dd{margin:0;word-break:break-all}"
+".lines{font-family:ui-monospace,monospace;font-size:12px;"
+"white-space:pre-wrap;word-break:break-all;margin:0}"
+".lines div{padding:1px 0;border-bottom:1px solid #f1f3f5}"
+"#detail-viol div{color:#c92a2a}"
+"a.dom{color:#1971c2;cursor:pointer;text-decoration:underline}"
+".muted{color:#868e96}";
+
+static const char page_js[] =
+"(function(){'use strict';\n"
+"var data=JSON.parse(document.getElementById('hm-data').textContent);\n"
+"var byId={};data.domains.forEach(function(d){byId[d.id]=d;});\n"
+"var $=function(id){return document.getElementById(id);};\n"
+"var list=$('list'),search=$('search'),tree=$('tree');\n"
+"var svg=tree.querySelector('svg');var MAX=500;var cur=null;\n"
+"function el(tag,text,cls){var e=document.createElement(tag);"
+"if(text!==undefined)e.textContent=text;if(cls)e.className=cls;return e;}\n"
+"function when(s){return s?new Date(s*1000).toISOString():'unknown';}\n"
+"function link(id){var d=byId[id];var a=el('a',d?d.name:id,'dom');"
+"a.dataset.id=id;return a;}\n"
+"function renderList(){var q=search.value.toLowerCase();"
+"list.textContent='';var n=0,shown=0;"
+"for(var i=0;i<data.domains.length;i++){var d=data.domains[i];"
+"if(q&&d.name.toLowerCase().indexOf(q)<0)continue;n++;"
+"if(shown>=MAX)continue;var li=el('li',d.name,"
+"d.violation_count?'viol':'');li.dataset.id=d.id;li.title=d.name;"
+"if(d.id===cur)li.classList.add('current');list.appendChild(li);shown++;}"
+"$('count').textContent=n+' of '+data.domains.length+' domains'+"
+"(n>shown?' (first '+shown+' listed: refine the search)':'');}\n"
+"function lines(box,arr,empty){box.textContent='';"
+"if(!arr.length){box.appendChild(el('div',empty,'muted'));return;}"
+"arr.forEach(function(l){box.appendChild(el('div',l));});}\n"
+"function show(id,scroll){var d=byId[id];if(!d)return false;cur=id;"
+"$('detail-name').textContent=d.name;var dl=$('detail-info');"
+"dl.textContent='';function row(k,v){dl.appendChild(el('dt',k));"
+"var dd=el('dd');if(typeof v==='string')dd.textContent=v;"
+"else dd.appendChild(v);dl.appendChild(dd);}\n"
+"row('profile',d.profile+' ('+d.mode+')');"
+"row('flags',d.flags.length?d.flags.join(', '):'none');"
+"row('events',String(d.events));row('first seen',when(d.first_seen));"
+"row('last seen',when(d.last_seen));"
+"row('parent',d.parent?link(d.parent):el('span','none','muted'));"
+"var ch=el('span');d.children.forEach(function(c,i){if(i)"
+"ch.appendChild(document.createTextNode(', '));ch.appendChild(link(c));});"
+"if(!d.children.length)ch.appendChild(el('span','none','muted'));"
+"row('children',ch);"
+"row('in the tree',document.getElementById(id)?'drawn':"
+"'not drawn (folded; use --root)');\n"
+"$('detail-acl-head').textContent='ACL ('+d.acl.length+' entries)';"
+"lines($('detail-acl'),d.acl,'no entries');"
+"$('detail-viol-head').textContent='Violations ('+d.violation_count+')';"
+"lines($('detail-viol'),d.violations,data.checked?'none':"
+"'no check result given');\n"
+"var old=tree.querySelectorAll('g.node.selected');"
+"for(var i=0;i<old.length;i++)old[i].classList.remove('selected');"
+"var g=document.getElementById(id);if(g){g.classList.add('selected');"
+"if(scroll&&g.scrollIntoView)g.scrollIntoView({block:'center',"
+"inline:'center'});}\n"
+"var lis=list.querySelectorAll('li');for(var k=0;k<lis.length;k++)"
+"lis[k].classList.toggle('current',lis[k].dataset.id===id);"
+"if(history.replaceState)try{history.replaceState(null,'','#'+id);}"
+"catch(e){}\n"
+"return true;}\n"
+"function showOther(g){var t=g.querySelector('title');"
+"$('detail-name').textContent=t?t.textContent.split('\\n')[0]:g.id;"
+"$('detail-info').textContent='';"
+"$('detail-acl-head').textContent=t?t.textContent.split('\\n')"
+".slice(1).join(' '):'';$('detail-acl').textContent='';"
+"$('detail-viol-head').textContent='';$('detail-viol').textContent='';}\n"
+"tree.addEventListener('click',function(e){var g=e.target.closest?"
+"e.target.closest('g.node'):null;if(!g)return;var id=g.id;"
+"if(id.indexOf('more-')===0&&byId[id.slice(5)])show(id.slice(5),false);"
+"else if(!show(id,false))showOther(g);});\n"
+"document.addEventListener('click',function(e){var a=e.target.closest?"
+"e.target.closest('a.dom,#list li'):null;if(a&&a.dataset.id)"
+"show(a.dataset.id,true);});\n"
+"search.addEventListener('input',renderList);\n"
+"var scale=1,w0=0,h0=0;if(svg){w0=parseFloat(svg.getAttribute('width'));"
+"h0=parseFloat(svg.getAttribute('height'));}\n"
+"function zoom(s){if(!svg)return;scale=s;"
+"svg.setAttribute('width',(w0*s)+'pt');"
+"svg.setAttribute('height',(h0*s)+'pt');}\n"
+"$('zoom-in').addEventListener('click',function(){zoom(scale*1.25);});"
+"$('zoom-out').addEventListener('click',function(){zoom(scale/1.25);});"
+"$('zoom-fit').addEventListener('click',function(){if(w0)"
+"zoom(Math.min(1,tree.clientWidth/(w0*4/3)));});"
+"$('zoom-reset').addEventListener('click',function(){zoom(1);});\n"
+"var out=$('outside');if(data.outside.length){"
+"out.appendChild(el('h3','Violations in domains the policy does not '+"
+"'have ('+data.outside.length+')'));data.outside.forEach(function(o){"
+"out.appendChild(el('div',o.name+' ('+o.count+')'));"
+"o.lines.forEach(function(l){out.appendChild(el('div','  '+l,'lines'));});"
+"});}\n"
+"renderList();\n"
+"var h=decodeURIComponent(location.hash.slice(1));"
+"if(!(h&&show(h,true))&&data.domains.length)show(data.domains[0].id,false);\n"
+"document.body.dataset.ready='1';\n"
+"})();\n";
+
+struct page {
+	const struct hm_model *m;
+	const struct hm_export_opts *o;
+	struct hm_dtree t;
+	struct hm_sbuf b;
+	FILE *out;
+	int err;
+	uint32_t *dom_parent;	/* per tree node: nearest domain ancestor */
+};
+
+static void flush_page(struct page *p, bool force)
+{
+	if (p->err || (!force && p->b.len < 65536))
+		return;
+	if (p->b.oom)
+		p->err = -ENOMEM;
+	else if (p->b.len && fwrite(p->b.s, 1, p->b.len, p->out) != p->b.len)
+		p->err = -EIO;
+	p->b.len = 0;
+}
+
+static void html_text(struct hm_sbuf *b, const char *s, size_t len)
+{
+	struct hm_sbuf pr = { 0 };
+
+	hm_sbuf_add_printable(&pr, s, len);
+	for (size_t i = 0; i < pr.len; i++) {
+		switch (pr.s[i]) {
+		case '<':
+			hm_sbuf_adds(b, "&lt;");
+			break;
+		case '>':
+			hm_sbuf_adds(b, "&gt;");
+			break;
+		case '&':
+			hm_sbuf_adds(b, "&amp;");
+			break;
+		case '"':
+			hm_sbuf_adds(b, "&quot;");
+			break;
+		default:
+			hm_sbuf_addc(b, pr.s[i]);
+		}
+	}
+	if (pr.oom)
+		b->oom = true;
+	hm_sbuf_free(&pr);
+}
+
+static void json_id(struct hm_sbuf *b, const struct hm_tnode *n)
+{
+	hm_sbuf_printf(b, "\"dom-%u\"", n->seq);
+}
+
+/* The ACL of @d as policy lines, a JSON array. */
+static void json_acl(struct page *p, const struct hm_domain *d)
+{
+	const struct hm_acl_head **v = d->n_acl ? hm_domain_sorted_acl(d) :
+						  NULL;
+
+	hm_sbuf_addc(&p->b, '[');
+	if (d->n_acl && !v) {
+		p->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < d->n_acl; i++) {
+		char *line = NULL;
+
+		if (hm_acl_format(p->m, v[i], p->m->dialect, &line, NULL)) {
+			p->err = -ENOMEM;
+			break;
+		}
+		if (i)
+			hm_sbuf_addc(&p->b, ',');
+		hm_sbuf_add_json(&p->b, line, strlen(line));
+		free(line);
+	}
+	hm_sbuf_addc(&p->b, ']');
+	free(v);
+}
+
+static void json_lines(struct hm_sbuf *b, const struct hm_check_domain *cd)
+{
+	hm_sbuf_addc(b, '[');
+	for (size_t i = 0; cd && i < cd->n_lines; i++) {
+		if (i)
+			hm_sbuf_addc(b, ',');
+		hm_sbuf_add_json(b, cd->lines[i], strlen(cd->lines[i]));
+	}
+	hm_sbuf_addc(b, ']');
+}
+
+static void json_domain(struct page *p, uint32_t i)
+{
+	const struct hm_tnode *n = &p->t.v[i];
+	const struct hm_domain *d = n->dom;
+	const struct hm_check_domain *cd =
+		hm_check_result_find(p->o->check, n->name, n->len);
+	struct hm_sbuf *b = &p->b;
+	char buf[32];
+	bool first = true;
+
+	hm_sbuf_adds(b, "{\"id\":");
+	json_id(b, n);
+	hm_sbuf_adds(b, ",\"name\":");
+	hm_sbuf_add_json(b, n->name, n->len);
+	hm_sbuf_adds(b, ",\"parent\":");
+	if (p->dom_parent[i] != HM_TNONE)
+		json_id(b, &p->t.v[p->dom_parent[i]]);
+	else
+		hm_sbuf_adds(b, "null");
+	hm_sbuf_adds(b, ",\"children\":[");
+	for (size_t k = i + 1; k <= i + n->n_desc; k++) {
+		if (p->dom_parent[k] != i || !p->t.v[k].dom)
+			continue;
+		if (!first)
+			hm_sbuf_addc(b, ',');
+		first = false;
+		json_id(b, &p->t.v[k]);
+	}
+	hm_sbuf_printf(b, "],\"profile\":%u,\"mode\":", d->profile);
+	hm_sbuf_add_json(b, hm_profile_name(d->profile, buf, sizeof(buf)),
+			 strlen(hm_profile_name(d->profile, buf, sizeof(buf))));
+	hm_sbuf_adds(b, ",\"flags\":[");
+	for (unsigned f = 0, k = 0; f < 8; f++) {
+		if (!(d->flags & (1u << f)))
+			continue;
+		hm_sbuf_printf(b, "%s\"%s\"", k++ ? "," : "",
+			       hm_domain_flag_ids[f]);
+	}
+	hm_sbuf_printf(b, "],\"events\":%" PRIu64 ",\"first_seen\":%" PRId64
+		       ",\"last_seen\":%" PRId64 ",\"acl\":", d->events,
+		       d->first_seen, d->last_seen);
+	json_acl(p, d);
+	hm_sbuf_printf(b, ",\"violation_count\":%zu,\"violations\":",
+		       cd ? cd->count : 0);
+	json_lines(b, cd);
+	hm_sbuf_adds(b, "}");
+}
+
+/* Violations of domains the policy does not hold. */
+static void json_outside(struct page *p)
+{
+	const struct hm_check_result *c = p->o->check;
+	bool first = true;
+
+	hm_sbuf_adds(&p->b, "],\"outside\":[");
+	for (size_t i = 0; c && i < c->n_domains; i++) {
+		const struct hm_check_domain *cd = &c->domains[i];
+		uint32_t k = hm_dtree_find(&p->t, cd->name, strlen(cd->name));
+
+		if (k != HM_TNONE && p->t.v[k].dom)
+			continue;
+		if (!first)
+			hm_sbuf_addc(&p->b, ',');
+		first = false;
+		hm_sbuf_adds(&p->b, "{\"name\":");
+		hm_sbuf_add_json(&p->b, cd->name, strlen(cd->name));
+		hm_sbuf_printf(&p->b, ",\"count\":%zu,\"lines\":", cd->count);
+		json_lines(&p->b, cd);
+		hm_sbuf_addc(&p->b, '}');
+	}
+	hm_sbuf_adds(&p->b, "]}");
+}
+
+static void page_data(struct page *p)
+{
+	bool first = true;
+
+	hm_sbuf_printf(&p->b, "<script type=\"application/json\" id=\"hm-data\">"
+		       "{\"checked\":%s,\"domains\":[",
+		       p->o->check ? "true" : "false");
+	for (uint32_t i = 0; i < p->t.n && !p->err; i++) {
+		if (!p->t.v[i].dom)
+			continue;
+		hm_sbuf_adds(&p->b, first ? "\n" : ",\n");
+		first = false;
+		json_domain(p, i);
+		flush_page(p, false);
+	}
+	json_outside(p);
+	hm_sbuf_adds(&p->b, "</script>\n");
+}
+
+static void page_head(struct page *p, const char *title)
+{
+	size_t entries = 0;
+
+	for (size_t i = 0; i < p->m->n_domains; i++)
+		entries += p->m->domains[i]->n_acl;
+	hm_sbuf_adds(&p->b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+		     "<meta charset=\"utf-8\">\n<meta http-equiv=\""
+		     "Content-Security-Policy\" content=\"default-src 'none'; "
+		     "style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+		     "img-src data:\">\n<meta name=\"viewport\" content=\""
+		     "width=device-width\">\n<title>");
+	html_text(&p->b, title, strlen(title));
+	hm_sbuf_printf(&p->b, "</title>\n<style>%s</style>\n</head>\n<body>\n"
+		       "<header><h1>", page_css);
+	html_text(&p->b, title, strlen(title));
+	hm_sbuf_printf(&p->b, "</h1><p id=\"summary\">%zu domains, %zu ACL "
+		       "entries", p->m->n_domains, entries);
+	if (p->o->check)
+		hm_sbuf_printf(&p->b, ", %zu violations in %zu domains",
+			       p->o->check->total, p->o->check->n_domains);
+	hm_sbuf_adds(&p->b, ". Click a node or a name to see its domain; "
+		     "hover a node for its summary.</p></header>\n<main>\n"
+		     "<section id=\"tree-pane\"><div class=\"toolbar\">"
+		     "<button id=\"zoom-in\" type=\"button\">zoom in</button>"
+		     "<button id=\"zoom-out\" type=\"button\">zoom out</button>"
+		     "<button id=\"zoom-fit\" type=\"button\">fit width</button>"
+		     "<button id=\"zoom-reset\" type=\"button\">100%</button>"
+		     "</div>\n<div id=\"tree\">\n");
+}
+
+static void page_tail(struct page *p)
+{
+	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n"
+		     "<input id=\"search\" type=\"search\" placeholder=\""
+		     "Search domains\" aria-label=\"Search domains\">\n"
+		     "<div id=\"count\" class=\"muted\"></div>\n"
+		     "<ul id=\"list\"></ul>\n<section id=\"detail\">"
+		     "<h2 id=\"detail-name\">No domain selected</h2>"
+		     "<dl id=\"detail-info\"></dl>"
+		     "<h3 id=\"detail-acl-head\"></h3>"
+		     "<div id=\"detail-acl\" class=\"lines\"></div>"
+		     "<h3 id=\"detail-viol-head\"></h3>"
+		     "<div id=\"detail-viol\" class=\"lines\"></div>"
+		     "<div id=\"outside\"></div></section>\n</aside>\n</main>\n");
+}
+
+/* Nearest ancestor of each node that is a domain. */
+static int link_domains(struct page *p)
+{
+	p->dom_parent = malloc((p->t.n + 1) * sizeof(*p->dom_parent));
+	if (!p->dom_parent)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->t.n; i++) {
+		uint32_t a = p->t.v[i].parent;
+
+		while (a != HM_TNONE && !p->t.v[a].dom)
+			a = p->t.v[a].parent;
+		p->dom_parent[i] = a;
+	}
+	return 0;
+}
+
+static int html_write(const struct hm_model *m, FILE *out,
+		      const struct hm_export_opts *o)
+{
+	struct page p = { .m = m, .out = out };
+	const char *title;
+	char *svg = NULL;
+	size_t svg_len = 0;
+	const char *s;
+
+	p.o = o ? o : &hm_export_default_opts;
+	title = p.o->title ? p.o->title : "histmac policy report";
+	p.err = hm_dtree_build(m, p.o->check, &p.t);
+	if (!p.err)
+		p.err = link_domains(&p);
+	if (!p.err)
+		p.err = hm_tree_svg(m, p.o, &svg, &svg_len);
+	if (!p.err) {
+		page_head(&p, title);
+		s = strstr(svg, "<svg");
+		hm_sbuf_adds(&p.b, s ? s : "");
+		free(svg);
+		svg = NULL;
+		page_tail(&p);
+		flush_page(&p, true);
+		page_data(&p);
+		hm_sbuf_printf(&p.b, "<script>\n%s</script>\n</body></html>\n",
+			       page_js);
+		flush_page(&p, true);
+	}
+	free(svg);
+	free(p.dom_parent);
+	hm_sbuf_free(&p.b);
+	hm_dtree_free(&p.t);
+	return p.err ? p.err : hm_export_flush(out);
+}
+
+const struct hm_exporter hm_exporter_html = {
+	.name = "html",
+	.description = "one self-contained HTML page: tree, domains, ACL",
+	.write = html_write,
+};

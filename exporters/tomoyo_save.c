@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tomoyo_save.c - saving a policy directory so that histmac and a real
+ * TOMOYO can load it: exception_policy.conf, domain_policy.conf,
+ * rewrite.conf, and (2.6/1.8, when absent) profile.conf and manager.conf
+ * as /usr/lib/tomoyo/init_policy writes them.  Every file is rendered in
+ * memory first; only then is each replaced with hm_atomic_write() (temp
+ * file in the directory, fsync, rename, fsync of the directory), so an
+ * error or a crash never leaves a half-written file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tomoyo_private.h"
+
+/* As /usr/lib/tomoyo/init_policy writes it (tomoyo-tools 2.6). */
+static const struct {
+	const char *title;
+	const char *mode;
+} profiles[] = {
+	{ "Disabled", "disabled" },
+	{ "Learning", "learning" },
+	{ "Permissive", "permissive" },
+	{ "Enforcing", "enforcing" },
+};
+
+static void profile_text(struct hm_sbuf *b, const struct hm_model *m)
+{
+	/* TOMOYO stops learning at max_learning_entry; 0 means no limit
+	 * in the model, so it is written as the largest value. */
+	unsigned long max = m->max_learning_entry ? m->max_learning_entry :
+						    UINT32_MAX;
+
+	hm_sbuf_adds(b, "PROFILE_VERSION=20150505\n");
+	for (unsigned i = 0; i < HM_ARRAY_SIZE(profiles); i++) {
+		hm_sbuf_printf(b, "%u-COMMENT=-----%s Mode-----\n", i,
+			       profiles[i].title);
+		hm_sbuf_printf(b, "%u-PREFERENCE={ max_audit_log=1024 "
+			       "max_learning_entry=%lu }\n", i, max);
+		hm_sbuf_printf(b, "%u-CONFIG={ mode=%s grant_log=no "
+			       "reject_log=yes }\n", i, profiles[i].mode);
+	}
+}
+
+static const char manager_text[] =
+	"/usr/sbin/tomoyo-loadpolicy\n"
+	"/usr/sbin/tomoyo-editpolicy\n"
+	"/usr/sbin/tomoyo-setlevel\n"
+	"/usr/sbin/tomoyo-setprofile\n"
+	"/usr/sbin/tomoyo-queryd\n";
+
+int hm_policy_format_rewrite(const struct hm_model *m, char **out,
+			     size_t *out_len)
+{
+	struct hm_sbuf b = { 0 };
+
+	hm_sbuf_printf(&b, "# histmac %s rewrite rules: REGEX<TAB>"
+		       "REPLACEMENT (PCRE2), applied in this order\n",
+		       HM_VERSION);
+	for (const struct hm_rewrite_rule *r = m->ex.rewrites; r; r = r->next)
+		hm_sbuf_printf(&b, "%s\t%s\n", r->regex_src, r->replacement);
+	if (b.oom) {
+		hm_sbuf_free(&b);
+		return -ENOMEM;
+	}
+	*out = b.s;
+	*out_len = b.len;
+	return 0;
+}
+
+/* One file to save: its name and rendered text (NULL: leave it alone). */
+struct out_file {
+	const char *name;
+	char *text;
+	size_t len;
+};
+
+static bool exists_in(const char *dir, const char *name)
+{
+	char *p;
+	bool r;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return true;	/* do not overwrite what we cannot check */
+	r = access(p, F_OK) == 0;
+	free(p);
+	return r;
+}
+
+static int render_tomoyo_files(const struct hm_model *m, const char *dir,
+			       unsigned flags, struct out_file *f)
+{
+	struct hm_sbuf b = { 0 };
+
+	if (flags & HM_SAVE_PROFILE || !exists_in(dir, HM_PROFILE_CONF)) {
+		profile_text(&b, m);
+		if (b.oom) {
+			hm_sbuf_free(&b);
+			return -ENOMEM;
+		}
+		f[0].text = b.s;
+		f[0].len = b.len;
+	}
+	if (!exists_in(dir, HM_MANAGER_CONF)) {
+		f[1].text = strdup(manager_text);
+		if (!f[1].text)
+			return -ENOMEM;
+		f[1].len = sizeof(manager_text) - 1;
+	}
+	return 0;
+}
+
+static int render_all(const struct hm_model *m, const char *dir,
+		      enum hm_dialect dialect, unsigned flags,
+		      struct hm_convert_stats *st, struct out_file *f)
+{
+	int r = hm_policy_format_exception(m, dialect, &f[0].text, &f[0].len,
+					   st);
+
+	if (!r)
+		r = hm_policy_format_domain(m, dialect, &f[1].text, &f[1].len,
+					    st);
+	if (!r)
+		r = hm_policy_format_rewrite(m, &f[2].text, &f[2].len);
+	if (!r && dialect != HM_DIALECT_21)
+		r = render_tomoyo_files(m, dir, flags, &f[3]);
+	return r;
+}
+
+static int write_all(const char *dir, struct out_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *path;
+		int r;
+
+		if (!f[i].text)
+			continue;
+		if (asprintf(&path, "%s/%s", dir, f[i].name) < 0)
+			return -ENOMEM;
+		r = hm_atomic_write(path, f[i].text, f[i].len);
+		free(path);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int hm_policy_save_dir(const struct hm_model *m, const char *dir,
+		       enum hm_dialect dialect, unsigned flags,
+		       struct hm_convert_stats *st)
+{
+	/* The order files are replaced in: see policy_io.h. */
+	struct out_file f[] = {
+		{ HM_EXCEPTION_POLICY }, { HM_DOMAIN_POLICY },
+		{ HM_REWRITE_CONF }, { HM_PROFILE_CONF }, { HM_MANAGER_CONF },
+	};
+	int r;
+
+	if ((int)dialect < 0 || dialect >= HM_DIALECT_MAX)
+		return -EINVAL;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	r = render_all(m, dir, dialect, flags, st, f);
+	if (!r)
+		r = write_all(dir, f, HM_ARRAY_SIZE(f));
+	for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
+		free(f[i].text);
+	return r;
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * enforce.h - what the enforcer decides, without fanotify: the decision
+ * on one open or exec in one domain, the decision cache, the TOMOYO name
+ * of a path the kernel showed us, and the audit record of a decision.
+ * All of it is pure (no system calls except where a function says so),
+ * so unit tests and benchmarks reach it; enforcer/ does the I/O.
+ *
+ *   fanotify event -> hm_enf_path_name() -> hm_enf_decide() -> answer
+ *                  \-> hm_dcache (domain, object) short-cuts the above
+ *   decision -> hm_decision_format() -> audit user record
+ *            <- hm_decision_parse()  <- collector (HM_EV_HM_DECISION)
+ */
+#ifndef HISTMAC_ENFORCE_H
+#define HISTMAC_ENFORCE_H
+
+#include "model.h"
+
+/* -------------------------------------------------------------- names */
+
+/*
+ * hm_enf_path_name() - the TOMOYO name of a path the kernel printed
+ * (readlink of /proc/self/fd/N: already absolute, symlinks resolved),
+ * exactly as the learner names it (DESIGN.md "Path names"):
+ * "/proc/<@pid>/x" and "/proc/self/x" as "proc:/self/x", other "/proc/x"
+ * as "proc:/x", every byte through hm_encode(), a trailing '/' on
+ * directories.
+ * @raw, @len: the path bytes.
+ * @pid: the process the access is for (its /proc entry is proc:/self).
+ * @is_dir: the object is a directory.
+ * @deleted: the object was unlinked: drop the " (deleted)" the kernel
+ *	appended.
+ * @out: a malloc()ed NUL-terminated name; caller frees with free().
+ * Returns: the name's length, -EINVAL when @raw is not an absolute path
+ * (pipe:[..], an object outside our root), -ENAMETOOLONG over
+ * HM_MAX_WORD, or -ENOMEM.
+ */
+long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
+		      bool deleted, char **out);
+
+/* ---------------------------------------------------------- decisions */
+
+struct hm_enf_index;
+
+/**
+ * hm_enf_index_new() - what the decision needs beyond the model's own
+ * lookup index: execute entries by their exec.realpath condition, the
+ * "file create" entries of each domain (fanotify cannot see the mode), and
+ * the acl_groups every domain uses (globally readable objects).
+ * @m: the policy; borrowed, must outlive the index.
+ * Returns: 0 or -ENOMEM; caller frees with hm_enf_index_free().
+ */
+int hm_enf_index_new(const struct hm_model *m, struct hm_enf_index **out);
+void hm_enf_index_free(struct hm_enf_index *ix);
+
+/**
+ * hm_enf_index_add() - keep @ix current after @e was added to @d (or to
+ * an acl_group pseudo-domain) by learning.
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_enf_index_add(struct hm_enf_index *ix, const struct hm_domain *d,
+		     const struct hm_acl_head *e);
+
+/** hm_enf_index_global() - is some acl_group used by every domain? */
+bool hm_enf_index_global(const struct hm_enf_index *ix);
+
+/** hm_enf_index_needs_task() - does some entry carry a condition on task
+ * values (task.uid=...), so a decision needs them (struct hm_cond_ctx)? */
+bool hm_enf_index_needs_task(const struct hm_enf_index *ix);
+
+/* What one fanotify permission event asks. */
+struct hm_enf_query {
+	bool exec;			/* FAN_OPEN_EXEC_PERM, else FAN_OPEN_PERM */
+	const struct hm_name *path;	/* hm_enf_path_name(), hm_name_fill()ed */
+	const struct hm_name *domain_name; /* the process's domain */
+	const struct hm_domain *domain;	/* it in the model, or NULL */
+	const struct hm_cond_ctx *ctx;	/* task values; may be NULL */
+};
+
+/*
+ * struct hm_enf_answer - what the policy says.
+ * @allowed: the ACL (or a used acl_group) allows it.
+ * @match: the entry that allowed it, or NULL.
+ * @program: exec: the name to enter the next domain with (the @match'ed
+ *	entry's literal name, the name of an execute entry whose
+ *	exec.realpath equals the path, or the path itself).  Borrowed from
+ *	the model or the query.
+ * @profile: the profile that applies: the domain's, else (a domain the
+ *	policy lacks) its nearest ancestor's, else the model's default.
+ * @global: allowed by an acl_group every domain uses (an ignore mark may
+ *	cache it in the kernel).
+ * @cacheable: the answer depends only on (domain, object): no condition
+ *	on task values was involved.
+ */
+struct hm_enf_answer {
+	bool allowed;
+	const struct hm_acl_head *match;
+	const struct hm_name *program;
+	uint8_t profile;
+	bool global;
+	bool cacheable;
+};
+
+/**
+ * hm_enf_decide() - judge @q against @m.
+ *
+ * exec: allowed when the domain (or an acl_group it uses) holds
+ * "file execute X" with X matching the path, or with
+ * exec.realpath equal to the path (the program was called by a symlink).
+ * open: allowed when it holds read, write, append or truncate for the
+ * path, or "file create" for it with any mode: FAN_OPEN_PERM cannot tell
+ * which the opener asked for.
+ * A domain the policy lacks has no ACL of its own; it uses its nearest
+ * ancestor's acl_groups and profile, as TOMOYO would have created it.
+ */
+void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
+		   const struct hm_enf_query *q, struct hm_enf_answer *out);
+
+/**
+ * hm_enf_nearest() - @name's domain in @m, else its nearest ancestor, else
+ * NULL.  Returns: borrowed.
+ */
+const struct hm_domain *hm_enf_nearest(const struct hm_model *m,
+				       const struct hm_name *name);
+
+/* -------------------------------------------------------------- cache */
+
+/*
+ * The object of a decision: which file, and which version of it.  A
+ * rename or a new hard link changes ctime, a write changes mtime; files
+ * with more than one link are never cached (two names, one inode).
+ */
+struct hm_dcache_key {
+	const void *domain;		/* tracker-interned domain name */
+	uint64_t mnt_id;
+	uint64_t dev;
+	uint64_t ino;
+	int64_t ctime_sec;
+	int64_t mtime_sec;
+	uint32_t ctime_nsec;
+	uint32_t mtime_nsec;
+	bool exec;
+};
+
+struct hm_dcache_stats {
+	uint64_t lookups;
+	uint64_t hits;
+	uint64_t misses;
+	uint64_t inserts;
+	uint64_t evictions;	/* a valid entry replaced */
+	uint64_t invalidations;	/* whole-cache flushes (reload, learning) */
+	uint64_t slots;
+};
+
+struct hm_dcache;
+
+/**
+ * hm_dcache_new() - a cache of @slots allowed (domain, object) pairs
+ * (rounded up to a power of two, at least 64), two-way set associative.
+ * Returns: the cache or NULL; caller frees with hm_dcache_free().
+ */
+struct hm_dcache *hm_dcache_new(size_t slots);
+void hm_dcache_free(struct hm_dcache *c);
+
+/** hm_dcache_lookup() - was @k allowed since the last invalidation? */
+bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k);
+
+/** hm_dcache_insert() - remember that @k is allowed. */
+void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k);
+
+/** hm_dcache_invalidate() - forget everything, in O(1). */
+void hm_dcache_invalidate(struct hm_dcache *c);
+
+void hm_dcache_stats(const struct hm_dcache *c, struct hm_dcache_stats *out);
+
+/* ------------------------------------------------------ audit records */
+
+/* What happened to one request. X(enum suffix, word in the record) */
+#define HM_DECISION_RESULTS(X)	\
+	X(DENY, "deny")		\
+	X(ALLOW, "allow")	\
+	X(PERMISSIVE, "permissive") \
+	X(LEARNED, "learned")	\
+	X(GRANT, "grant")	\
+	X(REJECT, "reject")	\
+	X(TIMEOUT, "timeout")
+
+enum hm_decision_result {
+#define X(e, s) HM_DECISION_##e,
+	HM_DECISION_RESULTS(X)
+#undef X
+	HM_DECISION_RESULT_MAX
+};
+
+extern const char *const hm_decision_result_names[HM_DECISION_RESULT_MAX];
+
+/*
+ * struct hm_decision - one decision as the audit trail holds it.
+ * Strings are borrowed (formatting) or point into the parsed text's
+ * copy (parsing).
+ * @domain: encoded domain name.
+ * @path: the object's raw path bytes (not encoded: audit hex-encodes
+ *	what needs it, and readers encode names as they do any path).
+ * @perm: bitmask of enum hm_file_op: execute, or what the open asked for
+ *	(read, write, append, truncate); 0 for an open whose mode the
+ *	enforcer could not see.
+ * @pid: the process.
+ * @profile: the profile that applied (0-3).
+ */
+struct hm_decision {
+	enum hm_decision_result result;
+	const char *domain;
+	size_t domain_len;
+	const char *path;
+	size_t path_len;
+	uint32_t perm;
+	int64_t pid;
+	uint8_t profile;
+};
+
+/**
+ * hm_decision_format() - the text of the user audit record for @d:
+ * "op=histmac-decision result=R perm=P profile=N opid=PID domain=HEX
+ * path=VALUE"; P is "open" (mode unknown) or the operations joined with
+ * ',' ("read,write", "execute"); VALUE quoted, or hex when it holds a
+ * space, a quote or a byte outside 0x21-0x7e (as auditd's own fields
+ * are).
+ * @out: malloc()ed text; caller frees with free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_decision_format(const struct hm_decision *d, char **out);
+
+/**
+ * hm_decision_parse() - the fields of a record made by
+ * hm_decision_format() (surrounding fields of the audit record are
+ * skipped).
+ * @buf: where decoded strings go: at least @len bytes.
+ * Returns: 0, or -EINVAL when the text is not such a record.
+ */
+int hm_decision_parse(const char *text, size_t len, char *buf,
+		      struct hm_decision *out);
+
+#endif /* HISTMAC_ENFORCE_H */

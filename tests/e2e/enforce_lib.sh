@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# tests/e2e/enforce_lib.sh - what the enforcer's end-to-end tests share.
+# Source it after lib.sh.
+#
+#   hm_enf_setup          mount a tmpfs at $T (unmounted at exit), build
+#                         tests/e2e/enforce_helper.c into $T/helper and copy
+#                         it to $T/child, $T/other, $T/unlearned (each name
+#                         is another domain); files $T/a $T/b $T/c
+#   hm_enf_start ARGS...  start `histmac enforce --mark $T ARGS...` under
+#                         timeout, wait until it has marked; sets DPID (the
+#                         daemon's own pid, from --pidfile) and DLOG
+#   hm_enf_stop           SIGTERM to DPID, wait; fails if it did not exit 0
+#   hm_enf_ok CMD...      CMD must succeed (within 20 s; run directly, no
+#                         wrapper program, which would be a domain itself)
+#   hm_enf_eperm CMD...   CMD must fail with "Operation not permitted"
+#   hm_enf_log_has RE     the daemon log matches the extended regex RE
+
+hm_enf_setup() {
+	hm_need cc mount umount timeout
+	T=$HM_TMP/mnt
+	POL=$HM_TMP/policy
+	mkdir -p "$T"
+	mount -t tmpfs -o size=32m,mode=0755 histmac-e2e "$T" ||
+		hm_fail "cannot mount a tmpfs on $T"
+	hm_on_exit "umount '$T' 2>/dev/null || umount -l '$T'"
+	cc -O2 -o "$T/helper" "$HM_SRC/tests/e2e/enforce_helper.c" ||
+		hm_fail "cannot build enforce_helper.c"
+	for n in child other unlearned; do
+		cp "$T/helper" "$T/$n"
+	done
+	for f in a b c; do
+		echo "$f" >"$T/$f"
+	done
+	HM_ENF_N=0
+}
+
+_hm_enf_stop_quiet() {
+	[ -n "${DPID:-}" ] && hm_stop_pid "$DPID"
+	[ -n "${HM_ENF_WRAP:-}" ] && wait "$HM_ENF_WRAP" 2>/dev/null
+	DPID=
+	HM_ENF_WRAP=
+}
+
+hm_enf_start() {
+	HM_ENF_N=$((HM_ENF_N + 1))
+	DLOG=$HM_TMP/enforce.$HM_ENF_N.log
+	rm -f "$HM_TMP/enforce.pid"
+	timeout -s KILL 600 "$HISTMAC" enforce -p "$POL" --mark "$T" \
+		--pidfile "$HM_TMP/enforce.pid" "$@" 2>"$DLOG" &
+	HM_ENF_WRAP=$!
+	hm_on_exit _hm_enf_stop_quiet
+	if ! hm_wait_for "grep -qE '(enforcing|dry run): ' '$DLOG'" 200; then
+		cat "$DLOG" >&2
+		hm_fail "histmac enforce $* did not start"
+	fi
+	DPID=$(cat "$HM_TMP/enforce.pid")
+	[ -n "$DPID" ] || hm_fail "no pid file"
+}
+
+hm_enf_stop() {
+	local rc=0
+	[ -n "${DPID:-}" ] || hm_fail "no daemon to stop"
+	kill -TERM "$DPID"
+	wait "$HM_ENF_WRAP" || rc=$?
+	DPID=
+	HM_ENF_WRAP=
+	[ "$rc" = 0 ] || { cat "$DLOG" >&2; hm_fail "enforce exited $rc"; }
+}
+
+# Run "$@" as a direct child of this shell (a wrapper such as timeout(1)
+# would be a domain of its own that execs it), killed after 20 s.
+# Sets HM_ENF_RC and HM_ENF_OUT.
+_hm_enf_run() {
+	local pid n=0
+	HM_ENF_RC=0
+	"$@" >"$HM_TMP/run.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		hm_fail "'$*' hung"
+	fi
+	wait "$pid" || HM_ENF_RC=$?
+	HM_ENF_OUT=$(cat "$HM_TMP/run.out")
+}
+
+hm_enf_ok() {
+	_hm_enf_run "$@"
+	[ "$HM_ENF_RC" = 0 ] || hm_fail "'$*' failed ($HM_ENF_RC): $HM_ENF_OUT"
+}
+
+hm_enf_eperm() {
+	_hm_enf_run "$@"
+	[ "$HM_ENF_RC" != 0 ] || hm_fail "'$*' should fail: $HM_ENF_OUT"
+	case "$HM_ENF_OUT" in
+	*"Operation not permitted"*) ;;
+	*) hm_fail "'$*' failed ($HM_ENF_RC) but not with EPERM: $HM_ENF_OUT" ;;
+	esac
+}
+
+hm_enf_log_has() {
+	grep -qE "$1" "$DLOG" || { cat "$DLOG" >&2; hm_fail "log lacks /$1/"; }
+}
+
+# hm_enf_policy: a hand-written policy in $POL: "<kernel> $T/helper" may
+# read $T/a; every domain enforcing.
+hm_enf_policy() {
+	mkdir -p "$POL"
+	cat >"$POL/domain_policy.conf" <<EOP
+<kernel>
+use_profile 3
+
+<kernel> $T/helper
+use_profile 3
+file read $T/a
+EOP
+	: >"$POL/exception_policy.conf"
+}
+
+# hm_enf_bg CMD...: start CMD in the background (a direct child), output
+# in $HM_TMP/bg.out; sets BGPID.
+hm_enf_bg() {
+	"$@" >"$HM_TMP/bg.out" 2>&1 &
+	BGPID=$!
+	hm_on_exit "kill -KILL $BGPID 2>/dev/null"
+}
+
+# hm_enf_bg_wait: wait (at most 20 s) for BGPID; sets HM_ENF_RC, HM_ENF_OUT.
+hm_enf_bg_wait() {
+	hm_wait_for "! kill -0 $BGPID" 200 || hm_fail "background job hung"
+	HM_ENF_RC=0
+	wait "$BGPID" || HM_ENF_RC=$?
+	HM_ENF_OUT=$(cat "$HM_TMP/bg.out")
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# t_collector_follow.sh - `histmac events --follow LOG --checkpoint FILE`
+# across auditd's log rotation (SIGUSR1) while following, and across a
+# stop and restart with a rotation in between: every event of the log
+# from the first marker to the last is printed exactly once.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+hm_need auditd auditctl cc awk
+hm_build_workload
+hm_audit_start
+[ "$HM_AUDIT_PRIVATE" = 1 ] ||
+	hm_skip "rotating the logs of a running system auditd is not ours to do"
+"$HISTMAC" rules >"$HM_TMP/rules"
+hm_audit_rules "$HM_TMP/rules"
+log=$HM_AUDIT_LOG
+ck=$HM_TMP/checkpoint
+out=$HM_TMP/follow.tsv
+w=$HM_TMP/w
+mkdir -p "$w"
+
+fpid=
+start_follower() {
+	"$HISTMAC" events --follow "$log" --checkpoint "$ck" -o "$out" \
+		2>>"$HM_TMP/follow.err" &
+	fpid=$!
+	hm_on_exit "hm_stop_pid $fpid"
+}
+stop_follower() {
+	kill -TERM "$fpid"
+	wait "$fpid" || hm_fail "follower exited $?"
+}
+wait_serial() {
+	hm_wait_for "awk -F'\t' '\$2 == $1 {f=1} END {exit !f}' '$out'" 200 ||
+		hm_fail "follower never printed event $1"
+}
+rotate() {
+	local n
+	n=$(ls "$log".* 2>/dev/null | wc -l)
+	kill -USR1 "$HM_AUDIT_PID"
+	hm_wait_for "[ \$(ls '$log'.* 2>/dev/null | wc -l) -gt $n ]" 100 ||
+		hm_fail "auditd did not rotate"
+}
+
+start_follower
+sleep 1
+m0=$(hm_audit_marker)
+"$HM_WORKLOAD" bulk "$w" 100
+rotate
+"$HM_WORKLOAD" bulk "$w" 100
+m1=$(hm_audit_marker)
+wait_serial "$(hm_marker_serial "$m1")"
+stop_follower
+[ -s "$ck" ] || hm_fail "no checkpoint written"
+cp "$ck" "$HM_TMP/checkpoint.1"
+hm_ok "followed a rotation; checkpoint written"
+
+# while it is down: more events and another rotation
+"$HM_WORKLOAD" bulk "$w" 100
+rotate
+"$HM_WORKLOAD" bulk "$w" 50
+start_follower
+"$HM_WORKLOAD" bulk "$w" 50
+m2=$(hm_audit_marker)
+wait_serial "$(hm_marker_serial "$m2")"
+stop_follower
+hm_ok "resumed from the checkpoint across a rotation"
+
+s0=$(hm_marker_serial "$m0")
+s2=$(hm_marker_serial "$m2")
+files=()
+for k in 9 8 7 6 5 4 3 2 1; do
+	[ ! -e "$log.$k" ] || files+=("$log.$k")
+done
+"$HISTMAC" events -i "${files[@]}" "$log" >"$HM_TMP/ref.tsv"
+pick() { awk -F'\t' -v a="$s0" -v b="$s2" '$2 >= a && $2 <= b {print $2, $4}' "$1" | sort -n; }
+pick "$HM_TMP/ref.tsv" >"$HM_TMP/want"
+pick "$out" >"$HM_TMP/got"
+n=$(wc -l <"$HM_TMP/want")
+[ "$n" -gt 2000 ] || hm_fail "only $n events in the log"
+dups=$(cut -d' ' -f1 "$HM_TMP/got" | uniq -d | head -n 5)
+[ -z "$dups" ] || hm_fail "events printed twice: $dups"
+diff "$HM_TMP/want" "$HM_TMP/got" >"$HM_TMP/diff" ||
+	{ head -20 "$HM_TMP/diff" >&2; hm_fail "followed events differ from the log"; }
+grep -v -e '^$' "$HM_TMP/follow.err" >&2 && hm_fail "follower wrote errors"
+hm_ok "$n events, none lost, none twice"

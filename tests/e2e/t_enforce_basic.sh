@@ -1,0 +1,108 @@
+#!/bin/bash
+# t_enforce_basic.sh - learn a policy with the real `histmac learn` from a
+# real audit log, then enforce it live on a tmpfs with fanotify:
+#   enforcing: the learned reads and exec succeed; the same program
+#     reading a third file, another program (another domain) reading the
+#     learned files, and an exec of an unlearned binary get EPERM; the
+#     denial is in the audit log and `histmac check` reports it;
+#   permissive: everything succeeds and each violation is logged;
+#   learning: the new entries are in the saved policy afterwards.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/enforce_lib.sh"
+
+hm_need auditd auditctl cc
+hm_enf_setup
+
+# --- learn from the real audit trail ---------------------------------------
+hm_audit_start
+"$HISTMAC" rules >"$HM_TMP/rules"
+hm_audit_rules "$HM_TMP/rules"
+hm_audit_marker >/dev/null
+"$T/helper" read "$T/a" "$T/b" >/dev/null
+"$T/helper" exec "$T/child" read "$T/a" >/dev/null
+hm_audit_marker >/dev/null
+hm_audit_copy "$HM_TMP/learn.log"
+"$HISTMAC" learn -q -i "$HM_TMP/learn.log" -p "$POL" ||
+	hm_fail "histmac learn failed"
+dp=$POL/domain_policy.conf
+H="<kernel> $T/helper"
+awk -v d="$H" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' "$dp" \
+	>"$HM_TMP/helper.acl"
+for want in "file read $T/a" "file read $T/b" "file execute $T/child"; do
+	grep -qxF "$want" "$HM_TMP/helper.acl" ||
+		{ cat "$dp" >&2; hm_fail "learned policy lacks '$want' in $H"; }
+done
+grep -qxF "$H $T/child" "$dp" || hm_fail "no domain '$H $T/child'"
+if grep -qxF "file read $T/c" "$dp"; then hm_fail "$T/c learned without a read"; fi
+hm_ok "learned the helper's domain from the audit trail"
+cp -a "$POL" "$HM_TMP/policy.learned"
+
+# --- enforcing ---------------------------------------------------------------
+hm_enf_start --mode enforcing
+hm_enf_ok "$T/helper" read "$T/a" "$T/b"
+hm_enf_ok "$T/helper" exec "$T/child" read "$T/a"
+hm_enf_eperm "$T/helper" read "$T/c"
+hm_enf_eperm "$T/other" read "$T/a"
+hm_enf_eperm "$T/other" read "$T/b"
+hm_enf_eperm "$T/helper" exec "$T/unlearned" read "$T/a"
+hm_enf_eperm "$T/helper" exec "$T/child" read "$T/b"
+hm_audit_marker >/dev/null
+hm_enf_stop
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/c"
+hm_enf_log_has "deny pid=[0-9]+ domain=\"<kernel> $T/other\" file read $T/a"
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file execute $T/unlearned"
+hm_ok "enforcing: learned accesses pass, the rest get EPERM"
+
+# --- the denials are in the audit trail, and histmac check reads them -------
+hm_audit_copy "$HM_TMP/enforce.log"
+grep -q 'op=histmac-decision result=deny perm=read ' "$HM_TMP/enforce.log" ||
+	hm_fail "no histmac-decision record in the audit log"
+grep -q 'type=FANOTIFY.*resp=2' "$HM_TMP/enforce.log" ||
+	hm_fail "no FANOTIFY resp=2 record (FAN_AUDIT) in the audit log"
+rc=0
+"$HISTMAC" check -p "$POL" -i "$HM_TMP/enforce.log" >"$HM_TMP/check.out" ||
+	rc=$?
+[ "$rc" = 1 ] || { cat "$HM_TMP/check.out" >&2; hm_fail "check exit $rc, want 1"; }
+for want in "file read $T/c" "file execute $T/unlearned"; do
+	grep -qF "$want" "$HM_TMP/check.out" ||
+		{ cat "$HM_TMP/check.out" >&2; hm_fail "check does not report '$want'"; }
+done
+grep -qF "<kernel> $T/other" "$HM_TMP/check.out" ||
+	hm_fail "check does not report the other domain"
+hm_ok "the denials are audit records that histmac check reports"
+
+# --- permissive: allowed, logged -------------------------------------------
+hm_enf_start --mode permissive
+hm_enf_ok "$T/helper" read "$T/a" "$T/b" "$T/c"
+hm_enf_ok "$T/other" read "$T/a"
+hm_enf_ok "$T/helper" exec "$T/unlearned" read "$T/a"
+hm_enf_stop
+hm_enf_log_has "permissive pid=[0-9]+ domain=\"$H\" file read $T/c"
+hm_enf_log_has "permissive pid=[0-9]+ domain=\"<kernel> $T/other\" file read $T/a"
+hm_enf_log_has "permissive pid=[0-9]+ domain=\"$H\" file execute $T/unlearned"
+if grep -q ' deny ' "$DLOG"; then hm_fail "permissive mode denied"; fi
+cmp -s "$dp" "$HM_TMP/policy.learned/domain_policy.conf" ||
+	hm_fail "permissive mode changed the policy"
+hm_ok "permissive: everything allowed, violations logged"
+
+# --- learning: new entries are saved ------------------------------------------
+hm_enf_start --mode learning
+hm_enf_ok "$T/helper" read "$T/c"
+hm_enf_ok "$T/helper" exec "$T/unlearned" read "$T/a"
+hm_enf_stop
+awk -v d="$H" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' "$dp" \
+	>"$HM_TMP/helper.acl"
+for want in "file read $T/c" "file execute $T/unlearned" "file read $T/a"; do
+	grep -qxF "$want" "$HM_TMP/helper.acl" ||
+		{ cat "$dp" >&2; hm_fail "learning mode did not save '$want'"; }
+done
+grep -qxF "$H $T/unlearned" "$dp" ||
+	{ cat "$dp" >&2; hm_fail "learning mode did not save domain '$H $T/unlearned'"; }
+# and what was learned is enforced next time
+hm_enf_start --mode enforcing
+hm_enf_ok "$T/helper" read "$T/c"
+hm_enf_ok "$T/helper" exec "$T/unlearned" read "$T/a"
+hm_enf_eperm "$T/other" read "$T/c"
+hm_enf_stop
+hm_ok "learning: new entries saved and then enforced"

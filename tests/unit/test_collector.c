@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_collector.c - the collector on recorded auditd output
+ * (the .log files of tests/data, see its README) and on string-literal records for
+ * what auditd does not write: each event is rendered into one line of
+ * text, and every case names lines that must (or must not) appear.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <cmocka.h>
+
+#include "histmac/collector.h"
+
+#define MAX_EVENTS 4096
+
+/* Everything a case looks at, rendered once per event. */
+struct run {
+	char *lines[MAX_EVENTS];
+	uint64_t serials[MAX_EVENTS];
+	size_t n;
+	struct hm_collector_stats st;
+	int rc;
+};
+
+static void cat(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + len, cap - len, fmt, ap);
+	va_end(ap);
+}
+
+static const char *s(const struct hm_bytes *b)
+{
+	return b->s ? b->s : "-";
+}
+
+/* "kind syscall ok|fail p0=.. p1=.. key=value..." with raw strings */
+static char *render(const struct hm_event *ev)
+{
+	size_t cap = 64 + 2 * HM_COLLECTOR_MAX_PATH;
+	char *b = calloc(1, cap + (ev->kind == HM_EV_EXEC ? 65536 : 0));
+	char a[64];
+
+	assert_non_null(b);
+	if (ev->kind == HM_EV_EXEC)
+		cap += 65536;
+	cat(b, cap, "%s %s %s", hm_event_kind_names[ev->kind],
+	    ev->syscall_name ? ev->syscall_name : "-",
+	    ev->success ? "ok" : "fail");
+	if (ev->node.s)
+		cat(b, cap, " node=%s", ev->node.s);
+	for (uint32_t i = 0; i < ev->n_paths; i++)
+		cat(b, cap, " p%u=%s", i, s(&ev->paths[i].path));
+	if (ev->kind == HM_EV_EXEC) {
+		cat(b, cap, " argv=");
+		for (uint32_t i = 0; i < ev->argc && i < 8; i++)
+			cat(b, cap, "%s%.40s", i ? "," : "", ev->argv[i].s);
+	}
+	if (ev->has_open_flags)
+		cat(b, cap, " flags=0%o", ev->open_flags);
+	if (ev->created)
+		cat(b, cap, " created");
+	if (ev->kind == HM_EV_MKNOD || ev->kind == HM_EV_MKDIR ||
+	    ev->kind == HM_EV_CHMOD)
+		cat(b, cap, " mode=0%o", ev->mode);
+	if (ev->kind == HM_EV_MKNOD)
+		cat(b, cap, " dev=%u:%u", ev->dev_major, ev->dev_minor);
+	if (ev->kind == HM_EV_CHOWN)
+		cat(b, cap, " owner=%d:%d", (int)ev->owner_uid,
+		    (int)ev->owner_gid);
+	if (ev->removedir)
+		cat(b, cap, " removedir");
+	if (ev->link_target.s)
+		cat(b, cap, " target=%s", ev->link_target.s);
+	if (ev->kind == HM_EV_MOUNT || ev->kind == HM_EV_UMOUNT)
+		cat(b, cap, " mflags=0x%llx",
+		    (unsigned long long)ev->mount_flags);
+	if (ev->kind >= HM_EV_SOCKET && ev->kind <= HM_EV_RECV)
+		cat(b, cap, " sock=%d/%d", ev->sock_family, ev->sock_type);
+	if (ev->sa.family == AF_INET) {
+		inet_ntop(AF_INET, ev->sa.addr, a, sizeof(a));
+		cat(b, cap, " addr=%s:%u", a, ev->sa.port);
+	}
+	if (ev->sa.family == AF_UNIX)
+		cat(b, cap, " unix=%s", s(&ev->sa.unix_path));
+	if (ev->sig)
+		cat(b, cap, " sig=%d", ev->sig);
+	if (ev->kind == HM_EV_SIGNAL)
+		cat(b, cap, " tcomm=%s", s(&ev->target_comm));
+	return b;
+}
+
+static void run_collector(struct hm_collector *c, struct run *r)
+{
+	const struct hm_event *ev;
+
+	memset(r->lines, 0, sizeof(r->lines));
+	r->n = 0;
+	while ((r->rc = hm_collector_next(c, &ev)) > 0) {
+		assert_true(r->n < MAX_EVENTS);
+		r->serials[r->n] = ev->serial;
+		r->lines[r->n++] = render(ev);
+	}
+	r->st = *hm_collector_stats(c);
+	hm_collector_free(c);
+}
+
+static void run_files(struct run *r, const char *const *names, size_t n,
+		      int resolve)
+{
+	char *paths[4];
+	struct hm_collector_opts o;
+	struct hm_collector *c;
+
+	assert_true(n <= 4);
+	for (size_t i = 0; i < n; i++)
+		assert_true(asprintf(&paths[i], "%s/%s", HM_TEST_DATA,
+				     names[i]) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = resolve;
+	assert_int_equal(hm_collector_open_files(&c, (const char *const *)paths,
+						 n, &o), 0);
+	run_collector(c, r);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+}
+
+static void run_buffer(struct run *r, const char *text,
+		       const struct hm_collector_opts *o)
+{
+	struct hm_collector *c;
+
+	assert_int_equal(hm_collector_open_buffer(&c, text, strlen(text),
+						  "test", o), 0);
+	run_collector(c, r);
+}
+
+static void run_free(struct run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->lines[i]);
+}
+
+/* Does some event line contain every space-separated word of @want? */
+static bool has_event(const struct run *r, const char *want)
+{
+	char words[16][512];
+	int nw = 0;
+	const char *p = want;
+
+	while (*p && nw < 16) {
+		const char *e = strchr(p, ' ');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		snprintf(words[nw++], sizeof(words[0]), "%.*s", (int)len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		char *line;
+		int k;
+
+		/* a word matches a whole space-separated token of the line */
+		assert_true(asprintf(&line, " %s ", r->lines[i]) > 0);
+		for (k = 0; k < nw; k++) {
+			char pad[520];
+
+			snprintf(pad, sizeof(pad), " %.500s ", words[k]);
+			if (!strstr(line, pad))
+				break;
+		}
+		free(line);
+		if (k == nw)
+			return true;
+	}
+	return false;
+}
+
+static void dump(const struct run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		print_message("  %s\n", r->lines[i]);
+}
+
+/* ---- recorded logs: every event kind */
+
+struct file_case {
+	const char *file;
+	const char *event;	/* words that one event line must hold */
+};
+
+static const struct file_case file_cases[] = {
+	{ "exec.log", "exec execve ok p0=/bin/echo argv=echo,hello" },
+	{ "exec.log", "p0=/usr/bin/true p1=/lib64/ld-linux-x86-64.so.2" },
+	/* hex-encoded EXECVE arguments */
+	{ "exec.log", "argv=true,arg" },
+	{ "relexec.log", "exec execve ok p0=/usr/bin/true argv=true,rel" },
+	{ "script.log", "exec execve ok p0=/tmp/hmrec/script.sh p1=/bin/sh" },
+	{ "script.log", "argv=/bin/sh,/tmp/hmrec/script.sh,x" },
+	{ "file.log", "open openat ok p0=/tmp/hmrec/f flags=01101 created" },
+	{ "file.log", "open openat ok p0=/tmp/hmrec/f flags=00" },
+	{ "file.log", "open openat ok p0=/tmp/hmrec/f flags=02001" },
+	{ "file.log", "rename rename ok p0=/tmp/hmrec/f p1=/tmp/hmrec/g" },
+	{ "file.log", "link link ok p0=/tmp/hmrec/g p1=/tmp/hmrec/h" },
+	{ "file.log", "unlink unlink ok p0=/tmp/hmrec/h" },
+	{ "file.log", "truncate truncate ok p0=/tmp/hmrec/g" },
+	{ "file.log", "chmod chmod ok p0=/tmp/hmrec/g mode=0600" },
+	{ "file.log", "chown chown ok p0=/tmp/hmrec/g owner=0:0" },
+	{ "file.log", "mkdir mkdir ok p0=/tmp/hmrec/d/ created mode=0750" },
+	{ "file.log", "rmdir unlinkat ok p0=/tmp/hmrec/d/ removedir" },
+	{ "file.log", "open creat ok p0=/tmp/hmrec/c flags=01101 created" },
+	/* openat2: flags from the OPENAT2 record */
+	{ "file.log", "open openat2 ok p0=/tmp/hmrec/c flags=00" },
+	/* a hex-encoded path */
+	{ "file.log", "open openat ok created flags=01101" },
+	{ "file.log", "open openat fail p0=/tmp/hmrec/missing" },
+	{ "relfile.log", "open openat ok p0=/tmp/hmrec/rel created" },
+	{ "relfile.log", "mkdir mkdir ok p0=/tmp/hmrec/sub/" },
+	{ "relfile.log", "rmdir rmdir ok p0=/tmp/hmrec/sub/" },
+	{ "fifo.log", "mknod mknodat ok p0=/tmp/hmrec/fifo mode=010600" },
+	{ "fifo.log", "mknod mknodat ok p0=/tmp/hmrec/sock mode=0140600" },
+	{ "fifo.log", "mknod mknodat ok p0=/tmp/hmrec/null mode=020600 dev=1:3" },
+	{ "symlink.log", "symlink symlink ok p0=/tmp/hmrec/link target=target" },
+	{ "symlink.log", "symlink symlink ok p0=/tmp/hmrec/linkdir target=real" },
+	{ "symlink.log", "open openat ok p0=/tmp/hmrec/linkdir/obj created" },
+	{ "net.log", "socket socket ok sock=2/1" },
+	{ "net.log", "bind bind ok sock=2/1 addr=127.0.0.1:47000" },
+	{ "net.log", "listen listen ok sock=2/1 addr=127.0.0.1:47000" },
+	{ "net.log", "connect connect ok sock=2/1 addr=127.0.0.1:47000" },
+	{ "net.log", "accept accept ok sock=2/1" },
+	{ "net.log", "send sendto ok sock=2/2 addr=127.0.0.1:47001" },
+	{ "net.log", "bind bind ok sock=1/1 unix=/tmp/hmrec/usock" },
+	{ "signal.log", "signal kill ok sig=15 tcomm=workload" },
+	{ "crash.log", "signal kill ok sig=11 tcomm=workload" },
+	{ "crash.log", "other - fail sig=11" },
+	{ "mount.log", "mount mount ok p0=/tmp/hmrec/mnt/ mflags=0x6" },
+	{ "mount.log", "umount umount2 ok p0=/tmp/hmrec/mnt/ mflags=0x0" },
+	{ "mount.log", "pivot_root pivot_root ok p0=/tmp/hmrec/newroot/ p1=/tmp/hmrec/newroot/old/" },
+	{ "mount.log", "chroot chroot ok p0=/tmp/hmrec/" },
+	{ "node.log", "signal kill ok node=web1 sig=15" },
+};
+
+static void test_recorded(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(file_cases); i++) {
+		const struct file_case *fc = &file_cases[i];
+		struct run r;
+
+		run_files(&r, &fc->file, 1, 0);
+		if (r.rc != 0 || !has_event(&r, fc->event)) {
+			print_message("%s: no event \"%s\" (rc %d) in:\n",
+				      fc->file, fc->event, r.rc);
+			dump(&r);
+			fail();
+		}
+		/* real auditd output: nothing skipped */
+		for (int k = 0; k < HM_SKIP_MAX; k++)
+			assert_int_equal(r.st.skipped[k], 0);
+		run_free(&r);
+	}
+}
+
+/* Raw bytes the text rendering cannot show. */
+static void test_bytes(void **state)
+{
+	struct hm_collector *c;
+	const struct hm_event *ev;
+	char *path;
+	bool space = false, big = false;
+
+	(void)state;
+	assert_true(asprintf(&path, "%s/file.log", HM_TEST_DATA) > 0);
+	assert_int_equal(hm_collector_open_files(&c, (const char *const *)&path,
+						 1, NULL), 0);
+	while (hm_collector_next(c, &ev) > 0)
+		if (ev->n_paths && ev->paths[0].path.s &&
+		    !strcmp(ev->paths[0].path.s, "/tmp/hmrec/sp ace"))
+			space = true;
+	hm_collector_free(c);
+	free(path);
+	assert_true(space);
+
+	assert_true(asprintf(&path, "%s/bigargv.log", HM_TEST_DATA) > 0);
+	assert_int_equal(hm_collector_open_files(&c, (const char *const *)&path,
+						 1, NULL), 0);
+	while (hm_collector_next(c, &ev) > 0) {
+		if (ev->kind != HM_EV_EXEC || ev->argc != 3)
+			continue;
+		assert_int_equal(ev->argv[1].len, 12000);
+		assert_int_equal(strspn(ev->argv[1].s, "x"), 12000);
+		assert_string_equal(ev->argv[2].s, "end");
+		assert_false(ev->argv_truncated);
+		big = true;
+	}
+	hm_collector_free(c);
+	free(path);
+	assert_true(big);
+
+	assert_true(asprintf(&path, "%s/exec.log", HM_TEST_DATA) > 0);
+	assert_int_equal(hm_collector_open_files(&c, (const char *const *)&path,
+						 1, NULL), 0);
+	big = false;
+	while (hm_collector_next(c, &ev) > 0)
+		if (ev->argc == 3 && !strcmp(ev->argv[1].s, "arg with space") &&
+		    !strcmp(ev->argv[2].s, "quote\"d"))
+			big = true;
+	hm_collector_free(c);
+	free(path);
+	assert_true(big);
+}
+
+/* A rotated pair read in order equals the whole log. */
+static void test_rotated(void **state)
+{
+	static const char *const pair[] = { "rotated.log.1", "rotated.log" };
+	static const char *const whole[] = { "file.log" };
+	struct run a, b;
+
+	(void)state;
+	run_files(&a, pair, 2, 0);
+	run_files(&b, whole, 1, 0);
+	assert_int_equal(a.rc, 0);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++)
+		assert_string_equal(a.lines[i], b.lines[i]);
+	assert_true(has_event(&a, "rename rename ok p0=/tmp/hmrec/f p1=/tmp/hmrec/g"));
+	assert_int_equal(a.st.files, 2);
+	for (int k = 0; k < HM_SKIP_MAX; k++)
+		assert_int_equal(a.st.skipped[k], 0);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* ---- bad input: counted, good events still delivered */
+
+struct skip_case {
+	enum hm_skip_reason why;
+	uint64_t min, max;
+};
+
+static const struct skip_case bad_counts[] = {
+	{ HM_SKIP_NO_STAMP, 2, 2 },
+	{ HM_SKIP_GARBAGE, 1, 1 },
+	{ HM_SKIP_TRUNCATED, 1, 1 },
+	{ HM_SKIP_UNKNOWN_RECORD, 1, 1 },
+	{ HM_SKIP_BAD_VALUE, 7, 20 },
+	{ HM_SKIP_LONG_LINE, 0, 0 },
+};
+
+static const char *const bad_events[] = {
+	"exec execve ok argv=/tmp/hm-e2e.XquIVi/workload,exec,/tmp/hmrec,47000",
+	"exec execve ok p0=/bin/echo argv=echo,hello",
+	"rename rename ok p0=/tmp/hmrec/f p1=/tmp/hmrec/g",
+	"link link ok p0=/tmp/hmrec/g p1=/tmp/hmrec/h",
+};
+
+static void test_bad(void **state)
+{
+	static const char *const f[] = { "bad.log" };
+	struct run r;
+
+	(void)state;
+	run_files(&r, f, 1, 0);
+	assert_int_equal(r.rc, 0);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(bad_counts); i++) {
+		uint64_t n = r.st.skipped[bad_counts[i].why];
+
+		if (n < bad_counts[i].min || n > bad_counts[i].max) {
+			print_message("%s: %llu\n",
+				      hm_skip_names[bad_counts[i].why],
+				      (unsigned long long)n);
+			fail();
+		}
+	}
+	for (size_t i = 0; i < HM_ARRAY_SIZE(bad_events); i++)
+		if (!has_event(&r, bad_events[i])) {
+			print_message("missing \"%s\"\n", bad_events[i]);
+			dump(&r);
+			fail();
+		}
+	run_free(&r);
+}
+
+/* ---- string literals */
+
+struct text_case {
+	const char *name;
+	const char *text;
+	const char *want;	/* event words, NULL: none */
+	const char *not;	/* words no event may hold, or NULL */
+	enum hm_skip_reason why;	/* must be counted, HM_SKIP_MAX none */
+};
+
+#define SC "type=SYSCALL msg=audit(1700000000.001:%d): arch=c000003e "
+#define PT "type=PROCTITLE msg=audit(1700000000.001:%d): proctitle=41\n"
+
+static const struct text_case text_cases[] = {
+	{ "proc self", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=4242 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/proc/4242/status\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok p0=proc:/self/status", NULL, HM_SKIP_MAX },
+	{ "proc other", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=4242 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/proc/1/../self//stat\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok p0=proc:/self/stat", NULL, HM_SKIP_MAX },
+	{ "proc pid", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=4242 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/proc\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"1/status\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok p0=proc:/1/status", NULL, HM_SKIP_MAX },
+	{ "dotdot above root", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/a/b\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"../../../etc/./passwd\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok p0=/etc/passwd", NULL, HM_SKIP_MAX },
+	{ "hex cwd and name", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=2F6120622F\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=78 nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok", NULL, HM_SKIP_MAX },
+	{ "dirfd relative", SC "syscall=257 success=yes exit=3 a0=5 a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/tmp\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"x/y\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open openat ok p0=x/y", "p0=/tmp/x/y", HM_SKIP_MAX },
+	{ "no cwd", SC "syscall=2 success=yes exit=3 a0=1 a1=0 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"rel\" nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "open open ok p0=rel", NULL, HM_SKIP_MAX },
+	{ "no fields at all", "type=SYSCALL msg=audit(1700000000.001:1): \n"
+	  "type=PATH msg=audit(1700000000.001:1): \n" PT,
+	  "other - fail", NULL, HM_SKIP_MAX },
+	{ "i386 socketcall connect", "type=SYSCALL msg=audit(1700000000.001:1): arch=40000003 syscall=102 success=yes exit=0 a0=3 a1=ffd0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=SOCKADDR msg=audit(1700000000.001:1): saddr=0200005001020304000000000000000000\n" PT,
+	  "connect socketcall ok addr=1.2.3.4:80", NULL, HM_SKIP_MAX },
+	{ "abstract unix", SC "syscall=42 success=yes exit=0 a0=3 a1=0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=SOCKADDR msg=audit(1700000000.001:1): saddr=01000061626300\n" PT,
+	  "connect connect ok sock=0/0", NULL, HM_SKIP_MAX },
+	{ "bad saddr", SC "syscall=42 success=yes exit=0 a0=3 a1=0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=SOCKADDR msg=audit(1700000000.001:1): saddr=0X\n" PT,
+	  "connect connect ok", NULL, HM_SKIP_BAD_VALUE },
+	{ "clone", SC "syscall=56 success=yes exit=99 a0=0 a1=0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n" PT,
+	  "fork clone ok", NULL, HM_SKIP_MAX },
+	{ "i386 open", "type=SYSCALL msg=audit(1700000000.001:1): arch=40000003 syscall=5 success=yes exit=3 a0=1 a1=241 a2=1a4 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/x\" nametype=CREATE\n" PT,
+	  "open open ok p0=/x flags=01101 created", NULL, HM_SKIP_MAX },
+	{ "tgkill", SC "syscall=234 success=yes exit=0 a0=64 a1=65 a2=a a3=0 items=0 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n" PT,
+	  "signal tgkill ok sig=10", NULL, HM_SKIP_MAX },
+	{ "long line", "", NULL, NULL, HM_SKIP_LONG_LINE },
+};
+
+static void test_text(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(text_cases); i++) {
+		const struct text_case *tc = &text_cases[i];
+		char *text;
+		struct run r;
+
+		if (!strcmp(tc->name, "long line")) {
+			/* one line over HM_COLLECTOR_MAX_LINE, then a good one */
+			size_t n = HM_COLLECTOR_MAX_LINE + 100;
+
+			text = malloc(n + 256);
+			assert_non_null(text);
+			memset(text, 'x', n);
+			memcpy(text, "type=SYSCALL msg=audit(1.1:1): ", 31);
+			snprintf(text + n, 256, "\n" SC "syscall=62 success=yes exit=0 a0=1 a1=f a2=0 a3=0 items=0 ppid=1 pid=7\n" PT, 2, 2);
+		} else {
+			assert_true(asprintf(&text, tc->text, 1, 1, 1, 1) > 0);
+		}
+		run_buffer(&r, text, NULL);
+		if (!strcmp(tc->name, "long line")) {
+			assert_int_equal(r.st.skipped[HM_SKIP_LONG_LINE], 1);
+			assert_true(has_event(&r, "signal kill ok sig=15"));
+		}
+		if (tc->want && !has_event(&r, tc->want)) {
+			print_message("%s: no \"%s\" in:\n", tc->name, tc->want);
+			dump(&r);
+			fail();
+		}
+		if (tc->not && has_event(&r, tc->not)) {
+			print_message("%s: unexpected \"%s\"\n", tc->name,
+				      tc->not);
+			fail();
+		}
+		if (tc->why != HM_SKIP_MAX && strcmp(tc->name, "long line"))
+			assert_true(r.st.skipped[tc->why] > 0);
+		run_free(&r);
+		free(text);
+	}
+}
+
+/* argv over the cap: cut, flagged, counted, memory bounded. */
+static void test_huge_argv(void **state)
+{
+	size_t chunk = 7000, nchunks = (HM_COLLECTOR_MAX_ARGV / chunk) + 20;
+	size_t cap = nchunks * (chunk + 100) + 4096;
+	char *text = malloc(cap);
+	struct hm_collector *c;
+	const struct hm_event *ev;
+	size_t len;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)snprintf(text, cap,
+		SC "syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=EXECVE msg=audit(1700000000.001:1): argc=3 a0=\"a\" a1_len=%zu", 1, nchunks * chunk);
+	for (size_t i = 0; i < nchunks; i++) {
+		len += (size_t)snprintf(text + len, cap - len, " a1[%zu]=\"", i);
+		memset(text + len, 'y', chunk);
+		len += chunk;
+		text[len++] = '"';
+		if (i % 10 == 9)
+			len += (size_t)snprintf(text + len, cap - len,
+				"\ntype=EXECVE msg=audit(1700000000.001:1): ");
+	}
+	len += (size_t)snprintf(text + len, cap - len, "\n" PT, 1);
+	assert_int_equal(hm_collector_open_buffer(&c, text, len, "huge", NULL), 0);
+	while (hm_collector_next(c, &ev) > 0) {
+		n++;
+		assert_int_equal(ev->kind, HM_EV_EXEC);
+		assert_true(ev->argv_truncated);
+		assert_true(ev->argc >= 1);
+		assert_true(ev->argv[ev->argc - 1].len <= HM_COLLECTOR_MAX_ARGV);
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(hm_collector_stats(c)->skipped[HM_SKIP_ARGV_CUT], 1);
+	hm_collector_free(c);
+	free(text);
+}
+
+/*
+ * The auparse trap: a one-record ANOM_ABEND followed by many events.
+ * The collector closes it at once; nothing is lost and the order is the
+ * log's.
+ */
+static void test_abend(void **state)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *text = malloc(cap);
+	struct hm_collector *c;
+	const struct hm_event *ev;
+	size_t n = 0, abend_at = 0;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len,
+		"type=ANOM_ABEND msg=audit(1700000000.000:1): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=9 comm=\"crash\" exe=\"/crash\" sig=11 res=1\n");
+	for (int i = 2; i < 2000; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+			"type=SYSCALL msg=audit(1700000000.000:%d): arch=c000003e syscall=62 success=yes exit=0 a0=9 a1=f a2=0 a3=0 items=0 ppid=1 pid=7\n"
+			"type=PROCTITLE msg=audit(1700000000.000:%d): proctitle=41\n", i, i);
+	assert_int_equal(hm_collector_open_buffer(&c, text, len, "abend", NULL), 0);
+	while (hm_collector_next(c, &ev) > 0) {
+		if (ev->serial == 1) {
+			abend_at = n;
+			assert_string_equal(ev->comm.s, "crash");
+			assert_int_equal(ev->sig, 11);
+		}
+		n++;
+	}
+	assert_int_equal(n, 1999);
+	assert_int_equal(abend_at, 0);
+	assert_int_equal(hm_collector_stats(c)->eoe_injected, 1);
+	hm_collector_free(c);
+	free(text);
+}
+
+/* --resolve-root: a directory symlink in an image is followed. */
+static void test_resolve_root(void **state)
+{
+	char root[] = "/tmp/hm-test-root.XXXXXX";
+	char p[256], *text;
+	struct hm_collector_opts o;
+	struct stat st;
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/run", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run/apache2", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run/apache2/apache2.pid", root);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/var", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/var/run", root);
+	assert_int_equal(symlink("/run", p), 0);
+	assert_true(asprintf(&text,
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/var/run/apache2/apache2.pid\" inode=%llu dev=%02x:%02x mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/var/run/apache2/other\" inode=1 dev=00:01 mode=0100644 nametype=NORMAL\n" PT,
+		1, (unsigned long long)st.st_ino, major(st.st_dev),
+		minor(st.st_dev), 1, 2, 2) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "open openat ok p0=/run/apache2/apache2.pid"));
+	/* not there: the directory is still resolved */
+	assert_true(has_event(&r, "open openat ok p0=/run/apache2/other"));
+	assert_int_equal(r.st.dircache_hits, 1);
+	run_free(&r);
+	/* without resolution the name stays as passed */
+	o.resolve = 0;
+	o.resolve_root = NULL;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "open openat ok p0=/var/run/apache2/apache2.pid"));
+	run_free(&r);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_rotated),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_huge_argv),
+		cmocka_unit_test(test_abend),
+		cmocka_unit_test(test_resolve_root),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

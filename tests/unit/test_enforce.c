@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_enforce.c - the enforcer's pure logic (analyzer/enforce.c,
+ * dcache.c, decision.c): TOMOYO names of fanotify paths, the decision on
+ * opens and execs (symlinked programs, create with any mode, acl_groups,
+ * domains the policy lacks, profiles), the decision cache, and the
+ * audit record's round trip.  Each is a table walked by one loop.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "histmac/enforce.h"
+#include "histmac/pattern.h"
+#include "histmac/policy_io.h"
+
+/* ---------------------------------------------------------------- names */
+
+static const struct {
+	const char *raw;
+	int64_t pid;
+	bool dir, deleted;
+	const char *want;	/* NULL: error */
+	long err;
+} name_cases[] = {
+	{ "/etc/hosts", 1, false, false, "/etc/hosts", 0 },
+	{ "/tmp/sp ace", 1, false, false, "/tmp/sp\\040ace", 0 },
+	{ "/tmp/back\\slash", 1, false, false, "/tmp/back\\\\slash", 0 },
+	{ "/tmp/t\xc3\xa9", 1, false, false, "/tmp/t\\303\\251", 0 },
+	{ "/tmp/d", 1, true, false, "/tmp/d/", 0 },
+	{ "/", 1, true, false, "/", 0 },
+	{ "/proc/42/status", 42, false, false, "proc:/self/status", 0 },
+	{ "/proc/42/status", 43, false, false, "proc:/42/status", 0 },
+	{ "/proc/self/maps", 7, false, false, "proc:/self/maps", 0 },
+	{ "/proc/420/x", 42, false, false, "proc:/420/x", 0 },
+	{ "/proc/042/x", 42, false, false, "proc:/042/x", 0 },
+	{ "/proc", 1, true, false, "proc:/", 0 },
+	{ "/proc/42", 42, true, false, "proc:/self/", 0 },
+	{ "/proc/sys/kernel/x", 1, false, false, "proc:/sys/kernel/x", 0 },
+	{ "/process/x", 1, false, false, "/process/x", 0 },
+	{ "/tmp/gone (deleted)", 1, false, true, "/tmp/gone", 0 },
+	{ "/tmp/kept (deleted)", 1, false, false, "/tmp/kept\\040(deleted)", 0 },
+	{ "pipe:[1234]", 1, false, false, NULL, -EINVAL },
+	{ "", 1, false, false, NULL, -EINVAL },
+};
+
+static void test_path_name(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(name_cases); i++) {
+		char *out = NULL;
+		long n = hm_enf_path_name(name_cases[i].raw,
+					  strlen(name_cases[i].raw),
+					  name_cases[i].pid, name_cases[i].dir,
+					  name_cases[i].deleted, &out);
+
+		if (!name_cases[i].want) {
+			assert_int_equal(n, name_cases[i].err);
+			continue;
+		}
+		if (n < 0 || strcmp(out, name_cases[i].want))
+			fail_msg("case %zu (%s): got %ld '%s', want '%s'", i,
+				 name_cases[i].raw, n, out ? out : "",
+				 name_cases[i].want);
+		assert_int_equal((size_t)n, strlen(out));
+		free(out);
+	}
+	{
+		/* over HM_MAX_WORD */
+		size_t len = HM_MAX_WORD;
+		char *raw = malloc(len);
+		char *out = NULL;
+
+		memset(raw, 'a', len);
+		raw[0] = '/';
+		assert_int_equal(hm_enf_path_name(raw, len, 1, false, false,
+						  &out), -ENAMETOOLONG);
+		free(raw);
+	}
+}
+
+/* ------------------------------------------------------------ decisions */
+
+static const char domain_policy[] =
+	"<kernel>\n"
+	"use_profile 3\n"
+	"use_group 0\n"
+	"\n"
+	"<kernel> /usr/sbin/app\n"
+	"use_profile 3\n"
+	"use_group 0\n"
+	"file read /srv/app/conf\n"
+	"file write /srv/app/log\n"
+	"file append /srv/app/journal\n"
+	"file truncate /srv/app/trunc\n"
+	"file create /srv/app/new 0600\n"
+	"file read /srv/app/data/\\*.txt\n"
+	"file unlink /srv/app/unlinkonly\n"
+	"file execute /bin/sh exec.realpath=\"/usr/bin/dash\"\n"
+	"file execute /usr/bin/env\n"
+	"file execute /srv/app/bin/\\*\n"
+	"file execute /usr/bin/python3 exec.realpath=\"/usr/bin/python3.\\$\"\n"
+	"file read /srv/app/root-only task.uid=0\n"
+	"\n"
+	"<kernel> /usr/sbin/app /bin/sh\n"
+	"use_profile 2\n"
+	"use_group 0\n"
+	"file read /srv/app/sh-only\n"
+	"\n"
+	"<kernel> /usr/sbin/quiet\n"
+	"use_profile 0\n"
+	"\n"
+	"<kernel> /usr/sbin/nogroup\n"
+	"use_profile 3\n"
+	"file read /srv/app/conf\n";
+
+static const char exception_policy[] =
+	"acl_group 0 file read /etc/ld.so.cache\n"
+	"acl_group 0 file read /srv/app/global\n"
+	"acl_group 1 file read /srv/app/group1\n";
+
+struct fixture {
+	struct hm_model *m;
+	struct hm_enf_index *ix;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct hm_diag d = { 0 };
+
+	assert_non_null(f);
+	f->m = hm_model_new();
+	assert_int_equal(hm_policy_parse_exception(f->m, exception_policy,
+						   strlen(exception_policy),
+						   HM_DIALECT_26, "exc", &d), 0);
+	assert_int_equal(hm_policy_parse_domain(f->m, domain_policy,
+						strlen(domain_policy),
+						HM_DIALECT_26, "dom", &d), 0);
+	if (d.n_msgs) {
+		char *s = hm_diag_format(&d.msgs[0]);
+
+		fail_msg("policy: %s", s);
+	}
+	hm_model_relink(f->m);
+	assert_int_equal(hm_enf_index_new(f->m, &f->ix), 0);
+	hm_diag_free(&d);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	hm_enf_index_free(f->ix);
+	hm_model_free(f->m);
+	free(f);
+	return 0;
+}
+
+static const struct {
+	const char *domain;
+	bool exec;
+	const char *path;
+	bool root;		/* task.uid=0 */
+	bool allowed;
+	const char *program;	/* exec: the name entered with */
+	int profile;
+	bool global;
+	bool cacheable;
+} decide_cases[] = {
+	/* opens: any of read/write/append/truncate/create will do */
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/conf", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/log", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/journal", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/trunc", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/new", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/data/x.txt", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/data/x.bin", false, false, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/unlinkonly", false, false, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/other", false, false, NULL, 3, false, false },
+	/* an execute entry is no permission to open */
+	{ "<kernel> /usr/sbin/app", false, "/usr/bin/env", false, false, NULL, 3, false, false },
+	/* conditions on task values: evaluated, and never cached */
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/root-only", true, true, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/root-only", false, false, NULL, 3, false, false },
+	/* acl_group 0 is used by every domain but one: not global */
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/global", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/nogroup", false, "/srv/app/global", false, false, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/group1", false, false, NULL, 3, false, false },
+	/* execs: by name, by exec.realpath, by pattern */
+	{ "<kernel> /usr/sbin/app", true, "/usr/bin/dash", false, true, "/bin/sh", 3, false, false },
+	{ "<kernel> /usr/sbin/app", true, "/usr/bin/env", false, true, "/usr/bin/env", 3, false, true },
+	{ "<kernel> /usr/sbin/app", true, "/srv/app/bin/tool", false, true, "/srv/app/bin/tool", 3, false, true },
+	{ "<kernel> /usr/sbin/app", true, "/usr/bin/python3.11", false, true, "/usr/bin/python3", 3, false, false },
+	{ "<kernel> /usr/sbin/app", true, "/usr/bin/bash", false, false, "/usr/bin/bash", 3, false, false },
+	/* exec.realpath is not a name: "/bin/sh" itself is not allowed */
+	{ "<kernel> /usr/sbin/app", true, "/bin/sh", false, false, "/bin/sh", 3, false, false },
+	/* reading a file is no permission to execute it */
+	{ "<kernel> /usr/sbin/app", true, "/srv/app/conf", false, false, "/srv/app/conf", 3, false, false },
+	/* profiles */
+	{ "<kernel> /usr/sbin/app /bin/sh", false, "/srv/app/sh-only", false, true, NULL, 2, false, true },
+	{ "<kernel> /usr/sbin/app /bin/sh", false, "/srv/app/conf", false, false, NULL, 2, false, false },
+	{ "<kernel> /usr/sbin/quiet", false, "/srv/app/conf", false, false, NULL, 0, false, false },
+	/* a domain the policy lacks: nearest ancestor's groups and profile */
+	{ "<kernel> /usr/sbin/app /bin/sh /usr/bin/cat", false, "/srv/app/global", false, true, NULL, 2, false, true },
+	{ "<kernel> /usr/sbin/app /bin/sh /usr/bin/cat", false, "/srv/app/sh-only", false, false, NULL, 2, false, false },
+	{ "<kernel> /usr/sbin/new", false, "/etc/ld.so.cache", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/nogroup /bin/x", false, "/etc/ld.so.cache", false, false, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/new", true, "/usr/bin/env", false, false, "/usr/bin/env", 3, false, false },
+};
+
+static void test_decide(void **state)
+{
+	struct fixture *f = *state;
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(decide_cases); i++) {
+		struct hm_name path = { .str = decide_cases[i].path,
+					.len = (uint32_t)strlen(
+						decide_cases[i].path) };
+		const struct hm_name *dn;
+		struct hm_cond_ctx ctx = { .has_task = true,
+					   .uid = decide_cases[i].root ? 0 :
+									 1000 };
+		struct hm_enf_query q;
+		struct hm_enf_answer a;
+
+		hm_name_fill(&path);
+		assert_int_equal(hm_model_intern(f->m, decide_cases[i].domain,
+						 strlen(decide_cases[i].domain),
+						 &dn), 0);
+		q = (struct hm_enf_query){
+			.exec = decide_cases[i].exec, .path = &path,
+			.domain_name = dn,
+			.domain = hm_model_find_domain(f->m, dn), .ctx = &ctx,
+		};
+		hm_enf_decide(f->m, f->ix, &q, &a);
+		if (a.allowed != decide_cases[i].allowed ||
+		    a.profile != decide_cases[i].profile ||
+		    a.global != decide_cases[i].global ||
+		    a.cacheable != decide_cases[i].cacheable)
+			fail_msg("case %zu (%s %s %s): allowed %d profile %u "
+				 "global %d cacheable %d", i,
+				 decide_cases[i].domain,
+				 decide_cases[i].exec ? "exec" : "open",
+				 decide_cases[i].path, a.allowed, a.profile,
+				 a.global, a.cacheable);
+		if (decide_cases[i].program)
+			assert_string_equal(a.program->str,
+					    decide_cases[i].program);
+		if (a.allowed)
+			assert_non_null(a.match);
+	}
+	assert_false(hm_enf_index_global(f->ix));
+	assert_true(hm_enf_index_needs_task(f->ix));
+}
+
+/* Every domain uses group 0: it is global; learning keeps the index. */
+static void test_global_and_add(void **state)
+{
+	static const char dom[] = "<kernel>\nuse_group 0\n\n"
+				  "<kernel> /a\nuse_group 0\nuse_profile 3\n";
+	static const char exc[] = "acl_group 0 file read /etc/global\n";
+	struct hm_model *m = hm_model_new();
+	struct hm_enf_index *ix;
+	struct hm_domain *d;
+	const struct hm_name *dn, *nm;
+	struct hm_name p1 = { .str = "/etc/global", .len = 11 };
+	struct hm_name p2 = { .str = "/srv/new", .len = 8 };
+	struct hm_name p3 = { .str = "/usr/bin/real", .len = 13 };
+	struct hm_enf_query q = { 0 };
+	struct hm_enf_answer a;
+	struct hm_acl_path_number cr = { .head.kind = HM_ACL_PATH_NUMBER,
+					 .head.perm = 1u << HM_FILE_CREATE };
+	struct hm_acl_head *in;
+
+	(void)state;
+	assert_int_equal(hm_policy_parse_exception(m, exc, strlen(exc),
+						   HM_DIALECT_26, NULL, NULL), 0);
+	assert_int_equal(hm_policy_parse_domain(m, dom, strlen(dom),
+						HM_DIALECT_26, NULL, NULL), 0);
+	hm_model_relink(m);
+	assert_int_equal(hm_enf_index_new(m, &ix), 0);
+	assert_true(hm_enf_index_global(ix));
+	assert_false(hm_enf_index_needs_task(ix));
+	hm_name_fill(&p1);
+	hm_name_fill(&p2);
+	hm_name_fill(&p3);
+	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
+	d = hm_model_find_domain(m, dn);
+	q = (struct hm_enf_query){ .path = &p1, .domain_name = dn,
+				   .domain = d };
+	hm_enf_decide(m, ix, &q, &a);
+	assert_true(a.allowed && a.global);
+
+	/* learned "file create /srv/new 0644": opens of it are allowed */
+	q.path = &p2;
+	hm_enf_decide(m, ix, &q, &a);
+	assert_false(a.allowed);
+	assert_int_equal(hm_model_intern(m, "/srv/new", 8, &nm), 0);
+	cr.name.name = nm;
+	cr.number = (struct hm_number){ .min = 0644, .max = 0644 };
+	assert_int_equal(hm_domain_add(m, d, &cr.head, &in), 1);
+	assert_int_equal(hm_enf_index_add(ix, d, in), 0);
+	hm_enf_decide(m, ix, &q, &a);
+	assert_true(a.allowed && !a.global);
+
+	/* a learned symlinked execute is found by its realpath */
+	{
+		static const char line[] =
+			"file execute /usr/bin/alias exec.realpath=\"/usr/bin/real\"";
+		struct hm_diag dg = { 0 };
+
+		assert_int_equal(hm_acl_parse_line(m, d, line, strlen(line),
+						   HM_DIALECT_26, NULL, 0, &dg),
+				 1);
+		hm_diag_free(&dg);
+		q.exec = true;
+		q.path = &p3;
+		hm_enf_decide(m, ix, &q, &a);
+		assert_false(a.allowed);	/* index not told yet */
+		for (const struct hm_acl_head *e = d->acl; e; e = e->next)
+			assert_int_equal(hm_enf_index_add(ix, d, e), 0);
+		hm_enf_decide(m, ix, &q, &a);
+		assert_true(a.allowed);
+		assert_string_equal(a.program->str, "/usr/bin/alias");
+	}
+	hm_enf_index_free(ix);
+	hm_model_free(m);
+}
+
+/* ---------------------------------------------------------------- cache */
+
+static void test_cache(void **state)
+{
+	struct hm_dcache *c = hm_dcache_new(100);	/* 128 slots */
+	struct hm_dcache_stats st;
+	int doms[4];
+	static const struct {
+		int dom;
+		uint64_t ino;
+		int64_t ctime;
+		bool exec;
+		bool insert;	/* else look up */
+		bool want;	/* lookup result */
+	} steps[] = {
+		{ 0, 10, 1, false, false, false },
+		{ 0, 10, 1, false, true, false },
+		{ 0, 10, 1, false, false, true },
+		{ 1, 10, 1, false, false, false },	/* other domain */
+		{ 0, 10, 2, false, false, false },	/* ctime changed */
+		{ 0, 10, 1, true, false, false },	/* exec, not open */
+		{ 0, 11, 1, false, false, false },	/* other inode */
+		{ 0, 10, 2, false, true, false },	/* new version */
+		{ 0, 10, 2, false, false, true },
+		{ 0, 10, 1, false, false, false },	/* replaced */
+	};
+
+	(void)state;
+	assert_non_null(c);
+	hm_dcache_stats(c, &st);
+	assert_int_equal(st.slots, 128);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(steps); i++) {
+		struct hm_dcache_key k = { .domain = &doms[steps[i].dom],
+					   .ino = steps[i].ino, .dev = 5,
+					   .mnt_id = 7,
+					   .ctime_sec = steps[i].ctime,
+					   .exec = steps[i].exec };
+
+		if (steps[i].insert)
+			hm_dcache_insert(c, &k);
+		else if (hm_dcache_lookup(c, &k) != steps[i].want)
+			fail_msg("cache step %zu", i);
+	}
+	/* fill far beyond capacity: evictions counted, no crash */
+	for (uint64_t ino = 100; ino < 1100; ino++) {
+		struct hm_dcache_key k = { .domain = &doms[2], .ino = ino };
+
+		hm_dcache_insert(c, &k);
+	}
+	hm_dcache_stats(c, &st);
+	assert_true(st.evictions >= 1000 - 128);
+	hm_dcache_invalidate(c);
+	{
+		struct hm_dcache_key k = { .domain = &doms[0], .ino = 10,
+					   .dev = 5, .mnt_id = 7,
+					   .ctime_sec = 2 };
+
+		assert_false(hm_dcache_lookup(c, &k));
+	}
+	hm_dcache_stats(c, &st);
+	assert_int_equal(st.invalidations, 1);
+	assert_int_equal(st.hits + st.misses, st.lookups);
+	hm_dcache_free(c);
+}
+
+/* ------------------------------------------------------------- records */
+
+static const struct {
+	enum hm_decision_result result;
+	const char *domain;
+	const char *path;
+	uint32_t perm;
+	const char *want;	/* substring of the formatted text */
+} rec_cases[] = {
+	{ HM_DECISION_DENY, "<kernel> /bin/x", "/etc/shadow",
+	  1u << HM_FILE_READ,
+	  "op=histmac-decision result=deny perm=read profile=3 opid=42 "
+	  "domain=3C6B65726E656C3E202F62696E2F78 path=\"/etc/shadow\"" },
+	{ HM_DECISION_PERMISSIVE, "<kernel>", "/tmp/a b",
+	  1u << HM_FILE_READ | 1u << HM_FILE_WRITE | 1u << HM_FILE_TRUNCATE,
+	  "result=permissive perm=read,write,truncate profile=3 opid=42 "
+	  "domain=\"<kernel>\" path=2F746D702F612062" },
+	{ HM_DECISION_GRANT, "<kernel> /a", "/x\"y", 1u << HM_FILE_EXECUTE,
+	  "result=grant perm=execute" },
+	{ HM_DECISION_TIMEOUT, "<kernel> /a", "/x", 0, "perm=open " },
+	{ HM_DECISION_REJECT, "<kernel> /a", "/\x01", 1u << HM_FILE_APPEND,
+	  "perm=append profile=3 opid=42 domain=3C6B65726E656C3E202F61 "
+	  "path=2F01" },
+};
+
+static void test_records(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(rec_cases); i++) {
+		struct hm_decision d = {
+			.result = rec_cases[i].result,
+			.domain = rec_cases[i].domain,
+			.domain_len = strlen(rec_cases[i].domain),
+			.path = rec_cases[i].path,
+			.path_len = strlen(rec_cases[i].path),
+			.perm = rec_cases[i].perm, .pid = 42, .profile = 3,
+		};
+		struct hm_decision back;
+		char *text, *rec, *buf;
+
+		assert_int_equal(hm_decision_format(&d, &text), 0);
+		if (!strstr(text, rec_cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, text,
+				 rec_cases[i].want);
+		/* as auditd writes it around our text */
+		assert_true(asprintf(&rec, "pid=1 uid=0 auid=4294967295 ses=1 "
+				     "msg='%s exe=\"/usr/bin/histmac\" "
+				     "hostname=? res=failed'", text) > 0);
+		buf = malloc(strlen(rec) + 1);
+		assert_int_equal(hm_decision_parse(rec, strlen(rec), buf,
+						   &back), 0);
+		assert_int_equal(back.result, d.result);
+		assert_int_equal(back.perm, d.perm);
+		assert_int_equal(back.pid, 42);
+		assert_int_equal(back.profile, 3);
+		assert_int_equal(back.domain_len, d.domain_len);
+		assert_memory_equal(back.domain, d.domain, d.domain_len);
+		assert_int_equal(back.path_len, d.path_len);
+		assert_memory_equal(back.path, d.path, d.path_len);
+		free(buf);
+		free(rec);
+		free(text);
+	}
+}
+
+static const char *const bad_records[] = {
+	"msg='op=other result=deny'",
+	"msg='op=histmac-decision result=maybe perm=read domain=\"<kernel>\" path=\"/x\"'",
+	"msg='op=histmac-decision result=deny perm=read path=\"/x\"'",
+	"msg='op=histmac-decision result=deny perm=fly domain=\"<kernel>\" path=\"/x\"'",
+	"msg='op=histmac-decision result=deny perm=read domain=3C6 path=\"/x\"'",
+	"msg='op=histmac-decision result=deny perm=read domain=ZZ path=\"/x\"'",
+	"msg='op=histmac-decision result=deny domain=\"<kernel>\" path=\"/x\"'",
+	"",
+};
+
+static void test_bad_records(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(bad_records); i++) {
+		const char *t = bad_records[i];
+		char *buf = malloc(strlen(t) + 1);
+		struct hm_decision d;
+
+		if (hm_decision_parse(t, strlen(t), buf, &d) != -EINVAL)
+			fail_msg("bad record %zu accepted: %s", i, t);
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_name),
+		cmocka_unit_test_setup_teardown(test_decide, setup, teardown),
+		cmocka_unit_test(test_global_and_add),
+		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_bad_records),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_enforce_answer.c - the enforcer's answer table and watchdog
+ * (enforcer/answer.c) and its exec naming table (enforcer/exec.c),
+ * compiled in here.  A socketpair stands in for the fanotify fd: answers
+ * written to it are read back from the other end, and fake events written
+ * there are what the watchdog drains when the main loop is stuck.
+ * Property under test: every event is answered exactly once, in time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../enforcer/answer.c"
+#include "../../enforcer/exec.c"
+
+struct pair {
+	int fan;	/* what answer.c writes to and drains from */
+	int peer;	/* the test's end */
+};
+
+static struct pair make_pair(void)
+{
+	int sv[2];
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0,
+				    sv), 0);
+	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
+	assert_int_equal(fcntl(sv[1], F_SETFL, O_NONBLOCK), 0);
+	return (struct pair){ sv[0], sv[1] };
+}
+
+/* Read every answer waiting at @peer into @out; returns how many. */
+static int answers(int peer, struct fanotify_response *out, int max)
+{
+	int n = 0;
+
+	while (n < max && read(peer, &out[n], sizeof(*out)) ==
+				  (ssize_t)sizeof(*out))
+		n++;
+	return n;
+}
+
+static int devnull(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static struct hm_answers *new_answers(int fan, unsigned timeout_ms,
+				      bool deny)
+{
+	struct hm_enf_opts o = { .decision_timeout_ms = timeout_ms,
+				 .default_deny = deny };
+	struct hm_answers *a;
+
+	assert_int_equal(hm_answers_new(fan, &o, false, &a), 0);
+	return a;
+}
+
+/* The main loop answers; each event once, with its own fd. */
+static void test_finish(void **state)
+{
+	static const struct {
+		bool allow;
+		bool audit;
+	} cases[] = { { true, false }, { false, true }, { true, true },
+		      { false, false } };
+	struct pair p = make_pair();
+	struct hm_answers *a = new_answers(p.fan, 1000, false);
+	struct fanotify_response r[8];
+	struct hm_answer_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		struct hm_slot_ref ref;
+		int fd = devnull();
+
+		assert_true(hm_answers_take(a, fd, 100, &ref));
+		assert_int_equal(hm_answers_fd(a, ref), fd);
+		assert_true(hm_answers_pending(a, ref));
+		assert_true(hm_answers_finish(a, ref, cases[i].allow,
+					      cases[i].audit));
+		assert_int_equal(answers(p.peer, r, 8), 1);
+		assert_int_equal(r[0].fd, fd);
+		/* FAN_AUDIT only when the group was made with it */
+		assert_int_equal(r[0].response,
+				 cases[i].allow ? FAN_ALLOW : FAN_DENY);
+		/* a stale reference does nothing */
+		assert_false(hm_answers_finish(a, ref, true, false));
+		assert_int_equal(hm_answers_fd(a, ref), -1);
+		assert_int_equal(answers(p.peer, r, 8), 0);
+	}
+	hm_answers_stats(a, &st);
+	assert_int_equal(st.answered, HM_ARRAY_SIZE(cases));
+	hm_answers_free(a);
+	close(p.fan);
+	close(p.peer);
+}
+
+/* Late decisions: the watchdog answers the default, never twice. */
+static void test_watchdog(void **state)
+{
+	static const struct {
+		bool deny;		/* --default deny */
+		int32_t pid;		/* 0: our own */
+		uint32_t want;
+	} cases[] = {
+		{ false, 100, FAN_ALLOW },
+		{ true, 100, FAN_DENY },
+		{ true, 0, FAN_ALLOW },	/* our own pid always passes */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		struct pair p = make_pair();
+		struct hm_answers *a = new_answers(p.fan, 20, cases[i].deny);
+		struct fanotify_response r[4];
+		struct hm_answer_stats st;
+		struct hm_slot_ref ref;
+		int fd = devnull();
+		int n = 0;
+
+		assert_int_equal(hm_answers_start_watchdog(a), 0);
+		assert_true(hm_answers_take(a, fd, cases[i].pid ?
+						   cases[i].pid : getpid(),
+					    &ref));
+		for (int t = 0; t < 200 && !n; t++) {
+			sleep_ms(5);
+			n = answers(p.peer, r, 4);
+		}
+		assert_int_equal(n, 1);
+		assert_int_equal(r[0].fd, fd);
+		assert_int_equal(r[0].response, cases[i].want);
+		assert_false(hm_answers_pending(a, ref));
+		/* the main loop comes back: closes, does not answer again */
+		assert_false(hm_answers_finish(a, ref, true, false));
+		sleep_ms(50);
+		assert_int_equal(answers(p.peer, r, 4), 0);
+		hm_answers_stats(a, &st);
+		assert_int_equal(st.watchdog, 1);
+		assert_int_equal(st.answered, 0);
+		hm_answers_free(a);
+		close(p.fan);
+		close(p.peer);
+	}
+}
+
+/* A stuck main loop: the watchdog reads the queue and answers it. */
+static void test_drain(void **state)
+{
+	struct pair p = make_pair();
+	struct hm_answers *a = new_answers(p.fan, 20, true);
+	struct fanotify_response r[4];
+	struct hm_answer_stats st;
+	int fds[2] = { devnull(), devnull() };
+	int32_t pids[2] = { 100, (int32_t)getpid() };
+	int n = 0;
+
+	(void)state;
+	hm_answers_busy(a, true);
+	for (int i = 0; i < 2; i++) {
+		struct fanotify_event_metadata md = {
+			.event_len = sizeof(md),
+			.vers = FANOTIFY_METADATA_VERSION,
+			.metadata_len = sizeof(md),
+			.mask = FAN_OPEN_PERM, .fd = fds[i], .pid = pids[i],
+		};
+
+		assert_int_equal(write(p.peer, &md, sizeof(md)), sizeof(md));
+	}
+	assert_int_equal(hm_answers_start_watchdog(a), 0);
+	for (int t = 0; t < 200 && n < 2; t++) {
+		sleep_ms(5);
+		n += answers(p.peer, r + n, 4 - n);
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].fd, fds[0]);
+	assert_int_equal(r[0].response, FAN_DENY);	/* --default deny */
+	assert_int_equal(r[1].fd, fds[1]);
+	assert_int_equal(r[1].response, FAN_ALLOW);	/* our own pid */
+	hm_answers_busy(a, false);
+	hm_answers_stats(a, &st);
+	assert_int_equal(st.watchdog_drained, 2);
+	hm_answers_free(a);
+	close(p.fan);
+	close(p.peer);
+}
+
+/* Held (supervisor) events, a full table, and shutdown. */
+static void test_hold_full_release(void **state)
+{
+	struct pair p = make_pair();
+	struct hm_answers *a = new_answers(p.fan, 1000, false);
+	static struct hm_slot_ref refs[SLOTS];
+	struct fanotify_response r[8];
+	struct hm_answer_stats st;
+	struct hm_slot_ref extra;
+	int sndbuf = 4 << 20;
+	int n = 0;
+
+	(void)state;
+	if (setsockopt(p.fan, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf,
+		       sizeof(sndbuf)))
+		setsockopt(p.fan, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+			   sizeof(sndbuf));
+	for (int i = 0; i < SLOTS; i++)
+		assert_true(hm_answers_take(a, devnull(), 100, &refs[i]));
+	/* no slot left: answered at once with the default, and closed */
+	assert_false(hm_answers_take(a, devnull(), 100, &extra));
+	assert_int_equal(answers(p.peer, r, 8), 1);
+	assert_int_equal(r[0].response, FAN_ALLOW);
+	hm_answers_hold(a, refs[0], hm_now_ns() + 1000000000ull);
+	assert_true(hm_answers_pending(a, refs[0]));
+	assert_true(hm_answers_finish(a, refs[0], false, false));
+	assert_int_equal(answers(p.peer, r, 8), 1);
+	assert_int_equal(r[0].response, FAN_DENY);
+	hm_answers_hold(a, refs[1], hm_now_ns() + 1000000000ull);
+	/* shutdown: held ones are rejected, the rest get the default */
+	hm_answers_release(a);
+	for (;;) {
+		int k = answers(p.peer, r, 8);
+
+		for (int i = 0; i < k; i++)
+			if (r[i].response == FAN_DENY)
+				n++;
+		if (!k)
+			break;
+	}
+	assert_int_equal(n, 1);
+	hm_answers_stats(a, &st);
+	assert_int_equal(st.table_full, 1);
+	hm_answers_free(a);
+	close(p.fan);
+	close(p.peer);
+}
+
+/* ------------------------------------------------------------ exec.c */
+
+static void test_pending(void **state)
+{
+	static const struct {
+		const char *content;	/* NULL: use /bin/true */
+		bool script;
+		const char *interp;	/* NULL: none */
+	} cases[] = {
+		{ "#!/bin/sh -e\necho\n", true, "/bin/sh" },
+		{ "#! /usr/bin/env python3\n", true, "/usr/bin/env" },
+		{ "#!\n", true, NULL },
+		{ "plain text\n", false, NULL },
+		{ "\x7f" "ELF", false, NULL },	/* too short to be an ELF */
+	};
+	struct hm_enforcer *E = calloc(1, sizeof(*E));
+	char path[] = "/tmp/hm-test-exec-XXXXXX";
+	int fd;
+
+	(void)state;
+	assert_non_null(E);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		struct hm_pending_exec *pe;
+
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, cases[i].content,
+				       strlen(cases[i].content)),
+				 (ssize_t)strlen(cases[i].content));
+		assert_int_equal(hm_enf_pending_set(E, 50, "/prog", fd, 1,
+						    (uint64_t)i), 0);
+		pe = hm_enf_pending(E, 50);
+		assert_non_null(pe);
+		assert_int_equal(pe->script, cases[i].script);
+		if (cases[i].interp)
+			assert_string_equal(pe->interp, cases[i].interp);
+		else
+			assert_null(pe->interp);
+		assert_true(hm_enf_pending_has_obj(pe, 1, (uint64_t)i));
+		assert_false(hm_enf_pending_has_obj(pe, 2, (uint64_t)i));
+		close(fd);
+		unlink(path);
+		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
+	}
+	assert_int_equal(E->n_pend, 1);	/* replaced, not added */
+
+	/* an ELF names its loader; the loader's exec open is part of it */
+	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(hm_enf_pending_set(E, 60, "/bin/true", fd, 1, 99), 0);
+	close(fd);
+	{
+		struct hm_pending_exec *pe = hm_enf_pending(E, 60);
+		char real[PATH_MAX];
+		int lfd;
+
+		assert_non_null(pe->interp);
+		assert_non_null(realpath(pe->interp, real));
+		assert_false(hm_enf_pending_interp(pe, "/usr/bin/other", -1, 0,
+						   0));
+		lfd = open(real, O_RDONLY | O_CLOEXEC);
+		assert_true(lfd >= 0);
+		assert_true(hm_enf_pending_interp(pe, real, lfd, 1, 100));
+		close(lfd);
+		assert_true(hm_enf_pending_has_obj(pe, 1, 100));
+		assert_null(pe->interp);	/* ld.so names no loader */
+	}
+	/* many pids: bounded, the oldest goes */
+	for (int pid = 1000; pid < 1000 + (int)PENDING_MAX + 10; pid++)
+		assert_int_equal(hm_enf_pending_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(E->n_pend, PENDING_MAX);
+	assert_null(hm_enf_pending(E, 1000));
+	assert_non_null(hm_enf_pending(E, 1000 + (int)PENDING_MAX + 9));
+	hm_enf_pending_drop(E, 1000 + (int)PENDING_MAX + 9);
+	assert_null(hm_enf_pending(E, 1000 + (int)PENDING_MAX + 9));
+	hm_enf_pending_expire(E, hm_now_ns() + PENDING_TTL_NS + 1);
+	assert_int_equal(E->n_pend, 0);
+	hm_enf_pending_clear(E);
+	free(E);
+}
+
+int main(void)
+{
+	struct rlimit rl;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_hold_full_release),
+		cmocka_unit_test(test_pending),
+	};
+
+	/* a full answer table holds 4096 fds */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
