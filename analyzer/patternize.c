@@ -80,15 +80,15 @@ static bool is_digit(char c)
  */
 static const char *classify(const char *s, size_t n, const char **re)
 {
-	bool digit = false, lower = false, upper = false, hex = true;
-	size_t switches = 0;
+	bool digit = false, hex = true;
+	size_t switches = 0, lower = 0, upper = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
 		digit |= is_digit(c);
-		lower |= c >= 'a' && c <= 'z';
-		upper |= c >= 'A' && c <= 'Z';
+		lower += c >= 'a' && c <= 'z';
+		upper += c >= 'A' && c <= 'Z';
 		hex &= is_digit(c) || (c >= 'a' && c <= 'f') ||
 		       (c >= 'A' && c <= 'F');
 		switches += i && is_digit(c) != is_digit(s[i - 1]);
@@ -102,7 +102,7 @@ static const char *classify(const char *s, size_t n, const char **re)
 		return "\\X";
 	}
 	if (n >= 6 && ((lower && upper && (digit || switches)) ||
-		       (lower && upper && n >= 8) || switches >= 3)) {
+		       (lower >= 2 && upper >= 2) || switches >= 3)) {
 		*re = "[A-Za-z0-9]+";
 		return "\\*";
 	}
@@ -110,10 +110,22 @@ static const char *classify(const char *s, size_t n, const char **re)
 }
 
 /*
- * The shape of the last component of @w: runs generalized by classify().
+ * mkstemp()'s "name.XXXXXX": six or more letters and digits ending the
+ * name after '.', '-' or '_'.  Of a name that is gone from the disk, that
+ * is a temporary suffix even when it happens to look like a word.
+ */
+static bool is_temp_suffix(const char *s, size_t i, size_t j, size_t end)
+{
+	return j == end && j - i >= 6 && i > 0 && strchr(".-_", s[i - 1]);
+}
+
+/*
+ * The shape of the last component of @w: runs generalized by classify(),
+ * and, when @w is @gone from the disk, a temporary suffix.
  * Returns: true when something was generalized (@shape and @re set).
  */
-static bool shape_of(const struct hm_name *w, struct sb *shape, struct sb *re)
+static bool shape_of(const struct hm_name *w, bool gone, struct sb *shape,
+		     struct sb *re)
 {
 	size_t end = w->is_dir ? w->len - 1 : w->len;
 	const char *slash = memrchr(w->str, '/', end);
@@ -137,6 +149,10 @@ static bool shape_of(const struct hm_name *w, struct sb *shape, struct sb *re)
 			while (j < end && is_alnum(w->str[j]))
 				j++;
 			tok = classify(w->str + i, j - i, &rx);
+			if (!tok && gone && is_temp_suffix(w->str, i, j, end)) {
+				tok = "\\*";
+				rx = "[A-Za-z0-9]+";
+			}
 			if (tok) {
 				sb_adds(shape, tok);
 				sb_adds(re, rx);
@@ -233,10 +249,11 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 			const struct hm_name *w)
 {
 	struct sb shape = { 0 }, re = { 0 };
+	bool gone = w && absent(c, w);
 	struct group *g;
 	int r = 0;
 
-	if (!w || !shape_of(w, &shape, &re))
+	if (!w || !shape_of(w, gone, &shape, &re))
 		goto out;
 	g = group_for(c, shape.s, re.s);
 	if (!g) {
@@ -254,7 +271,7 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 		goto out;
 	}
 	g->n_names++;
-	g->n_absent += absent(c, w);
+	g->n_absent += gone;
 	if (!g->example)
 		g->example = strdup(w->str);
 out:

@@ -9,7 +9,7 @@
 set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 
-hm_need auditd auditctl curl apache2ctl tomoyo-checkpolicy
+hm_need auditd auditctl ausearch curl apache2ctl tomoyo-checkpolicy
 [ -x /etc/init.d/apache2 ] || hm_skip "apache2 is not installed"
 if pgrep -x apache2 >/dev/null; then
 	hm_skip "an apache2 is already running; not touching it"
@@ -19,28 +19,36 @@ hm_audit_start
 "$HISTMAC" rules >"$HM_TMP/histmac.rules"
 hm_audit_rules "$HM_TMP/histmac.rules"
 
-# One run: start, fetch, stop, all recorded.  $1 names the copy.  A second
-# request asks for an extra page so the server opens one more file.
-run_apache() {
-	local out=$1 extra=${2:-}
+# Runs $2 (a shell command) with login uid $1, which every process it
+# starts inherits (daemons too), and keeps exactly its events in $3:
+# whatever else the machine does meanwhile stays out of the log.
+run_as_auid() {
+	local auid=$1 cmd=$2 out=$3
 	hm_audit_marker >/dev/null
 	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
-	/etc/init.d/apache2 start >"$HM_TMP/start.out" 2>&1 ||
-		{ cat "$HM_TMP/start.out" >&2; hm_fail "apache2 did not start"; }
-	hm_on_exit "/etc/init.d/apache2 stop >/dev/null 2>&1"
-	hm_wait_for "curl -sf http://127.0.0.1/ -o /dev/null" 100 ||
-		hm_fail "apache2 does not answer on 127.0.0.1:80"
-	curl -sf http://127.0.0.1/ -o /dev/null
-	if [ -n "$extra" ]; then
-		eval "$extra"
-	fi
-	/etc/init.d/apache2 stop >/dev/null 2>&1 || hm_fail "apache2 stop"
-	hm_wait_for '! pgrep -x apache2' 100 || hm_fail "apache2 did not stop"
+	HM_CMD=$cmd bash -c "echo $auid >/proc/self/loginuid && eval \"\$HM_CMD\"" \
+		>"$HM_TMP/run.out" 2>&1 || { cat "$HM_TMP/run.out" >&2; return 1; }
 	hm_audit_marker >/dev/null
-	hm_audit_copy "$out"
+	hm_audit_copy "$HM_TMP/all.log"
+	ausearch -if "$HM_TMP/all.log" --loginuid "$auid" --raw >"$out" ||
+		hm_fail "no events with auid $auid"
 }
 
-run_apache "$HM_TMP/run1.log"
+# One run: start, fetch, stop.
+apache_cycle='
+	/etc/init.d/apache2 start
+	for i in $(seq 100); do curl -sf http://127.0.0.1/ -o /dev/null && break; sleep 0.1; done
+	curl -sf http://127.0.0.1/ -o /dev/null
+	/etc/init.d/apache2 stop
+	for i in $(seq 100); do pgrep -x apache2 >/dev/null || break; sleep 0.1; done
+'
+run_apache() {
+	hm_on_exit "/etc/init.d/apache2 stop >/dev/null 2>&1"
+	run_as_auid "$2" "$apache_cycle" "$1" || hm_fail "the apache2 run failed"
+	! pgrep -x apache2 >/dev/null || hm_fail "apache2 did not stop"
+}
+
+run_apache "$HM_TMP/run1.log" 4242
 pol=$HM_TMP/policy
 # The log comes from this host: resolve symlinks (/var/run -> /run) as the
 # enforcer will see them.  Then patternize: apache2 writes its pid file
@@ -101,7 +109,7 @@ hm_ok "the posting's ACL is there in 2.6, 1.8 and 2.1"
 hm_ok "learn-then-check: no violations"
 
 # Generalization: a second run (new pids, temp names, ports) is clean too.
-run_apache "$HM_TMP/run2.log"
+run_apache "$HM_TMP/run2.log" 4243
 "$HISTMAC" check --resolve -p "$pol" -i "$HM_TMP/run2.log" >"$HM_TMP/check2.out" || {
 	cat "$HM_TMP/check2.out" >&2
 	hm_fail "a second run shows violations against the first run's policy"
@@ -114,13 +122,9 @@ hm_ok "second run: no violations"
 cp /etc/apache2/apache2.conf "$HM_TMP/apache2.conf.orig"
 hm_on_exit "cp '$HM_TMP/apache2.conf.orig' /etc/apache2/apache2.conf"
 printf 'IncludeOptional /etc/shadow\n' >>/etc/apache2/apache2.conf
-hm_audit_marker >/dev/null
-HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
-/etc/init.d/apache2 start >/dev/null 2>&1 && hm_fail "apache2 started with /etc/shadow as config"
-/etc/init.d/apache2 stop >/dev/null 2>&1 || true
+run_as_auid 4244 '/etc/init.d/apache2 start; /etc/init.d/apache2 stop; true' \
+	"$HM_TMP/run3.log" || hm_fail "the broken apache2 run"
 cp "$HM_TMP/apache2.conf.orig" /etc/apache2/apache2.conf
-hm_audit_marker >/dev/null
-hm_audit_copy "$HM_TMP/run3.log"
 set +e
 "$HISTMAC" check --resolve -p "$pol" -i "$HM_TMP/run3.log" --format json >"$HM_TMP/check3.json"
 rc=$?
