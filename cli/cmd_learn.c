@@ -407,6 +407,22 @@ static int run_loop(struct learn *L)
 	}
 }
 
+/* What the process table met that changes what was learned where. */
+static void print_tracker(struct learn *L)
+{
+	struct hm_tracker_stats ts;
+
+	hm_tracker_stats(hm_walker_tracker(hm_learner_walker(L->l)), &ts);
+	if (ts.too_long)
+		printf("  transition_failed (domain name over %d bytes): %llu\n",
+		       HM_MAX_DOMAIN, (unsigned long long)ts.too_long);
+	if (ts.pid_reuse || ts.evictions)
+		printf("  processes: %llu pid reuse, %llu evicted (cap %llu)\n",
+		       (unsigned long long)ts.pid_reuse,
+		       (unsigned long long)ts.evictions,
+		       (unsigned long long)ts.max_procs);
+}
+
 static void summary(struct learn *L)
 {
 	struct hm_learn_stats st;
@@ -430,6 +446,7 @@ static void summary(struct learn *L)
 	if (st.quota_hits)
 		printf("  refused by max_learning_entry: %llu\n",
 		       (unsigned long long)st.quota_hits);
+	print_tracker(L);
 	hm_cli_print_collector_skips(cs, stdout);
 	hm_cli_print_walk_skips(ws, stdout);
 }

@@ -26,7 +26,7 @@ awk '/^<kernel>.* \/usr\/sbin\/apache2ctl \/usr\/sbin\/apache2$/ { on = 1; print
 	"$out/policy-2.1/domain_policy.conf"
 
 step "suggestions for names that change from run to run"
-"$histmac" patternize -p "$out/policy" --no-fs
+"$histmac" patternize -p "$out/policy"
 
 step "pictures and the report"
 "$histmac" tree -p "$out/policy" -o "$out/domains.svg"

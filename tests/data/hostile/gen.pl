@@ -7,7 +7,7 @@
 #
 # usage: perl gen.pl CASE [ARGS]
 #   argv BYTES            one execve whose argv holds BYTES decoded bytes:
-#                         many aN args and one aN[i] split arg, spread over
+#                         50,000 aN args and one aN[i] split arg, spread over
 #                         EXECVE records of at most 7,500 bytes as the
 #                         kernel writes them; then one open
 #   bytes                 255 opens: /tmp/hb/N-<byte N>-x for N = 1..255,
@@ -99,18 +99,20 @@ sub clone_ev {
 
 my %cases;
 
-# argv: small args "aNNNNNN" (8 bytes each) up to half of BYTES, then one
-# argument split in 4,000-byte chunks a<k>[i] for the rest.
+# argv: 50,000 small args "aNNNNNNNNN" (10 bytes each; fewer when BYTES
+# is small), then one argument split in 4,000-byte chunks a<k>[i] for the
+# rest.  argv[0] counts too, so argv holds exactly BYTES bytes.
 $cases{argv} = sub {
 	my ($bytes) = @_;
 	my $ser = ++$serial;
-	my $small = int($bytes / 2 / 8);
-	my $big = $bytes - $small * 8;
+	my $small = int($bytes / 2 / 10);
+	$small = 50000 if $small > 50000;
+	my $big = $bytes - $small * 10;
 	my $argc = $small + 2;
 	my @fields = ('a0="/bin/hostile-argv"');
 	my $have = length('/bin/hostile-argv');
 	for my $i (1 .. $small) {
-		push @fields, sprintf('a%d="a%07d"', $i, $i);
+		push @fields, sprintf('a%d="a%09d"', $i, $i);
 	}
 	my $k = $small + 1;
 	my $left = $big - $have;
@@ -153,19 +155,38 @@ $cases{bytes} = sub {
 	open_ev(300, 1, '/bin/hostile-bytes', "/tmp/hb/all-$all", 1);
 };
 
+# The kernel passes at most 4,095 bytes of name (PATH_MAX) and of CWD;
+# joined, that is up to 4,096 components.  Serial order: see README.md.
 $cases{deeppath} = sub {
-	my ($n) = @_;
-	exec_ev(400, 1, '/bin/hostile-deep');
-	# N components, 2 bytes each: /d/d/.../f
-	open_ev(400, 1, '/bin/hostile-deep', ('/d' x ($n - 1)) . '/f');
-	# the same, 1 byte short of 8192: fits the collector, not a word
-	open_ev(400, 1, '/bin/hostile-deep', ('/d' x ($n - 2)) . '/f');
-	# N components that normalise to /tmp/deep: x/.. pairs and .
-	open_ev(400, 1, '/bin/hostile-deep',
-		'/tmp' . ('/.' x int($n / 2)) . '/x/..' x int($n / 4) .
+	my $x = '/bin/hostile-deep';
+	my $rel = sub {
+		my ($cwd, $name) = @_;
+		my $ser = ++$serial;
+		sysrec(ser => $ser, nr => 257, items => 1, pid => 400,
+		       ppid => 1, exe => $x);
+		rec('CWD', $ser, "cwd=\"$cwd\"");
+		rec('PATH', $ser, "item=0 name=\"$name\" inode=1 dev=fe:00 " .
+		    'mode=0100644 nametype=NORMAL');
+		rec('PROCTITLE', $ser, 'proctitle=68');
+	};
+	exec_ev(400, 1, $x);
+	# 2,047 components in one absolute name: learned as it is
+	open_ev(400, 1, $x, ('/d' x 2046) . '/f');
+	# CWD of 2,047 + name of 2,048 components = 8,190 bytes: learned
+	$rel->('/c' x 2047, ('d/' x 2047) . 'f');
+	# CWD and name of 4,095 bytes each: one byte over HM_MAX_WORD once
+	# joined, "name too long"
+	$rel->('/c' x 2046 . '/cc', ('d/' x 2046) . 'ddd');
+	# 4,095 components, all empty: /f
+	open_ev(400, 1, $x, ('/' x 4094) . 'f');
+	# 1,364 components of .. above the root: /up
+	open_ev(400, 1, $x, ('/..' x 1364) . '/up');
+	# . and x/.. that normalise away: /tmp/deep
+	open_ev(400, 1, $x, '/tmp' . ('/.' x 1000) . ('/x/..' x 400) .
 		'/deep');
-	# N components of .. above the root
-	open_ev(400, 1, '/bin/hostile-deep', ('/..' x ($n - 1)) . '/up');
+	# 4,096 components in one name (8,192 bytes): more than the kernel
+	# passes, a bad field
+	open_ev(400, 1, $x, ('/d' x 4095) . '/f');
 };
 
 # Only the fields the collector needs, and EOE to end each event: a
