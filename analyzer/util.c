@@ -4,6 +4,7 @@
  * accounting, hashing and atomic file replacement.  Owns no global state.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,4 +224,205 @@ int hm_atomic_write(const char *path, const void *data, size_t len)
 		r = fsync_dir_of(path);
 	free(tmp);
 	return r;
+}
+
+/* ------------------------------------------------- sets of files */
+
+static char *in_dir(const char *dir, const char *fmt, const char *name)
+{
+	char *p = NULL;
+	char *leaf = NULL;
+
+	if (asprintf(&leaf, fmt, name) < 0)
+		return NULL;
+	if (asprintf(&p, "%s/%s", dir, leaf) < 0)
+		p = NULL;
+	free(leaf);
+	return p;
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0 && errno != EINVAL)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* Write and fsync @f as ".NAME.hmnew" (replacing a stale one). */
+static int write_new(const char *dir, const struct hm_file_out *f)
+{
+	char *path = in_dir(dir, ".%s.hmnew", f->name);
+	int fd;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0) {
+		r = -errno;
+		free(path);
+		return r;
+	}
+	r = write_all(fd, f->text, f->len);
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (r)
+		unlink(path);
+	free(path);
+	return r;
+}
+
+/*
+ * Tests make saving slow on purpose (HISTMAC_TEST_SAVE_DELAY_US between
+ * the steps of a save), so that a SIGKILL lands inside one.
+ */
+static void test_delay(void)
+{
+	static long us = -1;
+
+	if (us < 0) {
+		const char *e = getenv("HISTMAC_TEST_SAVE_DELAY_US");
+
+		us = e ? strtol(e, NULL, 10) : 0;
+		if (us < 0 || us > 1000000)
+			us = 0;
+	}
+	if (us)
+		usleep((useconds_t)us);
+}
+
+/* Rename every ".NAME.hmnew" listed in @names (one per line) over NAME. */
+static int roll_forward(const char *dir, char *names)
+{
+	int r = 0;
+
+	for (char *save = NULL, *n = strtok_r(names, "\n", &save); n;
+	     n = strtok_r(NULL, "\n", &save)) {
+		char *from = in_dir(dir, ".%s.hmnew", n);
+		char *to = in_dir(dir, "%s", n);
+
+		if (!from || !to)
+			r = -ENOMEM;
+		else if (!strchr(n, '/') && rename(from, to) < 0 &&
+			 errno != ENOENT && !r)
+			r = -errno;	/* ENOENT: renamed before a crash */
+		test_delay();
+		free(from);
+		free(to);
+	}
+	return r;
+}
+
+int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
+			size_t n)
+{
+	char *journal = in_dir(dir, "%s", HM_COMMIT_JOURNAL);
+	char *names = NULL;
+	size_t len = 0;
+	FILE *list;
+	int r = journal ? hm_atomic_recover(dir) : -ENOMEM;
+
+	list = r < 0 ? NULL : open_memstream(&names, &len);
+	if (!list)
+		r = r < 0 ? r : -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (!f[i].text)
+			continue;
+		r = write_new(dir, &f[i]);
+		fprintf(list, "%s\n", f[i].name);
+		test_delay();
+	}
+	if (list && fclose(list) && r >= 0)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = fsync_dir(dir);
+	if (r >= 0)	/* the commit point */
+		r = hm_atomic_write(journal, names, len);
+	test_delay();
+	if (r >= 0)
+		r = roll_forward(dir, names);
+	test_delay();
+	if (r >= 0)
+		r = fsync_dir(dir);
+	if (r >= 0 && unlink(journal) < 0)
+		r = -errno;
+	if (r >= 0)
+		r = fsync_dir(dir);
+	if (r < 0)
+		hm_atomic_recover(dir);	/* forget what did not commit */
+	free(names);
+	free(journal);
+	return r < 0 ? r : 0;
+}
+
+static int read_small(const char *path, char **out)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return -errno;
+	buf = calloc(1, 65537);
+	n = buf ? fread(buf, 1, 65536, f) : 0;
+	fclose(f);
+	if (!buf)
+		return -ENOMEM;
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/* No journal: a set that never committed; its ".NAME.hmnew" files go. */
+static void remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' && l > 7 &&
+		    !strcmp(e->d_name + l - 6, ".hmnew"))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+int hm_atomic_recover(const char *dir)
+{
+	char *journal = in_dir(dir, "%s", HM_COMMIT_JOURNAL);
+	char *names = NULL;
+	int r;
+
+	if (!journal)
+		return -ENOMEM;
+	r = read_small(journal, &names);
+	if (r == -ENOENT) {
+		remove_stale(dir);
+		free(journal);
+		return 0;
+	}
+	if (!r)
+		r = roll_forward(dir, names);
+	if (!r)
+		r = fsync_dir(dir);
+	if (!r && unlink(journal) < 0)
+		r = -errno;
+	if (!r)
+		r = fsync_dir(dir);
+	free(names);
+	free(journal);
+	return r < 0 ? r : 1;
 }

@@ -70,6 +70,25 @@ static void not_in_comment(struct hm_pctx *c, const char *s, size_t n,
 	c->oom |= quiet.oom;
 }
 
+/*
+ * A domain policy line skipped unread that was a domain header: the ACL
+ * lines after it belong to that domain, not to the one before it, so
+ * they are skipped too ("its domain header is bad").
+ */
+static void skipped_header(struct hm_pctx *c, const struct hm_lines *l,
+			   int (*fn)(struct hm_pctx *, const char *, size_t))
+{
+	size_t i = 0;
+
+	while (i < l->n && (l->line[i] == ' ' || l->line[i] == '\t'))
+		i++;
+	if (fn == hm_tomoyo_parse_domain_line && i < l->n &&
+	    l->line[i] == '<') {
+		c->dom = NULL;
+		c->dom_bad = true;
+	}
+}
+
 static int one_line(struct hm_pctx *c, struct hm_lines *l,
 		    int (*fn)(struct hm_pctx *, const char *, size_t))
 {
@@ -80,12 +99,14 @@ static int one_line(struct hm_pctx *c, struct hm_lines *l,
 	if (l->too_long) {
 		hm_pctx_error(c, "line longer than %d bytes; skipped",
 			      HM_MAX_LINE);
+		skipped_header(c, l, fn);
 		return 0;
 	}
 	if (comment && l->has_nul)
 		return 0;
 	if (l->has_nul) {
 		hm_pctx_error(c, "NUL byte in line; skipped");
+		skipped_header(c, l, fn);
 		return 0;
 	}
 	n = hm_tomoyo_normalize(l->line, l->n, &bad);
@@ -97,6 +118,7 @@ static int one_line(struct hm_pctx *c, struct hm_lines *l,
 		hm_pctx_error(c, "raw byte 0x%02x at column %zu (write it as "
 			      "\\%03o)", (unsigned char)l->line[bad], bad + 1,
 			      (unsigned char)l->line[bad]);
+		skipped_header(c, l, fn);
 		return 0;
 	}
 	return fn(c, l->line, n);
@@ -647,6 +669,15 @@ int hm_policy_load_dir(struct hm_model *m, const char *dir, int dialect,
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
+	/* A save that a crash interrupted after its commit point is
+	 * finished first, so what loads is one whole policy. */
+	r = hm_atomic_recover(dir);
+	if (r == 1)
+		hm_diag_add(diag, HM_DIAG_NOTE, dir, 0, "finished an interrupted "
+			    "save (%s)", HM_COMMIT_JOURNAL);
+	if (r < 0)
+		return r;
+	r = 0;
 	for (; opened < HM_ARRAY_SIZE(names) && !r; opened++)
 		r = pfile_open(&f[opened], dir, names[opened]);
 	if (!r)

@@ -4,9 +4,10 @@
  * TOMOYO can load it: exception_policy.conf, domain_policy.conf,
  * rewrite.conf, and (2.6/1.8, when absent) profile.conf and manager.conf
  * as /usr/lib/tomoyo/init_policy writes them.  Every file is rendered in
- * memory first; only then is each replaced with hm_atomic_write() (temp
- * file in the directory, fsync, rename, fsync of the directory), so an
- * error or a crash never leaves a half-written file.
+ * memory first; then all are replaced together by hm_atomic_write_set()
+ * (new files fsynced, a redo journal as the commit point, renames), so an
+ * error or a crash leaves the old policy or, once hm_policy_load_dir()
+ * has rolled the journal forward, the new one - never a mix.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ int hm_policy_format_rewrite(const struct hm_model *m, char **out,
 	return 0;
 }
 
+
 /* One file to save: its name and rendered text (NULL: leave it alone). */
 struct out_file {
 	const char *name;
@@ -130,24 +132,6 @@ static int render_all(const struct hm_model *m, const char *dir,
 	return r;
 }
 
-static int write_all(const char *dir, struct out_file *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *path;
-		int r;
-
-		if (!f[i].text)
-			continue;
-		if (asprintf(&path, "%s/%s", dir, f[i].name) < 0)
-			return -ENOMEM;
-		r = hm_atomic_write(path, f[i].text, f[i].len);
-		free(path);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
 int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 		       enum hm_dialect dialect, unsigned flags,
 		       struct hm_convert_stats *st)
@@ -164,8 +148,14 @@ int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	r = render_all(m, dir, dialect, flags, st, f);
-	if (!r)
-		r = write_all(dir, f, HM_ARRAY_SIZE(f));
+	if (!r) {
+		struct hm_file_out set[HM_ARRAY_SIZE(f)];
+
+		for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
+			set[i] = (struct hm_file_out){ f[i].name, f[i].text,
+						       f[i].len };
+		r = hm_atomic_write_set(dir, set, HM_ARRAY_SIZE(set));
+	}
 	for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
 		free(f[i].text);
 	return r;

@@ -125,4 +125,34 @@ uint32_t hm_hash_bytes(const void *p, size_t len);
  */
 int hm_atomic_write(const char *path, const void *data, size_t len);
 
+/* One file of a set replaced together by hm_atomic_write_set(). */
+struct hm_file_out {
+	const char *name;	/* a plain name inside the directory */
+	const char *text;	/* NULL: leave this file alone */
+	size_t len;
+};
+
+/* The redo journal of hm_atomic_write_set(), inside the directory. */
+#define HM_COMMIT_JOURNAL ".histmac-commit"
+
+/**
+ * hm_atomic_write_set() - replace several files of @dir as one: a crash
+ * leaves either all old or (after hm_atomic_recover()) all new files.
+ * Each new file is written and fsynced as ".NAME.hmnew"; then the journal
+ * naming them is written atomically; then each is renamed over NAME; then
+ * the journal is removed.  The journal is the commit point.
+ * Returns: 0 or a negative errno (before the commit point nothing changed).
+ */
+int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
+			size_t n);
+
+/**
+ * hm_atomic_recover() - finish or forget an interrupted
+ * hm_atomic_write_set() in @dir: with a journal, rename the files it names
+ * (roll forward); without one, remove stale ".NAME.hmnew" files.
+ * Returns: 1 when a commit was rolled forward, 0 when there was nothing to
+ * finish, or a negative errno (a read-only directory with a journal).
+ */
+int hm_atomic_recover(const char *dir);
+
 #endif /* HISTMAC_COMMON_H */

@@ -130,6 +130,22 @@ static void test_merge_and_remove(void **state)
 	assert_null(d->acl);
 	assert_false(allows_path(m, d, HM_FILE_READ, "/etc/a"));
 	assert_int_equal(hm_domain_remove(m, d, &e.head), 0);
+	/* fanotify cannot tell read from write: any of a mask will do */
+	assert_int_equal(add_path(m, d, HM_FILE_APPEND, "/etc/a"), 1);
+	{
+		struct hm_name n = { .str = "/etc/a", .len = 6 };
+		struct hm_request r = { .kind = HM_ACL_PATH, .name1 = &n,
+					.op = HM_FILE_READ,
+					.op_mask = (1u << HM_FILE_READ) |
+						   (1u << HM_FILE_APPEND) };
+
+		hm_name_fill(&n);
+		assert_true(hm_domain_allows(m, d, &r, NULL));
+		r.op_mask = (1u << HM_FILE_READ) | (1u << HM_FILE_WRITE);
+		assert_false(hm_domain_allows(m, d, &r, NULL));
+	}
+	e.head.perm = 1u << HM_FILE_APPEND;
+	assert_int_equal(hm_domain_remove(m, d, &e.head), 1);
 	/* Adding after removing everything keeps the list consistent. */
 	assert_int_equal(add_path(m, d, HM_FILE_READ, "/etc/b"), 1);
 	assert_ptr_equal(d->acl_tail, &d->acl->next);

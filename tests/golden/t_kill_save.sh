@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Crash safety of the policy: SIGKILL `histmac learn` at random points
+# while it saves, again and again, and show that the policy directory
+# always holds the old or the new complete policy (histmac rolls an
+# interrupted commit forward on load) and `histmac policy check` accepts it.
+#
+# Each round learns one more small log (tests/data/file.log with its paths
+# renamed by the round number, so every round adds entries).  Saves are
+# slowed down with HISTMAC_TEST_SAVE_DELAY_US so kills land inside them.
+# HM_KILL_ROUNDS (default 200) rounds.
+set -eu
+export LC_ALL=C
+: "${HISTMAC:?}" "${HM_SRC:?}"
+rounds=${HM_KILL_ROUNDS:-200}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+pol=$tmp/policy
+"$HISTMAC" learn -q -p "$pol" -i "$HM_SRC/samples/audit/apache2-sysv.log" 2>/dev/null
+snapshot() {	# the policy as histmac reads it, in one canonical text
+	"$HISTMAC" export -p "$1" --format tomoyo-1.8 2>/dev/null
+}
+
+killed_mid=0 old=0 new=0
+for ((i = 1; i <= rounds; i++)); do
+	sed "s|/tmp/hmrec/|/tmp/hmrec$i/|g" "$HM_SRC/tests/data/file.log" >"$tmp/in.log"
+	# What the new policy is: learn the same into a copy, unkilled.
+	rm -rf "$tmp/want"
+	cp -r "$pol" "$tmp/want"
+	"$HISTMAC" learn -q -p "$tmp/want" -i "$tmp/in.log" 2>/dev/null
+	snapshot "$tmp/want" >"$tmp/want.txt"
+	snapshot "$pol" >"$tmp/old.txt"
+	cmp -s "$tmp/old.txt" "$tmp/want.txt" && fail "round $i learns nothing new"
+
+	HISTMAC_TEST_SAVE_DELAY_US=$((RANDOM % 3000)) \
+		"$HISTMAC" learn -q -p "$pol" -i "$tmp/in.log" 2>/dev/null &
+	pid=$!
+	sleep "0.0$((RANDOM % 30))"
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	[ -e "$pol/.histmac-commit" ] && killed_mid=$((killed_mid + 1))
+
+	"$HISTMAC" policy check -p "$pol" >"$tmp/check.out" 2>&1 ||
+		{ cat "$tmp/check.out" >&2; fail "round $i: policy check failed"; }
+	snapshot "$pol" >"$tmp/got.txt"
+	if cmp -s "$tmp/got.txt" "$tmp/old.txt"; then
+		old=$((old + 1))
+	elif cmp -s "$tmp/got.txt" "$tmp/want.txt"; then
+		new=$((new + 1))
+	else
+		diff "$tmp/want.txt" "$tmp/got.txt" | head -20 >&2
+		fail "round $i: neither the old nor the new policy"
+	fi
+	ls -a "$pol" | grep -q '\.hmnew$' && fail "round $i: a stale .hmnew file"
+done
+echo "ok: $rounds kills: $old left the old policy, $new the new one," \
+	"$killed_mid inside a commit (rolled forward on load)"
+# Kills that never hit a save, or always after it, would prove nothing.
+[ "$old" -gt 0 ] && [ "$new" -gt 0 ] && [ "$killed_mid" -gt 0 ] ||
+	fail "the kills did not land both before and inside saves"

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_util.c - diagnostics (bounded, counted) and saving a set of files
+ * as one: the states a crash can leave and what recovery makes of them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "histmac/common.h"
+
+static char dir[64];
+
+static void put(const char *name, const char *text)
+{
+	char p[128];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The file's text, or "" when it does not exist. */
+static const char *get(const char *name)
+{
+	static char buf[256];
+	char p[128];
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "r");
+	if (!f)
+		return "";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/hm-util-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void test_write_set(void **state)
+{
+	struct hm_file_out f[] = {
+		{ "a.conf", "new a\n", 6 },
+		{ "b.conf", NULL, 0 },		/* left alone */
+		{ "c.conf", "new c\n", 6 },
+	};
+
+	(void)state;
+	put("a.conf", "old a\n");
+	put("b.conf", "old b\n");
+	assert_int_equal(hm_atomic_write_set(dir, f, 3), 0);
+	assert_string_equal(get("a.conf"), "new a\n");
+	assert_string_equal(get("b.conf"), "old b\n");
+	assert_string_equal(get("c.conf"), "new c\n");
+	assert_string_equal(get(HM_COMMIT_JOURNAL), "");
+	assert_string_equal(get(".a.conf.hmnew"), "");
+	assert_int_equal(hm_atomic_recover(dir), 0);
+}
+
+/* Killed before the commit point: new files written, no journal. */
+static void test_crash_before_commit(void **state)
+{
+	(void)state;
+	put("a.conf", "old a\n");
+	put(".a.conf.hmnew", "new a\n");
+	assert_int_equal(hm_atomic_recover(dir), 0);
+	assert_string_equal(get("a.conf"), "old a\n");
+	assert_string_equal(get(".a.conf.hmnew"), "");
+}
+
+/* Killed after the commit point, one file renamed, one not. */
+static void test_crash_after_commit(void **state)
+{
+	(void)state;
+	put("a.conf", "new a\n");		/* already renamed */
+	put("c.conf", "old c\n");
+	put(".c.conf.hmnew", "new c\n");
+	put(HM_COMMIT_JOURNAL, "a.conf\nc.conf\n");
+	assert_int_equal(hm_atomic_recover(dir), 1);
+	assert_string_equal(get("a.conf"), "new a\n");
+	assert_string_equal(get("c.conf"), "new c\n");
+	assert_string_equal(get(HM_COMMIT_JOURNAL), "");
+	/* a journal naming a path outside the directory is not followed */
+	put(HM_COMMIT_JOURNAL, "../escape\n");
+	assert_int_equal(hm_atomic_recover(dir), 1);
+}
+
+static void test_diag_bounded(void **state)
+{
+	struct hm_diag d = { .max_kept = 3 };
+	char *s;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		hm_diag_add(&d, HM_DIAG_ERROR, "f.conf", (unsigned long)i + 1,
+			    "bad %d", i);
+	hm_diag_add(&d, HM_DIAG_WARNING, NULL, 0, "w");
+	assert_int_equal(d.n_msgs, 3);
+	assert_int_equal(d.n_errors, 10);
+	assert_int_equal(d.n_warnings, 1);
+	assert_int_equal(d.n_dropped, 8);
+	s = hm_diag_format(&d.msgs[1]);
+	assert_string_equal(s, "f.conf:2: error: bad 1");
+	free(s);
+	hm_diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_write_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crash_before_commit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_crash_after_commit, setup,
+						teardown),
+		cmocka_unit_test(test_diag_bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
