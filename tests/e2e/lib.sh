@@ -218,6 +218,8 @@ hm_audit_rules() {
 	backlog=$(_hm_audit_status backlog_limit)
 	auditctl -b 8192 >/dev/null
 	hm_on_exit "auditctl -b $backlog >/dev/null"
+	# "some" when rules were there before: then only ours are deleted
+	[ "$before" = none ] || before=some
 	hm_on_exit "_hm_audit_unload '$file' $before"
 	auditctl -R "$file" >"$HM_TMP/auditctl.out" 2>&1 ||
 		{ cat "$HM_TMP/auditctl.out" >&2; hm_fail "auditctl -R $file"; }
