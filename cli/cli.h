@@ -65,6 +65,12 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
  * negative errno. */
 int hm_cli_mkdir_p(const char *dir, mode_t mode);
 
+/**
+ * hm_cli_dialect_option() - parse a --dialect/--from value into *@out.
+ * Returns: 0, or HM_EXIT_USAGE after printing the usage error.
+ */
+int hm_cli_dialect_option(const char *cmd, const char *arg, int *out);
+
 /** hm_cli_parse_u64() - a whole number <= @max (0x and 0 prefixes ok). */
 int hm_cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 

@@ -147,3 +147,14 @@ int hm_cli_mkdir_p(const char *dir, mode_t mode)
 	free(p);
 	return r;
 }
+
+int hm_cli_dialect_option(const char *cmd, const char *arg, int *out)
+{
+	int d = hm_dialect_parse(arg);
+
+	if (d < 0)
+		return hm_cli_usage_error(cmd, "unknown dialect '%s' (tomoyo, "
+					  "tomoyo-2.1 or tomoyo-1.8)", arg);
+	*out = d;
+	return 0;
+}

@@ -111,9 +111,7 @@ static int parse_option(struct check *C, int c, char *arg)
 		C->json = !strcmp(arg, "json");
 		return 0;
 	case OPT_DIALECT:
-		C->dialect = hm_dialect_parse(arg);
-		return C->dialect < 0 ?
-			hm_cli_usage_error(CMD, "unknown dialect '%s'", arg) : 0;
+		return hm_cli_dialect_option(CMD, arg, &C->dialect);
 	case OPT_RESOLVE: C->resolve = 1; return 0;
 	case OPT_NO_RESOLVE: C->resolve = 0; return 0;
 	case OPT_RESOLVE_ROOT: C->resolve_root = arg; return 0;

@@ -190,10 +190,8 @@ int cmd_export(int argc, char **argv)
 			o.format = optarg;
 			break;
 		case 'F':
-			o.from = hm_dialect_parse(optarg);
-			if (o.from < 0)
-				return hm_cli_usage_error(CMD, "unknown dialect "
-							  "'%s'", optarg);
+			if (hm_cli_dialect_option(CMD, optarg, &o.from))
+				return HM_EXIT_USAGE;
 			break;
 		case 'o':
 			o.out = optarg;

@@ -179,9 +179,7 @@ static int parse_option(struct learn *L, int c, const char *arg)
 	case OPT_NO_RESOLVE: L->resolve = 0; return 0;
 	case OPT_RESOLVE_ROOT: L->resolve_root = arg; return 0;
 	case OPT_DIALECT:
-		L->dialect = hm_dialect_parse(arg);
-		return L->dialect < 0 ?
-			hm_cli_usage_error(CMD, "unknown dialect '%s'", arg) : 0;
+		return hm_cli_dialect_option(CMD, arg, &L->dialect);
 	case OPT_PROFILE:
 		if (number_option("profile", arg, 255, &v))
 			return HM_EXIT_USAGE;

@@ -120,10 +120,8 @@ HM_CMD(tree)
 			highlight = optarg;
 			break;
 		case 'd':
-			dialect = hm_dialect_parse(optarg);
-			if (dialect < 0)
-				return hm_cli_usage_error(CMD, "unknown dialect "
-							  "'%s'", optarg);
+			if (hm_cli_dialect_option(CMD, optarg, &dialect))
+				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
