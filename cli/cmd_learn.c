@@ -38,6 +38,7 @@ struct learn {
 	const char *resolve_root;
 	bool verbose;
 	bool quiet;
+	bool said_comments;
 	struct hm_learn_opts lo;
 
 	struct hm_model *m;
@@ -313,9 +314,13 @@ static int save(struct learn *L)
 	}
 	if (!r && L->c)
 		r = hm_collector_checkpoint(L->c);
-	if (st.n_commented)
+	/* Said once a run, not at every periodic save of a live learner. */
+	if (st.n_commented && !L->quiet && !L->said_comments) {
 		warnx("%s: %lu entries cannot be said in %s and were written as "
-		      "comments", CMD, st.n_commented, hm_dialect_names[dialect]);
+		      "'# not in' comments (histmac reads them back)", CMD,
+		      st.n_commented, hm_dialect_names[dialect]);
+		L->said_comments = true;
+	}
 	L->last_save = time(NULL);
 	return r;
 }

@@ -19,7 +19,8 @@
  * record) per 5000 events makes a log read 40 times slower.  Records of
  * one event are not always adjacent either: a task that sleeps while its
  * records are emitted (audit backlog full) lets thousands of lines of
- * other events in between (6155 lines measured), with the same effect.
+ * other events in between (up to 34656 lines in bench/RESULTS.md's logs),
+ * with the same effect.
  *
  * So lines wait here, grouped by event, in the order events first appear
  * (a queue with a hash on the stamp), and auparse is fed whole events
@@ -44,7 +45,7 @@
 
 #include "internal.h"
 
-#define HM_EOE_WINDOW	32768		/* lines; 5x the largest gap seen */
+#define HM_EOE_WINDOW	262144		/* lines; 7x the largest gap seen */
 #define EOE_TIMEOUT	2		/* seconds of log time, as auparse */
 #define QUEUE_MAX	65536		/* events waiting */
 #define BYTES_MAX	(64u << 20)	/* bytes of lines waiting */
