@@ -1,9 +1,12 @@
 #!/bin/bash
 # bench/bench_collector.sh - how fast the collector turns a large real
-# audit log into events, next to a bare libauparse loop (feed mode, 64 KiB
-# chunks), `aureport --summary` and laurel over the same file.
+# audit log into events, and `histmac learn` into a policy, next to a bare
+# libauparse loop (feed mode, 64 KiB chunks), `aureport --summary` and
+# laurel over the same file.
 #
 # usage: bench/bench_collector.sh [BUILD_DIR] [SIZE_MB]
+#   HM_BENCH_TOOLS  the tools to run (default: auparse collector learn
+#                   aureport laurel)
 #   BUILD_DIR  a cmake build of histmac (default /tmp/b-bench, built here)
 #   SIZE_MB    size of each generated log (default 1024)
 # Needs root, auditd, laurel, /usr/bin/time (scripts/deps.sh bench).
@@ -99,9 +102,12 @@ for log in normal crash; do
 	f=$dir/$log.log
 	bytes=$(stat -c %s "$f")
 	cat "$f" >/dev/null
-	for tool in auparse collector aureport laurel; do
+	for tool in ${HM_BENCH_TOOLS:-auparse collector learn aureport laurel}; do
 		case $tool in
 		collector) r=$(run collector "$log" "$build/bench/bench_collector" "$f") ;;
+		learn) rm -rf "$dir/policy"	# a fresh policy: all of it learned
+			r=$(run learn "$log" "$build/histmac" learn -q --no-resolve \
+				-p "$dir/policy" -i "$f") ;;
 		auparse) r=$(run auparse "$log" "$build/bench/bench_auparse" "$f") ;;
 		aureport) r=$(run aureport "$log" aureport --summary -if "$f") ;;
 		laurel) rm -f "$dir/laurel/laurel.log"
@@ -114,6 +120,7 @@ for log in normal crash; do
 			ev=$n ;;
 		collector) ev=$(events_of "$dir/out.collector")
 			cp "$dir/out.collector" "$dir/collector.$log" ;;
+		learn) ev=$(events_of "$dir/out.collector") ;;	# the same events
 		*) ev=$n ;;	# the events auparse found in the same file
 		esac
 		awk -v t="$tool" -v l="$log" -v ev="$ev" -v w="$3" -v s="$(echo "$4 $5" | awk '{print $1 + $2}')" \
