@@ -505,25 +505,64 @@ static bool parse_state_line(char *line, struct state_line *s)
 	return s->domain[0] == '<';
 }
 
+/* The longest line hm_tracker_save() writes: numbers, exe, domain. */
+#define STATE_LINE_MAX (HM_MAX_DOMAIN + HM_MAX_WORD + 128)
+
+/*
+ * One line of @f into @buf (STATE_LINE_MAX + 1 bytes), without its
+ * newline.  A longer line, or one holding a NUL byte, is read to its end
+ * but not kept: *@bad is set.  Returns 1 for a line, 0 at end of file,
+ * -EIO on a read error.
+ */
+static int state_line(FILE *f, char *buf, bool *bad)
+{
+	size_t n = 0;
+	int c;
+
+	*bad = false;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0' || n == STATE_LINE_MAX)
+			*bad = true;
+		else
+			buf[n++] = (char)c;
+	}
+	if (ferror(f))
+		return -EIO;
+	buf[n] = '\0';
+	return c != EOF || n || *bad;
+}
+
 int hm_tracker_load(struct hm_tracker *t, const char *path, struct hm_diag *d,
 		    bool (*accept)(int64_t pid, int64_t ppid, const char *exe,
 				   int64_t sec, void *arg),
 		    void *arg)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = malloc(STATE_LINE_MAX + 1);
 	unsigned long lineno = 0;
+	bool bad;
 	int n = 0;
 	int r = 0;
 
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
+	if (!f || !line) {
+		r = f ? -ENOMEM : -errno;
+		free(line);
+		if (f)
+			fclose(f);
+		return r;
+	}
+	while ((r = state_line(f, line, &bad)) > 0) {
 		struct state_line s;
 		bool no_exe;
 
+		r = 0;
 		lineno++;
+		if (bad) {
+			hm_diag_add(d, HM_DIAG_ERROR, path, lineno,
+				    "process table line longer than %d bytes "
+				    "or holding a NUL byte", STATE_LINE_MAX);
+			continue;
+		}
 		if (line[0] == '#')
 			continue;
 		if (!parse_state_line(line, &s)) {

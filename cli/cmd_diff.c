@@ -69,6 +69,8 @@ static void sort_unique(struct lines *l)
 {
 	size_t j = 0;
 
+	if (l->n < 2)	/* qsort() of a NULL array is undefined */
+		return;
 	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
 	for (size_t i = 0; i < l->n; i++) {
 		if (j && !strcmp(l->v[i], l->v[j - 1])) {

@@ -8,7 +8,7 @@ build="build-essential cmake pkg-config libaudit-dev libauparse-dev
 	libxml2-dev libxml2-utils libgraphviz-dev graphviz libpcre2-dev
 	libcmocka-dev"
 test="$build auditd tomoyo-tools clang libclang-rt-14-dev valgrind
-	chromium curl apache2 iproute2 procps psmisc jq nodejs"
+	chromium curl apache2 iproute2 procps psmisc jq nodejs time"
 bench="$test hyperfine laurel fapolicyd time"
 
 want=""

@@ -27,6 +27,8 @@
 #                         and an exec by the deepest child
 #   interleave GAP        two events whose records are interleaved, with
 #                         GAP records of other events between each
+#   inject                an exec and an open whose comm, exe, program and
+#                         path hold newlines and policy lines
 #   groups N              exception policy with acl_group 0..N-1
 #   longline MB           domain policy whose 2nd line is MB MiB long
 use strict;
@@ -264,6 +266,35 @@ $cases{interleave} = sub {
 		}
 		rec($rb[$i][0], $sb, $rb[$i][1]);
 	}
+};
+
+# Names that try to inject policy lines: comm, exe, the program and an
+# object path holding newlines, "<kernel>" and "file read /etc/shadow",
+# all hex-encoded as auditd writes such values.
+$cases{inject} = sub {
+	my $evil = "/tmp/x\n<kernel> /evil\nfile read /etc/shadow\n";
+	my $ser = ++$serial;
+	my $h = hexs($evil);
+	rec('SYSCALL', $ser, 'arch=c000003e syscall=59 success=yes exit=0 ' .
+	    'a0=0 a1=0 a2=0 a3=0 items=2 ppid=1 pid=800 auid=0 uid=0 ' .
+	    'gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ' .
+	    "ses=1 comm=$h exe=$h key=(null)");
+	rec('EXECVE', $ser, "argc=2 a0=$h a1=$h");
+	rec('CWD', $ser, 'cwd="/"');
+	rec('PATH', $ser, "item=0 name=$h inode=2 dev=fe:00 mode=0100755 " .
+	    'nametype=NORMAL');
+	rec('PATH', $ser, 'item=1 name="/lib64/ld-linux-x86-64.so.2" ' .
+	    'inode=3 dev=fe:00 mode=0100755 nametype=NORMAL');
+	rec('PROCTITLE', $ser, "proctitle=$h");
+	$ser = ++$serial;
+	rec('SYSCALL', $ser, 'arch=c000003e syscall=257 success=yes exit=3 ' .
+	    'a0=ffffff9c a1=0 a2=0 a3=0 items=1 ppid=1 pid=800 auid=0 ' .
+	    'uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 ' .
+	    "tty=(none) ses=1 comm=$h exe=$h key=(null)");
+	rec('CWD', $ser, 'cwd="/"');
+	rec('PATH', $ser, "item=0 name=$h inode=1 dev=fe:00 mode=0100644 " .
+	    'nametype=NORMAL');
+	rec('PROCTITLE', $ser, "proctitle=$h");
 };
 
 $cases{groups} = sub {
