@@ -13,9 +13,14 @@
 #include "histmac/learn.h"
 #include "map.h"
 
+/* Renew the scratch model after it holds this many names. */
+#define SCRATCH_NAMES 4096
+
 struct hm_checker {
 	struct hm_model *m;		/* the policy */
 	struct hm_model *vm;		/* what it lacks */
+	struct hm_model *scratch;	/* generalizing past the limit */
+	uint64_t unlisted;		/* denials past the limit */
 	struct hm_walker *w;
 	struct hm_generalizer *g;
 	struct hm_map by_entry;		/* vm entry -> violation */
@@ -65,6 +70,7 @@ void hm_checker_free(struct hm_checker *c)
 	hm_walker_free(c->w);
 	hm_generalizer_free(c->g);
 	hm_model_free(c->vm);
+	hm_model_free(c->scratch);
 	free(c);
 }
 
@@ -147,6 +153,46 @@ static int record(struct hm_checker *c, const struct hm_access *a,
 	return 0;
 }
 
+/*
+ * Past HM_CHECK_MAX_VIOLATIONS distinct missing entries, a denial is
+ * listed only when it adds to an entry already listed; the rest are
+ * counted.  To tell without growing the list's model, generalize into a
+ * scratch model first.  Returns 1 when @a may be listed, 0 when it was
+ * counted as unlisted, negative errno.
+ */
+static int listable(struct hm_checker *c, const struct hm_access *a)
+{
+	const struct hm_cond *cond;
+	union hm_acl_any e;
+	struct hm_domain *vd;
+	int r;
+
+	if (c->n < HM_CHECK_MAX_VIOLATIONS)
+		return 1;
+	if (!c->scratch || hm_names_count(c->scratch->names) > SCRATCH_NAMES) {
+		hm_model_free(c->scratch);
+		c->scratch = hm_model_new();
+		if (!c->scratch)
+			return -ENOMEM;
+	}
+	r = hm_generalize_cond(c->scratch, a, &cond);
+	if (!r)
+		r = hm_generalize_request(c->g, c->scratch, &a->req, cond, &e);
+	if (r)
+		return r;
+	if (hm_model_knows(c->vm, &e) &&
+	    !hm_model_domain(c->vm, a->dom.name->str, a->dom.name->len, false,
+			     &vd) && vd) {
+		union hm_acl_any in_vm;
+
+		if (!hm_acl_clone(c->vm, c->scratch, &e.head, &in_vm) &&
+		    hm_domain_find(vd, &in_vm.head))
+			return 1;
+	}
+	c->unlisted++;
+	return 0;
+}
+
 static int check_access(const struct hm_access *a, void *arg)
 {
 	struct hm_checker *c = arg;
@@ -161,6 +207,9 @@ static int check_access(const struct hm_access *a, void *arg)
 		groups_allow(c->m, a->dom.name, &a->req))
 		return 0;
 	c->found++;
+	r = listable(c, a);
+	if (r <= 0)
+		return r;
 	r = hm_model_domain(c->vm, a->dom.name->str, a->dom.name->len, true,
 			    &vd);
 	if (r < 0)
@@ -213,4 +262,9 @@ const struct hm_model *hm_checker_model(const struct hm_checker *c)
 struct hm_walker *hm_checker_walker(struct hm_checker *c)
 {
 	return c->w;
+}
+
+uint64_t hm_checker_unlisted(const struct hm_checker *c)
+{
+	return c->unlisted;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dcache.c - the enforcer's decision cache: which (domain, object) pairs
- * were allowed since the policy last changed.  Fixed size, two-way set
- * associative, counted; a flush is one generation bump, so a reload or a
- * learned entry never walks the table.  Owns its slots; knows nothing of
+ * were allowed since the policy last changed.  Fixed size, four-way set
+ * associative (the oldest entry of a set goes), counted; a flush is one generation bump, so a reload or a
+ * learned entry never walks the table; entries expire after a time to
+ * live.  Owns its slots; knows nothing of
  * the model (keys hold the tracker's interned domain name pointer).
  */
 #include <stdlib.h>
@@ -11,20 +12,23 @@
 
 #include "histmac/enforce.h"
 
+#define WAYS 4
+
 struct slot {
 	struct hm_dcache_key k;
 	uint64_t gen;		/* valid when == cache gen */
+	uint64_t when_ns;	/* inserted */
 };
 
 struct hm_dcache {
 	struct slot *slots;
-	uint8_t *mru;		/* per set: which way was used last */
 	size_t n_sets;		/* power of two */
 	uint64_t gen;
+	uint64_t ttl_ns;	/* 0: none */
 	struct hm_dcache_stats st;
 };
 
-struct hm_dcache *hm_dcache_new(size_t slots)
+struct hm_dcache *hm_dcache_new(size_t slots, uint64_t ttl_ns)
 {
 	struct hm_dcache *c = calloc(1, sizeof(*c));
 	size_t n = 64;
@@ -33,14 +37,14 @@ struct hm_dcache *hm_dcache_new(size_t slots)
 		return NULL;
 	while (n < slots && n < ((size_t)1 << 30))
 		n <<= 1;
-	c->n_sets = n / 2;
+	c->n_sets = n / WAYS;
 	c->slots = calloc(n, sizeof(*c->slots));
-	c->mru = calloc(c->n_sets, 1);
-	if (!c->slots || !c->mru) {
+	if (!c->slots) {
 		hm_dcache_free(c);
 		return NULL;
 	}
 	c->gen = 1;
+	c->ttl_ns = ttl_ns;
 	c->st.slots = n;
 	return c;
 }
@@ -50,7 +54,6 @@ void hm_dcache_free(struct hm_dcache *c)
 	if (!c)
 		return;
 	free(c->slots);
-	free(c->mru);
 	free(c);
 }
 
@@ -81,47 +84,54 @@ static bool same(const struct hm_dcache_key *a, const struct hm_dcache_key *b)
 	       a->mtime_nsec == b->mtime_nsec && a->exec == b->exec;
 }
 
-bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k)
+bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
+		      uint64_t now_ns)
 {
-	size_t s = set_of(c, k);
-	struct slot *w = &c->slots[2 * s];
+	struct slot *w = &c->slots[WAYS * set_of(c, k)];
 
 	c->st.lookups++;
-	for (int i = 0; i < 2; i++)
-		if (w[i].gen == c->gen && same(&w[i].k, k)) {
-			c->mru[s] = (uint8_t)i;
-			c->st.hits++;
-			return true;
+	for (int i = 0; i < WAYS; i++) {
+		if (w[i].gen != c->gen || !same(&w[i].k, k))
+			continue;
+		if (c->ttl_ns && now_ns - w[i].when_ns > c->ttl_ns) {
+			w[i].gen = 0;
+			c->st.expired++;
+			break;
 		}
+		c->st.hits++;
+		return true;
+	}
 	c->st.misses++;
 	return false;
 }
 
-void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k)
+void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
+		      uint64_t now_ns)
 {
-	size_t s = set_of(c, k);
-	struct slot *w = &c->slots[2 * s];
-	int i;
+	struct slot *w = &c->slots[WAYS * set_of(c, k)];
+	int i, victim = 0;
 
 	/* Same object, older version: replace it in place. */
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < WAYS; i++)
 		if (w[i].gen == c->gen && w[i].k.domain == k->domain &&
 		    w[i].k.ino == k->ino && w[i].k.dev == k->dev &&
 		    w[i].k.exec == k->exec)
 			break;
-	if (i == 2) {
-		if (w[0].gen != c->gen)
-			i = 0;
-		else if (w[1].gen != c->gen)
-			i = 1;
-		else {
-			i = !c->mru[s];	/* the least recently used way */
+	if (i == WAYS) {
+		for (i = 0; i < WAYS; i++) {
+			if (w[i].gen != c->gen)
+				break;
+			if (w[i].when_ns < w[victim].when_ns)
+				victim = i;
+		}
+		if (i == WAYS) {
+			i = victim;	/* the oldest */
 			c->st.evictions++;
 		}
 	}
 	w[i].k = *k;
 	w[i].gen = c->gen;
-	c->mru[s] = (uint8_t)i;
+	w[i].when_ns = now_ns;
 	c->st.inserts++;
 }
 

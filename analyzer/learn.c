@@ -86,31 +86,6 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 	return r < 0 ? r : 1;
 }
 
-static bool known_name(const struct hm_model *m, const struct hm_name *n)
-{
-	return !n || hm_name_lookup(m->names, n->str, n->len);
-}
-
-/* Does @m already hold every name and condition entry @e uses? */
-static bool known_entry(const struct hm_model *m, const union hm_acl_any *e)
-{
-	const struct hm_operand_desc *o = hm_kind_operands[e->head.kind];
-
-	if (e->head.cond && !known_name(m, e->head.cond->text))
-		return false;
-	for (; o->what; o++) {
-		const void *p = (const char *)e + o->offset;
-
-		if (o->type == HM_OT_NAME &&
-		    !known_name(m, ((const struct hm_name_op *)p)->name))
-			return false;
-		if ((o->type == HM_OT_WORD || o->type == HM_OT_DOMAIN) &&
-		    !known_name(m, *(const struct hm_name *const *)p))
-			return false;
-	}
-	return true;
-}
-
 /*
  * A domain at max_learning_entry only gets permission bits merged into
  * entries it holds, whose names are all in the model.  Generalizing into
@@ -138,7 +113,7 @@ static int at_quota(struct hm_learner *l, const struct hm_access *a)
 		r = hm_generalize_request(l->g, l->scratch, &a->req, cond, &e);
 	if (r)
 		return r;
-	return known_entry(l->m, &e);
+	return hm_model_knows(l->m, &e);
 }
 
 static int learn_access(const struct hm_access *a, void *arg)

@@ -310,3 +310,27 @@ long hm_model_merge(struct hm_model *dst, const struct hm_model *src)
 		dst->max_learning_entry = src->max_learning_entry;
 	return total;
 }
+
+static bool known_name(const struct hm_model *m, const struct hm_name *n)
+{
+	return !n || hm_name_lookup(m->names, n->str, n->len);
+}
+
+bool hm_model_knows(const struct hm_model *m, const union hm_acl_any *e)
+{
+	const struct hm_operand_desc *o = hm_kind_operands[e->head.kind];
+
+	if (e->head.cond && !known_name(m, e->head.cond->text))
+		return false;
+	for (; o->what; o++) {
+		const void *p = (const char *)e + o->offset;
+
+		if (o->type == HM_OT_NAME &&
+		    !known_name(m, ((const struct hm_name_op *)p)->name))
+			return false;
+		if ((o->type == HM_OT_WORD || o->type == HM_OT_DOMAIN) &&
+		    !known_name(m, *(const struct hm_name *const *)p))
+			return false;
+	}
+	return true;
+}

@@ -179,7 +179,8 @@ static int unobserved_name(struct hm_tracker *t, const struct hm_task *task,
 
 	if (!task->exe || !task->exe_len)
 		return intern(t, KERNEL, strlen(KERNEL), out);
-	if (task->exe_len + sizeof(KERNEL) + 1 > HM_MAX_DOMAIN) {
+	/* "<kernel> EXE": sizeof counts the NUL, which stands for the space */
+	if (task->exe_len + sizeof(KERNEL) > HM_MAX_DOMAIN) {
 		t->st.too_long++;
 		return intern(t, KERNEL, strlen(KERNEL), out);
 	}

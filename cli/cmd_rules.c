@@ -31,8 +31,10 @@ static const char *const rules[] = {
 	"",
 	"## --- 0. Exclusions: histmac itself, the audit daemon, its consumers --------",
 	"## The first matching rule wins, so these come first.  exe= matches the",
-	"## resolved path of the executable.",
-	NULL,	/* -a never,exit -F exe=<this binary> */
+	"## resolved path of the executable.  histmac is left out only when root",
+	"## runs it (the learner, the plugin, the enforcer): what a user does",
+	"## through it is audited like anything else.",
+	NULL,	/* -a never,exit -F exe=<this binary> -F uid=0 */
 	"-a never,exit -F exe=/usr/sbin/auditd",
 	"-a never,exit -F exe=/usr/sbin/laurel",
 	"-a never,exit -F exe=/usr/sbin/audisp-syslog",
@@ -160,7 +162,7 @@ int cmd_rules(int argc, char **argv)
 			"--exe needs an absolute path without blanks");
 	for (size_t i = 0; i < HM_ARRAY_SIZE(rules); i++) {
 		if (!rules[i]) {
-			printf("-a never,exit -F exe=%s\n", exe);
+			printf("-a never,exit -F exe=%s -F uid=0\n", exe);
 			continue;
 		}
 		if (drop && strstr(rules[i], drop))

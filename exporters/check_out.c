@@ -79,9 +79,15 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 		       "%zu domain%s\n",
 		       s->policy, (unsigned long long)s->events,
 		       (unsigned long long)s->accesses,
-		       (unsigned long long)count_denied(v, n), n,
+		       (unsigned long long)(count_denied(v, n) +
+					    hm_checker_unlisted(c)), n,
 		       n == 1 ? "y" : "ies", count_domains(v, n),
 		       count_domains(v, n) == 1 ? "" : "s");
+	if (hm_checker_unlisted(c))
+		hm_sbuf_printf(&b, "# %llu more denied accesses are not listed: "
+			       "over %d distinct missing entries\n",
+			       (unsigned long long)hm_checker_unlisted(c),
+			       HM_CHECK_MAX_VIOLATIONS);
 	for (size_t i = 0; i < n; i++) {
 		if (!i || v[i]->domain != v[i - 1]->domain) {
 			hm_sbuf_printf(&b, "\n%s\n", v[i]->domain->str);
@@ -143,12 +149,14 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 	json_key_str(&b, "policy", s->policy);
 	hm_sbuf_printf(&b, ",\"dialect\":\"%s\",\"events\":%llu,"
 		       "\"accesses\":%llu,\"denied\":%llu,\"domains\":%zu,"
-		       "\"violations\":[",
+		       "\"unlisted\":%llu,\"violations\":[",
 		       hm_dialect_names[dialect],
 		       (unsigned long long)s->events,
 		       (unsigned long long)s->accesses,
-		       (unsigned long long)count_denied(v, n),
-		       count_domains(v, n));
+		       (unsigned long long)(count_denied(v, n) +
+					    hm_checker_unlisted(c)),
+		       count_domains(v, n),
+		       (unsigned long long)hm_checker_unlisted(c));
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			hm_sbuf_addc(&b, ',');

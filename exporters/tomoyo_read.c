@@ -632,6 +632,39 @@ static int combine(int d, int e, int fallback)
 	return fallback;
 }
 
+/*
+ * TOMOYO creates a group on first use, empty: an entry naming a group
+ * that is never defined matches nothing, and use_group of an acl_group
+ * that has no entries adds nothing.  Legal, but almost always a mistake.
+ */
+static void warn_undefined(struct hm_pctx *c, const char *exc_file)
+{
+	static const char *const kinds[HM_GROUP_TYPE_MAX] = {
+		[HM_GROUP_PATH] = "path_group",
+		[HM_GROUP_NUMBER] = "number_group",
+		[HM_GROUP_ADDRESS] = "address_group",
+	};
+	bool used[256] = { false };
+
+	for (const struct hm_group *g = c->m->ex.groups; g; g = g->next)
+		if (!g->n_members)
+			hm_diag_add(c->diag, HM_DIAG_WARNING, exc_file, 0,
+				    "%s %s is used but never defined: it "
+				    "matches nothing", kinds[g->type],
+				    g->name->str);
+	for (size_t i = 0; i < c->m->n_domains; i++)
+		for (unsigned g = 0; g < 256; g++)
+			used[g] |= (c->m->domains[i]->groups[g / 8] >> (g % 8)) & 1;
+	/* 2.1 domains all use group 0: its allow_read list may be empty */
+	if (c->dialect == HM_DIALECT_21)
+		used[0] = false;
+	for (unsigned g = 0; g < 256; g++)
+		if (used[g] && !c->m->ex.acl_groups[g])
+			hm_diag_add(c->diag, HM_DIAG_WARNING, exc_file, 0,
+				    "use_group %u, but acl_group %u has no "
+				    "entries", g, g);
+}
+
 static int load_files(struct hm_pctx *c, struct pfile *f, int dialect)
 {
 	int r;
@@ -648,6 +681,8 @@ static int load_files(struct hm_pctx *c, struct pfile *f, int dialect)
 		r = parse_file(c, &f[2], NULL);
 	if (!r)
 		read_profile(c, &f[3]);
+	if (!r)
+		warn_undefined(c, f[1].path);
 	hm_model_relink(c->m);
 	return r;
 }

@@ -32,7 +32,8 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 
 /**
  * hm_check_write_json() - the same as one JSON object:
- * {"policy", "events", "accesses", "denied", "domains", "violations": [
+ * {"policy", "events", "accesses", "denied", "domains", "unlisted"
+ *  (denials past HM_CHECK_MAX_VIOLATIONS distinct entries), "violations": [
  *   {"domain", "no_domain", "line", "count", "first", "last", "pid",
  *    "comm", "serial"} ...], "skipped": {reason: count}}.
  * Returns: 0, -EIO, -ENOMEM.

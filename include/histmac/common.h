@@ -28,7 +28,8 @@
 /* Hard limits on attacker-influenced input; every allocation is bounded. */
 #define HM_MAX_WORD	  8192	 /* encoded TOMOYO word (path)        */
 #define HM_MAX_LINE	  65536	 /* policy line                       */
-#define HM_MAX_DOMAIN	  65536	 /* encoded domain name               */
+#define HM_MAX_DOMAIN	  4095	 /* encoded domain name: TOMOYO's      */
+				 /* TOMOYO_EXEC_TMPSIZE - 1           */
 
 /* Severity of one diagnostic. */
 enum hm_diag_level {

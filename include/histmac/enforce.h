@@ -128,7 +128,10 @@ const struct hm_domain *hm_enf_nearest(const struct hm_model *m,
 /*
  * The object of a decision: which file, and which version of it.  A
  * rename or a new hard link changes ctime, a write changes mtime; files
- * with more than one link are never cached (two names, one inode).
+ * with more than one link are never cached (two names, one inode).  A
+ * rename of a parent directory changes none of them: entries also expire
+ * (a time to live), which bounds how long a name that changed that way
+ * keeps its old answer.
  */
 struct hm_dcache_key {
 	const void *domain;		/* tracker-interned domain name */
@@ -148,6 +151,7 @@ struct hm_dcache_stats {
 	uint64_t misses;
 	uint64_t inserts;
 	uint64_t evictions;	/* a valid entry replaced */
+	uint64_t expired;	/* found, but older than the time to live */
 	uint64_t invalidations;	/* whole-cache flushes (reload, learning) */
 	uint64_t slots;
 };
@@ -156,17 +160,21 @@ struct hm_dcache;
 
 /**
  * hm_dcache_new() - a cache of @slots allowed (domain, object) pairs
- * (rounded up to a power of two, at least 64), two-way set associative.
+ * (rounded up to a power of two, at least 64), four-way set associative.
+ * @ttl_ns: how long an entry is good for; 0: until invalidated.
  * Returns: the cache or NULL; caller frees with hm_dcache_free().
  */
-struct hm_dcache *hm_dcache_new(size_t slots);
+struct hm_dcache *hm_dcache_new(size_t slots, uint64_t ttl_ns);
 void hm_dcache_free(struct hm_dcache *c);
 
-/** hm_dcache_lookup() - was @k allowed since the last invalidation? */
-bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k);
+/** hm_dcache_lookup() - was @k allowed since the last invalidation, at
+ * most the time to live before @now_ns (a monotonic clock)? */
+bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
+		      uint64_t now_ns);
 
-/** hm_dcache_insert() - remember that @k is allowed. */
-void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k);
+/** hm_dcache_insert() - remember that @k is allowed, as of @now_ns. */
+void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
+		      uint64_t now_ns);
 
 /** hm_dcache_invalidate() - forget everything, in O(1). */
 void hm_dcache_invalidate(struct hm_dcache *c);

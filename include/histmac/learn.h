@@ -237,6 +237,12 @@ int hm_checker_event(struct hm_checker *c, const struct hm_event *ev);
 const struct hm_violation *const *hm_checker_violations(struct hm_checker *c,
 							 size_t *n);
 
+/* Distinct missing entries listed at most; further denials are counted. */
+#define HM_CHECK_MAX_VIOLATIONS 100000
+
+/** hm_checker_unlisted() - denials not listed because the list was full. */
+uint64_t hm_checker_unlisted(const struct hm_checker *c);
+
 /** hm_checker_model() - the model violations' entries live in (print
  * them with it). */
 const struct hm_model *hm_checker_model(const struct hm_checker *c);

@@ -582,6 +582,13 @@ int hm_acl_clone(struct hm_model *dst, const struct hm_model *src,
  */
 long hm_model_merge(struct hm_model *dst, const struct hm_model *src);
 
+/**
+ * hm_model_knows() - does @m already hold every name and condition text
+ * entry @e (built in another model) uses?  A caller that must not grow
+ * @m adds @e only then: copying it in (hm_acl_clone) interns nothing.
+ */
+bool hm_model_knows(const struct hm_model *m, const union hm_acl_any *e);
+
 /** hm_acl_size() - sizeof the struct of @kind. */
 size_t hm_acl_size(enum hm_acl_kind kind);
 

@@ -70,8 +70,11 @@ hasnt "$tmp/out" '^acl_group 25[6-9]' "groups: over 255 dropped"
 p=$hostile/policy-undefined
 run 0 "$HISTMAC" policy check -p "$p"
 has "$tmp/out" ': tomoyo, 1 domains, 4 entries, 1 exception entries' "undefined: loaded"
-known_gap "a group used but never defined (@undefined_path, use_group 7) is not reported" \
-	"! grep -q 'undefined_path' '$tmp/out' '$tmp/err'"
+for g in 'path_group undefined_path' 'number_group undefined_number' \
+	'address_group undefined_address' 'use_group 7, but acl_group 7'; do
+	has "$tmp/out" "exception_policy.conf: warning: $g" "undefined: $g reported"
+done
+hasnt "$tmp/out" 'path_group defined ' "undefined: a defined group is not reported"
 
 # --- a 100 MB line, in each policy file and with no newline at all: one
 # FILE:LINE error, the next line still read, and never held in memory

@@ -14,10 +14,10 @@ diff -u "$HM_SRC/samples/audit/histmac.rules" "$tmp/rules" ||
 
 self=$(readlink -f "$HISTMAC")
 "$HISTMAC" rules >"$tmp/self"
-sed "s|exe=$self\$|exe=/usr/local/bin/histmac|" "$tmp/self" | diff -u "$tmp/rules" - ||
+sed "s|exe=$self -F uid=0\$|exe=/usr/local/bin/histmac -F uid=0|" "$tmp/self" | diff -u "$tmp/rules" - ||
 	fail "default --exe is not the running binary"
 first_always=$(grep -n '^-a always' "$tmp/self" | head -n 1 | cut -d: -f1)
-own=$(grep -n "^-a never,exit -F exe=$self\$" "$tmp/self" | cut -d: -f1)
+own=$(grep -n "^-a never,exit -F exe=$self -F uid=0\$" "$tmp/self" | cut -d: -f1)
 [ -n "$own" ] && [ "$own" -lt "$first_always" ] ||
 	fail "the exclusion of histmac is missing or after an always rule"
 

@@ -355,11 +355,11 @@ struct chain_case {
 };
 
 static const struct chain_case chain_cases[] = {
-	/* 8 + k * (len + 1) <= 65536 */
-	{ 1000, 100, 65 },
-	{ 8000, 20, 8 },
-	{ 8190, 3, 3 },		/* longest word the walker takes */
-	{ 100, 800, 648 },
+	/* 8 + k * (len + 1) <= HM_MAX_DOMAIN (4095, TOMOYO's) */
+	{ 1000, 100, 4 },
+	{ 4000, 20, 1 },
+	{ 4086, 3, 1 },		/* exactly at the limit */
+	{ 100, 800, 40 },
 	{ 2, 10, 10 },
 };
 
