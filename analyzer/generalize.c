@@ -349,25 +349,19 @@ static int string_cond(struct hm_model *m, enum hm_cond_var var,
 		       const char *key, const struct hm_name *val,
 		       const struct hm_cond **out)
 {
-	struct {
-		struct hm_cond c;
-		struct hm_cond_item item;
-	} buf = { 0 };
+	struct hm_cond_item item = { .var = (uint8_t)var };
 	char *text;
 	int r;
 
 	if (asprintf(&text, "%s=\"%s\"", key, val->str) < 0)
 		return -ENOMEM;
-	buf.item.var = (uint8_t)var;
-	r = hm_model_intern(m, val->str, val->len, &buf.item.str);
+	r = hm_model_intern(m, val->str, val->len, &item.str);
 	if (!r)
-		r = hm_model_intern(m, text, strlen(text), &buf.item.text);
+		r = hm_model_intern(m, text, strlen(text), &item.text);
 	free(text);
 	if (r)
 		return r;
-	buf.c.text = buf.item.text;
-	buf.c.n_items = 1;
-	return hm_model_cond(m, &buf.c, out);
+	return hm_model_cond_items(m, item.text, &item, 1, out);
 }
 
 /*

@@ -421,6 +421,23 @@ int hm_model_cond(struct hm_model *m, const struct hm_cond *c,
 	return 0;
 }
 
+int hm_model_cond_items(struct hm_model *m, const struct hm_name *text,
+			const struct hm_cond_item *items, uint32_t n,
+			const struct hm_cond **out)
+{
+	struct hm_cond *c = malloc(sizeof(*c) + n * sizeof(*items));
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	c->text = text;
+	c->n_items = n;
+	memcpy(c->items, items, n * sizeof(*items));
+	r = hm_model_cond(m, c, out);
+	free(c);
+	return r;
+}
+
 /* Append @size bytes copied from @item to the list at @head, unless
  * @same finds an equal one.  The link is the first member. */
 static int add_unique(struct hm_model *m, void **head, const void *item,

@@ -515,6 +515,15 @@ int hm_model_cond(struct hm_model *m, const struct hm_cond *c,
 		  const struct hm_cond **out);
 
 /**
+ * hm_model_cond_items() - intern the condition of @n items (copied) with
+ * canonical @text (interned in @m).
+ * Returns: 0 or negative errno; *@out borrowed until hm_model_free().
+ */
+int hm_model_cond_items(struct hm_model *m, const struct hm_name *text,
+			const struct hm_cond_item *items, uint32_t n,
+			const struct hm_cond **out);
+
+/**
  * hm_model_add_transition() / _rename() / _word() - add an exception
  * entry unless an identical one exists.
  * Returns: 1 added, 0 already present, negative errno.

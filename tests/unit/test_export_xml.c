@@ -234,10 +234,7 @@ static void test_schema_covers_tables(void **state)
 		assert_int_equal(hm_model_add_transition(m, &r), 1);
 	}
 	for (unsigned v = 0; v < HM_COND_VAR_MAX; v++) {
-		struct {
-			struct hm_cond c;
-			struct hm_cond_item it[1];
-		} c = { 0 };
+		struct hm_cond_item it = { 0 };
 		const struct hm_cond *ic;
 		struct hm_acl_path e = { .head = { .kind = HM_ACL_PATH,
 						   .perm = 2 } };
@@ -245,15 +242,13 @@ static void test_schema_covers_tables(void **state)
 
 		snprintf(text, sizeof(text), "%s=%u", hm_cond_var_names[v], v);
 		assert_int_equal(hm_model_intern(m, text, strlen(text),
-						 &c.c.text), 0);
-		c.c.n_items = 1;
-		c.it[0].var = (uint8_t)v;
-		c.it[0].negate = v & 1;
-		c.it[0].index = v;
-		c.it[0].text = c.c.text;
-		c.it[0].num.min = c.it[0].num.max = v;
-		c.it[0].num.radix_max = HM_RADIX_HEX;
-		assert_int_equal(hm_model_cond(m, &c.c, &ic), 0);
+						 &it.text), 0);
+		it.var = (uint8_t)v;
+		it.negate = v & 1;
+		it.index = v;
+		it.num.min = it.num.max = v;
+		it.num.radix_max = HM_RADIX_HEX;
+		assert_int_equal(hm_model_cond_items(m, it.text, &it, 1, &ic), 0);
 		e.name.name = w;
 		e.head.cond = ic;
 		assert_true(hm_domain_add(m, d, &e.head, NULL) >= 0);

@@ -156,10 +156,7 @@ static void test_conditions_distinct(void **state)
 {
 	struct hm_model *m = hm_model_new();
 	struct hm_domain *d = D(m, "<kernel>");
-	struct {
-		struct hm_cond c;
-		struct hm_cond_item it;
-	} cb = { 0 };
+	struct hm_cond_item it = { 0 };
 	const struct hm_cond *cond;
 	struct hm_acl_path e = { .head = { .kind = HM_ACL_PATH,
 					   .perm = 1u << HM_FILE_EXECUTE } };
@@ -170,12 +167,10 @@ static void test_conditions_distinct(void **state)
 
 	(void)state;
 	hm_name_fill(&n);
-	cb.it.var = HM_COND_TASK_UID;
-	cb.it.num.min = cb.it.num.max = 0;
-	cb.it.text = N(m, "task.uid=0");
-	cb.c.text = cb.it.text;
-	cb.c.n_items = 1;
-	assert_int_equal(hm_model_cond(m, &cb.c, &cond), 0);
+	it.var = HM_COND_TASK_UID;
+	it.num.min = it.num.max = 0;
+	it.text = N(m, "task.uid=0");
+	assert_int_equal(hm_model_cond_items(m, it.text, &it, 1, &cond), 0);
 	e.name.name = N(m, "/bin/sh");
 	e.head.cond = cond;
 	assert_int_equal(hm_domain_add(m, d, &e.head, NULL), 1);
