@@ -46,9 +46,15 @@ static void usage(FILE *f)
 "      --state FILE         import the process table of a running learner\n"
 "                           (histmac learn --state FILE)\n"
 "      --save-interval SEC  learning: save the policy every SEC (default 60)\n"
-"      --cache-size N       decision cache entries (default 65536)\n"
+"      --cache-size N       decision cache entries (default 16384)\n"
+"      --cache-ttl SEC      a cached decision lives SEC (default 5): the\n"
+"                           cache is keyed on the file, and a rename of a\n"
+"                           parent directory changes its name, not the file\n"
 "      --ignore-marks N     at most N kernel ignore marks for globally\n"
 "                           readable files (default 512; 0: none)\n"
+"      --proc-buffer BYTES  proc connector socket buffer (default 8 MiB);\n"
+"                           when it overflows, the process table is\n"
+"                           rebuilt from /proc\n"
 "      --no-audit           no FAN_AUDIT, no audit user records\n"
 "      --dialect D          dialect of the saved policy (default: as loaded)\n"
 "      --pidfile FILE       write the daemon's pid to FILE\n"
@@ -68,7 +74,7 @@ enum {
 	OPT_MARK = 256, OPT_MODE, OPT_SUPERVISOR, OPT_QUERY_TIMEOUT,
 	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
 	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
-	OPT_DRY_RUN,
+	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL,
 };
 
 static const struct option options[] = {
@@ -87,6 +93,8 @@ static const struct option options[] = {
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "proc-buffer", required_argument, NULL, OPT_PROC_BUFFER },
+	{ "cache-ttl", required_argument, NULL, OPT_CACHE_TTL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -172,11 +180,19 @@ static int parse_option(struct hm_enf_opts *o, int c, const char *arg)
 		return 0;
 	case OPT_NO_AUDIT: o->audit = false; return 0;
 	case OPT_DIALECT:
-		o->dialect = hm_dialect_parse(arg);
-		return o->dialect < 0 ?
-			hm_cli_usage_error(CMD, "unknown dialect '%s'", arg) : 0;
+		return hm_cli_dialect_option(CMD, arg, &o->dialect);
 	case OPT_PIDFILE: o->pidfile = arg; return 0;
 	case OPT_DRY_RUN: o->dry_run = true; return 0;
+	case OPT_CACHE_TTL:
+		if (parse_seconds(arg, &o->cache_ttl_ms))
+			return hm_cli_usage_error(CMD, "bad --cache-ttl '%s'", arg);
+		return 0;
+	case OPT_PROC_BUFFER:
+		if (hm_cli_parse_u64(arg, 1u << 30, &v) || v < 1024)
+			return hm_cli_usage_error(CMD, "bad --proc-buffer '%s'",
+						  arg);
+		o->proc_buffer = (int)v;
+		return 0;
 	case 'v': o->verbose = true; return 0;
 	default: return hm_cli_usage_error(CMD, "bad option");
 	}

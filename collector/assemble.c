@@ -647,7 +647,8 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 	for (uint32_t i = 0; i < as->nargs; i++) {
 		size_t len = as->arg_end[i] - start;
 
-		memcpy(bytes, as->args.p + start, len);
+		if (len)	/* args.p is NULL while every arg is empty */
+			memcpy(bytes, as->args.p + start, len);
 		bytes[len] = '\0';
 		argv[i].s = bytes;
 		argv[i].len = len;

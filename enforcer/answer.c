@@ -119,7 +119,11 @@ bool hm_answers_take(struct hm_answers *a, int fd, int32_t pid,
 	s->fd = fd;
 	s->pid = pid;
 	s->state = S_DECIDING;
-	s->since_ns = hm_now_ns();
+	/* when the main loop woke: no clock read per event */
+	s->since_ns = atomic_load_explicit(&a->busy_since,
+					   memory_order_relaxed);
+	if (!s->since_ns)
+		s->since_ns = hm_now_ns();
 	out->idx = i;
 	out->gen = s->gen;
 	pthread_mutex_unlock(&a->lock);
@@ -198,10 +202,14 @@ bool hm_answers_pending(struct hm_answers *a, struct hm_slot_ref ref)
 	return r;
 }
 
-void hm_answers_busy(struct hm_answers *a, bool busy)
+uint64_t hm_answers_busy(struct hm_answers *a, bool busy)
 {
-	atomic_store_explicit(&a->busy_since, busy ? hm_now_ns() : 0,
-			      memory_order_relaxed);
+	uint64_t now = busy ? hm_now_ns() : 0;
+
+	if (a)
+		atomic_store_explicit(&a->busy_since, now,
+				      memory_order_relaxed);
+	return now;
 }
 
 void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out)

@@ -20,7 +20,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "enforcer.h"
@@ -40,8 +39,10 @@ void hm_enf_opts_init(struct hm_enf_opts *o)
 		.query_timeout_ms = 10000,
 		.decision_timeout_ms = 1000,
 		.save_interval = 60,
-		.cache_slots = 65536,
+		.cache_slots = 16384,
+		.cache_ttl_ms = 5000,
 		.ignore_max = 512,
+		.proc_buffer = 8 << 20,
 		.audit = true,
 		.dialect = HM_DIALECT_AUTO,
 	};
@@ -77,11 +78,12 @@ void hm_enf_print_stats(struct hm_enforcer *E, FILE *f)
 	fprintf(f, "  %-44s %llu\n", "answered at once (no free slot)",
 		(unsigned long long)as.table_full);
 	fprintf(f, "  cache: %llu slots, %llu lookups, %llu hits, %llu misses, "
-		"%llu inserts, %llu evictions, %llu flushes\n",
+		"%llu inserts, %llu evictions, %llu expired, %llu flushes\n",
 		(unsigned long long)cs.slots, (unsigned long long)cs.lookups,
 		(unsigned long long)cs.hits, (unsigned long long)cs.misses,
 		(unsigned long long)cs.inserts,
 		(unsigned long long)cs.evictions,
+		(unsigned long long)cs.expired,
 		(unsigned long long)cs.invalidations);
 	fprintf(f, "  processes: %llu tracked, %llu unobserved, %llu execs, "
 		"%llu pid reuses, %llu evicted\n",
@@ -111,6 +113,7 @@ static int setup_signals(struct hm_enforcer *E)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);	/* the policy loader is done */
 	/* before any thread exists, so every thread has them blocked */
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
@@ -152,15 +155,15 @@ static int open_fanotify(struct hm_enforcer *E)
 	return E->fan_fd < 0 ? -errno : 0;
 }
 
-static int open_timer(struct hm_enforcer *E)
+/* The loop's poll set: fanotify first, proc second (loop.c). */
+static int open_loop(struct hm_enforcer *E)
 {
-	struct itimerspec its = { .it_interval = { 1, 0 }, .it_value = { 1, 0 } };
+	int r;
 
-	E->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (E->timer_fd < 0 || timerfd_settime(E->timer_fd, 0, &its, NULL) < 0)
-		return -errno;
-	E->reload_fd = hm_enf_reload_fd();
-	return E->reload_fd < 0 ? -errno : 0;
+	if ((r = hm_enf_watch(E, E->fan_fd)) ||
+	    (r = hm_enf_watch(E, hm_proc_fd(E->proc))))
+		return r;
+	return hm_enf_watch(E, E->sig_fd);
 }
 
 /* Everything that may fail before a single mark exists. */
@@ -182,11 +185,12 @@ static int prepare(struct hm_enforcer *E)
 		hm_enf_log(E, "%s: %s", E->o.pidfile, strerror(-r));
 		return r;
 	}
-	E->cache = hm_dcache_new(E->o.cache_slots);
+	E->cache = hm_dcache_new(E->o.cache_slots,
+				 (uint64_t)E->o.cache_ttl_ms * 1000000ull);
 	E->t = hm_tracker_new(E->m, false, E->o.lo.max_procs);
 	if (!E->cache || !E->t)
 		return -ENOMEM;
-	if ((r = hm_proc_open(&E->proc))) {
+	if ((r = hm_proc_open(E->o.proc_buffer, &E->proc))) {
 		hm_enf_log(E, "proc connector: %s (CONFIG_PROC_EVENTS, root)",
 			   strerror(-r));
 		return r;
@@ -214,13 +218,15 @@ static int prepare(struct hm_enforcer *E)
 			hm_enf_log(E, "audit_open: %s: no decision records",
 				   strerror(errno));
 	}
+	if ((r = open_loop(E)))
+		return r;
 	if (E->o.supervisor && !E->o.dry_run &&
 	    (r = hm_super_open(E, E->o.supervisor, &E->sup))) {
 		hm_enf_log(E, "--supervisor %s: %s", E->o.supervisor,
 			   strerror(-r));
 		return r;
 	}
-	return open_timer(E);
+	return 0;
 }
 
 static int start(struct hm_enforcer *E)
@@ -279,10 +285,6 @@ static void teardown(struct hm_enforcer *E)
 		audit_close(E->audit_fd);
 	if (E->sig_fd >= 0)
 		close(E->sig_fd);
-	if (E->timer_fd >= 0)
-		close(E->timer_fd);
-	if (E->reload_fd >= 0)
-		close(E->reload_fd);
 	if (E->o.pidfile)
 		unlink(E->o.pidfile);
 }
@@ -297,7 +299,7 @@ int hm_enforcer_run(const struct hm_enf_opts *o)
 		return 3;
 	E->o = *o;
 	E->self = getpid();
-	E->fan_fd = E->sig_fd = E->timer_fd = E->reload_fd = E->audit_fd = -1;
+	E->fan_fd = E->sig_fd = E->audit_fd = -1;
 	raise_nofile();
 	r = prepare(E);
 	if (!r)

@@ -4,8 +4,8 @@
  *
  *   daemon.c     setup in a safe order, the run, teardown; the only entry
  *                point (hm_enforcer_run) cli/cmd_enforce.c calls
- *   loop.c       the poll loop: fanotify batches, proc events drained
- *                after each read and before judging, signals, timers
+ *   loop.c       the poll loop: fanotify events, proc events drained
+ *                before they are judged, signals, a tick
  *   answer.c     every permission event's fd and state (deciding, held,
  *                answered), the answer, and the watchdog thread
  *   proc.c       proc connector, /proc scan, resync, --state import
@@ -18,12 +18,13 @@
  *
  * Threads: the main loop does everything but two things: the watchdog
  * thread answers events whose decision is late (answer.c), and a loader
- * thread builds a reloaded policy (policy.c).  They share only what
- * answer.c locks and the reload hand-over.
+ * thread builds a reloaded policy (policy.c) and says so with SIGUSR2.
+ * They share only what answer.c locks and the reload hand-over.
  */
 #ifndef HISTMAC_ENFORCER_H
 #define HISTMAC_ENFORCER_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -52,7 +53,9 @@ struct hm_enf_opts {
 	const char *state;		/* learner process table, or NULL */
 	unsigned save_interval;		/* seconds; learning saves */
 	size_t cache_slots;
+	unsigned cache_ttl_ms;		/* a cached allow lives this long */
 	size_t ignore_max;		/* kernel ignore marks; 0: none */
+	int proc_buffer;		/* proc connector socket buffer */
 	bool audit;			/* FAN_AUDIT + user records */
 	const char *pidfile;
 	const char *ready_file;		/* written once marks are in place */
@@ -148,8 +151,9 @@ void hm_answers_hold(struct hm_answers *a, struct hm_slot_ref ref,
 int hm_answers_fd(struct hm_answers *a, struct hm_slot_ref ref);
 /* Is @ref still waiting for our answer? */
 bool hm_answers_pending(struct hm_answers *a, struct hm_slot_ref ref);
-/* The main loop is busy since now (true) / back in poll (false). */
-void hm_answers_busy(struct hm_answers *a, bool busy);
+/* The main loop is busy since now (true) / back in poll (false).
+ * Returns the time (busy) or 0. */
+uint64_t hm_answers_busy(struct hm_answers *a, bool busy);
 void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out);
 uint64_t hm_now_ns(void);
 
@@ -157,7 +161,7 @@ uint64_t hm_now_ns(void);
 
 struct hm_proc;
 
-int hm_proc_open(struct hm_proc **out);
+int hm_proc_open(int rcvbuf, struct hm_proc **out);
 void hm_proc_close(struct hm_proc *p);
 int hm_proc_fd(const struct hm_proc *p);
 
@@ -181,7 +185,10 @@ struct hm_enforcer {
 	pid_t self;
 	int fan_fd;
 	int sig_fd;
-	int timer_fd;
+	struct pollfd pfd[8];		/* the loop's fds: fanotify, proc */
+	size_t n_pfd;			/* first, then the rest */
+	uint64_t next_tick_ns;
+	uint64_t now_ns;		/* when the loop last woke */
 	bool audit_events;		/* FAN_ENABLE_AUDIT worked */
 	int audit_fd;			/* libaudit, -1 none */
 	struct hm_answers *ans;
@@ -196,13 +203,21 @@ struct hm_enforcer {
 	int dialect;
 
 	/* reload hand-over (policy.c) */
-	int reload_fd;			/* eventfd: the loader is done */
 	pthread_t loader;
 	bool loading;
+	_Atomic bool loaded_done;	/* set by the loader when it is done */
 	struct hm_model *loaded_m;
 	struct hm_enf_index *loaded_ix;
 	struct hm_diag *loaded_diag;
 	int loaded_status;
+
+	/* execs applied when needed or after the batch (proc.c) */
+	int32_t execq[1024];
+	size_t n_execq;
+
+	/* exits applied after the events read before them are judged */
+	int32_t gone[1024];
+	size_t n_gone;
 
 	/* exec naming */
 	struct hm_pending_exec pend[256];
@@ -227,7 +242,11 @@ void hm_enf_print_stats(struct hm_enforcer *E, FILE *f);
 
 /* loop.c */
 int hm_enf_loop(struct hm_enforcer *E);
-void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len);
+/* add @fd to the loop's poll set (readable) / take it out */
+int hm_enf_watch(struct hm_enforcer *E, int fd);
+void hm_enf_unwatch(struct hm_enforcer *E, int fd);
+void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len,
+			 bool drain);
 
 /* exec.c: the pending exec of @pid, or NULL */
 struct hm_pending_exec *hm_enf_pending(struct hm_enforcer *E, int32_t pid);
@@ -244,6 +263,10 @@ bool hm_enf_pending_interp(struct hm_pending_exec *pe, const char *raw,
 
 /* proc.c */
 int hm_enf_proc_drain(struct hm_enforcer *E);
+/* apply the execs queued for @pid (-1: all), in order */
+void hm_enf_proc_apply(struct hm_enforcer *E, int32_t pid);
+/* apply every queued exec, then the queued exits */
+void hm_enf_proc_reap(struct hm_enforcer *E);
 int hm_enf_proc_scan(struct hm_enforcer *E, bool resync);
 int hm_enf_proc_import(struct hm_enforcer *E, const char *state);
 /* @pid's domain; reads /proc for a process not seen yet.
@@ -273,7 +296,6 @@ int hm_enf_learn(struct hm_enforcer *E, const struct hm_name *domain_name,
 		 uint32_t perm, const struct hm_name *path,
 		 const struct hm_cond_ctx *ctx);
 int hm_enf_save(struct hm_enforcer *E);
-int hm_enf_reload_fd(void);
 /* effective profile for a domain (--mode wins) */
 uint8_t hm_enf_profile(const struct hm_enforcer *E, uint8_t own);
 
@@ -305,15 +327,13 @@ struct hm_held {
 int hm_super_open(struct hm_enforcer *E, const char *path,
 		  struct hm_super **out);
 void hm_super_close(struct hm_enforcer *E, struct hm_super *s);
-/* fds to poll (listening socket, client); returns count */
-int hm_super_pollfds(struct hm_super *s, int *fds, short *ev, int max);
 void hm_super_ready(struct hm_enforcer *E, int fd, short revents);
 bool hm_super_connected(const struct hm_super *s);
 /* Hold @h (taken) and ask the client; false: not held (no client). */
 bool hm_super_ask(struct hm_enforcer *E, struct hm_held *h);
-/* ms until the next query deadline, or -1 */
-int hm_super_timeout(struct hm_enforcer *E);
-void hm_super_expire(struct hm_enforcer *E);
+/* ms from @now until the next query deadline, or -1 */
+int hm_super_timeout(struct hm_enforcer *E, uint64_t now);
+void hm_super_expire(struct hm_enforcer *E, uint64_t now);
 /* answer every held query (shutdown): reject */
 void hm_super_release_all(struct hm_enforcer *E);
 void hm_held_free(struct hm_held *h);

@@ -72,9 +72,12 @@ static char *elf_interp(int fd, const unsigned char *h, size_t n)
 {
 	uint64_t phoff, off = 0, size = 0;
 	unsigned phentsize, phnum;
-	bool is64 = h[EI_CLASS] == ELFCLASS64;
+	bool is64;
 	char *s;
 
+	if (n <= EI_CLASS)	/* h[EI_CLASS] was not read */
+		return NULL;
+	is64 = h[EI_CLASS] == ELFCLASS64;
 	if (n < (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		return NULL;
 	if (is64) {

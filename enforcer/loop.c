@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * loop.c - the enforcer's hot path: one poll loop over the fanotify fd,
- * the proc connector, a signalfd, a timerfd, the reload hand-over and the
- * supervisor socket.  A fanotify batch is read first, then the proc
+ * the proc connector, a signalfd (SIGUSR2: a reloaded policy is ready)
+ * and the supervisor socket, with a one-second tick.  A fanotify batch is read first, then the proc
  * connector is drained, then the batch is judged: every fanotify event
  * was queued after the exec or fork that led to it, so that exec is
  * applied before the new program's opens are judged.  Each event is
@@ -155,18 +155,18 @@ static void violation(struct hm_enforcer *E, struct ev *e, uint8_t prof,
 				    hm_enf_proc_open_perm(e->pid);
 	switch (prof) {
 	case HM_PROFILE_DISABLED:
+		if (e->exec)
+			set_pending(E, e, &e->nm);	/* reads e->fd */
 		finish(E, e, true, false);
 		E->c.disabled++;
-		if (e->exec)
-			set_pending(E, e, &e->nm);
-		else if (e->cache_ok)
-			hm_dcache_insert(E->cache, &e->key);
+		if (!e->exec && e->cache_ok)
+			hm_dcache_insert(E->cache, &e->key, E->now_ns);
 		return;
 	case HM_PROFILE_LEARNING:
-		finish(E, e, true, false);
-		E->c.learned++;
 		if (e->exec)
 			set_pending(E, e, &e->nm);
+		finish(E, e, true, false);
+		E->c.learned++;
 		if (!e->dry && hm_enf_learn(E, e->v.name, e->perm, &e->nm,
 					    e->has_ctx ? &e->ctx : NULL) < 0)
 			E->c.internal_errors++;
@@ -174,10 +174,10 @@ static void violation(struct hm_enforcer *E, struct ev *e, uint8_t prof,
 			report(E, e, HM_DECISION_LEARNED, prof);
 		return;
 	case HM_PROFILE_PERMISSIVE:
-		finish(E, e, true, true);
-		E->c.permissive++;
 		if (e->exec)
 			set_pending(E, e, &e->nm);
+		finish(E, e, true, true);
+		E->c.permissive++;
 		report(E, e, HM_DECISION_PERMISSIVE, prof);
 		return;
 	default:
@@ -238,9 +238,9 @@ static bool exec_shortcut(struct hm_enforcer *E, struct ev *e,
 		       e->stx.stx_dev_minor;
 
 	if (e->v.flags & HM_PROC_UNOBSERVED) {
+		set_pending(E, e, &e->nm);
 		finish(E, e, true, false);
 		E->c.not_judged_exec++;
-		set_pending(E, e, &e->nm);
 		return true;
 	}
 	if (pe && hm_enf_pending_interp(pe, e->raw, e->fd, dev,
@@ -258,7 +258,11 @@ static void judge(struct hm_enforcer *E, struct ev *e)
 	struct hm_enf_query q;
 	struct hm_enf_answer a;
 	uint8_t prof;
-	int r = hm_enf_proc_view(E, e->pid, &e->v);
+	int r;
+
+	if (E->n_execq)
+		hm_enf_proc_apply(E, e->pid);	/* its exec first */
+	r = hm_enf_proc_view(E, e->pid, &e->v);
 
 	if (r) {
 		if (r == -ESRCH)
@@ -290,7 +294,8 @@ static void judge(struct hm_enforcer *E, struct ev *e)
 		return;
 	}
 	set_key(e);
-	if (e->cache_ok && !e->exec && hm_dcache_lookup(E->cache, &e->key)) {
+	if (e->cache_ok && !e->exec &&
+	    hm_dcache_lookup(E->cache, &e->key, E->now_ns)) {
 		E->c.cache_allowed++;
 		finish(E, e, true, false);
 		return;
@@ -314,16 +319,17 @@ static void judge(struct hm_enforcer *E, struct ev *e)
 		violation(E, e, prof, &a);
 		return;
 	}
+	/* both read e->fd, which the answer closes */
 	if (a.global && !e->exec && !e->dry && E->o.ignore_max)
 		hm_enf_ignore_add(E, e->fd);
+	if (e->exec)
+		set_pending(E, e, a.program);
 	finish(E, e, true, false);
 	E->c.allowed++;
 	if (a.global)
 		E->c.global_allowed++;
-	if (e->exec)
-		set_pending(E, e, a.program);
-	else if (e->cache_ok && a.cacheable)
-		hm_dcache_insert(E->cache, &e->key);
+	if (!e->exec && e->cache_ok && a.cacheable)
+		hm_dcache_insert(E->cache, &e->key, E->now_ns);
 }
 
 /* First pass: count, let our own pid through, take a slot for each. */
@@ -388,19 +394,23 @@ static size_t take_all(struct hm_enforcer *E, const char *buf, ssize_t len,
 	return n;
 }
 
-void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len)
+void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len,
+			 bool drain)
 {
 	static struct ev evs[MAX_BATCH];
 	size_t n = take_all(E, buf, len, evs);
 
-	/* after the read: every exec that led to these events is queued */
-	hm_enf_proc_drain(E);
+	/* after the read: every exec that came before these events is
+	 * queued */
+	if (drain)
+		hm_enf_proc_drain(E);
 	for (size_t i = 0; i < n; i++) {
 		judge(E, &evs[i]);
 		if (!evs[i].done)
 			finish_default(E, &evs[i]);
 		free(evs[i].name);
 	}
+	hm_enf_proc_reap(E);
 }
 
 /* ------------------------------------------------------------- signals */
@@ -418,6 +428,9 @@ static void on_signal(struct hm_enforcer *E)
 		case SIGUSR1:
 			hm_enf_print_stats(E, stderr);
 			break;
+		case SIGUSR2:
+			hm_enf_reload_finish(E);
+			break;
 		default:
 			hm_enf_log(E, "signal %u: stopping", si.ssi_signo);
 			E->stop = true;
@@ -426,82 +439,112 @@ static void on_signal(struct hm_enforcer *E)
 	}
 }
 
-static void on_timer(struct hm_enforcer *E)
+/* Once a second: stale pending execs, the learning save timer. */
+static void on_tick(struct hm_enforcer *E, uint64_t now)
 {
-	uint64_t ticks;
-	uint64_t now = hm_now_ns();
-
-	if (read(E->timer_fd, &ticks, sizeof(ticks)) < 0)
-		return;
+	E->next_tick_ns = now + 1000000000ull;
 	hm_enf_pending_expire(E, now);
 	if (E->dirty && E->o.save_interval &&
 	    now - E->last_save_ns >= E->o.save_interval * 1000000000ull)
 		hm_enf_save(E);
 }
 
-static void read_fanotify(struct hm_enforcer *E)
+/*
+ * Why a lone event needs no drain: poll() checks the fds in array order,
+ * the fanotify fd (index 0) before the proc connector (index 1).  When it
+ * reports the fanotify fd readable and the proc socket not, the first
+ * queued fanotify event was queued before the proc socket was checked,
+ * and so was any exec or fork that led to it: had there been one, the
+ * proc socket would have been readable (only we read it).  The queue is
+ * FIFO, so a read of exactly one event returns that first event.  With
+ * proc events pending, a whole batch is read and the proc socket drained
+ * after the read (every event read was queued after its exec).
+ */
+static void read_fanotify(struct hm_enforcer *E, bool proc_ready)
 {
 	static char buf[BATCH_BYTES] __attribute__((aligned(8)));
+	size_t want = proc_ready ? sizeof(buf) :
+				   sizeof(struct fanotify_event_metadata);
+	ssize_t len = read(E->fan_fd, buf, want);
 
-	for (int i = 0; i < 16; i++) {
-		ssize_t len = read(E->fan_fd, buf, sizeof(buf));
-
-		if (len <= 0) {
-			if (len < 0 && errno != EAGAIN && errno != EINTR)
-				hm_enf_log(E, "reading fanotify: %s",
-					   strerror(errno));
-			return;
-		}
-		hm_enf_handle_batch(E, buf, len);
+	if (len <= 0) {
+		if (len < 0 && errno != EAGAIN && errno != EINTR)
+			hm_enf_log(E, "reading fanotify: %s", strerror(errno));
+		return;
 	}
+	hm_enf_handle_batch(E, buf, len, proc_ready);
 }
 
-enum { P_FAN, P_PROC, P_SIG, P_TIMER, P_RELOAD, P_SUPER };
+int hm_enf_watch(struct hm_enforcer *E, int fd)
+{
+	if (E->n_pfd == HM_ARRAY_SIZE(E->pfd))
+		return -ENOSPC;
+	E->pfd[E->n_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	return 0;
+}
+
+void hm_enf_unwatch(struct hm_enforcer *E, int fd)
+{
+	for (size_t i = 0; i < E->n_pfd; i++)
+		if (E->pfd[i].fd == fd) {
+			memmove(&E->pfd[i], &E->pfd[i + 1],
+				(E->n_pfd - i - 1) * sizeof(E->pfd[0]));
+			E->n_pfd--;
+			return;
+		}
+}
+
+/* How long poll may sleep: the next tick or supervisor deadline. */
+static int sleep_ms(struct hm_enforcer *E, uint64_t now)
+{
+	int sup = hm_super_timeout(E, now);
+	int tick = now >= E->next_tick_ns ? 0 :
+		   (int)((E->next_tick_ns - now) / 1000000 + 1);
+
+	return sup >= 0 && sup < tick ? sup : tick;
+}
 
 int hm_enf_loop(struct hm_enforcer *E)
 {
+	uint64_t now = hm_now_ns();
+
+	/* read_fanotify() relies on this order */
+	if (E->n_pfd < 2 || E->pfd[0].fd != E->fan_fd ||
+	    E->pfd[1].fd != hm_proc_fd(E->proc))
+		return -EINVAL;
+	E->next_tick_ns = now + 1000000000ull;
 	while (!E->stop) {
-		struct pollfd p[P_SUPER + 2];
-		int sfds[2];
-		short sev[2];
-		int ns = hm_super_pollfds(E->sup, sfds, sev, 2);
+		struct pollfd p[HM_ARRAY_SIZE(E->pfd)];
+		size_t np = E->n_pfd;
 		int n;
 
-		p[P_FAN] = (struct pollfd){ .fd = E->fan_fd, .events = POLLIN };
-		p[P_PROC] = (struct pollfd){ .fd = hm_proc_fd(E->proc),
-					     .events = POLLIN };
-		p[P_SIG] = (struct pollfd){ .fd = E->sig_fd, .events = POLLIN };
-		p[P_TIMER] = (struct pollfd){ .fd = E->timer_fd,
-					      .events = POLLIN };
-		p[P_RELOAD] = (struct pollfd){ .fd = E->reload_fd,
-					       .events = POLLIN };
-		for (int i = 0; i < ns; i++)
-			p[P_SUPER + i] = (struct pollfd){ .fd = sfds[i],
-							  .events = sev[i] };
+		memcpy(p, E->pfd, np * sizeof(p[0]));
 		hm_answers_busy(E->ans, false);
-		n = poll(p, (nfds_t)(P_SUPER + ns), hm_super_timeout(E));
-		hm_answers_busy(E->ans, true);
+		n = poll(p, (nfds_t)np, sleep_ms(E, now));
+		now = E->now_ns = hm_answers_busy(E->ans, true);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			hm_enf_log(E, "poll: %s", strerror(errno));
 			return -errno;
 		}
-		if (p[P_FAN].revents)
-			read_fanotify(E);
-		if (p[P_PROC].revents)
+		if (p[0].revents)
+			read_fanotify(E, p[1].revents);
+		else if (p[1].revents) {
 			hm_enf_proc_drain(E);
-		if (p[P_SIG].revents)
-			on_signal(E);
-		if (p[P_TIMER].revents)
-			on_timer(E);
-		if (p[P_RELOAD].revents)
-			hm_enf_reload_finish(E);
-		for (int i = 0; i < ns; i++)
-			if (p[P_SUPER + i].revents)
-				hm_super_ready(E, p[P_SUPER + i].fd,
-					       p[P_SUPER + i].revents);
-		hm_super_expire(E);
+			hm_enf_proc_reap(E);
+		}
+		for (size_t i = 2; i < np; i++) {
+			if (!p[i].revents)
+				continue;
+			if (p[i].fd == E->sig_fd)
+				on_signal(E);
+			else
+				hm_super_ready(E, p[i].fd, p[i].revents);
+		}
+		if (now >= E->next_tick_ns)
+			on_tick(E, now);
+		hm_super_expire(E, now);
 	}
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,14 +118,14 @@ static void *loader(void *arg)
 {
 	struct hm_enforcer *E = arg;
 	struct hm_diag *d = calloc(1, sizeof(*d));
-	uint64_t one = 1;
 
 	E->loaded_status = d ? load(E->o.policy, d, &E->loaded_m,
 				    &E->loaded_ix) : -ENOMEM;
 	E->loaded_diag = d;
-	/* the eventfd write publishes the fields above to the main loop */
-	if (write(E->reload_fd, &one, sizeof(one)) < 0)
-		E->loaded_status = -errno;
+	/* the flag, then the signal (read through the loop's signalfd):
+	 * a SIGUSR2 from anyone else finds the flag clear */
+	atomic_store(&E->loaded_done, true);
+	kill(getpid(), SIGUSR2);
 	return NULL;
 }
 
@@ -147,12 +147,12 @@ int hm_enf_reload_start(struct hm_enforcer *E)
 
 void hm_enf_reload_finish(struct hm_enforcer *E)
 {
-	uint64_t v;
 	struct hm_generalizer *g = NULL;
 	int r;
 
-	if (read(E->reload_fd, &v, sizeof(v)) < 0 || !E->loading)
+	if (!E->loading || !atomic_load(&E->loaded_done))
 		return;
+	atomic_store(&E->loaded_done, false);
 	pthread_join(E->loader, NULL);
 	E->loading = false;
 	if (E->loaded_diag) {
@@ -273,9 +273,4 @@ int hm_enf_save(struct hm_enforcer *E)
 	E->c.saves++;
 	hm_enf_log(E, "policy saved to %s", E->o.policy);
 	return 0;
-}
-
-int hm_enf_reload_fd(void)
-{
-	return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

@@ -26,7 +26,6 @@
 #include "histmac/pattern.h"
 
 #define KERNEL "<kernel>"
-#define RCVBUF (8 << 20)
 
 struct hm_proc {
 	int fd;
@@ -38,17 +37,21 @@ int hm_proc_fd(const struct hm_proc *p)
 }
 
 /* Subscribe to process events (needs CAP_NET_ADMIN, before caps drop). */
-int hm_proc_open(struct hm_proc **out)
+int hm_proc_open(int rcvbuf, struct hm_proc **out)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
 				  .nl_groups = CN_IDX_PROC };
-	struct {
-		struct nlmsghdr nl;
-		struct cn_msg cn;
-		enum proc_cn_mcast_op op;
-	} __attribute__((packed)) msg = { 0 };
+	/* nlmsghdr, then cn_msg with the op as its payload */
+	union {
+		struct nlmsghdr align;
+		char b[NLMSG_SPACE(sizeof(struct cn_msg) +
+				   sizeof(enum proc_cn_mcast_op))];
+	} msg = { 0 };
+	struct nlmsghdr *nl = &msg.align;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
 	struct hm_proc *p = calloc(1, sizeof(*p));
-	int sz = RCVBUF;
+	int sz = rcvbuf;
 	int r;
 
 	if (!p)
@@ -59,14 +62,14 @@ int hm_proc_open(struct hm_proc **out)
 		goto fail;
 	if (setsockopt(p->fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
 		setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	msg.nl.nlmsg_len = sizeof(msg);
-	msg.nl.nlmsg_type = NLMSG_DONE;
-	msg.nl.nlmsg_pid = 0;
-	msg.cn.id.idx = CN_IDX_PROC;
-	msg.cn.id.val = CN_VAL_PROC;
-	msg.cn.len = sizeof(enum proc_cn_mcast_op);
-	msg.op = PROC_CN_MCAST_LISTEN;
-	if (send(p->fd, &msg, sizeof(msg), 0) != (ssize_t)sizeof(msg))
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	nl->nlmsg_type = NLMSG_DONE;
+	nl->nlmsg_pid = 0;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	if (send(p->fd, nl, nl->nlmsg_len, 0) != (ssize_t)nl->nlmsg_len)
 		goto fail;
 	*out = p;
 	return 0;
@@ -249,7 +252,8 @@ uint32_t hm_enf_proc_open_perm(int32_t pid)
 	return perm;
 }
 
-/* The domain name of a process of unobserved history: <kernel> EXE. */
+/* The domain name of a process of unobserved history: <kernel> EXE, the
+ * same rule as the tracker's own (analyzer/tracker.c unobserved_name). */
 static int set_unobserved(struct hm_enforcer *E, int32_t pid, int64_t ppid,
 			  const char *exe, long exe_len)
 {
@@ -257,7 +261,8 @@ static int set_unobserved(struct hm_enforcer *E, int32_t pid, int64_t ppid,
 	size_t len = strlen(KERNEL);
 
 	memcpy(name, KERNEL, len);
-	if (exe_len > 0) {
+	/* as the tracker names them: too long for a domain, <kernel> */
+	if (exe_len > 0 && (size_t)exe_len + sizeof(KERNEL) <= HM_MAX_DOMAIN) {
 		name[len++] = ' ';
 		memcpy(name + len, exe, (size_t)exe_len);
 		len += (size_t)exe_len;
@@ -545,6 +550,63 @@ static void on_exec(struct hm_enforcer *E, int32_t pid)
 	hm_enf_pending_drop(E, pid);
 }
 
+/*
+ * Execs are applied when a decision needs them (an event of that process,
+ * a fork by it) or after the batch was answered: reading /proc for the
+ * execs of every process on the machine stays off the answer's path.
+ */
+static void queue_exec(struct hm_enforcer *E, int32_t pid)
+{
+	if (E->n_execq == HM_ARRAY_SIZE(E->execq))
+		hm_enf_proc_apply(E, -1);
+	E->execq[E->n_execq++] = pid;
+}
+
+void hm_enf_proc_apply(struct hm_enforcer *E, int32_t pid)
+{
+	size_t keep = 0, n = E->n_execq;
+
+	E->n_execq = 0;		/* on_exec() may not re-enter the queue */
+	for (size_t i = 0; i < n; i++) {
+		if (pid < 0 || E->execq[i] == pid)
+			on_exec(E, E->execq[i]);
+		else
+			E->execq[keep++] = E->execq[i];
+	}
+	E->n_execq = keep;
+}
+
+/*
+ * Exits wait until the fanotify events already read are judged: a process
+ * may be gone (killed while it waited, or any process in --dry-run)
+ * before its last events are read, and they still belong to its domain.
+ * A fork of the same pid (reuse) replaces the entry instead.
+ */
+static void queue_exit(struct hm_enforcer *E, int32_t pid)
+{
+	if (E->n_gone == HM_ARRAY_SIZE(E->gone))
+		hm_enf_proc_reap(E);
+	E->gone[E->n_gone++] = pid;
+}
+
+static void unqueue_exit(struct hm_enforcer *E, int32_t pid)
+{
+	for (size_t i = 0; i < E->n_gone; i++)
+		if (E->gone[i] == pid)
+			E->gone[i] = E->gone[--E->n_gone];
+}
+
+void hm_enf_proc_reap(struct hm_enforcer *E)
+{
+	if (E->n_execq)
+		hm_enf_proc_apply(E, -1);	/* before they go */
+	for (size_t i = 0; i < E->n_gone; i++) {
+		hm_tracker_exit(E->t, E->gone[i]);
+		hm_enf_pending_drop(E, E->gone[i]);
+	}
+	E->n_gone = 0;
+}
+
 static void on_event(struct hm_enforcer *E, const struct proc_event *ev)
 {
 	E->c.proc_events++;
@@ -553,18 +615,21 @@ static void on_event(struct hm_enforcer *E, const struct proc_event *ev)
 		if (ev->event_data.fork.child_pid !=
 		    ev->event_data.fork.child_tgid)
 			return;		/* a thread */
+		unqueue_exit(E, ev->event_data.fork.child_tgid);
+		/* the child gets the parent's domain as it is now */
+		if (E->n_execq)
+			hm_enf_proc_apply(E, ev->event_data.fork.parent_tgid);
 		hm_tracker_fork(E->t, ev->event_data.fork.child_tgid,
 				ev->event_data.fork.parent_tgid);
 		return;
 	case PROC_EVENT_EXEC:
-		on_exec(E, ev->event_data.exec.process_tgid);
+		queue_exec(E, ev->event_data.exec.process_tgid);
 		return;
 	case PROC_EVENT_EXIT:
 		if (ev->event_data.exit.process_pid !=
 		    ev->event_data.exit.process_tgid)
 			return;
-		hm_tracker_exit(E->t, ev->event_data.exit.process_tgid);
-		hm_enf_pending_drop(E, ev->event_data.exit.process_tgid);
+		queue_exit(E, ev->event_data.exit.process_tgid);
 		return;
 	default:
 		return;
@@ -602,7 +667,17 @@ int hm_enf_proc_drain(struct hm_enforcer *E)
 							 sizeof(struct proc_event)) ||
 			    cn->id.idx != CN_IDX_PROC)
 				continue;
-			on_event(E, (const struct proc_event *)cn->data);
+			{
+				/* cn->data is only 4-byte aligned */
+				struct proc_event ev;
+				size_t have = nl->nlmsg_len - NLMSG_LENGTH(
+							      sizeof(*cn));
+
+				memset(&ev, 0, sizeof(ev));
+				memcpy(&ev, cn->data, have < sizeof(ev) ?
+						      have : sizeof(ev));
+				on_event(E, &ev);
+			}
 		}
 	}
 	if (lost) {
@@ -610,6 +685,7 @@ int hm_enf_proc_drain(struct hm_enforcer *E)
 		E->c.resyncs++;
 		hm_enf_log(E, "proc connector lost events (ENOBUFS): "
 			   "resyncing from /proc");
+		hm_enf_proc_apply(E, -1);
 		r = hm_enf_proc_scan(E, true);
 		if (r)
 			hm_enf_log(E, "resync failed: %s", strerror(-r));

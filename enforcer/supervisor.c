@@ -79,6 +79,11 @@ int hm_super_open(struct hm_enforcer *E, const char *path,
 	umask(old);
 	if (r < 0 || chmod(path, 0600) < 0 || listen(s->lfd, 4) < 0)
 		goto fail;
+	r = hm_enf_watch(E, s->lfd);
+	if (r) {
+		errno = -r;
+		goto fail;
+	}
 	hm_enf_log(E, "supervisor listening on %s", path);
 	*out = s;
 	return 0;
@@ -173,6 +178,7 @@ static void drop_client(struct hm_enforcer *E, struct hm_super *s,
 {
 	if (s->cfd < 0)
 		return;
+	hm_enf_unwatch(E, s->cfd);
 	close(s->cfd);
 	s->cfd = -1;
 	s->in_len = 0;
@@ -187,28 +193,16 @@ void hm_super_close(struct hm_enforcer *E, struct hm_super *s)
 	if (!s)
 		return;
 	release(E, HM_DECISION_REJECT);
-	if (s->cfd >= 0)
+	if (s->cfd >= 0) {
+		hm_enf_unwatch(E, s->cfd);
 		close(s->cfd);
+	}
+	hm_enf_unwatch(E, s->lfd);
 	close(s->lfd);
 	unlink(s->path);
 	free(s->path);
 	free(s);
 	E->sup = NULL;
-}
-
-int hm_super_pollfds(struct hm_super *s, int *fds, short *ev, int max)
-{
-	int n = 0;
-
-	if (!s || max < 2)
-		return 0;
-	fds[n] = s->lfd;
-	ev[n++] = POLLIN;
-	if (s->cfd >= 0) {
-		fds[n] = s->cfd;
-		ev[n++] = POLLIN;
-	}
-	return n;
 }
 
 bool hm_super_connected(const struct hm_super *s)
@@ -233,6 +227,10 @@ static void on_accept(struct hm_enforcer *E, struct hm_super *s)
 	if (s->cfd >= 0) {
 		(void)!write(fd, "ERR busy: another supervisor is connected\n",
 			     42);
+		close(fd);
+		return;
+	}
+	if (hm_enf_watch(E, fd)) {
 		close(fd);
 		return;
 	}
@@ -324,10 +322,10 @@ bool hm_super_ask(struct hm_enforcer *E, struct hm_held *h)
 	return true;
 }
 
-int hm_super_timeout(struct hm_enforcer *E)
+int hm_super_timeout(struct hm_enforcer *E, uint64_t now)
 {
 	struct hm_super *s = E->sup;
-	uint64_t now = hm_now_ns(), next = UINT64_MAX;
+	uint64_t next = UINT64_MAX;
 
 	if (!s || !s->n_held)
 		return -1;
@@ -337,10 +335,9 @@ int hm_super_timeout(struct hm_enforcer *E)
 	return next <= now ? 0 : (int)((next - now) / 1000000 + 1);
 }
 
-void hm_super_expire(struct hm_enforcer *E)
+void hm_super_expire(struct hm_enforcer *E, uint64_t now)
 {
 	struct hm_super *s = E->sup;
-	uint64_t now = hm_now_ns();
 
 	for (size_t i = 0; s && i < s->n_held;)
 		if (s->held[i]->deadline_ns <= now)

@@ -6,6 +6,9 @@
  *
  *   helper read FILE...        open and read each file; prints
  *                              "read FILE: ok" or "read FILE: <strerror>"
+ *   helper linger MS FILE...   the same, then stay MS milliseconds (so a
+ *                              --dry-run enforcer, which judges after the
+ *                              fact, still finds the process)
  *   helper exec PROG ARGS...   execv(PROG, [PROG, ARGS...]); on failure
  *                              prints "exec PROG: <strerror>"
  *   helper write FILE          open FILE O_WRONLY|O_CREAT|O_TRUNC, write
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int read_one(const char *path)
@@ -46,6 +50,15 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "read")) {
 		for (int i = 2; i < argc; i++)
 			rc |= read_one(argv[i]);
+		return rc;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "linger")) {
+		long ms = strtol(argv[2], NULL, 10);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+		for (int i = 3; i < argc; i++)
+			rc |= read_one(argv[i]);
+		nanosleep(&ts, NULL);
 		return rc;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "exec")) {
@@ -78,7 +91,7 @@ int main(int argc, char **argv)
 		printf("loop %s: %ld of %ld failed\n", argv[3], bad, n);
 		return bad ? 1 : 0;
 	}
-	fprintf(stderr, "usage: helper read FILE... | exec PROG ARGS... | "
-		"write FILE | loop N FILE\n");
+	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
+		"exec PROG ARGS... | write FILE | loop N FILE\n");
 	return 2;
 }

@@ -36,6 +36,8 @@ hm_enf_setup() {
 
 _hm_enf_stop_quiet() {
 	[ -n "${DPID:-}" ] && hm_stop_pid "$DPID"
+	# no pid file yet: timeout(1) passes the TERM on
+	[ -n "${HM_ENF_WRAP:-}" ] && hm_stop_pid "$HM_ENF_WRAP"
 	[ -n "${HM_ENF_WRAP:-}" ] && wait "$HM_ENF_WRAP" 2>/dev/null
 	DPID=
 	HM_ENF_WRAP=
@@ -49,7 +51,7 @@ hm_enf_start() {
 		--pidfile "$HM_TMP/enforce.pid" "$@" 2>"$DLOG" &
 	HM_ENF_WRAP=$!
 	hm_on_exit _hm_enf_stop_quiet
-	if ! hm_wait_for "grep -qE '(enforcing|dry run): ' '$DLOG'" 200; then
+	if ! hm_wait_for "grep -qE '(enforcing|dry run)[^:]*: ' '$DLOG'" 200; then
 		cat "$DLOG" >&2
 		hm_fail "histmac enforce $* did not start"
 	fi
@@ -103,7 +105,7 @@ hm_enf_eperm() {
 }
 
 hm_enf_log_has() {
-	grep -qE "$1" "$DLOG" || { cat "$DLOG" >&2; hm_fail "log lacks /$1/"; }
+	grep -qE -e "$1" "$DLOG" || { cat "$DLOG" >&2; hm_fail "log lacks /$1/"; }
 }
 
 # hm_enf_policy: a hand-written policy in $POL: "<kernel> $T/helper" may

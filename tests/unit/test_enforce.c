@@ -340,7 +340,7 @@ static void test_global_and_add(void **state)
 
 static void test_cache(void **state)
 {
-	struct hm_dcache *c = hm_dcache_new(100);	/* 128 slots */
+	struct hm_dcache *c = hm_dcache_new(100, 1000);	/* 128 slots */
 	struct hm_dcache_stats st;
 	int doms[4];
 	static const struct {
@@ -375,25 +375,36 @@ static void test_cache(void **state)
 					   .exec = steps[i].exec };
 
 		if (steps[i].insert)
-			hm_dcache_insert(c, &k);
-		else if (hm_dcache_lookup(c, &k) != steps[i].want)
+			hm_dcache_insert(c, &k, 100);
+		else if (hm_dcache_lookup(c, &k, 100 + i) != steps[i].want)
 			fail_msg("cache step %zu", i);
 	}
 	/* fill far beyond capacity: evictions counted, no crash */
 	for (uint64_t ino = 100; ino < 1100; ino++) {
 		struct hm_dcache_key k = { .domain = &doms[2], .ino = ino };
 
-		hm_dcache_insert(c, &k);
+		hm_dcache_insert(c, &k, 200);
 	}
 	hm_dcache_stats(c, &st);
 	assert_true(st.evictions >= 1000 - 128);
+	/* the time to live: good at 1000 ns, gone after */
+	{
+		struct hm_dcache_key k = { .domain = &doms[3], .ino = 7 };
+
+		hm_dcache_insert(c, &k, 5000);
+		assert_true(hm_dcache_lookup(c, &k, 6000));
+		assert_false(hm_dcache_lookup(c, &k, 6001));
+		assert_false(hm_dcache_lookup(c, &k, 6002));
+		hm_dcache_stats(c, &st);
+		assert_int_equal(st.expired, 1);
+	}
 	hm_dcache_invalidate(c);
 	{
 		struct hm_dcache_key k = { .domain = &doms[0], .ino = 10,
 					   .dev = 5, .mnt_id = 7,
 					   .ctime_sec = 2 };
 
-		assert_false(hm_dcache_lookup(c, &k));
+		assert_false(hm_dcache_lookup(c, &k, 300));
 	}
 	hm_dcache_stats(c, &st);
 	assert_int_equal(st.invalidations, 1);
