@@ -470,6 +470,23 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	return drain(s, c);
 }
 
+/*
+ * The kernel writes a value holding a quote, space or control byte in
+ * hex, so in a sound record quotes come in pairs (up to the 0x1d that
+ * starts auditd's enriched part).  A line with an unterminated quote is
+ * damaged; libauparse 3.0.9 also leaks memory on some of them, so it
+ * never gets to see one.
+ */
+static bool quotes_paired(const char *line, const char *nl)
+{
+	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
+	size_t n = 0;
+
+	for (const char *p = line; p < (gs ? gs : nl); p++)
+		n += *p == '"';
+	return !(n & 1);
+}
+
 /* One complete line [line, nl] (nl at its '\n'): queue it or skip it. */
 static int one_line(struct hm_stream *s, const char *line, const char *nl,
 		    struct hm_collector *c)
@@ -484,6 +501,8 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl,
 	stats->lines++;
 	if (memchr(line, '\0', (size_t)(nl - line))) {
 		why = HM_SKIP_GARBAGE;
+	} else if (!quotes_paired(line, nl)) {
+		why = HM_SKIP_BAD_VALUE;
 	} else if (!parse_stamp(line, nl, &st)) {
 		why = HM_SKIP_NO_STAMP;
 	} else {

@@ -10,7 +10,7 @@ hm_need auditd auditctl cc awk
 hm_build_workload
 hm_audit_start
 "$HISTMAC" rules >"$HM_TMP/rules"
-grep -q "exe=$(readlink -f "$HISTMAC")\$" "$HM_TMP/rules" ||
+grep -q "exe=$(readlink -f "$HISTMAC") -F uid=0\$" "$HM_TMP/rules" ||
 	hm_fail "histmac rules does not exclude the binary itself"
 hm_audit_rules "$HM_TMP/rules"
 
