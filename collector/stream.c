@@ -487,6 +487,18 @@ static bool quotes_paired(const char *line, const char *nl)
 	return !(n & 1);
 }
 
+/*
+ * The kernel writes one cwd= per CWD record.  libauparse 3.0.9 keeps the
+ * value of each without freeing the one before (found by fuzz_collector),
+ * so a record with two is damaged input it must not see.
+ */
+static bool two_cwds(const char *line, const char *nl)
+{
+	const char *p = memmem(line, (size_t)(nl - line), " cwd=", 5);
+
+	return p && memmem(p + 5, (size_t)(nl - p - 5), " cwd=", 5);
+}
+
 /* One complete line [line, nl] (nl at its '\n'): queue it or skip it. */
 static int one_line(struct hm_stream *s, const char *line, const char *nl,
 		    struct hm_collector *c)
@@ -501,7 +513,7 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl,
 	stats->lines++;
 	if (memchr(line, '\0', (size_t)(nl - line))) {
 		why = HM_SKIP_GARBAGE;
-	} else if (!quotes_paired(line, nl)) {
+	} else if (!quotes_paired(line, nl) || two_cwds(line, nl)) {
 		why = HM_SKIP_BAD_VALUE;
 	} else if (!parse_stamp(line, nl, &st)) {
 		why = HM_SKIP_NO_STAMP;
