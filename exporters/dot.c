@@ -97,32 +97,6 @@ static void add_label_text(struct hm_sbuf *b, const char *s, size_t len)
 	hm_sbuf_free(&p);
 }
 
-/* Append @s escaped for a Graphviz HTML-like label. */
-static void add_html(struct hm_sbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			hm_sbuf_adds(b, "&lt;");
-			break;
-		case '>':
-			hm_sbuf_adds(b, "&gt;");
-			break;
-		case '&':
-			hm_sbuf_adds(b, "&amp;");
-			break;
-		case '"':
-			hm_sbuf_adds(b, "&quot;");
-			break;
-		default:
-			if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-				hm_sbuf_printf(b, "&#%u;", (unsigned char)*s);
-			else
-				hm_sbuf_addc(b, *s);
-		}
-	}
-}
-
 /* The base name of @n's program: after the last '/' of its last word. */
 static void base_name(const struct hm_tnode *n, const char **s, size_t *len)
 {
@@ -504,7 +478,12 @@ static void legend(struct draw *dr)
 			 " CELLPADDING=\"3\">");
 	hm_sbuf_adds(&b, "<TR><TD COLSPAN=\"7\" BORDER=\"0\" ALIGN=\"LEFT\">"
 			 "<B>");
-	add_html(&b, dr->o->title ? dr->o->title : "histmac domain tree");
+	{
+		const char *t = dr->o->title ? dr->o->title :
+					       "histmac domain tree";
+
+		hm_sbuf_add_html(&b, t, strlen(t));
+	}
 	hm_sbuf_adds(&b, "</B></TD></TR><TR><TD COLSPAN=\"7\" BORDER=\"0\""
 			 " ALIGN=\"LEFT\">");
 	hm_sbuf_printf(&b, "%zu domains; %zu drawn", dr->t.n_domains,

@@ -64,6 +64,14 @@ void hm_sbuf_add_json(struct hm_sbuf *b, const char *s, size_t len);
  */
 void hm_sbuf_add_json_text(struct hm_sbuf *b, const char *s, size_t len);
 
+/**
+ * hm_sbuf_add_html() - append @len bytes as HTML/XML text: bytes outside
+ * 0x20-0x7e as TOMOYO's \\ooo (hm_sbuf_add_printable()), then < > & "
+ * as entities.  Fit for element text, attribute values and Graphviz
+ * HTML-like labels.
+ */
+void hm_sbuf_add_html(struct hm_sbuf *b, const char *s, size_t len);
+
 /** hm_utf8_valid() - are @len bytes valid UTF-8 (no overlongs/surrogates)? */
 bool hm_utf8_valid(const char *s, size_t len);
 

@@ -107,6 +107,34 @@ void hm_sbuf_add_printable(struct hm_sbuf *b, const char *s, size_t len)
 }
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
+void hm_sbuf_add_html(struct hm_sbuf *b, const char *s, size_t len)
+{
+	struct hm_sbuf pr = { 0 };
+
+	hm_sbuf_add_printable(&pr, s, len);
+	for (size_t i = 0; i < pr.len; i++) {
+		switch (pr.s[i]) {
+		case '<':
+			hm_sbuf_adds(b, "&lt;");
+			break;
+		case '>':
+			hm_sbuf_adds(b, "&gt;");
+			break;
+		case '&':
+			hm_sbuf_adds(b, "&amp;");
+			break;
+		case '"':
+			hm_sbuf_adds(b, "&quot;");
+			break;
+		default:
+			hm_sbuf_addc(b, pr.s[i]);
+		}
+	}
+	if (pr.oom)
+		b->oom = true;
+	hm_sbuf_free(&pr);
+}
+
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {
 	uint32_t cp;

@@ -175,33 +175,6 @@ static void flush_page(struct page *p, bool force)
 	p->b.len = 0;
 }
 
-static void html_text(struct hm_sbuf *b, const char *s, size_t len)
-{
-	struct hm_sbuf pr = { 0 };
-
-	hm_sbuf_add_printable(&pr, s, len);
-	for (size_t i = 0; i < pr.len; i++) {
-		switch (pr.s[i]) {
-		case '<':
-			hm_sbuf_adds(b, "&lt;");
-			break;
-		case '>':
-			hm_sbuf_adds(b, "&gt;");
-			break;
-		case '&':
-			hm_sbuf_adds(b, "&amp;");
-			break;
-		case '"':
-			hm_sbuf_adds(b, "&quot;");
-			break;
-		default:
-			hm_sbuf_addc(b, pr.s[i]);
-		}
-	}
-	if (pr.oom)
-		b->oom = true;
-	hm_sbuf_free(&pr);
-}
 
 static void json_id(struct hm_sbuf *b, const struct hm_tnode *n)
 {
@@ -350,10 +323,10 @@ static void page_head(struct page *p, const char *title)
 		     "style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
 		     "img-src data:\">\n<meta name=\"viewport\" content=\""
 		     "width=device-width\">\n<title>");
-	html_text(&p->b, title, strlen(title));
+	hm_sbuf_add_html(&p->b, title, strlen(title));
 	hm_sbuf_printf(&p->b, "</title>\n<style>%s</style>\n</head>\n<body>\n"
 		       "<header><h1>", page_css);
-	html_text(&p->b, title, strlen(title));
+	hm_sbuf_add_html(&p->b, title, strlen(title));
 	hm_sbuf_printf(&p->b, "</h1><p id=\"summary\">%zu domains, %zu ACL "
 		       "entries", p->m->n_domains, entries);
 	if (p->o->check)
