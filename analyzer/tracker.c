@@ -238,7 +238,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	if (!p)
 		return -ENOMEM;
 	p->sec = task->sec;
-	if (task->ppid > 0 && !missed_exec)
+	/* (a pid is not its own parent: such a record is damaged) */
+	if (task->ppid > 0 && task->ppid != task->pid && !missed_exec)
 		pp = find(t, task->ppid);
 	if (pp) {
 		p->dname = pp->dname;	/* forked, not executed yet */
@@ -390,7 +391,8 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 
 int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
 {
-	struct proc *pp = find(t, ppid);
+	struct proc *pp = pid != ppid ? find(t, ppid) : NULL;
+	struct proc parent;
 	struct proc *p;
 
 	if (!pp)
@@ -402,14 +404,15 @@ int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
 		return 0;
 	if (p)
 		drop(t, p);
+	parent = *pp;	/* add() may evict it to stay under the cap */
 	p = add(t, pid, ppid);
 	if (!p)
 		return -ENOMEM;
-	p->dname = pp->dname;
-	p->flags = pp->flags;
-	p->exe = pp->exe;
-	p->dom = pp->dom;
-	p->gen = pp->gen;
+	p->dname = parent.dname;
+	p->flags = parent.flags;
+	p->exe = parent.exe;
+	p->dom = parent.dom;
+	p->gen = parent.gen;
 	return 0;
 }
 

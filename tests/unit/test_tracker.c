@@ -284,6 +284,26 @@ static void test_not_creating(void **state)
 	hm_model_free(m);
 }
 
+/* Damaged records (found by fuzz_collector): a pid that is its own
+ * parent, and a fork whose parent the cap evicts. */
+static void test_damaged(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 1);
+	struct hm_proc_view v;
+
+	(void)state;
+	assert_string_equal(cur(t, 7, 7, "/bin/x"), "<kernel> /bin/x");
+	assert_int_equal(hm_tracker_fork(t, 7, 7), -ENOENT);
+	/* cap 1: adding the child evicts the parent it copies from */
+	assert_int_equal(hm_tracker_fork(t, 8, 7), 0);
+	assert_true(hm_tracker_lookup(t, 8, &v));
+	assert_string_equal(v.name->str, "<kernel> /bin/x");
+	assert_false(hm_tracker_lookup(t, 7, &v));
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_and_reparent),
 		cmocka_unit_test(test_cap_and_state),
 		cmocka_unit_test(test_not_creating),
+		cmocka_unit_test(test_damaged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
