@@ -62,9 +62,9 @@ void hm_enf_print_stats(struct hm_enforcer *E, FILE *f)
 	if (E->t)
 		hm_tracker_stats(E->t, &ts);
 	fprintf(f, "histmac enforce: counters\n");
+	/* every counter, zeros too: tests and scripts read them by name */
 #define X(n, s)								\
-	if (E->c.n)							\
-		fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.n);
+	fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.n);
 	HM_ENF_COUNTERS(X)
 #undef X
 	fprintf(f, "  %-44s %llu\n", "answered by the main loop",
@@ -91,6 +91,32 @@ void hm_enf_print_stats(struct hm_enforcer *E, FILE *f)
 		(unsigned long long)ts.execs, (unsigned long long)ts.pid_reuse,
 		(unsigned long long)ts.evictions);
 	fflush(f);
+}
+
+/*
+ * HISTMAC_TEST_DECISION_DELAY_MS=N (1-10000), read once at start: every
+ * decision sleeps N ms after its event was read, before it is answered,
+ * as a stalled decision would.  For the fault tests only
+ * (tests/e2e/t_enforce_faults.sh); anything else is ignored.
+ */
+static void read_test_delay(struct hm_enforcer *E)
+{
+	const char *s = getenv("HISTMAC_TEST_DECISION_DELAY_MS");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || s[0] == '-' || v < 1 || v > 10000) {
+		hm_enf_log(E, "HISTMAC_TEST_DECISION_DELAY_MS=%s ignored "
+			   "(1-10000)", s);
+		return;
+	}
+	E->test_delay_ms = (unsigned)v;
+	hm_enf_log(E, "HISTMAC_TEST_DECISION_DELAY_MS=%lu: every decision "
+		   "stalls %lu ms (fault injection, tests only)", v, v);
 }
 
 static void raise_nofile(void)
@@ -235,7 +261,10 @@ static int start(struct hm_enforcer *E)
 				       FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM;
 	int r;
 
-	if ((r = hm_answers_start_watchdog(E->ans)))
+	/* a dry run has nothing to answer: no watchdog, which would read
+	 * (and lose, overflow included) the queue whenever the loop is
+	 * busy longer than --decision-timeout */
+	if (!E->o.dry_run && (r = hm_answers_start_watchdog(E->ans)))
 		return r;
 	if ((r = hm_enf_marks_add(E, mask)))
 		return r;
@@ -300,6 +329,7 @@ int hm_enforcer_run(const struct hm_enf_opts *o)
 	E->o = *o;
 	E->self = getpid();
 	E->fan_fd = E->sig_fd = E->audit_fd = -1;
+	read_test_delay(E);
 	raise_nofile();
 	r = prepare(E);
 	if (!r)

@@ -66,7 +66,7 @@ struct hm_enf_opts {
 
 void hm_enf_opts_init(struct hm_enf_opts *o);
 
-/* Counters: printed at exit and on SIGUSR1. */
+/* Counters: printed at exit and on SIGUSR1, every one (zeros too). */
 #define HM_ENF_COUNTERS(X)						\
 	X(events, "permission events")					\
 	X(open_events, "FAN_OPEN_PERM events")				\
@@ -89,6 +89,8 @@ void hm_enf_opts_init(struct hm_enf_opts *o);
 	X(directories, "directories (not judged)")			\
 	X(no_path, "path not resolvable from the event fd")		\
 	X(exited, "process gone before its event was read")		\
+	X(proc_gone, "process gone while judged (/proc unreadable)")	\
+	X(late, "decided after the watchdog had answered")		\
 	X(overflow, "fanotify queue overflows")				\
 	X(bad_events, "malformed fanotify events")			\
 	X(internal_errors, "internal errors (default answer)")		\
@@ -99,6 +101,7 @@ void hm_enf_opts_init(struct hm_enf_opts *o);
 	X(execs, "execs tracked")					\
 	X(exec_pending, "execs entered by their judged name")		\
 	X(exec_fallback, "execs named from /proc/PID/exe")		\
+	X(exec_gone, "execs not applied: process gone first")		\
 	X(reloads, "policy reloads")					\
 	X(reload_failures, "policy reloads refused")			\
 	X(saves, "policy saves")					\
@@ -230,6 +233,10 @@ struct hm_enforcer {
 	/* supervisor */
 	struct hm_super *sup;
 
+	/* HISTMAC_TEST_DECISION_DELAY_MS (tests only, daemon.c): every
+	 * decision sleeps this long after its event was read; 0: never */
+	unsigned test_delay_ms;
+
 	struct hm_enf_counters c;
 	bool stop;
 	int status;
@@ -274,9 +281,11 @@ int hm_enf_proc_import(struct hm_enforcer *E, const char *state);
 int hm_enf_proc_view(struct hm_enforcer *E, int32_t pid,
 		     struct hm_proc_view *out);
 /* What the open @pid waits in asked for (bitmask of enum hm_file_op:
- * read, write, append, truncate), from /proc/PID/syscall; 0 unknown. */
-uint32_t hm_enf_proc_open_perm(int32_t pid);
-/* task values for conditions, from /proc/PID/status */
+ * read, write, append, truncate), from /proc/PID/syscall, into @out
+ * (0: unknown).  Returns 0, or -ESRCH when the process is gone (its
+ * /proc entry cannot be read; @out untouched). */
+int hm_enf_proc_open_perm(int32_t pid, uint32_t *out);
+/* task values for conditions, from /proc/PID/status; -ESRCH: gone */
 int hm_enf_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx);
 /* encoded /proc/PID/exe into @buf (size @cap); length or -errno */
 long hm_enf_proc_exe(int32_t pid, char *buf, size_t cap);

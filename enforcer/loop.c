@@ -20,13 +20,17 @@
 #include <sys/fanotify.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "enforcer.h"
 #include "histmac/policy_io.h"
 
-#define BATCH_BYTES (64 * 1024)
 #define MAX_BATCH 512
+/* A read returns whole events, and ours carry no info records (no
+ * FAN_REPORT_* flags): a buffer this size never holds more than
+ * MAX_BATCH of them, so every event read is judged. */
+#define BATCH_BYTES (MAX_BATCH * FAN_EVENT_METADATA_LEN)
 #define PERM_MASK (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)
 
 /* One event of a batch, while it is judged. */
@@ -37,6 +41,9 @@ struct ev {
 	bool exec;
 	bool dry;		/* notification only (--dry-run) */
 	bool done;
+	bool late;		/* the watchdog had answered it already */
+	bool gone;		/* the process vanished while judged */
+	bool reported;		/* logged by report() */
 	struct statx stx;
 	struct hm_proc_view v;
 	size_t raw_len;
@@ -56,10 +63,22 @@ static void finish(struct hm_enforcer *E, struct ev *e, bool allow,
 	if (e->done)
 		return;
 	e->done = true;
-	if (e->dry)
+	if (e->dry) {
 		close(e->fd);
-	else
-		hm_answers_finish(E->ans, e->ref, allow, audit);
+	} else if (!hm_answers_finish(E->ans, e->ref, allow, audit)) {
+		/* too late: the watchdog answered with --default; ours is
+		 * not sent (a second answer to one event) */
+		e->late = true;
+		E->c.late++;
+	}
+}
+
+/* The process left while we judged: /proc/PID cannot be read. */
+static void gone(struct hm_enforcer *E, struct ev *e)
+{
+	if (!e->gone)
+		E->c.proc_gone++;
+	e->gone = true;
 }
 
 static void finish_default(struct hm_enforcer *E, struct ev *e)
@@ -86,19 +105,43 @@ static char *acl_line(struct hm_enforcer *E, const struct hm_name *path,
 	return line;
 }
 
-static void report(struct hm_enforcer *E, const struct ev *e,
+/*
+ * Log a decision and send its audit record.  A late one (the watchdog
+ * answered it with --default while we decided) is told as what it was:
+ * "timeout", with the answer the process got, never as our own verdict.
+ */
+static void report(struct hm_enforcer *E, struct ev *e,
 		   enum hm_decision_result res, uint8_t profile)
 {
 	char *line = acl_line(E, &e->nm, e->perm);
+	const char *word = hm_decision_result_names[res];
 
-	hm_enf_log(E, "%s pid=%d domain=\"%s\" %s",
-		   e->dry && res == HM_DECISION_DENY ? "would-deny" :
-			   hm_decision_result_names[res],
-		   e->pid, e->v.name->str, line ? line : e->nm.str);
+	if (e->dry && res == HM_DECISION_DENY)
+		word = "would-deny";
+	if (e->late) {
+		res = HM_DECISION_TIMEOUT;
+		word = E->o.default_deny ? "timeout (watchdog: deny)" :
+					   "timeout (watchdog: allow)";
+	}
+	hm_enf_log(E, "%s pid=%d domain=\"%s\" %s%s", word, e->pid,
+		   e->v.name->str, line ? line : e->nm.str,
+		   e->gone ? " (process gone)" : "");
 	free(line);
+	e->reported = true;
 	if (!e->dry)
 		hm_enf_audit(E, res, e->perm, e->pid, profile, e->v.name,
 			     e->raw, e->raw_len);
+}
+
+/* A late event no violation report told about (allowed by the policy,
+ * or not judged): the process got the watchdog's answer, say so. */
+static void report_late(struct hm_enforcer *E, const struct ev *e)
+{
+	hm_enf_log(E, "timeout (watchdog: %s) pid=%d %s: answered before "
+		   "the decision (--decision-timeout %u ms)",
+		   E->o.default_deny ? "deny" : "allow", e->pid,
+		   e->raw_len ? e->raw : "(path not read)",
+		   E->o.decision_timeout_ms);
 }
 
 static void set_pending(struct hm_enforcer *E, struct ev *e,
@@ -115,7 +158,9 @@ static void hold_or_deny(struct hm_enforcer *E, struct ev *e, uint8_t prof)
 {
 	struct hm_held *h;
 
+	/* answered by the watchdog already: nothing left to ask */
 	if (!e->dry && hm_super_connected(E->sup) &&
+	    hm_answers_pending(E->ans, e->ref) &&
 	    (h = calloc(1, sizeof(*h)))) {
 		h->ref = e->ref;
 		h->pid = e->pid;
@@ -150,9 +195,13 @@ static void violation(struct hm_enforcer *E, struct ev *e, uint8_t prof,
 {
 	(void)a;
 	/* asked before answering: the opener still waits inside open() */
-	if (prof != HM_PROFILE_DISABLED)
-		e->perm = e->exec ? 1u << HM_FILE_EXECUTE :
-				    hm_enf_proc_open_perm(e->pid);
+	if (prof != HM_PROFILE_DISABLED) {
+		e->perm = 0;
+		if (e->exec)
+			e->perm = 1u << HM_FILE_EXECUTE;
+		else if (hm_enf_proc_open_perm(e->pid, &e->perm) == -ESRCH)
+			gone(E, e);
+	}
 	switch (prof) {
 	case HM_PROFILE_DISABLED:
 		if (e->exec)
@@ -252,6 +301,16 @@ static bool exec_shortcut(struct hm_enforcer *E, struct ev *e,
 	return false;
 }
 
+/* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
+static void test_delay(const struct hm_enforcer *E)
+{
+	struct timespec ts = { E->test_delay_ms / 1000,
+			       (long)(E->test_delay_ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 static void judge(struct hm_enforcer *E, struct ev *e)
 {
 	struct hm_pending_exec *pe;
@@ -307,8 +366,16 @@ static void judge(struct hm_enforcer *E, struct ev *e)
 	}
 	if (e->exec && exec_shortcut(E, e, pe))
 		return;
-	if (hm_enf_index_needs_task(E->ix))
-		e->has_ctx = !hm_enf_proc_ctx(e->pid, &e->ctx);
+	if (hm_enf_index_needs_task(E->ix)) {
+		r = hm_enf_proc_ctx(e->pid, &e->ctx);
+		e->has_ctx = !r;
+		if (r == -ESRCH)
+			gone(E, e);
+	}
+	/* where a slow decision stalls: the event read and its process and
+	 * path resolved (the opener still waits), not yet answered */
+	if (E->test_delay_ms)
+		test_delay(E);
 	q = (struct hm_enf_query){ .exec = e->exec, .path = &e->nm,
 				   .domain_name = e->v.name,
 				   .domain = e->v.domain,
@@ -350,13 +417,18 @@ static size_t take_all(struct hm_enforcer *E, const char *buf, ssize_t len,
 			continue;
 		}
 		if (md->mask & FAN_Q_OVERFLOW) {
+			/* only a notification group (--dry-run) has a bounded
+			 * queue: the events it dropped are lost reports, the
+			 * opens went through.  Nothing to resync: the process
+			 * table comes from the proc connector, not from here */
 			E->c.overflow++;
-			hm_enf_log(E, "fanotify queue overflow");
+			hm_enf_log(E, "fanotify queue overflow: events were lost "
+				   "(their opens are not judged)");
 			continue;
 		}
 		if (md->fd < 0)
 			continue;
-		if (n == MAX_BATCH) {	/* cannot happen with our buffer */
+		if (n == MAX_BATCH) {	/* cannot happen: BATCH_BYTES */
 			E->c.internal_errors++;
 			if (perm) {
 				struct hm_slot_ref ref;
@@ -408,6 +480,8 @@ void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len,
 		judge(E, &evs[i]);
 		if (!evs[i].done)
 			finish_default(E, &evs[i]);
+		if (evs[i].late && !evs[i].reported)
+			report_late(E, &evs[i]);
 		free(evs[i].name);
 	}
 	hm_enf_proc_reap(E);

@@ -165,7 +165,7 @@ int hm_enf_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	n = read_small(path, buf, sizeof(buf));
 	if (n < 0)
-		return (int)n;
+		return (int)n == -ENOENT ? -ESRCH : (int)n;
 	memset(ctx, 0, sizeof(*ctx));
 	p = strstr(buf, "\nPPid:");
 	if (p)
@@ -202,7 +202,16 @@ static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
 	return ok;
 }
 
-uint32_t hm_enf_proc_open_perm(int32_t pid)
+/**
+ * hm_enf_proc_open_perm() - what a waiting open asked for
+ * @pid: the opener, waiting inside open() for our answer
+ * @out: bitmask of enum hm_file_op (read, write, append, truncate), 0 when
+ *	it cannot be told (a 32-bit task, another call)
+ *
+ * Returns 0, or -ESRCH when the process is gone (killed while it waited,
+ * and reaped: /proc/PID/syscall cannot be read); @out is then untouched.
+ */
+int hm_enf_proc_open_perm(int32_t pid, uint32_t *out)
 {
 	char path[64];
 	char buf[512];
@@ -210,11 +219,17 @@ uint32_t hm_enf_proc_open_perm(int32_t pid)
 	long nr;
 	uint64_t flags;
 	uint32_t perm = 0;
+	ssize_t n;
 	bool wr;
 
-	/* the opener waits for us inside open(): its arguments are there */
+	/* the opener waits for us inside open(): its arguments are there,
+	 * unless it was killed meanwhile (and reaped: no /proc/PID) */
 	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0 ||
+	n = read_small(path, buf, sizeof(buf));
+	if (n == -ENOENT || n == -ESRCH)
+		return -ESRCH;
+	*out = 0;
+	if (n <= 0 ||
 	    sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1],
 		   &a[2], &a[3], &a[4], &a[5]) != 7)
 		return 0;
@@ -249,7 +264,8 @@ uint32_t hm_enf_proc_open_perm(int32_t pid)
 						     HM_FILE_WRITE);
 	if (wr && (flags & O_TRUNC))
 		perm |= 1u << HM_FILE_TRUNCATE;
-	return perm;
+	*out = perm;
+	return 0;
 }
 
 /* The domain name of a process of unobserved history: <kernel> EXE, the
@@ -522,8 +538,11 @@ static void on_exec(struct hm_enforcer *E, int32_t pid)
 	int r;
 
 	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {
+		/* gone already (its exit event follows): what it still had
+		 * queued is judged in the domain it had before this exec */
+		E->c.exec_gone++;
 		hm_enf_pending_drop(E, pid);
-		return;		/* gone already: its exit event follows */
+		return;
 	}
 	task.exe = exe;
 	task.exe_len = (size_t)n;

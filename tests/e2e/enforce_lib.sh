@@ -128,7 +128,14 @@ EOP
 hm_enf_bg() {
 	"$@" >"$HM_TMP/bg.out" 2>&1 &
 	BGPID=$!
-	hm_on_exit "kill -KILL $BGPID 2>/dev/null"
+	hm_on_exit "_hm_enf_kill_job $BGPID"
+}
+
+# Kill PID at exit only while it is still our job: once waited for, the
+# pid may belong to someone else.
+_hm_enf_kill_job() {
+	jobs -p | grep -qx "$1" && kill -KILL "$1" 2>/dev/null
+	return 0
 }
 
 # hm_enf_bg_wait: wait (at most 20 s) for BGPID; sets HM_ENF_RC, HM_ENF_OUT.
