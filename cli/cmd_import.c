@@ -2,7 +2,7 @@
 /*
  * cmd_import.c - histmac import: read a policy exported as XML back into
  * a TOMOYO policy directory.  The document is validated against the
- * RELAX NG schema while it is read (exporters/xml_import.c); any error
+ * RELAX NG schema while it is read (formats/xml_import.c); any error
  * is printed as FILE:LINE and nothing is written, so a policy is never
  * half imported.
  */
@@ -23,7 +23,7 @@ static void usage(FILE *f)
 "usage: histmac import --format xml -i FILE (-p POLICYDIR | --dry-run)\n"
 "\n"
 "Read FILE, written by 'histmac export --format xml', validate it against\n"
-"the RELAX NG schema (exporters/schema/histmac.rng), and save the policy\n"
+"the RELAX NG schema (formats/schema/histmac.rng), and save the policy\n"
 "it holds into POLICYDIR (created if needed; each file replaced\n"
 "atomically).  Nothing is written unless the whole document is valid.\n"
 "\n"

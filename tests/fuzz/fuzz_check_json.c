@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_check_json.c - hm_check_result_parse() (exporters/check_json.c),
+ * fuzz_check_json.c - hm_check_result_parse() (formats/check_json.c),
  * the reader of `histmac check --format json` output, on arbitrary bytes.
  *
  * Invariants (abort() on a break, a crash for libFuzzer):
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../exporters/export_private.h"
+#include "../../formats/formats_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

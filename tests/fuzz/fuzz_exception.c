@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_exception.c - the exception policy reader and writer
- * (exporters/tomoyo_*).
+ * (formats/tomoyo_*).
  *
  * Input: one byte that picks the dialect (byte % 3: 2.6, 2.1, 1.8), then
  * exception policy text.  Reading must not crash; for every target

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_policy.c - the domain policy reader and writer (exporters/tomoyo_*).
+ * fuzz_policy.c - the domain policy reader and writer (formats/tomoyo_*).
  *
  * Input: one byte that picks the dialect (byte % 3: 2.6, 2.1, 1.8), then
  * domain policy text.  Whatever the text, reading must not crash, and for

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_xml_import.c - hm_xml_import_mem() (exporters/xml_import.c) on
+ * fuzz_xml_import.c - hm_xml_import_mem() (formats/xml_import.c) on
  * arbitrary bytes, validated against the shipped RELAX NG schema.
  *
  * Invariants (abort() on a break, a crash for libFuzzer):

@@ -11,7 +11,7 @@ export LC_ALL=C
 : "${HISTMAC:?set HISTMAC to the histmac binary}"
 HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 golden=$HM_SRC/tests/golden/export-xml
-schema=$HM_SRC/exporters/schema/histmac.rng
+schema=$HM_SRC/formats/schema/histmac.rng
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "export_fixture.h"
-#include "../../exporters/export_private.h"
+#include "../../formats/formats_private.h"
 
 /* ------------------------------------------------------- string quoting */
 

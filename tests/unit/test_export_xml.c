@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "export_fixture.h"
-#include "../../exporters/export_private.h"
+#include "../../formats/formats_private.h"
 
 static const char rich_exception[] =
 	"path_group LIBS /lib/\\*.so\\*\n"

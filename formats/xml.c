@@ -3,7 +3,7 @@
  * xml.c - the whole model as XML through libxml2's xmlTextWriter:
  * settings, the exception policy (in file order), then every domain in
  * name order with its ACL entries in hm_acl_cmp() order, every field
- * typed.  exporters/schema/histmac.rng describes it; xml_import.c reads
+ * typed.  formats/schema/histmac.rng describes it; xml_import.c reads
  * it back, and export -> import -> export gives the same bytes.
  *
  * Strings go into attributes.  One that XML cannot hold (not UTF-8, or
@@ -18,7 +18,7 @@
 
 #include <libxml/xmlwriter.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 
 struct xw {
 	xmlTextWriterPtr w;

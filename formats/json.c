@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 #include "histmac/policy_io.h"
 
 struct jw {

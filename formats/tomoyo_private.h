@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 #include "histmac/policy_io.h"
 
 /* A bitmask of dialects: 1 << enum hm_dialect. */

@@ -25,7 +25,7 @@
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 #include "histmac/pattern.h"
 
 #define MAX_COND_ITEMS 64
@@ -1106,7 +1106,7 @@ const char *hm_xml_schema_path(void)
 		}
 	}
 	snprintf(path, sizeof(path), "%s", HM_SOURCE_DIR
-		 "/exporters/schema/histmac.rng");
+		 "/formats/schema/histmac.rng");
 	return path;
 }
 

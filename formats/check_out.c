@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 #include "histmac/check_out.h"
 #include "histmac/policy_io.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_private.h"
+#include "formats_private.h"
 
 #define HM_JSON_MAX_DEPTH 128
 #define HM_CHECK_MAX_LINES 200	/* descriptions kept per domain */
