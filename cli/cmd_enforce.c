@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "enforcer.h"
+#include "histmac/enforcer.h"
 #include "histmac/policy_io.h"
 
 #define CMD "enforce"
@@ -125,7 +125,7 @@ static int parse_seconds(const char *s, unsigned *ms)
 	return *ms ? 0 : -1;
 }
 
-static int parse_option(struct hm_enf_opts *o, int c, const char *arg)
+static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 {
 	uint64_t v;
 	unsigned ms;
@@ -202,11 +202,11 @@ static int parse_option(struct hm_enf_opts *o, int c, const char *arg)
 
 HM_CMD(enforce)
 {
-	struct hm_enf_opts o;
+	struct hm_enforcer_opts o;
 	int status = 0;
 	int c;
 
-	hm_enf_opts_init(&o);
+	hm_enforcer_opts_init(&o);
 	while ((c = getopt_long(argc, argv, "p:vh", options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -225,7 +225,7 @@ HM_CMD(enforce)
 		status = hm_cli_usage_error(CMD, "--mark PATH is required: "
 					    "histmac never marks the whole "
 					    "system by default");
-	if (!status && o.supervisor && o.mode != HM_ENF_MODE_PER_DOMAIN &&
+	if (!status && o.supervisor && o.mode != HM_ENFORCER_MODE_PER_DOMAIN &&
 	    o.mode != HM_PROFILE_ENFORCING)
 		warnx("%s: --supervisor only asks about enforcing-mode "
 		      "violations", CMD);

@@ -21,9 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
-#define SLOTS 4096
 #define HELD_GRACE_NS (2000ull * 1000 * 1000)
 
 enum slot_state { S_FREE, S_DECIDING, S_HELD, S_ANSWERED };
@@ -45,8 +44,8 @@ struct hm_answers {
 	bool audit;
 	bool default_deny;
 	uint64_t timeout_ns;
-	struct slot slots[SLOTS];
-	uint32_t free_stack[SLOTS];
+	struct slot slots[HM_ANSWERS_SLOTS];
+	uint32_t free_stack[HM_ANSWERS_SLOTS];
 	uint32_t n_free;
 	_Atomic uint64_t busy_since;	/* 0: main loop in poll() */
 	pthread_t wd;
@@ -77,7 +76,13 @@ static int respond(struct hm_answers *a, int fd, bool allow, bool audit)
 	return -errno;
 }
 
-int hm_answers_new(int fan_fd, const struct hm_enf_opts *o, bool audit,
+/**
+ * hm_answers_new() - the table of events being decided.
+ * @cfg: the fd answers go to, the watchdog's deadline and answer.
+ * @out: caller frees with hm_answers_free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_answers_new(const struct hm_answers_cfg *cfg,
 		   struct hm_answers **out)
 {
 	struct hm_answers *a = calloc(1, sizeof(*a));
@@ -86,16 +91,16 @@ int hm_answers_new(int fan_fd, const struct hm_enf_opts *o, bool audit,
 		return -ENOMEM;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->wake, NULL);
-	a->fan_fd = fan_fd;
+	a->fan_fd = cfg->fan_fd;
 	a->self = getpid();
-	a->audit = audit;
-	a->default_deny = o->default_deny;
-	a->timeout_ns = (uint64_t)o->decision_timeout_ms * 1000000ull;
-	for (uint32_t i = 0; i < SLOTS; i++) {
+	a->audit = cfg->audit;
+	a->default_deny = cfg->default_deny;
+	a->timeout_ns = (uint64_t)cfg->decision_timeout_ms * 1000000ull;
+	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		a->slots[i].fd = -1;
-		a->free_stack[i] = SLOTS - 1 - i;
+		a->free_stack[i] = HM_ANSWERS_SLOTS - 1 - i;
 	}
-	a->n_free = SLOTS;
+	a->n_free = HM_ANSWERS_SLOTS;
 	*out = a;
 	return 0;
 }
@@ -224,7 +229,7 @@ void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out)
 /* Late decisions get the default answer; the main loop closes them. */
 static void expire(struct hm_answers *a, uint64_t now)
 {
-	for (uint32_t i = 0; i < SLOTS; i++) {
+	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		struct slot *s = &a->slots[i];
 
 		if (s->state == S_DECIDING && now - s->since_ns > a->timeout_ns) {
@@ -321,7 +326,7 @@ void hm_answers_release(struct hm_answers *a)
 		pthread_join(a->wd, NULL);
 		a->wd_running = false;
 	}
-	for (uint32_t i = 0; i < SLOTS; i++) {
+	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		struct slot *s = &a->slots[i];
 
 		if (s->state == S_DECIDING || s->state == S_HELD)

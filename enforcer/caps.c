@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
 static const int keep[] = {
 	CAP_SYS_PTRACE, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_AUDIT_WRITE,
@@ -27,7 +27,11 @@ static bool kept(int cap)
 	return false;
 }
 
-int hm_enf_drop_caps(void)
+/**
+ * hm_caps_drop() - keep only the capabilities the daemon still uses.
+ * Returns: 0 or -errno.
+ */
+int hm_caps_drop(void)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,

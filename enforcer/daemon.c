@@ -5,9 +5,12 @@
  * the marks are vetted before anything is marked; the proc connector is
  * subscribed before /proc is scanned, so no fork or exec falls between
  * them; the marks come last, and capabilities are dropped right after.
+ * Then one poll loop over the fanotify fd, the proc connector, a
+ * signalfd and the supervisor's sockets hands each to its part.
  * Teardown answers every event still held or being decided, then closes
  * the fanotify fd (the kernel lets whatever it still queued through), and
- * only then saves what was learned.  Owns struct hm_enforcer.
+ * only then saves what was learned.  Owns struct hm_enforcer: the parts,
+ * built here and handed what each needs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +25,30 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 #include "histmac/policy_io.h"
+
+struct hm_enforcer {
+	struct hm_enforcer_opts o;
+	int fan_fd;
+	int sig_fd;
+	int audit_fd;			/* libaudit, -1 none */
+	bool audit_events;		/* FAN_ENABLE_AUDIT worked */
+	uint64_t next_tick_ns;
+	unsigned test_delay_ms;		/* HISTMAC_TEST_DECISION_DELAY_MS */
+	struct hm_live *live;
+	struct hm_tracker *t;
+	struct hm_dcache *cache;
+	struct hm_execs execs;
+	struct hm_proc *proc;
+	struct hm_answers *ans;
+	struct hm_ignores *ignores;
+	struct hm_super *sup;
+	struct hm_loop *loop;
+	struct hm_enforcer_counters c;
+	bool stop;
+	int status;
+};
 
 static const char *const mode_names[] = {
 	[HM_PROFILE_DISABLED] = "disabled",
@@ -32,10 +57,14 @@ static const char *const mode_names[] = {
 	[HM_PROFILE_ENFORCING] = "enforcing",
 };
 
-void hm_enf_opts_init(struct hm_enf_opts *o)
+/**
+ * hm_enforcer_opts_init() - the defaults of `histmac enforce`.
+ * @o: filled in.
+ */
+void hm_enforcer_opts_init(struct hm_enforcer_opts *o)
 {
-	*o = (struct hm_enf_opts){
-		.mode = HM_ENF_MODE_PER_DOMAIN,
+	*o = (struct hm_enforcer_opts){
+		.mode = HM_ENFORCER_MODE_PER_DOMAIN,
 		.query_timeout_ms = 10000,
 		.decision_timeout_ms = 1000,
 		.save_interval = 60,
@@ -49,7 +78,7 @@ void hm_enf_opts_init(struct hm_enf_opts *o)
 	hm_learn_opts_default(&o->lo);
 }
 
-void hm_enf_print_stats(struct hm_enforcer *E, FILE *f)
+static void print_stats(struct hm_enforcer *E, FILE *f)
 {
 	struct hm_answer_stats as = { 0 };
 	struct hm_dcache_stats cs = { 0 };
@@ -65,7 +94,7 @@ void hm_enf_print_stats(struct hm_enforcer *E, FILE *f)
 	/* every counter, zeros too: tests and scripts read them by name */
 #define X(n, s)								\
 	fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.n);
-	HM_ENF_COUNTERS(X)
+	HM_ENFORCER_COUNTERS(X)
 #undef X
 	fprintf(f, "  %-44s %llu\n", "answered by the main loop",
 		(unsigned long long)as.answered);
@@ -110,13 +139,12 @@ static void read_test_delay(struct hm_enforcer *E)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || *end || s[0] == '-' || v < 1 || v > 10000) {
-		hm_enf_log(E, "HISTMAC_TEST_DECISION_DELAY_MS=%s ignored "
-			   "(1-10000)", s);
+		hm_log("HISTMAC_TEST_DECISION_DELAY_MS=%s ignored (1-10000)", s);
 		return;
 	}
 	E->test_delay_ms = (unsigned)v;
-	hm_enf_log(E, "HISTMAC_TEST_DECISION_DELAY_MS=%lu: every decision "
-		   "stalls %lu ms (fault injection, tests only)", v, v);
+	hm_log("HISTMAC_TEST_DECISION_DELAY_MS=%lu: every decision stalls "
+	       "%lu ms (fault injection, tests only)", v, v);
 }
 
 static void raise_nofile(void)
@@ -173,23 +201,88 @@ static int open_fanotify(struct hm_enforcer *E)
 			E->audit_events = true;
 			return 0;
 		}
-		hm_enf_log(E, "FAN_ENABLE_AUDIT not available (%s): decisions "
-			   "go to the audit trail as user records only",
-			   strerror(errno));
+		hm_log("FAN_ENABLE_AUDIT not available (%s): decisions go to "
+		       "the audit trail as user records only",
+		       strerror(errno));
 	}
 	E->fan_fd = fanotify_init(flags, ev_flags);
 	return E->fan_fd < 0 ? -errno : 0;
 }
 
-/* The loop's poll set: fanotify first, proc second (loop.c). */
-static int open_loop(struct hm_enforcer *E)
+/* The process table: the proc connector first, then /proc. */
+static int open_procs(struct hm_enforcer *E)
 {
+	int fd = -1;
 	int r;
 
-	if ((r = hm_enf_watch(E, E->fan_fd)) ||
-	    (r = hm_enf_watch(E, hm_proc_fd(E->proc))))
+	E->t = hm_tracker_new(E->live->m, false, E->o.lo.max_procs);
+	if (!E->t)
+		return -ENOMEM;
+	E->live->t = E->t;
+	r = hm_proc_connect(E->o.proc_buffer, &fd);
+	if (r) {
+		hm_log("proc connector: %s (CONFIG_PROC_EVENTS, root)",
+		       strerror(-r));
 		return r;
-	return hm_enf_watch(E, E->sig_fd);
+	}
+	r = hm_proc_new(fd, E->t, &E->execs, &E->c, E->o.verbose, &E->proc);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	if (E->o.state) {
+		r = hm_proc_import(E->proc, E->o.state);
+		if (r < 0)
+			hm_log("--state %s: %s (going on without it)",
+			       E->o.state, strerror(-r));
+		else
+			hm_log("--state %s: %d processes imported", E->o.state,
+			       r);
+	}
+	return hm_proc_scan(E->proc, false);
+}
+
+/* What answers and judges: the answer table, the supervisor, the loop. */
+static int open_deciders(struct hm_enforcer *E)
+{
+	struct hm_answers_cfg acfg = {
+		.fan_fd = E->fan_fd,
+		.decision_timeout_ms = E->o.decision_timeout_ms,
+		.default_deny = E->o.default_deny,
+		.audit = E->audit_events,
+	};
+	struct hm_loop_cfg lcfg;
+	int r;
+
+	if ((r = hm_answers_new(&acfg, &E->ans)))
+		return r;
+	if (E->o.ignore_max &&
+	    (r = hm_ignores_new(E->fan_fd, E->o.ignore_max, &E->ignores)))
+		return r;
+	if (E->o.supervisor && !E->o.dry_run) {
+		struct hm_super_env env = {
+			.ans = E->ans, .execs = &E->execs, .live = E->live,
+			.c = &E->c, .audit_fd = E->audit_fd,
+			.query_timeout_ms = E->o.query_timeout_ms,
+		};
+
+		r = hm_super_open(E->o.supervisor, &env, &E->sup);
+		if (r) {
+			hm_log("--supervisor %s: %s", E->o.supervisor,
+			       strerror(-r));
+			return r;
+		}
+	}
+	lcfg = (struct hm_loop_cfg){
+		.fan_fd = E->fan_fd, .self = getpid(),
+		.default_deny = E->o.default_deny, .verbose = E->o.verbose,
+		.decision_timeout_ms = E->o.decision_timeout_ms,
+		.test_delay_ms = E->test_delay_ms, .audit_fd = E->audit_fd,
+		.ans = E->ans, .proc = E->proc, .live = E->live,
+		.cache = E->cache, .ignores = E->ignores, .execs = &E->execs,
+		.sup = E->sup, .c = &E->c,
+	};
+	return hm_loop_new(&lcfg, &E->loop);
 }
 
 /* Everything that may fail before a single mark exists. */
@@ -199,60 +292,35 @@ static int prepare(struct hm_enforcer *E)
 
 	if ((r = setup_signals(E)))
 		return r;
-	if ((r = hm_enf_policy_load(E))) {
+	if ((r = hm_live_load(&E->o, &E->c, &E->live))) {
 		E->status = r == -EINVAL ? 1 : 3;	/* errors in it: 1 */
 		return r;
 	}
-	if ((r = hm_enf_marks_check(E))) {
+	if ((r = hm_marks_check(E->o.marks, E->o.n_marks, E->o.policy))) {
 		E->status = 2;
 		return r;
 	}
 	if (E->o.pidfile && (r = write_pidfile(E->o.pidfile))) {
-		hm_enf_log(E, "%s: %s", E->o.pidfile, strerror(-r));
+		hm_log("%s: %s", E->o.pidfile, strerror(-r));
 		return r;
 	}
 	E->cache = hm_dcache_new(E->o.cache_slots,
 				 (uint64_t)E->o.cache_ttl_ms * 1000000ull);
-	E->t = hm_tracker_new(E->m, false, E->o.lo.max_procs);
-	if (!E->cache || !E->t)
+	if (!E->cache)
 		return -ENOMEM;
-	if ((r = hm_proc_open(E->o.proc_buffer, &E->proc))) {
-		hm_enf_log(E, "proc connector: %s (CONFIG_PROC_EVENTS, root)",
-			   strerror(-r));
-		return r;
-	}
-	if (E->o.state) {
-		r = hm_enf_proc_import(E, E->o.state);
-		if (r < 0)
-			hm_enf_log(E, "--state %s: %s (going on without it)",
-				   E->o.state, strerror(-r));
-		else
-			hm_enf_log(E, "--state %s: %d processes imported",
-				   E->o.state, r);
-	}
-	if ((r = hm_enf_proc_scan(E, false)))
+	if ((r = open_procs(E)))
 		return r;
 	if ((r = open_fanotify(E))) {
-		hm_enf_log(E, "fanotify_init: %s", strerror(-r));
+		hm_log("fanotify_init: %s", strerror(-r));
 		return r;
 	}
-	if ((r = hm_answers_new(E->fan_fd, &E->o, E->audit_events, &E->ans)))
-		return r;
 	if (E->o.audit && !E->o.dry_run) {
 		E->audit_fd = audit_open();
 		if (E->audit_fd < 0)
-			hm_enf_log(E, "audit_open: %s: no decision records",
-				   strerror(errno));
+			hm_log("audit_open: %s: no decision records",
+			       strerror(errno));
 	}
-	if ((r = open_loop(E)))
-		return r;
-	if (E->o.supervisor && !E->o.dry_run &&
-	    (r = hm_super_open(E, E->o.supervisor, &E->sup))) {
-		hm_enf_log(E, "--supervisor %s: %s", E->o.supervisor,
-			   strerror(-r));
-		return r;
-	}
-	return 0;
+	return open_deciders(E);
 }
 
 static int start(struct hm_enforcer *E)
@@ -266,50 +334,142 @@ static int start(struct hm_enforcer *E)
 	 * busy longer than --decision-timeout */
 	if (!E->o.dry_run && (r = hm_answers_start_watchdog(E->ans)))
 		return r;
-	if ((r = hm_enf_marks_add(E, mask)))
+	if ((r = hm_marks_add(E->fan_fd, E->o.marks, E->o.n_marks, mask)))
 		return r;
-	if ((r = hm_enf_drop_caps()))
-		hm_enf_log(E, "dropping capabilities: %s", strerror(-r));
+	if ((r = hm_caps_drop()))
+		hm_log("dropping capabilities: %s", strerror(-r));
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-	E->last_save_ns = hm_now_ns();
-	hm_enf_log(E, "%s: %zu domains, mode %s, %zu mark%s%s",
-		   E->o.dry_run ? "dry run (no permission marks; nothing "
-				  "waits for us)" : "enforcing",
-		   E->m->n_domains,
-		   E->o.mode == HM_ENF_MODE_PER_DOMAIN ? "per domain" :
-		   mode_names[E->o.mode], E->o.n_marks,
-		   E->o.n_marks == 1 ? "" : "s",
-		   E->sup ? ", supervisor" : "");
+	E->live->last_save_ns = hm_now_ns();
+	hm_log("%s: %zu domains, mode %s, %zu mark%s%s",
+	       E->o.dry_run ? "dry run (no permission marks; nothing waits "
+			      "for us)" : "enforcing",
+	       E->live->m->n_domains,
+	       E->o.mode == HM_ENFORCER_MODE_PER_DOMAIN ? "per domain" :
+	       mode_names[E->o.mode], E->o.n_marks,
+	       E->o.n_marks == 1 ? "" : "s", E->sup ? ", supervisor" : "");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static void reload_finish(struct hm_enforcer *E)
+{
+	if (hm_live_reload_finish(E->live) == 1) {
+		/* what was cached came from the old policy */
+		hm_dcache_invalidate(E->cache);
+		hm_ignores_clear(E->ignores);
+	}
+}
+
+static void on_signal(struct hm_enforcer *E)
+{
+	struct signalfd_siginfo si;
+
+	while (read(E->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGHUP:
+			if (hm_live_reload_start(E->live))
+				hm_log("reload: cannot start the loader");
+			break;
+		case SIGUSR1:
+			print_stats(E, stderr);
+			break;
+		case SIGUSR2:
+			reload_finish(E);
+			break;
+		default:
+			hm_log("signal %u: stopping", si.ssi_signo);
+			E->stop = true;
+			break;
+		}
+	}
+}
+
+/* Once a second: stale pending execs, the learning save timer. */
+static void on_tick(struct hm_enforcer *E, uint64_t now)
+{
+	E->next_tick_ns = now + 1000000000ull;
+	hm_execs_expire(&E->execs, now);
+	if (E->live->dirty && E->o.save_interval &&
+	    now - E->live->last_save_ns >=
+		    E->o.save_interval * 1000000000ull)
+		hm_live_save(E->live);
+}
+
+/* How long poll may sleep: the next tick or supervisor deadline. */
+static int sleep_ms(struct hm_enforcer *E, uint64_t now)
+{
+	int sup = hm_super_timeout(E->sup, now);
+	int tick = now >= E->next_tick_ns ? 0 :
+		   (int)((E->next_tick_ns - now) / 1000000 + 1);
+
+	return sup >= 0 && sup < tick ? sup : tick;
+}
+
+/* The poll set: fanotify first, the proc connector second (loop.c
+ * relies on that order), then signals and the supervisor's sockets. */
+static nfds_t poll_set(struct hm_enforcer *E, struct pollfd *p)
+{
+	p[0] = (struct pollfd){ .fd = E->fan_fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = hm_proc_fd(E->proc), .events = POLLIN };
+	p[2] = (struct pollfd){ .fd = E->sig_fd, .events = POLLIN };
+	return 3 + hm_super_pollfds(E->sup, &p[3]);
+}
+
+static int run(struct hm_enforcer *E)
+{
+	uint64_t now = hm_now_ns();
+
+	E->next_tick_ns = now + 1000000000ull;
+	while (!E->stop) {
+		struct pollfd p[5];
+		nfds_t np = poll_set(E, p);
+		int n;
+
+		hm_answers_busy(E->ans, false);
+		n = poll(p, np, sleep_ms(E, now));
+		now = hm_answers_busy(E->ans, true);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			hm_log("poll: %s", strerror(errno));
+			return -errno;
+		}
+		if (p[0].revents)
+			hm_loop_read(E->loop, p[1].revents, now);
+		else if (p[1].revents) {
+			hm_proc_drain(E->proc);
+			hm_proc_reap(E->proc);
+		}
+		if (p[2].revents)
+			on_signal(E);
+		for (nfds_t i = 3; i < np; i++)
+			if (p[i].revents)
+				hm_super_ready(E->sup, p[i].fd, p[i].revents);
+		if (now >= E->next_tick_ns)
+			on_tick(E, now);
+		hm_super_expire(E->sup, now);
+	}
 	return 0;
 }
 
 static void teardown(struct hm_enforcer *E)
 {
-	if (E->loading) {
-		pthread_join(E->loader, NULL);
-		hm_enf_index_free(E->loaded_ix);
-		hm_model_free(E->loaded_m);
-		if (E->loaded_diag)
-			hm_diag_free(E->loaded_diag);
-		free(E->loaded_diag);
-	}
-	hm_super_close(E, E->sup);		/* held queries: reject */
+	hm_super_close(E->sup);			/* held queries: reject */
 	hm_answers_release(E->ans);		/* the rest: default */
-	hm_enf_ignore_clear(E);
+	hm_ignores_free(E->ignores);
 	if (E->fan_fd >= 0)
 		close(E->fan_fd);		/* unread events: allowed */
-	if (E->dirty)
-		hm_enf_save(E);
-	hm_enf_print_stats(E, stderr);
+	if (E->live && E->live->dirty)
+		hm_live_save(E->live);
+	print_stats(E, stderr);
+	hm_loop_free(E->loop);
 	hm_answers_free(E->ans);
-	hm_enf_pending_clear(E);
-	free(E->ignore_fds);
-	hm_proc_close(E->proc);
+	hm_execs_clear(&E->execs);
+	hm_proc_free(E->proc);
+	hm_live_free(E->live);		/* waits for a reload under way */
 	hm_tracker_free(E->t);
 	hm_dcache_free(E->cache);
-	hm_generalizer_free(E->g);
-	hm_enf_index_free(E->ix);
-	hm_model_free(E->m);
 	if (E->audit_fd >= 0)
 		audit_close(E->audit_fd);
 	if (E->sig_fd >= 0)
@@ -318,7 +478,7 @@ static void teardown(struct hm_enforcer *E)
 		unlink(E->o.pidfile);
 }
 
-int hm_enforcer_run(const struct hm_enf_opts *o)
+int hm_enforcer_run(const struct hm_enforcer_opts *o)
 {
 	struct hm_enforcer *E = calloc(1, sizeof(*E));
 	int status;
@@ -327,7 +487,6 @@ int hm_enforcer_run(const struct hm_enf_opts *o)
 	if (!E)
 		return 3;
 	E->o = *o;
-	E->self = getpid();
 	E->fan_fd = E->sig_fd = E->audit_fd = -1;
 	read_test_delay(E);
 	raise_nofile();
@@ -335,7 +494,7 @@ int hm_enforcer_run(const struct hm_enf_opts *o)
 	if (!r)
 		r = start(E);
 	if (!r)
-		r = hm_enf_loop(E);
+		r = run(E);
 	teardown(E);
 	status = r ? (E->status ? E->status : 3) : 0;
 	free(E);

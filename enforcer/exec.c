@@ -17,16 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
-#define PENDING_MAX HM_ARRAY_SIZE(((struct hm_enforcer *)0)->pend)
-#define PENDING_TTL_NS (5ull * 1000 * 1000 * 1000)
-
-struct hm_pending_exec *hm_enf_pending(struct hm_enforcer *E, int32_t pid)
+/**
+ * hm_execs_find() - the pending exec of @pid.
+ * @x: the table.
+ * @pid: a process (thread group) id.
+ * Returns: the entry or NULL; borrowed until the table changes.
+ */
+struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid)
 {
-	for (size_t i = 0; i < E->n_pend; i++)
-		if (E->pend[i].pid == pid)
-			return &E->pend[i];
+	for (size_t i = 0; i < x->n; i++)
+		if (x->pend[i].pid == pid)
+			return &x->pend[i];
 	return NULL;
 }
 
@@ -36,35 +39,49 @@ static void pending_free(struct hm_pending_exec *pe)
 	free(pe->interp);
 }
 
-static void pending_remove(struct hm_enforcer *E, size_t i)
+static void pending_remove(struct hm_execs *x, size_t i)
 {
-	pending_free(&E->pend[i]);
-	E->pend[i] = E->pend[--E->n_pend];
+	pending_free(&x->pend[i]);
+	x->pend[i] = x->pend[--x->n];
 }
 
-void hm_enf_pending_drop(struct hm_enforcer *E, int32_t pid)
+/**
+ * hm_execs_drop() - forget @pid's pending exec (applied, or it is gone).
+ * @x: the table.
+ * @pid: a process id.
+ */
+void hm_execs_drop(struct hm_execs *x, int32_t pid)
 {
-	for (size_t i = 0; i < E->n_pend; i++)
-		if (E->pend[i].pid == pid) {
-			pending_remove(E, i);
+	for (size_t i = 0; i < x->n; i++)
+		if (x->pend[i].pid == pid) {
+			pending_remove(x, i);
 			return;
 		}
 }
 
-/* Forget execs that never arrived (the execve failed after the open). */
-void hm_enf_pending_expire(struct hm_enforcer *E, uint64_t now)
+/**
+ * hm_execs_expire() - forget execs that never arrived (the execve failed
+ * after the open) HM_EXECS_TTL_NS after they were judged.
+ * @x: the table.
+ * @now: hm_now_ns().
+ */
+void hm_execs_expire(struct hm_execs *x, uint64_t now)
 {
-	for (size_t i = 0; i < E->n_pend;)
-		if (now - E->pend[i].since_ns > PENDING_TTL_NS)
-			pending_remove(E, i);
+	for (size_t i = 0; i < x->n;)
+		if (now - x->pend[i].since_ns > HM_EXECS_TTL_NS)
+			pending_remove(x, i);
 		else
 			i++;
 }
 
-void hm_enf_pending_clear(struct hm_enforcer *E)
+/**
+ * hm_execs_clear() - forget every pending exec, freeing what they hold.
+ * @x: the table.
+ */
+void hm_execs_clear(struct hm_execs *x)
 {
-	while (E->n_pend)
-		pending_remove(E, E->n_pend - 1);
+	while (x->n)
+		pending_remove(x, x->n - 1);
 }
 
 /* The interpreter an executable names: "#!" line or ELF PT_INTERP. */
@@ -156,8 +173,14 @@ static void add_obj(struct hm_pending_exec *pe, uint64_t dev, uint64_t ino)
 	}
 }
 
-bool hm_enf_pending_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
-			    uint64_t ino)
+/**
+ * hm_execs_has_obj() - did @pe's exec open the object @dev, @ino?
+ * @pe: a pending exec.
+ * @dev, @ino: the object.
+ * Returns: true when it is the program, its loader or its interpreter.
+ */
+bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
+		      uint64_t ino)
 {
 	for (int i = 0; i < pe->n_obj; i++)
 		if (pe->dev[i] == dev && pe->ino[i] == ino)
@@ -165,11 +188,21 @@ bool hm_enf_pending_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 	return false;
 }
 
-int hm_enf_pending_set(struct hm_enforcer *E, int32_t pid,
-		       const char *program, int fd, uint64_t dev,
-		       uint64_t ino)
+/**
+ * hm_execs_set() - @pid's exec of @program was allowed: enter with that
+ * name when the proc connector says the exec happened.
+ * @x: the table; when full, the oldest entry makes room.
+ * @pid: the process.
+ * @program: the encoded name to enter the next domain with (copied).
+ * @fd: the event fd of the exec open: what it names next (a "#!"
+ *	interpreter, an ELF loader) is read from it; -1: nothing.
+ * @dev, @ino: the program's object.
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
+		 int fd, uint64_t dev, uint64_t ino)
 {
-	struct hm_pending_exec *pe = hm_enf_pending(E, pid);
+	struct hm_pending_exec *pe = hm_execs_find(x, pid);
 	char *prog = strdup(program);
 
 	if (!prog)
@@ -177,16 +210,16 @@ int hm_enf_pending_set(struct hm_enforcer *E, int32_t pid,
 	if (pe) {
 		pending_free(pe);
 	} else {
-		if (E->n_pend == PENDING_MAX) {
+		if (x->n == HM_EXECS_MAX) {
 			size_t oldest = 0;
 
-			for (size_t i = 1; i < E->n_pend; i++)
-				if (E->pend[i].since_ns <
-				    E->pend[oldest].since_ns)
+			for (size_t i = 1; i < x->n; i++)
+				if (x->pend[i].since_ns <
+				    x->pend[oldest].since_ns)
 					oldest = i;
-			pending_remove(E, oldest);
+			pending_remove(x, oldest);
 		}
-		pe = &E->pend[E->n_pend++];
+		pe = &x->pend[x->n++];
 	}
 	memset(pe, 0, sizeof(*pe));
 	pe->pid = pid;
@@ -197,12 +230,18 @@ int hm_enf_pending_set(struct hm_enforcer *E, int32_t pid,
 	return 0;
 }
 
-/*
- * Is this exec open (real path @raw) the loader or interpreter of @pe's
- * exec?  Then it becomes part of it, and what it names in turn is next.
+/**
+ * hm_execs_interp() - is this exec open (real path @raw) the loader or
+ * interpreter of @pe's exec?  Then it becomes part of it, and what it
+ * names in turn is next.
+ * @pe: a pending exec.
+ * @raw: the real path of the exec open.
+ * @fd: its event fd (read, never closed here).
+ * @dev, @ino: its object.
+ * Returns: true when it is part of @pe's exec.
  */
-bool hm_enf_pending_interp(struct hm_pending_exec *pe, const char *raw,
-			   int fd, uint64_t dev, uint64_t ino)
+bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
+		     uint64_t dev, uint64_t ino)
 {
 	char real[PATH_MAX];
 	bool script;

@@ -14,16 +14,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
-void hm_enf_log(struct hm_enforcer *E, const char *fmt, ...)
+/**
+ * hm_log() - one line of the daemon's log on stderr, with the time.
+ * @fmt: printf format, without the newline.
+ */
+void hm_log(const char *fmt, ...)
 {
 	struct timespec ts;
 	struct tm tm;
 	char when[32];
 	va_list ap;
 
-	(void)E;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
@@ -37,10 +40,17 @@ void hm_enf_log(struct hm_enforcer *E, const char *fmt, ...)
 	funlockfile(stderr);
 }
 
-void hm_enf_audit(struct hm_enforcer *E, enum hm_decision_result res,
-		  uint32_t perm, int32_t pid, uint8_t profile,
-		  const struct hm_name *domain, const char *raw_path,
-		  size_t raw_len)
+/**
+ * hm_log_decision() - send one decision's audit user record.
+ * @audit_fd: from audit_open(); negative: no record, not an error.
+ * @res, @perm, @pid, @profile, @domain: as struct hm_decision holds them.
+ * @raw_path, @raw_len: the object's raw path bytes.
+ * Returns: 0, -ENOMEM, or -EIO when the kernel did not take it.
+ */
+int hm_log_decision(int audit_fd, enum hm_decision_result res,
+		    uint32_t perm, int32_t pid, uint8_t profile,
+		    const struct hm_name *domain, const char *raw_path,
+		    size_t raw_len)
 {
 	struct hm_decision d = {
 		.result = res, .perm = perm, .pid = pid, .profile = profile,
@@ -48,17 +58,17 @@ void hm_enf_audit(struct hm_enforcer *E, enum hm_decision_result res,
 		.path = raw_path, .path_len = raw_len,
 	};
 	char *text;
+	int r = 0;
 	bool ok = res != HM_DECISION_DENY && res != HM_DECISION_REJECT &&
 		  res != HM_DECISION_TIMEOUT;
 
-	if (E->audit_fd < 0)
-		return;
-	if (hm_decision_format(&d, &text)) {
-		E->c.audit_failures++;
-		return;
-	}
-	if (audit_log_user_message(E->audit_fd, AUDIT_USER_AVC, text, NULL,
+	if (audit_fd < 0)
+		return 0;
+	if (hm_decision_format(&d, &text))
+		return -ENOMEM;
+	if (audit_log_user_message(audit_fd, AUDIT_USER_AVC, text, NULL,
 				   NULL, NULL, ok) <= 0)
-		E->c.audit_failures++;
+		r = -EIO;
 	free(text);
+	return r;
 }

@@ -1,45 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * loop.c - the enforcer's hot path: one poll loop over the fanotify fd,
- * the proc connector, a signalfd (SIGUSR2: a reloaded policy is ready)
- * and the supervisor socket, with a one-second tick.  A fanotify batch is read first, then the proc
- * connector is drained, then the batch is judged: every fanotify event
- * was queued after the exec or fork that led to it, so that exec is
- * applied before the new program's opens are judged.  Each event is
- * answered before anything is logged or learned.
+ * loop.c - the enforcer's hot path: one fanotify batch at a time.  The
+ * batch is read first, then the proc connector is drained, then the
+ * batch is judged: every fanotify event was queued after the exec or
+ * fork that led to it, so that exec is applied before the new program's
+ * opens are judged.  Each event is answered before anything is logged or
+ * learned.
  *
- * Owns nothing long-lived; the state is struct hm_enforcer (daemon.c).
+ * Owns the batch buffers (allocated once, bounded: HM_LOOP_BATCH events
+ * and one path buffer, as events are judged one at a time); reads the
+ * fanotify fd it is given, so tests feed it from a socketpair.  Called
+ * by daemon.c; calls the process table, the live policy, the answers,
+ * the supervisor and the pure decision code (enforce.h).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "enforcer.h"
-#include "histmac/policy_io.h"
+#include "enforcer_private.h"
 
-#define MAX_BATCH 512
 /* A read returns whole events, and ours carry no info records (no
  * FAN_REPORT_* flags): a buffer this size never holds more than
- * MAX_BATCH of them, so every event read is judged. */
-#define BATCH_BYTES (MAX_BATCH * FAN_EVENT_METADATA_LEN)
+ * HM_LOOP_BATCH of them, so every event read is judged. */
+#define BATCH_BYTES (HM_LOOP_BATCH * FAN_EVENT_METADATA_LEN)
 #define PERM_MASK (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)
 
-/* One event of a batch, while it is judged. */
-struct ev {
+/* One event of a batch as it was read. */
+struct taken {
 	struct hm_slot_ref ref;
 	int fd;
 	int32_t pid;
 	bool exec;
 	bool dry;		/* notification only (--dry-run) */
+};
+
+/* The event being judged. */
+struct ev {
+	struct hm_slot_ref ref;
+	int fd;
+	int32_t pid;
+	bool exec;
+	bool dry;
 	bool done;
 	bool late;		/* the watchdog had answered it already */
 	bool gone;		/* the process vanished while judged */
@@ -57,7 +65,44 @@ struct ev {
 	char raw[PATH_MAX];	/* last: not cleared per event */
 };
 
-static void finish(struct hm_enforcer *E, struct ev *e, bool allow,
+struct hm_loop {
+	struct hm_loop_cfg cfg;
+	struct hm_enforcer_counters *c;
+	uint64_t now_ns;	/* when the loop last woke */
+	struct taken taken[HM_LOOP_BATCH];
+	struct ev ev;
+	char buf[BATCH_BYTES] __attribute__((aligned(8)));
+};
+
+/**
+ * hm_loop_new() - the decision loop over @cfg's fanotify fd.
+ * @cfg: copied; the parts it points to are borrowed and must outlive it.
+ * @out: caller frees with hm_loop_free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
+{
+	struct hm_loop *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l->cfg = *cfg;
+	l->c = cfg->c;
+	l->now_ns = hm_now_ns();
+	*out = l;
+	return 0;
+}
+
+/**
+ * hm_loop_free() - free the loop (nothing it points to).
+ * @l: may be NULL.
+ */
+void hm_loop_free(struct hm_loop *l)
+{
+	free(l);
+}
+
+static void finish(struct hm_loop *l, struct ev *e, bool allow,
 		   bool audit)
 {
 	if (e->done)
@@ -65,44 +110,25 @@ static void finish(struct hm_enforcer *E, struct ev *e, bool allow,
 	e->done = true;
 	if (e->dry) {
 		close(e->fd);
-	} else if (!hm_answers_finish(E->ans, e->ref, allow, audit)) {
+	} else if (!hm_answers_finish(l->cfg.ans, e->ref, allow, audit)) {
 		/* too late: the watchdog answered with --default; ours is
 		 * not sent (a second answer to one event) */
 		e->late = true;
-		E->c.late++;
+		l->c->late++;
 	}
 }
 
 /* The process left while we judged: /proc/PID cannot be read. */
-static void gone(struct hm_enforcer *E, struct ev *e)
+static void gone(struct hm_loop *l, struct ev *e)
 {
 	if (!e->gone)
-		E->c.proc_gone++;
+		l->c->proc_gone++;
 	e->gone = true;
 }
 
-static void finish_default(struct hm_enforcer *E, struct ev *e)
+static void finish_default(struct hm_loop *l, struct ev *e)
 {
-	finish(E, e, !E->o.default_deny, false);
-}
-
-/* The entry learning would add, as a policy line (for logs and queries). */
-static char *acl_line(struct hm_enforcer *E, const struct hm_name *path,
-		      uint32_t perm)
-{
-	struct hm_request req = { .kind = HM_ACL_PATH, .op = HM_FILE_READ,
-				  .name1 = path };
-	union hm_acl_any a;
-	char *line = NULL;
-
-	if (!perm)
-		perm = 1u << HM_FILE_READ;
-	if (hm_generalize_request(E->g, E->m, &req, NULL, &a))
-		return NULL;
-	a.head.perm = perm;
-	if (hm_acl_format(E->m, &a.head, E->m->dialect, &line, NULL))
-		return NULL;
-	return line;
+	finish(l, e, !l->cfg.default_deny, false);
 }
 
 /*
@@ -110,57 +136,57 @@ static char *acl_line(struct hm_enforcer *E, const struct hm_name *path,
  * answered it with --default while we decided) is told as what it was:
  * "timeout", with the answer the process got, never as our own verdict.
  */
-static void report(struct hm_enforcer *E, struct ev *e,
+static void report(struct hm_loop *l, struct ev *e,
 		   enum hm_decision_result res, uint8_t profile)
 {
-	char *line = acl_line(E, &e->nm, e->perm);
+	char *line = hm_live_acl_line(l->cfg.live, &e->nm, e->perm);
 	const char *word = hm_decision_result_names[res];
 
 	if (e->dry && res == HM_DECISION_DENY)
 		word = "would-deny";
 	if (e->late) {
 		res = HM_DECISION_TIMEOUT;
-		word = E->o.default_deny ? "timeout (watchdog: deny)" :
+		word = l->cfg.default_deny ? "timeout (watchdog: deny)" :
 					   "timeout (watchdog: allow)";
 	}
-	hm_enf_log(E, "%s pid=%d domain=\"%s\" %s%s", word, e->pid,
-		   e->v.name->str, line ? line : e->nm.str,
-		   e->gone ? " (process gone)" : "");
+	hm_log("%s pid=%d domain=\"%s\" %s%s", word, e->pid,
+	       e->v.name->str, line ? line : e->nm.str,
+	       e->gone ? " (process gone)" : "");
 	free(line);
 	e->reported = true;
-	if (!e->dry)
-		hm_enf_audit(E, res, e->perm, e->pid, profile, e->v.name,
-			     e->raw, e->raw_len);
+	if (!e->dry && hm_log_decision(l->cfg.audit_fd, res, e->perm, e->pid,
+				       profile, e->v.name, e->raw, e->raw_len))
+		l->c->audit_failures++;
 }
 
 /* A late event no violation report told about (allowed by the policy,
  * or not judged): the process got the watchdog's answer, say so. */
-static void report_late(struct hm_enforcer *E, const struct ev *e)
+static void report_late(struct hm_loop *l, const struct ev *e)
 {
-	hm_enf_log(E, "timeout (watchdog: %s) pid=%d %s: answered before "
-		   "the decision (--decision-timeout %u ms)",
-		   E->o.default_deny ? "deny" : "allow", e->pid,
-		   e->raw_len ? e->raw : "(path not read)",
-		   E->o.decision_timeout_ms);
+	hm_log("timeout (watchdog: %s) pid=%d %s: answered before the "
+	       "decision (--decision-timeout %u ms)",
+	       l->cfg.default_deny ? "deny" : "allow", e->pid,
+	       e->raw_len ? e->raw : "(path not read)",
+	       l->cfg.decision_timeout_ms);
 }
 
-static void set_pending(struct hm_enforcer *E, struct ev *e,
+static void set_pending(struct hm_loop *l, struct ev *e,
 			const struct hm_name *program)
 {
-	if (hm_enf_pending_set(E, e->pid, program->str, e->fd,
+	if (hm_execs_set(l->cfg.execs, e->pid, program->str, e->fd,
 			       e->stx.stx_dev_major * 0x100000000ull +
 				       e->stx.stx_dev_minor,
 			       e->stx.stx_ino))
-		E->c.internal_errors++;
+		l->c->internal_errors++;
 }
 
-static void hold_or_deny(struct hm_enforcer *E, struct ev *e, uint8_t prof)
+static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
 {
 	struct hm_held *h;
 
 	/* answered by the watchdog already: nothing left to ask */
-	if (!e->dry && hm_super_connected(E->sup) &&
-	    hm_answers_pending(E->ans, e->ref) &&
+	if (!e->dry && hm_super_connected(l->cfg.sup) &&
+	    hm_answers_pending(l->cfg.ans, e->ref) &&
 	    (h = calloc(1, sizeof(*h)))) {
 		h->ref = e->ref;
 		h->pid = e->pid;
@@ -172,25 +198,25 @@ static void hold_or_deny(struct hm_enforcer *E, struct ev *e, uint8_t prof)
 		h->domain = strdup(e->v.name->str);
 		h->path = strdup(e->nm.str);
 		h->raw = malloc(e->raw_len + 1);
-		h->acl = acl_line(E, &e->nm, e->perm);
+		h->acl = hm_live_acl_line(l->cfg.live, &e->nm, e->perm);
 		if (h->raw) {
 			memcpy(h->raw, e->raw, e->raw_len + 1);
 			h->raw_len = e->raw_len;
 		}
 		if (h->domain && h->path && h->raw && h->acl &&
-		    hm_super_ask(E, h)) {
+		    hm_super_ask(l->cfg.sup, h)) {
 			e->done = true;	/* answered by the supervisor */
 			return;
 		}
 		hm_held_free(h);
 	}
-	finish(E, e, false, true);
-	E->c.denied++;
-	report(E, e, HM_DECISION_DENY, prof);
+	finish(l, e, false, true);
+	l->c->denied++;
+	report(l, e, HM_DECISION_DENY, prof);
 }
 
 /* Not allowed by the policy: what the profile says. */
-static void violation(struct hm_enforcer *E, struct ev *e, uint8_t prof,
+static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 		      const struct hm_enf_answer *a)
 {
 	(void)a;
@@ -199,38 +225,38 @@ static void violation(struct hm_enforcer *E, struct ev *e, uint8_t prof,
 		e->perm = 0;
 		if (e->exec)
 			e->perm = 1u << HM_FILE_EXECUTE;
-		else if (hm_enf_proc_open_perm(e->pid, &e->perm) == -ESRCH)
-			gone(E, e);
+		else if (hm_proc_open_perm(e->pid, &e->perm) == -ESRCH)
+			gone(l, e);
 	}
 	switch (prof) {
 	case HM_PROFILE_DISABLED:
 		if (e->exec)
-			set_pending(E, e, &e->nm);	/* reads e->fd */
-		finish(E, e, true, false);
-		E->c.disabled++;
+			set_pending(l, e, &e->nm);	/* reads e->fd */
+		finish(l, e, true, false);
+		l->c->disabled++;
 		if (!e->exec && e->cache_ok)
-			hm_dcache_insert(E->cache, &e->key, E->now_ns);
+			hm_dcache_insert(l->cfg.cache, &e->key, l->now_ns);
 		return;
 	case HM_PROFILE_LEARNING:
 		if (e->exec)
-			set_pending(E, e, &e->nm);
-		finish(E, e, true, false);
-		E->c.learned++;
-		if (!e->dry && hm_enf_learn(E, e->v.name, e->perm, &e->nm,
+			set_pending(l, e, &e->nm);
+		finish(l, e, true, false);
+		l->c->learned++;
+		if (!e->dry && hm_live_learn(l->cfg.live, e->v.name, e->perm, &e->nm,
 					    e->has_ctx ? &e->ctx : NULL) < 0)
-			E->c.internal_errors++;
-		if (E->o.verbose || e->dry)
-			report(E, e, HM_DECISION_LEARNED, prof);
+			l->c->internal_errors++;
+		if (l->cfg.verbose || e->dry)
+			report(l, e, HM_DECISION_LEARNED, prof);
 		return;
 	case HM_PROFILE_PERMISSIVE:
 		if (e->exec)
-			set_pending(E, e, &e->nm);
-		finish(E, e, true, true);
-		E->c.permissive++;
-		report(E, e, HM_DECISION_PERMISSIVE, prof);
+			set_pending(l, e, &e->nm);
+		finish(l, e, true, true);
+		l->c->permissive++;
+		report(l, e, HM_DECISION_PERMISSIVE, prof);
 		return;
 	default:
-		hold_or_deny(E, e, prof);
+		hold_or_deny(l, e, prof);
 		return;
 	}
 }
@@ -280,38 +306,37 @@ static int name_of(struct ev *e)
 }
 
 /* An exec: judged unless the process's own history is unknown. */
-static bool exec_shortcut(struct hm_enforcer *E, struct ev *e,
+static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 			  struct hm_pending_exec *pe)
 {
 	uint64_t dev = e->stx.stx_dev_major * 0x100000000ull +
 		       e->stx.stx_dev_minor;
 
 	if (e->v.flags & HM_PROC_UNOBSERVED) {
-		set_pending(E, e, &e->nm);
-		finish(E, e, true, false);
-		E->c.not_judged_exec++;
+		set_pending(l, e, &e->nm);
+		finish(l, e, true, false);
+		l->c->not_judged_exec++;
 		return true;
 	}
-	if (pe && hm_enf_pending_interp(pe, e->raw, e->fd, dev,
-					e->stx.stx_ino)) {
-		finish(E, e, true, false);
-		E->c.exec_part++;
+	if (pe && hm_execs_interp(pe, e->raw, e->fd, dev, e->stx.stx_ino)) {
+		finish(l, e, true, false);
+		l->c->exec_part++;
 		return true;
 	}
 	return false;
 }
 
 /* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
-static void test_delay(const struct hm_enforcer *E)
+static void test_delay(const struct hm_loop *l)
 {
-	struct timespec ts = { E->test_delay_ms / 1000,
-			       (long)(E->test_delay_ms % 1000) * 1000000L };
+	struct timespec ts = { l->cfg.test_delay_ms / 1000,
+			       (long)(l->cfg.test_delay_ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
 
-static void judge(struct hm_enforcer *E, struct ev *e)
+static void judge(struct hm_loop *l, struct ev *e)
 {
 	struct hm_pending_exec *pe;
 	struct hm_enf_query q;
@@ -319,99 +344,99 @@ static void judge(struct hm_enforcer *E, struct ev *e)
 	uint8_t prof;
 	int r;
 
-	if (E->n_execq)
-		hm_enf_proc_apply(E, e->pid);	/* its exec first */
-	r = hm_enf_proc_view(E, e->pid, &e->v);
+	hm_proc_apply(l->cfg.proc, e->pid);	/* its exec first */
+	r = hm_proc_view(l->cfg.proc, e->pid, &e->v);
 
 	if (r) {
 		if (r == -ESRCH)
-			E->c.exited++;
+			l->c->exited++;
 		else
-			E->c.internal_errors++;
-		finish_default(E, e);
+			l->c->internal_errors++;
+		finish_default(l, e);
 		return;
 	}
 	if (statx(e->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
 		  STATX_TYPE | STATX_INO | STATX_NLINK | STATX_CTIME |
 			  STATX_MTIME | STATX_MNT_ID, &e->stx) < 0) {
-		E->c.no_path++;
-		finish_default(E, e);
+		l->c->no_path++;
+		finish_default(l, e);
 		return;
 	}
 	if (S_ISDIR(e->stx.stx_mode)) {
-		E->c.directories++;	/* TOMOYO does not check opendir */
-		finish(E, e, true, false);
+		l->c->directories++;	/* TOMOYO does not check opendir */
+		finish(l, e, true, false);
 		return;
 	}
-	pe = E->n_pend ? hm_enf_pending(E, e->pid) : NULL;
+	pe = l->cfg.execs->n ? hm_execs_find(l->cfg.execs, e->pid) : NULL;
 	if (!e->exec && pe &&
-	    hm_enf_pending_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
+	    hm_execs_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
 					       e->stx.stx_dev_minor,
 				   e->stx.stx_ino)) {
-		E->c.exec_part++;
-		finish(E, e, true, false);
+		l->c->exec_part++;
+		finish(l, e, true, false);
 		return;
 	}
 	set_key(e);
 	if (e->cache_ok && !e->exec &&
-	    hm_dcache_lookup(E->cache, &e->key, E->now_ns)) {
-		E->c.cache_allowed++;
-		finish(E, e, true, false);
+	    hm_dcache_lookup(l->cfg.cache, &e->key, l->now_ns)) {
+		l->c->cache_allowed++;
+		finish(l, e, true, false);
 		return;
 	}
 	if (path_of(e) || name_of(e)) {
-		E->c.no_path++;
-		finish_default(E, e);
+		l->c->no_path++;
+		finish_default(l, e);
 		return;
 	}
-	if (e->exec && exec_shortcut(E, e, pe))
+	if (e->exec && exec_shortcut(l, e, pe))
 		return;
-	if (hm_enf_index_needs_task(E->ix)) {
-		r = hm_enf_proc_ctx(e->pid, &e->ctx);
+	if (hm_enf_index_needs_task(l->cfg.live->ix)) {
+		r = hm_proc_ctx(e->pid, &e->ctx);
 		e->has_ctx = !r;
 		if (r == -ESRCH)
-			gone(E, e);
+			gone(l, e);
 	}
 	/* where a slow decision stalls: the event read and its process and
 	 * path resolved (the opener still waits), not yet answered */
-	if (E->test_delay_ms)
-		test_delay(E);
+	if (l->cfg.test_delay_ms)
+		test_delay(l);
 	q = (struct hm_enf_query){ .exec = e->exec, .path = &e->nm,
 				   .domain_name = e->v.name,
 				   .domain = e->v.domain,
 				   .ctx = e->has_ctx ? &e->ctx : NULL };
-	hm_enf_decide(E->m, E->ix, &q, &a);
-	prof = hm_enf_profile(E, a.profile);
+	hm_enf_decide(l->cfg.live->m, l->cfg.live->ix, &q, &a);
+	prof = hm_live_profile(l->cfg.live, a.profile);
 	if (!a.allowed) {
-		violation(E, e, prof, &a);
+		violation(l, e, prof, &a);
 		return;
 	}
 	/* both read e->fd, which the answer closes */
-	if (a.global && !e->exec && !e->dry && E->o.ignore_max)
-		hm_enf_ignore_add(E, e->fd);
+	if (a.global && !e->exec && !e->dry && l->cfg.ignores &&
+	    hm_ignores_add(l->cfg.ignores, e->fd) > 0)
+		l->c->ignore_marks++;
 	if (e->exec)
-		set_pending(E, e, a.program);
-	finish(E, e, true, false);
-	E->c.allowed++;
+		set_pending(l, e, a.program);
+	finish(l, e, true, false);
+	l->c->allowed++;
 	if (a.global)
-		E->c.global_allowed++;
+		l->c->global_allowed++;
 	if (!e->exec && e->cache_ok && a.cacheable)
-		hm_dcache_insert(E->cache, &e->key, E->now_ns);
+		hm_dcache_insert(l->cfg.cache, &e->key, l->now_ns);
 }
 
 /* First pass: count, let our own pid through, take a slot for each. */
-static size_t take_all(struct hm_enforcer *E, const char *buf, ssize_t len,
-		       struct ev *evs)
+static size_t take_all(struct hm_loop *l, const char *buf, size_t len)
 {
 	const struct fanotify_event_metadata *md = (const void *)buf;
+	ssize_t left = (ssize_t)len;
 	size_t n = 0;
 
-	for (; FAN_EVENT_OK(md, len); md = FAN_EVENT_NEXT(md, len)) {
-		struct ev *e = &evs[n];
+	for (; FAN_EVENT_OK(md, left); md = FAN_EVENT_NEXT(md, left)) {
+		struct taken *t = &l->taken[n];
 		bool perm = md->mask & PERM_MASK;
 
 		if (md->vers != FANOTIFY_METADATA_VERSION) {
-			E->c.bad_events++;
+			l->c->bad_events++;
 			if (md->fd >= 0)
 				close(md->fd);
 			continue;
@@ -421,44 +446,46 @@ static size_t take_all(struct hm_enforcer *E, const char *buf, ssize_t len,
 			 * queue: the events it dropped are lost reports, the
 			 * opens went through.  Nothing to resync: the process
 			 * table comes from the proc connector, not from here */
-			E->c.overflow++;
-			hm_enf_log(E, "fanotify queue overflow: events were lost "
-				   "(their opens are not judged)");
+			l->c->overflow++;
+			hm_log("fanotify queue overflow: events were lost "
+			       "(their opens are not judged)");
 			continue;
 		}
 		if (md->fd < 0)
 			continue;
-		if (n == MAX_BATCH) {	/* cannot happen: BATCH_BYTES */
-			E->c.internal_errors++;
+		if (n == HM_LOOP_BATCH) {	/* cannot happen: BATCH_BYTES */
+			l->c->internal_errors++;
 			if (perm) {
 				struct hm_slot_ref ref;
 
-				if (hm_answers_take(E->ans, md->fd, md->pid,
-						    &ref))
-					hm_answers_finish(E->ans, ref,
-							  !E->o.default_deny,
+				if (hm_answers_take(l->cfg.ans, md->fd,
+						    md->pid, &ref))
+					hm_answers_finish(l->cfg.ans, ref,
+							  !l->cfg.default_deny,
 							  false);
 			} else {
 				close(md->fd);
 			}
 			continue;
 		}
-		memset(e, 0, offsetof(struct ev, raw));
-		e->raw[0] = '\0';
-		e->fd = md->fd;
-		e->pid = md->pid;
-		e->exec = md->mask & (FAN_OPEN_EXEC_PERM | FAN_OPEN_EXEC);
-		e->dry = !perm;
-		E->c.events++;
-		if (e->exec)
-			E->c.exec_events++;
+		*t = (struct taken){ .fd = md->fd, .pid = md->pid,
+				     .exec = md->mask & (FAN_OPEN_EXEC_PERM |
+							 FAN_OPEN_EXEC),
+				     .dry = !perm };
+		l->c->events++;
+		if (t->exec)
+			l->c->exec_events++;
 		else
-			E->c.open_events++;
-		if (perm && !hm_answers_take(E->ans, md->fd, md->pid, &e->ref))
+			l->c->open_events++;
+		if (perm && !hm_answers_take(l->cfg.ans, md->fd, md->pid,
+					     &t->ref))
 			continue;	/* answered with the default */
-		if (md->pid == E->self) {
-			E->c.self++;
-			finish(E, e, true, false);
+		if (md->pid == l->cfg.self) {
+			struct ev self = { .ref = t->ref, .fd = t->fd,
+					   .dry = t->dry };
+
+			l->c->self++;
+			finish(l, &self, true, false);
 			continue;
 		}
 		n++;
@@ -466,61 +493,46 @@ static size_t take_all(struct hm_enforcer *E, const char *buf, ssize_t len,
 	return n;
 }
 
-void hm_enf_handle_batch(struct hm_enforcer *E, const char *buf, ssize_t len,
-			 bool drain)
+/* Start judging @t: the working event, cleared but for its path. */
+static struct ev *ev_of(struct hm_loop *l, const struct taken *t)
 {
-	static struct ev evs[MAX_BATCH];
-	size_t n = take_all(E, buf, len, evs);
+	struct ev *e = &l->ev;
 
-	/* after the read: every exec that came before these events is
-	 * queued */
+	memset(e, 0, offsetof(struct ev, raw));
+	e->raw[0] = '\0';
+	e->ref = t->ref;
+	e->fd = t->fd;
+	e->pid = t->pid;
+	e->exec = t->exec;
+	e->dry = t->dry;
+	return e;
+}
+
+/**
+ * hm_loop_batch() - judge and answer every event in @buf.
+ * @l: the loop.
+ * @buf, @len: what one read of the fanotify fd returned (whole events).
+ * @drain: drain the proc connector after taking the events, before
+ *	judging them (every exec that came before them is then queued).
+ */
+void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
+		   bool drain)
+{
+	size_t n = take_all(l, buf, len);
+
 	if (drain)
-		hm_enf_proc_drain(E);
+		hm_proc_drain(l->cfg.proc);
 	for (size_t i = 0; i < n; i++) {
-		judge(E, &evs[i]);
-		if (!evs[i].done)
-			finish_default(E, &evs[i]);
-		if (evs[i].late && !evs[i].reported)
-			report_late(E, &evs[i]);
-		free(evs[i].name);
+		struct ev *e = ev_of(l, &l->taken[i]);
+
+		judge(l, e);
+		if (!e->done)
+			finish_default(l, e);
+		if (e->late && !e->reported)
+			report_late(l, e);
+		free(e->name);
 	}
-	hm_enf_proc_reap(E);
-}
-
-/* ------------------------------------------------------------- signals */
-
-static void on_signal(struct hm_enforcer *E)
-{
-	struct signalfd_siginfo si;
-
-	while (read(E->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		switch (si.ssi_signo) {
-		case SIGHUP:
-			if (hm_enf_reload_start(E))
-				hm_enf_log(E, "reload: cannot start the loader");
-			break;
-		case SIGUSR1:
-			hm_enf_print_stats(E, stderr);
-			break;
-		case SIGUSR2:
-			hm_enf_reload_finish(E);
-			break;
-		default:
-			hm_enf_log(E, "signal %u: stopping", si.ssi_signo);
-			E->stop = true;
-			break;
-		}
-	}
-}
-
-/* Once a second: stale pending execs, the learning save timer. */
-static void on_tick(struct hm_enforcer *E, uint64_t now)
-{
-	E->next_tick_ns = now + 1000000000ull;
-	hm_enf_pending_expire(E, now);
-	if (E->dirty && E->o.save_interval &&
-	    now - E->last_save_ns >= E->o.save_interval * 1000000000ull)
-		hm_enf_save(E);
+	hm_proc_reap(l->cfg.proc);
 }
 
 /*
@@ -534,91 +546,19 @@ static void on_tick(struct hm_enforcer *E, uint64_t now)
  * proc events pending, a whole batch is read and the proc socket drained
  * after the read (every event read was queued after its exec).
  */
-static void read_fanotify(struct hm_enforcer *E, bool proc_ready)
+long hm_loop_read(struct hm_loop *l, bool proc_ready, uint64_t now)
 {
-	static char buf[BATCH_BYTES] __attribute__((aligned(8)));
-	size_t want = proc_ready ? sizeof(buf) :
+	size_t want = proc_ready ? sizeof(l->buf) :
 				   sizeof(struct fanotify_event_metadata);
-	ssize_t len = read(E->fan_fd, buf, want);
+	ssize_t len = read(l->cfg.fan_fd, l->buf, want);
 
+	l->now_ns = now;
 	if (len <= 0) {
-		if (len < 0 && errno != EAGAIN && errno != EINTR)
-			hm_enf_log(E, "reading fanotify: %s", strerror(errno));
-		return;
+		if (len == 0 || errno == EAGAIN || errno == EINTR)
+			return 0;
+		hm_log("reading fanotify: %s", strerror(errno));
+		return -errno;
 	}
-	hm_enf_handle_batch(E, buf, len, proc_ready);
-}
-
-int hm_enf_watch(struct hm_enforcer *E, int fd)
-{
-	if (E->n_pfd == HM_ARRAY_SIZE(E->pfd))
-		return -ENOSPC;
-	E->pfd[E->n_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	return 0;
-}
-
-void hm_enf_unwatch(struct hm_enforcer *E, int fd)
-{
-	for (size_t i = 0; i < E->n_pfd; i++)
-		if (E->pfd[i].fd == fd) {
-			memmove(&E->pfd[i], &E->pfd[i + 1],
-				(E->n_pfd - i - 1) * sizeof(E->pfd[0]));
-			E->n_pfd--;
-			return;
-		}
-}
-
-/* How long poll may sleep: the next tick or supervisor deadline. */
-static int sleep_ms(struct hm_enforcer *E, uint64_t now)
-{
-	int sup = hm_super_timeout(E, now);
-	int tick = now >= E->next_tick_ns ? 0 :
-		   (int)((E->next_tick_ns - now) / 1000000 + 1);
-
-	return sup >= 0 && sup < tick ? sup : tick;
-}
-
-int hm_enf_loop(struct hm_enforcer *E)
-{
-	uint64_t now = hm_now_ns();
-
-	/* read_fanotify() relies on this order */
-	if (E->n_pfd < 2 || E->pfd[0].fd != E->fan_fd ||
-	    E->pfd[1].fd != hm_proc_fd(E->proc))
-		return -EINVAL;
-	E->next_tick_ns = now + 1000000000ull;
-	while (!E->stop) {
-		struct pollfd p[HM_ARRAY_SIZE(E->pfd)];
-		size_t np = E->n_pfd;
-		int n;
-
-		memcpy(p, E->pfd, np * sizeof(p[0]));
-		hm_answers_busy(E->ans, false);
-		n = poll(p, (nfds_t)np, sleep_ms(E, now));
-		now = E->now_ns = hm_answers_busy(E->ans, true);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			hm_enf_log(E, "poll: %s", strerror(errno));
-			return -errno;
-		}
-		if (p[0].revents)
-			read_fanotify(E, p[1].revents);
-		else if (p[1].revents) {
-			hm_enf_proc_drain(E);
-			hm_enf_proc_reap(E);
-		}
-		for (size_t i = 2; i < np; i++) {
-			if (!p[i].revents)
-				continue;
-			if (p[i].fd == E->sig_fd)
-				on_signal(E);
-			else
-				hm_super_ready(E, p[i].fd, p[i].revents);
-		}
-		if (now >= E->next_tick_ns)
-			on_tick(E, now);
-		hm_super_expire(E, now);
-	}
-	return 0;
+	hm_loop_batch(l, l->buf, (size_t)len, proc_ready);
+	return len;
 }

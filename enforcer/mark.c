@@ -19,7 +19,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
 enum mark_type { MARK_MOUNT, MARK_DIR, MARK_FILE };
 
@@ -57,7 +57,7 @@ static bool under(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
 }
 
-static int check_one(struct hm_enforcer *E, const char *mark,
+static int check_one(const char *mark,
 		     const char *policy)
 {
 	char real[PATH_MAX];
@@ -66,28 +66,27 @@ static int check_one(struct hm_enforcer *E, const char *mark,
 	int type;
 
 	if (!realpath(mark, real)) {
-		hm_enf_log(E, "--mark %s: %s", mark, strerror(errno));
+		hm_log("--mark %s: %s", mark, strerror(errno));
 		return -errno;
 	}
 	if (!strcmp(real, "/")) {
-		hm_enf_log(E, "--mark %s: refusing to mark / (the whole "
-			   "system); name the mounts or directories to "
-			   "enforce on", mark);
+		hm_log("--mark %s: refusing to mark / (the whole system); "
+		       "name the mounts or directories to enforce on", mark);
 		return -EINVAL;
 	}
 	if (statfs(real, &sfs) == 0 &&
 	    (sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == SYSFS_MAGIC)) {
-		hm_enf_log(E, "--mark %s: refusing to mark /proc or /sys", mark);
+		hm_log("--mark %s: refusing to mark /proc or /sys", mark);
 		return -EINVAL;
 	}
 	type = mark_type(real);
 	if (type < 0) {
-		hm_enf_log(E, "--mark %s: %s", mark, strerror(-type));
+		hm_log("--mark %s: %s", mark, strerror(-type));
 		return type;
 	}
 	if (type == MARK_MOUNT && !mnt_id(real, &m1) && !mnt_id("/", &m2) &&
 	    m1 == m2) {
-		hm_enf_log(E, "--mark %s: that is the root mount", mark);
+		hm_log("--mark %s: that is the root mount", mark);
 		return -EINVAL;
 	}
 	/* the policy directory is written by us: never under a mark */
@@ -95,30 +94,36 @@ static int check_one(struct hm_enforcer *E, const char *mark,
 	     !mnt_id(policy, &m2) && m1 == m2) ||
 	    (type != MARK_MOUNT && (under(policy, real) ||
 				    !strcmp(policy, real)))) {
-		hm_enf_log(E, "--mark %s: it covers the policy directory %s; "
-			   "keep the policy outside what is enforced", mark,
-			   policy);
+		hm_log("--mark %s: it covers the policy directory %s; keep "
+		       "the policy outside what is enforced", mark, policy);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int hm_enf_marks_check(struct hm_enforcer *E)
+/**
+ * hm_marks_check() - refuse what must never be marked (/, /proc, /sys,
+ * the root mount, anything covering the policy directory); logs why.
+ * @marks, @n: the --mark paths.
+ * @policy: the policy directory.
+ * Returns: 0, -EINVAL, or -errno resolving a path.
+ */
+int hm_marks_check(const char *const *marks, size_t n, const char *policy_dir)
 {
 	char policy[PATH_MAX];
 	int r = 0;
 
-	if (!E->o.n_marks) {
-		hm_enf_log(E, "nothing to enforce on: give --mark PATH (a "
-			   "mount or directory)");
+	if (!n) {
+		hm_log("nothing to enforce on: give --mark PATH (a mount or "
+		       "directory)");
 		return -EINVAL;
 	}
-	if (!realpath(E->o.policy, policy)) {
-		hm_enf_log(E, "%s: %s", E->o.policy, strerror(errno));
+	if (!realpath(policy_dir, policy)) {
+		hm_log("%s: %s", policy_dir, strerror(errno));
 		return -errno;
 	}
-	for (size_t i = 0; i < E->o.n_marks; i++) {
-		int e = check_one(E, E->o.marks[i], policy);
+	for (size_t i = 0; i < n; i++) {
+		int e = check_one(marks[i], policy);
 
 		if (e && !r)
 			r = e;
@@ -126,17 +131,25 @@ int hm_enf_marks_check(struct hm_enforcer *E)
 	return r;
 }
 
-int hm_enf_marks_add(struct hm_enforcer *E, uint64_t mask)
+/**
+ * hm_marks_add() - mark each checked path for @mask.
+ * @fan_fd: the fanotify group.
+ * @marks, @n: the --mark paths (hm_marks_check()ed).
+ * @mask: the events.
+ * Returns: 0 or -errno (logged).
+ */
+int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
+		 uint64_t mask)
 {
 	static const char *const what[] = { "mount", "directory", "file" };
 
-	for (size_t i = 0; i < E->o.n_marks; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char real[PATH_MAX];
 		int type;
 		unsigned flags = FAN_MARK_ADD;
 		uint64_t m = mask;
 
-		if (!realpath(E->o.marks[i], real))
+		if (!realpath(marks[i], real))
 			return -errno;
 		type = mark_type(real);
 		if (type < 0)
@@ -145,51 +158,94 @@ int hm_enf_marks_add(struct hm_enforcer *E, uint64_t mask)
 			flags |= FAN_MARK_MOUNT;
 		else if (type == MARK_DIR)
 			m |= FAN_EVENT_ON_CHILD;
-		if (fanotify_mark(E->fan_fd, flags, m, AT_FDCWD, real) < 0) {
+		if (fanotify_mark(fan_fd, flags, m, AT_FDCWD, real) < 0) {
 			int r = -errno;
 
-			hm_enf_log(E, "cannot mark %s: %s", real, strerror(-r));
+			hm_log("cannot mark %s: %s", real, strerror(-r));
 			return r;
 		}
-		hm_enf_log(E, "marked %s %s%s", what[type], real,
-			   type == MARK_DIR ? " (the files directly in it)" :
-					      "");
+		hm_log("marked %s %s%s", what[type], real,
+		       type == MARK_DIR ? " (the files directly in it)" : "");
 	}
 	return 0;
 }
 
-int hm_enf_ignore_add(struct hm_enforcer *E, int event_fd)
+/* ------------------------------------------------------- ignore marks */
+
+struct hm_ignores {
+	int fan_fd;
+	size_t max;
+	size_t n;
+	int fds[];		/* one per mark, to take it back */
+};
+
+/**
+ * hm_ignores_new() - room for @max kernel ignore marks.
+ * @fan_fd: the fanotify group; borrowed.
+ * @max: at most this many marks (0: none are added).
+ * @out: caller frees with hm_ignores_free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_ignores_new(int fan_fd, size_t max, struct hm_ignores **out)
+{
+	struct hm_ignores *ig = calloc(1, sizeof(*ig) + max * sizeof(int));
+
+	if (!ig)
+		return -ENOMEM;
+	ig->fan_fd = fan_fd;
+	ig->max = max;
+	*out = ig;
+	return 0;
+}
+
+/**
+ * hm_ignores_add() - let the kernel allow opens of @event_fd's object
+ * without asking us.
+ * @ig: the marks.
+ * @event_fd: an event fd (read, not closed).
+ * Returns: 1 added, 0 no room left, or -errno.
+ */
+int hm_ignores_add(struct hm_ignores *ig, int event_fd)
 {
 	int fd;
 
-	if (E->n_ignore >= E->o.ignore_max)
+	if (ig->n >= ig->max)
 		return 0;
-	if (!E->ignore_fds) {
-		E->ignore_fds = calloc(E->o.ignore_max, sizeof(int));
-		if (!E->ignore_fds)
-			return -ENOMEM;
-	}
 	fd = fcntl(event_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (fanotify_mark(E->fan_fd, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK,
+	if (fanotify_mark(ig->fan_fd, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK,
 			  FAN_OPEN_PERM, fd, NULL) < 0) {
 		int r = -errno;
 
 		close(fd);
 		return r;
 	}
-	E->ignore_fds[E->n_ignore++] = fd;
-	E->c.ignore_marks++;
-	return 0;
+	ig->fds[ig->n++] = fd;
+	return 1;
 }
 
-void hm_enf_ignore_clear(struct hm_enforcer *E)
+/**
+ * hm_ignores_clear() - take every ignore mark back (a reload).
+ * @ig: may be NULL.
+ */
+void hm_ignores_clear(struct hm_ignores *ig)
 {
-	for (size_t i = 0; i < E->n_ignore; i++) {
-		fanotify_mark(E->fan_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORED_MASK,
-			      FAN_OPEN_PERM, E->ignore_fds[i], NULL);
-		close(E->ignore_fds[i]);
+	for (size_t i = 0; ig && i < ig->n; i++) {
+		fanotify_mark(ig->fan_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORED_MASK,
+			      FAN_OPEN_PERM, ig->fds[i], NULL);
+		close(ig->fds[i]);
 	}
-	E->n_ignore = 0;
+	if (ig)
+		ig->n = 0;
+}
+
+/**
+ * hm_ignores_free() - take every mark back and free.
+ * @ig: may be NULL.
+ */
+void hm_ignores_free(struct hm_ignores *ig)
+{
+	hm_ignores_clear(ig);
+	free(ig);
 }

@@ -5,7 +5,7 @@
  * /proc fills in processes that were running before we started (DESIGN.md
  * "Unobserved history": <kernel> EXE) and resyncs the table when netlink
  * lost messages (ENOBUFS).  Owns the netlink socket; the process table is
- * the tracker's.  Next: loop.c asks hm_enf_proc_view() for each event.
+ * the tracker's.  Next: loop.c asks hm_proc_view() for each event.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,22 +22,70 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 #include "histmac/pattern.h"
 
 #define KERNEL "<kernel>"
 
 struct hm_proc {
-	int fd;
+	int fd;				/* proc connector, or -1 */
+	struct hm_tracker *t;		/* the process table */
+	struct hm_execs *x;		/* pending exec names */
+	struct hm_enforcer_counters *c;
+	bool verbose;
+
+	/* execs applied when needed or after the batch */
+	int32_t execq[1024];
+	size_t n_execq;
+
+	/* exits applied after the events read before them are judged */
+	int32_t gone[1024];
+	size_t n_gone;
 };
 
+/**
+ * hm_proc_new() - the keeper of the process table.
+ * @fd: the proc connector socket (hm_proc_connect()); taken, closed by
+ *	hm_proc_free(); -1: none (nothing to drain).
+ * @t: the tracker holding the table; borrowed.
+ * @x: pending exec names; borrowed.
+ * @c: counters; borrowed.
+ * @verbose: log every exec.
+ * @out: caller frees with hm_proc_free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_proc_new(int fd, struct hm_tracker *t, struct hm_execs *x,
+		struct hm_enforcer_counters *c, bool verbose,
+		struct hm_proc **out)
+{
+	struct hm_proc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*p = (struct hm_proc){ .fd = fd, .t = t, .x = x, .c = c,
+			       .verbose = verbose };
+	*out = p;
+	return 0;
+}
+
+/**
+ * hm_proc_fd() - the proc connector socket to poll.
+ * @p: the keeper.
+ * Returns: the fd (borrowed) or -1.
+ */
 int hm_proc_fd(const struct hm_proc *p)
 {
 	return p->fd;
 }
 
-/* Subscribe to process events (needs CAP_NET_ADMIN, before caps drop). */
-int hm_proc_open(int rcvbuf, struct hm_proc **out)
+/**
+ * hm_proc_connect() - subscribe to process events (needs CAP_NET_ADMIN,
+ * before capabilities are dropped).
+ * @rcvbuf: the socket's receive buffer.
+ * @out: the socket; caller closes it (or gives it to hm_proc_new()).
+ * Returns: 0 or -errno.
+ */
+int hm_proc_connect(int rcvbuf, int *out)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
 				  .nl_groups = CN_IDX_PROC };
@@ -50,18 +98,16 @@ int hm_proc_open(int rcvbuf, struct hm_proc **out)
 	struct nlmsghdr *nl = &msg.align;
 	struct cn_msg *cn = NLMSG_DATA(nl);
 	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
-	struct hm_proc *p = calloc(1, sizeof(*p));
 	int sz = rcvbuf;
+	int fd;
 	int r;
 
-	if (!p)
-		return -ENOMEM;
-	p->fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		       NETLINK_CONNECTOR);
-	if (p->fd < 0 || bind(p->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    NETLINK_CONNECTOR);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
-	if (setsockopt(p->fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
-		setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
 	nl->nlmsg_type = NLMSG_DONE;
 	nl->nlmsg_pid = 0;
@@ -69,23 +115,27 @@ int hm_proc_open(int rcvbuf, struct hm_proc **out)
 	cn->id.val = CN_VAL_PROC;
 	cn->len = sizeof(op);
 	memcpy(cn->data, &op, sizeof(op));
-	if (send(p->fd, nl, nl->nlmsg_len, 0) != (ssize_t)nl->nlmsg_len)
+	if (send(fd, nl, nl->nlmsg_len, 0) != (ssize_t)nl->nlmsg_len)
 		goto fail;
-	*out = p;
+	*out = fd;
 	return 0;
 fail:
 	r = -errno;
-	if (p->fd >= 0)
-		close(p->fd);
-	free(p);
+	if (fd >= 0)
+		close(fd);
 	return r;
 }
 
-void hm_proc_close(struct hm_proc *p)
+/**
+ * hm_proc_free() - close the socket and free the keeper (not the table).
+ * @p: may be NULL.
+ */
+void hm_proc_free(struct hm_proc *p)
 {
 	if (!p)
 		return;
-	close(p->fd);
+	if (p->fd >= 0)
+		close(p->fd);
 	free(p);
 }
 
@@ -139,7 +189,13 @@ static int proc_stat(int32_t pid, int64_t *ppid, uint64_t *start)
 	return field == 22 ? 0 : -EINVAL;
 }
 
-long hm_enf_proc_exe(int32_t pid, char *buf, size_t cap)
+/**
+ * hm_proc_exe() - the encoded /proc/PID/exe.
+ * @pid: the process.
+ * @buf, @cap: where it goes, NUL-terminated.
+ * Returns: its length, -ESRCH (gone), -ENAMETOOLONG, or -errno.
+ */
+long hm_proc_exe(int32_t pid, char *buf, size_t cap)
 {
 	char path[64];
 	char raw[PATH_MAX];
@@ -154,7 +210,13 @@ long hm_enf_proc_exe(int32_t pid, char *buf, size_t cap)
 	return (long)hm_encode(buf, raw, (size_t)n);
 }
 
-int hm_enf_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
+/**
+ * hm_proc_ctx() - task values for conditions, from /proc/PID/status.
+ * @pid: the process.
+ * @ctx: filled in.
+ * Returns: 0, -ESRCH (gone), -EINVAL, or -errno.
+ */
+int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
 {
 	char path[64];
 	char buf[4096];
@@ -203,7 +265,7 @@ static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
 }
 
 /**
- * hm_enf_proc_open_perm() - what a waiting open asked for
+ * hm_proc_open_perm() - what a waiting open asked for
  * @pid: the opener, waiting inside open() for our answer
  * @out: bitmask of enum hm_file_op (read, write, append, truncate), 0 when
  *	it cannot be told (a 32-bit task, another call)
@@ -211,7 +273,7 @@ static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
  * Returns 0, or -ESRCH when the process is gone (killed while it waited,
  * and reaped: /proc/PID/syscall cannot be read); @out is then untouched.
  */
-int hm_enf_proc_open_perm(int32_t pid, uint32_t *out)
+int hm_proc_open_perm(int32_t pid, uint32_t *out)
 {
 	char path[64];
 	char buf[512];
@@ -270,7 +332,7 @@ int hm_enf_proc_open_perm(int32_t pid, uint32_t *out)
 
 /* The domain name of a process of unobserved history: <kernel> EXE, the
  * same rule as the tracker's own (analyzer/tracker.c unobserved_name). */
-static int set_unobserved(struct hm_enforcer *E, int32_t pid, int64_t ppid,
+static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
 			  const char *exe, long exe_len)
 {
 	char name[HM_MAX_WORD + sizeof(KERNEL) + 1];
@@ -283,32 +345,39 @@ static int set_unobserved(struct hm_enforcer *E, int32_t pid, int64_t ppid,
 		memcpy(name + len, exe, (size_t)exe_len);
 		len += (size_t)exe_len;
 	}
-	return hm_tracker_set(E->t, pid, ppid, exe_len > 0 ? exe : NULL,
+	return hm_tracker_set(p->t, pid, ppid, exe_len > 0 ? exe : NULL,
 			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
 			      HM_PROC_UNOBSERVED, time(NULL));
 }
 
-int hm_enf_proc_view(struct hm_enforcer *E, int32_t pid,
-		     struct hm_proc_view *out)
+/**
+ * hm_proc_view() - the domain @pid is in.  A process not seen yet is
+ * read from /proc and placed as the tracker places it.
+ * @p: the keeper.
+ * @pid: the process.
+ * @out: its view; the names are the tracker's (borrowed).
+ * Returns: 0, -ESRCH (gone), or -errno.
+ */
+int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 {
 	char exe[HM_MAX_WORD];
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
 	long n;
 	int r;
 
-	if (hm_tracker_lookup(E->t, pid, out))
+	if (hm_tracker_lookup(p->t, pid, out))
 		return 0;
 	r = proc_stat(pid, &task.ppid, NULL);
 	if (r)
 		return r;
-	n = hm_enf_proc_exe(pid, exe, sizeof(exe));
+	n = hm_proc_exe(pid, exe, sizeof(exe));
 	if (n == -ESRCH)
 		return -ESRCH;
 	if (n > 0) {
 		task.exe = exe;
 		task.exe_len = (size_t)n;
 	}
-	return hm_tracker_current(E->t, &task, out);
+	return hm_tracker_current(p->t, &task, out);
 }
 
 /* --------------------------------------------------------------- scan */
@@ -357,7 +426,7 @@ static int list_live(struct live **out, size_t *n_out)
 		l.pid = (int32_t)pid;
 		if (proc_stat(l.pid, &l.ppid, &l.start))
 			continue;	/* gone meanwhile */
-		l.exe_len = hm_enf_proc_exe(l.pid, exe, sizeof(exe));
+		l.exe_len = hm_proc_exe(l.pid, exe, sizeof(exe));
 		if (l.exe_len > 0 && !(l.exe = strndup(exe, (size_t)l.exe_len)))
 			goto nomem;
 		if (n == cap) {
@@ -427,7 +496,7 @@ static const struct live *find_live(const struct live *v, size_t n,
  * an unknown one forked while we were deaf is its parent's if it runs the
  * same program, else of unobserved history.
  */
-static int resync_one(struct hm_enforcer *E, const struct live *l,
+static int resync_one(struct hm_proc *p, const struct live *l,
 		      const struct live *by_pid, size_t n)
 {
 	struct hm_proc_view v;
@@ -437,17 +506,26 @@ static int resync_one(struct hm_enforcer *E, const struct live *l,
 				.sec = time(NULL) };
 	const struct live *parent;
 
-	if (hm_tracker_lookup(E->t, l->pid, &v))
-		return hm_tracker_current(E->t, &task, &v);
+	if (hm_tracker_lookup(p->t, l->pid, &v))
+		return hm_tracker_current(p->t, &task, &v);
 	parent = find_live(by_pid, n, l->ppid);
-	if (parent && hm_tracker_lookup(E->t, l->ppid, &v) &&
+	if (parent && hm_tracker_lookup(p->t, l->ppid, &v) &&
 	    parent->exe_len == l->exe_len && l->exe &&
 	    !memcmp(parent->exe, l->exe, (size_t)l->exe_len))
-		return hm_tracker_fork(E->t, l->pid, l->ppid);
-	return set_unobserved(E, l->pid, l->ppid, l->exe, l->exe_len);
+		return hm_tracker_fork(p->t, l->pid, l->ppid);
+	return set_unobserved(p, l->pid, l->ppid, l->exe, l->exe_len);
 }
 
-int hm_enf_proc_scan(struct hm_enforcer *E, bool resync)
+/**
+ * hm_proc_scan() - place every running process: at start, those not in
+ * the table are of unobserved history; on a resync, the table is made to
+ * match /proc (gone ones leave, new ones join their parent or are of
+ * unobserved history).
+ * @p: the keeper.
+ * @resync: a resync after lost messages, not the start.
+ * Returns: 0, -ENOMEM, or -errno reading /proc.
+ */
+int hm_proc_scan(struct hm_proc *p, bool resync)
 {
 	struct live *v;
 	struct live *by_pid;
@@ -467,10 +545,10 @@ int hm_enf_proc_scan(struct hm_enforcer *E, bool resync)
 	if (resync) {
 		struct gone_ctx g = { .live = by_pid, .n = n };
 
-		hm_tracker_foreach(E->t, collect_gone, &g);
+		hm_tracker_foreach(p->t, collect_gone, &g);
 		for (size_t i = 0; i < g.n_gone; i++) {
-			hm_tracker_exit(E->t, g.gone[i]);
-			hm_enf_pending_drop(E, g.gone[i]);
+			hm_tracker_exit(p->t, g.gone[i]);
+			hm_execs_drop(p->x, g.gone[i]);
 		}
 		free(g.gone);
 	}
@@ -478,9 +556,9 @@ int hm_enf_proc_scan(struct hm_enforcer *E, bool resync)
 		struct hm_proc_view pv;
 
 		if (resync)
-			r = resync_one(E, &v[i], by_pid, n);
-		else if (!hm_tracker_lookup(E->t, v[i].pid, &pv))
-			r = set_unobserved(E, v[i].pid, v[i].ppid, v[i].exe,
+			r = resync_one(p, &v[i], by_pid, n);
+		else if (!hm_tracker_lookup(p->t, v[i].pid, &pv))
+			r = set_unobserved(p, v[i].pid, v[i].ppid, v[i].exe,
 					   v[i].exe_len);
 	}
 	free(by_pid);
@@ -504,21 +582,28 @@ static bool still_runs(int64_t pid, int64_t ppid, const char *exe,
 	if (pid <= 0 || pid > INT32_MAX ||
 	    proc_stat((int32_t)pid, &real_ppid, NULL) || real_ppid != ppid)
 		return false;
-	n = hm_enf_proc_exe((int32_t)pid, now, sizeof(now));
+	n = hm_proc_exe((int32_t)pid, now, sizeof(now));
 	if (!exe)
 		return n < 0;
 	return n == (long)strlen(exe) && !memcmp(now, exe, (size_t)n);
 }
 
-int hm_enf_proc_import(struct hm_enforcer *E, const char *state)
+/**
+ * hm_proc_import() - take the learner's process table (--state): the
+ * processes in it that still run as it says keep their domains.
+ * @p: the keeper.
+ * @state: the state file.
+ * Returns: how many were imported, or -errno.
+ */
+int hm_proc_import(struct hm_proc *p, const char *state)
 {
 	struct hm_diag d = { 0 };
-	int r = hm_tracker_load(E->t, state, &d, still_runs, E);
+	int r = hm_tracker_load(p->t, state, &d, still_runs, NULL);
 
 	for (size_t i = 0; i < d.n_msgs; i++) {
 		char *s = hm_diag_format(&d.msgs[i]);
 
-		hm_enf_log(E, "%s", s ? s : "(out of memory)");
+		hm_log("%s", s ? s : "(out of memory)");
 		free(s);
 	}
 	hm_diag_free(&d);
@@ -527,21 +612,21 @@ int hm_enf_proc_import(struct hm_enforcer *E, const char *state)
 
 /* ------------------------------------------------------------- events */
 
-static void on_exec(struct hm_enforcer *E, int32_t pid)
+static void on_exec(struct hm_proc *p, int32_t pid)
 {
 	char exe[HM_MAX_WORD];
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
-	struct hm_pending_exec *pe = hm_enf_pending(E, pid);
+	struct hm_pending_exec *pe = hm_execs_find(p->x, pid);
 	struct hm_name prog = { 0 }, real = { 0 };
 	struct hm_exec_result res;
-	long n = hm_enf_proc_exe(pid, exe, sizeof(exe));
+	long n = hm_proc_exe(pid, exe, sizeof(exe));
 	int r;
 
 	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
 		 * queued is judged in the domain it had before this exec */
-		E->c.exec_gone++;
-		hm_enf_pending_drop(E, pid);
+		p->c->exec_gone++;
+		hm_execs_drop(p->x, pid);
 		return;
 	}
 	task.exe = exe;
@@ -553,20 +638,19 @@ static void on_exec(struct hm_enforcer *E, int32_t pid)
 		prog.str = pe->program;
 		prog.len = (uint32_t)strlen(pe->program);
 		hm_name_fill(&prog);
-		E->c.exec_pending++;
+		p->c->exec_pending++;
 	} else {
 		prog = real;	/* not judged: outside the marks */
-		E->c.exec_fallback++;
+		p->c->exec_fallback++;
 	}
-	r = hm_tracker_exec(E->t, &task, &prog, pe && pe->script ? NULL : &real,
+	r = hm_tracker_exec(p->t, &task, &prog, pe && pe->script ? NULL : &real,
 			    &res);
 	if (r)
-		hm_enf_log(E, "pid %d: exec not tracked: %s", pid, strerror(-r));
-	else if (E->o.verbose)
-		hm_enf_log(E, "pid %d exec %s: %s", pid, prog.str,
-			   res.now.name->str);
-	E->c.execs++;
-	hm_enf_pending_drop(E, pid);
+		hm_log("pid %d: exec not tracked: %s", pid, strerror(-r));
+	else if (p->verbose)
+		hm_log("pid %d exec %s: %s", pid, prog.str, res.now.name->str);
+	p->c->execs++;
+	hm_execs_drop(p->x, pid);
 }
 
 /*
@@ -574,25 +658,30 @@ static void on_exec(struct hm_enforcer *E, int32_t pid)
  * a fork by it) or after the batch was answered: reading /proc for the
  * execs of every process on the machine stays off the answer's path.
  */
-static void queue_exec(struct hm_enforcer *E, int32_t pid)
+static void queue_exec(struct hm_proc *p, int32_t pid)
 {
-	if (E->n_execq == HM_ARRAY_SIZE(E->execq))
-		hm_enf_proc_apply(E, -1);
-	E->execq[E->n_execq++] = pid;
+	if (p->n_execq == HM_ARRAY_SIZE(p->execq))
+		hm_proc_apply(p, -1);
+	p->execq[p->n_execq++] = pid;
 }
 
-void hm_enf_proc_apply(struct hm_enforcer *E, int32_t pid)
+/**
+ * hm_proc_apply() - apply the execs queued for @pid, in order.
+ * @p: the keeper.
+ * @pid: a process; -1: every queued exec.
+ */
+void hm_proc_apply(struct hm_proc *p, int32_t pid)
 {
-	size_t keep = 0, n = E->n_execq;
+	size_t keep = 0, n = p->n_execq;
 
-	E->n_execq = 0;		/* on_exec() may not re-enter the queue */
+	p->n_execq = 0;		/* on_exec() may not re-enter the queue */
 	for (size_t i = 0; i < n; i++) {
-		if (pid < 0 || E->execq[i] == pid)
-			on_exec(E, E->execq[i]);
+		if (pid < 0 || p->execq[i] == pid)
+			on_exec(p, p->execq[i]);
 		else
-			E->execq[keep++] = E->execq[i];
+			p->execq[keep++] = p->execq[i];
 	}
-	E->n_execq = keep;
+	p->n_execq = keep;
 }
 
 /*
@@ -601,69 +690,82 @@ void hm_enf_proc_apply(struct hm_enforcer *E, int32_t pid)
  * before its last events are read, and they still belong to its domain.
  * A fork of the same pid (reuse) replaces the entry instead.
  */
-static void queue_exit(struct hm_enforcer *E, int32_t pid)
+static void queue_exit(struct hm_proc *p, int32_t pid)
 {
-	if (E->n_gone == HM_ARRAY_SIZE(E->gone))
-		hm_enf_proc_reap(E);
-	E->gone[E->n_gone++] = pid;
+	if (p->n_gone == HM_ARRAY_SIZE(p->gone))
+		hm_proc_reap(p);
+	p->gone[p->n_gone++] = pid;
 }
 
-static void unqueue_exit(struct hm_enforcer *E, int32_t pid)
+static void unqueue_exit(struct hm_proc *p, int32_t pid)
 {
-	for (size_t i = 0; i < E->n_gone; i++)
-		if (E->gone[i] == pid)
-			E->gone[i] = E->gone[--E->n_gone];
+	for (size_t i = 0; i < p->n_gone; i++)
+		if (p->gone[i] == pid)
+			p->gone[i] = p->gone[--p->n_gone];
 }
 
-void hm_enf_proc_reap(struct hm_enforcer *E)
+/**
+ * hm_proc_reap() - apply every queued exec, then the queued exits: the
+ * events read before them are judged.
+ * @p: the keeper.
+ */
+void hm_proc_reap(struct hm_proc *p)
 {
-	if (E->n_execq)
-		hm_enf_proc_apply(E, -1);	/* before they go */
-	for (size_t i = 0; i < E->n_gone; i++) {
-		hm_tracker_exit(E->t, E->gone[i]);
-		hm_enf_pending_drop(E, E->gone[i]);
+	if (p->n_execq)
+		hm_proc_apply(p, -1);	/* before they go */
+	for (size_t i = 0; i < p->n_gone; i++) {
+		hm_tracker_exit(p->t, p->gone[i]);
+		hm_execs_drop(p->x, p->gone[i]);
 	}
-	E->n_gone = 0;
+	p->n_gone = 0;
 }
 
-static void on_event(struct hm_enforcer *E, const struct proc_event *ev)
+static void on_event(struct hm_proc *p, const struct proc_event *ev)
 {
-	E->c.proc_events++;
+	p->c->proc_events++;
 	switch (ev->what) {
 	case PROC_EVENT_FORK:
 		if (ev->event_data.fork.child_pid !=
 		    ev->event_data.fork.child_tgid)
 			return;		/* a thread */
-		unqueue_exit(E, ev->event_data.fork.child_tgid);
+		unqueue_exit(p, ev->event_data.fork.child_tgid);
 		/* the child gets the parent's domain as it is now */
-		if (E->n_execq)
-			hm_enf_proc_apply(E, ev->event_data.fork.parent_tgid);
-		hm_tracker_fork(E->t, ev->event_data.fork.child_tgid,
+		if (p->n_execq)
+			hm_proc_apply(p, ev->event_data.fork.parent_tgid);
+		hm_tracker_fork(p->t, ev->event_data.fork.child_tgid,
 				ev->event_data.fork.parent_tgid);
 		return;
 	case PROC_EVENT_EXEC:
-		queue_exec(E, ev->event_data.exec.process_tgid);
+		queue_exec(p, ev->event_data.exec.process_tgid);
 		return;
 	case PROC_EVENT_EXIT:
 		if (ev->event_data.exit.process_pid !=
 		    ev->event_data.exit.process_tgid)
 			return;
-		queue_exit(E, ev->event_data.exit.process_tgid);
+		queue_exit(p, ev->event_data.exit.process_tgid);
 		return;
 	default:
 		return;
 	}
 }
 
-int hm_enf_proc_drain(struct hm_enforcer *E)
+/**
+ * hm_proc_drain() - read every proc-connector message waiting: forks are
+ * applied at once, execs and exits queued (hm_proc_apply(),
+ * hm_proc_reap()); lost messages make a resync from /proc.
+ * @p: the keeper.
+ * Returns: 0 or -errno.
+ */
+int hm_proc_drain(struct hm_proc *p)
 {
 	char buf[8192] __attribute__((aligned(8)));
 	bool lost = false;
 	int r = 0;
 
+	if (p->fd < 0)
+		return 0;
 	for (;;) {
-		ssize_t len = recv(hm_proc_fd(E->proc), buf, sizeof(buf),
-				   MSG_DONTWAIT);
+		ssize_t len = recv(p->fd, buf, sizeof(buf), MSG_DONTWAIT);
 		struct nlmsghdr *nl = (struct nlmsghdr *)buf;
 
 		if (len < 0) {
@@ -695,19 +797,19 @@ int hm_enf_proc_drain(struct hm_enforcer *E)
 				memset(&ev, 0, sizeof(ev));
 				memcpy(&ev, cn->data, have < sizeof(ev) ?
 						      have : sizeof(ev));
-				on_event(E, &ev);
+				on_event(p, &ev);
 			}
 		}
 	}
 	if (lost) {
-		E->c.proc_lost++;
-		E->c.resyncs++;
-		hm_enf_log(E, "proc connector lost events (ENOBUFS): "
-			   "resyncing from /proc");
-		hm_enf_proc_apply(E, -1);
-		r = hm_enf_proc_scan(E, true);
+		p->c->proc_lost++;
+		p->c->resyncs++;
+		hm_log("proc connector lost events (ENOBUFS): resyncing from "
+		       "/proc");
+		hm_proc_apply(p, -1);
+		r = hm_proc_scan(p, true);
 		if (r)
-			hm_enf_log(E, "resync failed: %s", strerror(-r));
+			hm_log("resync failed: %s", strerror(-r));
 	}
 	return r;
 }

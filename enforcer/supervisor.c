@@ -26,11 +26,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforcer.h"
+#include "enforcer_private.h"
 
 #define MAX_HELD 64
 
 struct hm_super {
+	struct hm_super_env env;
 	int lfd;
 	int cfd;
 	char *path;
@@ -41,6 +42,10 @@ struct hm_super {
 	uint32_t next_id;
 };
 
+/**
+ * hm_held_free() - free a held query and what it holds.
+ * @h: may be NULL.
+ */
 void hm_held_free(struct hm_held *h)
 {
 	if (!h)
@@ -52,7 +57,14 @@ void hm_held_free(struct hm_held *h)
 	free(h);
 }
 
-int hm_super_open(struct hm_enforcer *E, const char *path,
+/**
+ * hm_super_open() - listen on @path (root only, mode 0600).
+ * @path: the socket's path; a socket left there is replaced.
+ * @env: what answers go through; copied, its pointers borrowed.
+ * @out: caller frees with hm_super_close().
+ * Returns: 0 or -errno.
+ */
+int hm_super_open(const char *path, const struct hm_super_env *env,
 		  struct hm_super **out)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -66,6 +78,7 @@ int hm_super_open(struct hm_enforcer *E, const char *path,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->env = *env;
 	s->cfd = -1;
 	s->path = strdup(path);
 	strcpy(sa.sun_path, path);
@@ -79,12 +92,7 @@ int hm_super_open(struct hm_enforcer *E, const char *path,
 	umask(old);
 	if (r < 0 || chmod(path, 0600) < 0 || listen(s->lfd, 4) < 0)
 		goto fail;
-	r = hm_enf_watch(E, s->lfd);
-	if (r) {
-		errno = -r;
-		goto fail;
-	}
-	hm_enf_log(E, "supervisor listening on %s", path);
+	hm_log("supervisor listening on %s", path);
 	*out = s;
 	return 0;
 fail:
@@ -96,14 +104,12 @@ fail:
 	return r;
 }
 
-static void send_line(struct hm_enforcer *E, struct hm_super *s,
-		      const char *fmt, ...) HM_PRINTF(3, 4);
+static void send_line(struct hm_super *s, const char *fmt, ...)
+	HM_PRINTF(2, 3);
 
-static void drop_client(struct hm_enforcer *E, struct hm_super *s,
-			const char *why);
+static void drop_client(struct hm_super *s, const char *why);
 
-static void send_line(struct hm_enforcer *E, struct hm_super *s,
-		      const char *fmt, ...)
+static void send_line(struct hm_super *s, const char *fmt, ...)
 {
 	char *line;
 	va_list ap;
@@ -115,20 +121,19 @@ static void send_line(struct hm_enforcer *E, struct hm_super *s,
 	n = vasprintf(&line, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
-		drop_client(E, s, "out of memory");
+		drop_client(s, "out of memory");
 		return;
 	}
 	/* a client that does not read is as good as gone */
 	if (send(s->cfd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
-		drop_client(E, s, "not reading");
+		drop_client(s, "not reading");
 	free(line);
 }
 
 /* Answer held query @i and forget it. */
-static void answer(struct hm_enforcer *E, size_t i,
-		   enum hm_decision_result res)
+static void answer(struct hm_super *s, size_t i, enum hm_decision_result res)
 {
-	struct hm_super *s = E->sup;
+	const struct hm_super_env *env = &s->env;
 	struct hm_held *h = s->held[i];
 	bool allow = res == HM_DECISION_GRANT || res == HM_DECISION_LEARNED;
 	struct hm_name nm = { .str = h->path, .len = (uint32_t)strlen(h->path) };
@@ -136,81 +141,104 @@ static void answer(struct hm_enforcer *E, size_t i,
 	s->held[i] = s->held[--s->n_held];
 	hm_name_fill(&nm);
 	if (allow && h->exec) {
-		int fd = hm_answers_fd(E->ans, h->ref);
+		int fd = hm_answers_fd(env->ans, h->ref);
 
-		if (fd >= 0)
-			hm_enf_pending_set(E, h->pid, h->path, fd, h->key.dev,
-					   h->key.ino);
+		if (fd >= 0 && hm_execs_set(env->execs, h->pid, h->path, fd,
+					    h->key.dev, h->key.ino))
+			env->c->internal_errors++;
 	}
-	hm_answers_finish(E->ans, h->ref, allow, true);
+	hm_answers_finish(env->ans, h->ref, allow, true);
 	switch (res) {
 	case HM_DECISION_GRANT:
-		E->c.granted++;
+		env->c->granted++;
 		break;
 	case HM_DECISION_LEARNED:
-		E->c.granted_learned++;
-		if (hm_enf_learn(E, h->tdomain, h->perm, &nm, NULL) < 0)
-			E->c.internal_errors++;
+		env->c->granted_learned++;
+		if (hm_live_learn(env->live, h->tdomain, h->perm, &nm, NULL) < 0)
+			env->c->internal_errors++;
 		break;
 	case HM_DECISION_TIMEOUT:
-		E->c.query_timeouts++;
+		env->c->query_timeouts++;
 		break;
 	default:
-		E->c.rejected++;
+		env->c->rejected++;
 		break;
 	}
-	send_line(E, s, "DONE %u %s\n", h->id, hm_decision_result_names[res]);
-	hm_enf_log(E, "supervisor %s pid=%d domain=\"%s\" %s",
-		   hm_decision_result_names[res], h->pid, h->domain, h->acl);
-	hm_enf_audit(E, res, h->perm, h->pid, h->profile, h->tdomain, h->raw,
-		     h->raw_len);
+	send_line(s, "DONE %u %s\n", h->id, hm_decision_result_names[res]);
+	hm_log("supervisor %s pid=%d domain=\"%s\" %s",
+	       hm_decision_result_names[res], h->pid, h->domain, h->acl);
+	if (hm_log_decision(env->audit_fd, res, h->perm, h->pid, h->profile,
+			    h->tdomain, h->raw, h->raw_len))
+		env->c->audit_failures++;
 	hm_held_free(h);
 }
 
-static void release(struct hm_enforcer *E, enum hm_decision_result res)
+static void release(struct hm_super *s, enum hm_decision_result res)
 {
-	while (E->sup && E->sup->n_held)
-		answer(E, E->sup->n_held - 1, res);
+	while (s->n_held)
+		answer(s, s->n_held - 1, res);
 }
 
-static void drop_client(struct hm_enforcer *E, struct hm_super *s,
-			const char *why)
+static void drop_client(struct hm_super *s, const char *why)
 {
 	if (s->cfd < 0)
 		return;
-	hm_enf_unwatch(E, s->cfd);
 	close(s->cfd);
 	s->cfd = -1;
 	s->in_len = 0;
-	E->c.client_lost++;
-	hm_enf_log(E, "supervisor client gone (%s): %zu held quer%s "
-		   "rejected", why, s->n_held, s->n_held == 1 ? "y" : "ies");
-	release(E, HM_DECISION_REJECT);
+	s->env.c->client_lost++;
+	hm_log("supervisor client gone (%s): %zu held quer%s rejected", why,
+	       s->n_held, s->n_held == 1 ? "y" : "ies");
+	release(s, HM_DECISION_REJECT);
 }
 
-void hm_super_close(struct hm_enforcer *E, struct hm_super *s)
+/**
+ * hm_super_close() - reject every held query, close the sockets, remove
+ * the socket file and free.
+ * @s: may be NULL.
+ */
+void hm_super_close(struct hm_super *s)
 {
 	if (!s)
 		return;
-	release(E, HM_DECISION_REJECT);
-	if (s->cfd >= 0) {
-		hm_enf_unwatch(E, s->cfd);
+	release(s, HM_DECISION_REJECT);
+	if (s->cfd >= 0)
 		close(s->cfd);
-	}
-	hm_enf_unwatch(E, s->lfd);
 	close(s->lfd);
 	unlink(s->path);
 	free(s->path);
 	free(s);
-	E->sup = NULL;
 }
 
+/**
+ * hm_super_pollfds() - the supervisor's fds for the daemon's poll set.
+ * @s: may be NULL (none).
+ * @out: room for two: the listening socket, the client if connected.
+ * Returns: how many were filled in.
+ */
+size_t hm_super_pollfds(const struct hm_super *s, struct pollfd *out)
+{
+	size_t n = 0;
+
+	if (!s)
+		return 0;
+	out[n++] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+	if (s->cfd >= 0)
+		out[n++] = (struct pollfd){ .fd = s->cfd, .events = POLLIN };
+	return n;
+}
+
+/**
+ * hm_super_connected() - is a client there to ask?
+ * @s: may be NULL.
+ * Returns: true when connected.
+ */
 bool hm_super_connected(const struct hm_super *s)
 {
 	return s && s->cfd >= 0;
 }
 
-static void on_accept(struct hm_enforcer *E, struct hm_super *s)
+static void on_accept(struct hm_super *s)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
@@ -230,48 +258,44 @@ static void on_accept(struct hm_enforcer *E, struct hm_super *s)
 		close(fd);
 		return;
 	}
-	if (hm_enf_watch(E, fd)) {
-		close(fd);
-		return;
-	}
 	s->cfd = fd;
-	hm_enf_log(E, "supervisor client connected (pid %d)", cr.pid);
-	send_line(E, s, "HELLO histmac-supervisor 1\n");
+	hm_log("supervisor client connected (pid %d)", cr.pid);
+	send_line(s, "HELLO histmac-supervisor 1\n");
 }
 
-static void on_line(struct hm_enforcer *E, struct hm_super *s, char *line)
+static void on_line(struct hm_super *s, char *line)
 {
 	char verb[16];
 	unsigned id;
 
 	if (sscanf(line, "%u %15s", &id, verb) != 2) {
-		send_line(E, s, "ERR bad line\n");
+		send_line(s, "ERR bad line\n");
 		return;
 	}
 	for (size_t i = 0; i < s->n_held; i++) {
 		if (s->held[i]->id != id)
 			continue;
 		if (!strcmp(verb, "grant"))
-			answer(E, i, HM_DECISION_GRANT);
+			answer(s, i, HM_DECISION_GRANT);
 		else if (!strcmp(verb, "learn"))
-			answer(E, i, HM_DECISION_LEARNED);
+			answer(s, i, HM_DECISION_LEARNED);
 		else if (!strcmp(verb, "reject"))
-			answer(E, i, HM_DECISION_REJECT);
+			answer(s, i, HM_DECISION_REJECT);
 		else
-			send_line(E, s, "ERR unknown answer '%s'\n", verb);
+			send_line(s, "ERR unknown answer '%s'\n", verb);
 		return;
 	}
-	send_line(E, s, "ERR no query %u (answered or timed out)\n", id);
+	send_line(s, "ERR no query %u (answered or timed out)\n", id);
 }
 
-static void on_client(struct hm_enforcer *E, struct hm_super *s)
+static void on_client(struct hm_super *s)
 {
 	ssize_t n = read(s->cfd, s->in + s->in_len,
 			 sizeof(s->in) - 1 - s->in_len);
 	char *nl;
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		drop_client(E, s, n ? strerror(errno) : "closed");
+		drop_client(s, n ? strerror(errno) : "closed");
 		return;
 	}
 	if (n < 0)
@@ -282,49 +306,63 @@ static void on_client(struct hm_enforcer *E, struct hm_super *s)
 		size_t used = (size_t)(nl - s->in) + 1;
 
 		*nl = '\0';
-		on_line(E, s, s->in);
+		on_line(s, s->in);
 		memmove(s->in, s->in + used, s->in_len - used + 1);
 		s->in_len -= used;
 	}
 	if (s->in_len == sizeof(s->in) - 1)
-		drop_client(E, s, "line too long");
+		drop_client(s, "line too long");
 }
 
-void hm_super_ready(struct hm_enforcer *E, int fd, short revents)
+/**
+ * hm_super_ready() - one of hm_super_pollfds()'s fds is ready.
+ * @s: may be NULL.
+ * @fd: which.
+ * @revents: what poll() said.
+ */
+void hm_super_ready(struct hm_super *s, int fd, short revents)
 {
-	struct hm_super *s = E->sup;
-
 	if (!s)
 		return;
 	if (fd == s->lfd)
-		on_accept(E, s);
+		on_accept(s);
 	else if (fd == s->cfd && (revents & (POLLIN | POLLHUP | POLLERR)))
-		on_client(E, s);
+		on_client(s);
 }
 
-bool hm_super_ask(struct hm_enforcer *E, struct hm_held *h)
+/**
+ * hm_super_ask() - hold an enforcing violation and ask the client.
+ * @s: may be NULL.
+ * @h: the query; taken when held.
+ * Returns: true when held (or already rejected: the client dropped while
+ * it was asked), false when not (no client, too many held).
+ */
+bool hm_super_ask(struct hm_super *s, struct hm_held *h)
 {
-	struct hm_super *s = E->sup;
-
 	if (!hm_super_connected(s) || s->n_held == MAX_HELD)
 		return false;
 	h->id = ++s->next_id;
 	h->deadline_ns = hm_now_ns() +
-			 (uint64_t)E->o.query_timeout_ms * 1000000ull;
-	hm_answers_hold(E->ans, h->ref, h->deadline_ns);
+			 (uint64_t)s->env.query_timeout_ms * 1000000ull;
+	hm_answers_hold(s->env.ans, h->ref, h->deadline_ns);
 	s->held[s->n_held++] = h;
-	send_line(E, s, "QUERY %u %d %s\t%s\t%s\n", h->id, h->pid,
+	send_line(s, "QUERY %u %d %s\t%s\t%s\n", h->id, h->pid,
 		  h->exec ? "execute" : "open", h->domain, h->acl);
 	if (s->cfd < 0)
 		return true;	/* dropped while sending: already rejected */
-	hm_enf_log(E, "held pid=%d domain=\"%s\" %s (query %u)", h->pid,
-		   h->domain, h->acl, h->id);
+	hm_log("held pid=%d domain=\"%s\" %s (query %u)", h->pid, h->domain,
+	       h->acl, h->id);
 	return true;
 }
 
-int hm_super_timeout(struct hm_enforcer *E, uint64_t now)
+/**
+ * hm_super_timeout() - how long poll() may sleep for the supervisor.
+ * @s: may be NULL.
+ * @now: hm_now_ns().
+ * Returns: ms until the next query deadline, or -1 (none).
+ */
+int hm_super_timeout(const struct hm_super *s, uint64_t now)
 {
-	struct hm_super *s = E->sup;
 	uint64_t next = UINT64_MAX;
 
 	if (!s || !s->n_held)
@@ -335,18 +373,16 @@ int hm_super_timeout(struct hm_enforcer *E, uint64_t now)
 	return next <= now ? 0 : (int)((next - now) / 1000000 + 1);
 }
 
-void hm_super_expire(struct hm_enforcer *E, uint64_t now)
+/**
+ * hm_super_expire() - reject (as timeouts) the queries past deadline.
+ * @s: may be NULL.
+ * @now: hm_now_ns().
+ */
+void hm_super_expire(struct hm_super *s, uint64_t now)
 {
-	struct hm_super *s = E->sup;
-
 	for (size_t i = 0; s && i < s->n_held;)
 		if (s->held[i]->deadline_ns <= now)
-			answer(E, i, HM_DECISION_TIMEOUT);
+			answer(s, i, HM_DECISION_TIMEOUT);
 		else
 			i++;
-}
-
-void hm_super_release_all(struct hm_enforcer *E)
-{
-	release(E, HM_DECISION_REJECT);
 }

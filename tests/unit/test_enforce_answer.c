@@ -2,7 +2,7 @@
 /*
  * test_enforce_answer.c - the enforcer's answer table and watchdog
  * (enforcer/answer.c) and its exec naming table (enforcer/exec.c),
- * compiled in here.  A socketpair stands in for the fanotify fd: answers
+ * linked from libhm_enforce.  A socketpair stands in for the fanotify fd: answers
  * written to it are read back from the other end, and fake events written
  * there are what the watchdog drains when the main loop is stuck.
  * Property under test: every event is answered exactly once, in time.
@@ -22,8 +22,10 @@
 
 #include <cmocka.h>
 
-#include "../../enforcer/answer.c"
-#include "../../enforcer/exec.c"
+#include <limits.h>
+#include <sys/fanotify.h>
+
+#include "enforcer_private.h"
 
 struct pair {
 	int fan;	/* what answer.c writes to and drains from */
@@ -70,11 +72,12 @@ static void sleep_ms(long ms)
 static struct hm_answers *new_answers(int fan, unsigned timeout_ms,
 				      bool deny)
 {
-	struct hm_enf_opts o = { .decision_timeout_ms = timeout_ms,
-				 .default_deny = deny };
+	struct hm_answers_cfg cfg = { .fan_fd = fan,
+				      .decision_timeout_ms = timeout_ms,
+				      .default_deny = deny };
 	struct hm_answers *a;
 
-	assert_int_equal(hm_answers_new(fan, &o, false, &a), 0);
+	assert_int_equal(hm_answers_new(&cfg, &a), 0);
 	return a;
 }
 
@@ -212,7 +215,7 @@ static void test_hold_full_release(void **state)
 {
 	struct pair p = make_pair();
 	struct hm_answers *a = new_answers(p.fan, 1000, false);
-	static struct hm_slot_ref refs[SLOTS];
+	static struct hm_slot_ref refs[HM_ANSWERS_SLOTS];
 	struct fanotify_response r[8];
 	struct hm_answer_stats st;
 	struct hm_slot_ref extra;
@@ -224,7 +227,7 @@ static void test_hold_full_release(void **state)
 		       sizeof(sndbuf)))
 		setsockopt(p.fan, SOL_SOCKET, SO_SNDBUF, &sndbuf,
 			   sizeof(sndbuf));
-	for (int i = 0; i < SLOTS; i++)
+	for (int i = 0; i < HM_ANSWERS_SLOTS; i++)
 		assert_true(hm_answers_take(a, devnull(), 100, &refs[i]));
 	/* no slot left: answered at once with the default, and closed */
 	assert_false(hm_answers_take(a, devnull(), 100, &extra));
@@ -270,7 +273,7 @@ static void test_pending(void **state)
 		{ "plain text\n", false, NULL },
 		{ "\x7f" "ELF", false, NULL },	/* too short to be an ELF */
 	};
-	struct hm_enforcer *E = calloc(1, sizeof(*E));
+	struct hm_execs *E = calloc(1, sizeof(*E));
 	char path[] = "/tmp/hm-test-exec-XXXXXX";
 	int fd;
 
@@ -284,55 +287,54 @@ static void test_pending(void **state)
 		assert_int_equal(write(fd, cases[i].content,
 				       strlen(cases[i].content)),
 				 (ssize_t)strlen(cases[i].content));
-		assert_int_equal(hm_enf_pending_set(E, 50, "/prog", fd, 1,
+		assert_int_equal(hm_execs_set(E, 50, "/prog", fd, 1,
 						    (uint64_t)i), 0);
-		pe = hm_enf_pending(E, 50);
+		pe = hm_execs_find(E, 50);
 		assert_non_null(pe);
 		assert_int_equal(pe->script, cases[i].script);
 		if (cases[i].interp)
 			assert_string_equal(pe->interp, cases[i].interp);
 		else
 			assert_null(pe->interp);
-		assert_true(hm_enf_pending_has_obj(pe, 1, (uint64_t)i));
-		assert_false(hm_enf_pending_has_obj(pe, 2, (uint64_t)i));
+		assert_true(hm_execs_has_obj(pe, 1, (uint64_t)i));
+		assert_false(hm_execs_has_obj(pe, 2, (uint64_t)i));
 		close(fd);
 		unlink(path);
 		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
 	}
-	assert_int_equal(E->n_pend, 1);	/* replaced, not added */
+	assert_int_equal(E->n, 1);	/* replaced, not added */
 
 	/* an ELF names its loader; the loader's exec open is part of it */
 	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
-	assert_int_equal(hm_enf_pending_set(E, 60, "/bin/true", fd, 1, 99), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/bin/true", fd, 1, 99), 0);
 	close(fd);
 	{
-		struct hm_pending_exec *pe = hm_enf_pending(E, 60);
+		struct hm_pending_exec *pe = hm_execs_find(E, 60);
 		char real[PATH_MAX];
 		int lfd;
 
 		assert_non_null(pe->interp);
 		assert_non_null(realpath(pe->interp, real));
-		assert_false(hm_enf_pending_interp(pe, "/usr/bin/other", -1, 0,
-						   0));
+		assert_false(hm_execs_interp(pe, "/usr/bin/other", -1, 0, 0));
 		lfd = open(real, O_RDONLY | O_CLOEXEC);
 		assert_true(lfd >= 0);
-		assert_true(hm_enf_pending_interp(pe, real, lfd, 1, 100));
+		assert_true(hm_execs_interp(pe, real, lfd, 1, 100));
 		close(lfd);
-		assert_true(hm_enf_pending_has_obj(pe, 1, 100));
+		assert_true(hm_execs_has_obj(pe, 1, 100));
 		assert_null(pe->interp);	/* ld.so names no loader */
 	}
 	/* many pids: bounded, the oldest goes */
-	for (int pid = 1000; pid < 1000 + (int)PENDING_MAX + 10; pid++)
-		assert_int_equal(hm_enf_pending_set(E, pid, "/p", -1, 0, 0), 0);
-	assert_int_equal(E->n_pend, PENDING_MAX);
-	assert_null(hm_enf_pending(E, 1000));
-	assert_non_null(hm_enf_pending(E, 1000 + (int)PENDING_MAX + 9));
-	hm_enf_pending_drop(E, 1000 + (int)PENDING_MAX + 9);
-	assert_null(hm_enf_pending(E, 1000 + (int)PENDING_MAX + 9));
-	hm_enf_pending_expire(E, hm_now_ns() + PENDING_TTL_NS + 1);
-	assert_int_equal(E->n_pend, 0);
-	hm_enf_pending_clear(E);
+	for (int pid = 1000; pid < 1000 + (int)HM_EXECS_MAX + 10; pid++)
+		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(E->n, HM_EXECS_MAX);
+	assert_null(hm_execs_find(E, 1000));
+	assert_non_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
+	hm_execs_drop(E, 1000 + (int)HM_EXECS_MAX + 9);
+	assert_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
+	hm_execs_expire(E, hm_now_ns() + HM_EXECS_TTL_NS + 1);
+	assert_int_equal(E->n, 0);
+	hm_execs_clear(E);
 	free(E);
 }
 

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * enforcer_private.h - the parts of the enforcer daemon (not a public
+ * header; the unit tests use it).  Calls go one way:
+ *
+ *   daemon.c  -> loop.c -> proc.c, exec.c, live.c, answer.c, mark.c,
+ *                          supervisor.c, log.c, and the pure decision
+ *                          code (enforce.h)
+ *   daemon.c  -> supervisor.c -> answer.c, exec.c, live.c, log.c
+ *   proc.c    -> exec.c;   live.c, mark.c, answer.c, exec.c -> log.c
+ *
+ *   daemon.c     setup in a safe order, the poll loop over every fd,
+ *                signals, the tick, teardown (owns struct hm_enforcer)
+ *   loop.c       one fanotify batch: read, drain the proc connector,
+ *                judge every event and answer it (struct hm_loop)
+ *   answer.c     every permission event's fd and state (deciding, held,
+ *                answered), the answer, and the watchdog thread
+ *   proc.c       proc connector, /proc scan, resync, --state import
+ *   exec.c       exec naming: the program an allowed exec enters with
+ *   mark.c       fanotify marks, what must never be marked, ignore marks
+ *   live.c       the live policy: load, reload (in a thread), learning,
+ *                saving
+ *   supervisor.c the --supervisor socket and held queries
+ *   log.c        audit records and the daemon's own log lines
+ *   caps.c       dropping capabilities after setup
+ *
+ * Each part gets the few others it calls when it is built, and the one
+ * counter table (struct hm_enforcer_counters) it counts into.
+ *
+ * Threads: the main loop does everything but two things: the watchdog
+ * thread answers events whose decision is late (answer.c), and a loader
+ * thread builds a reloaded policy (live.c) and says so with SIGUSR2.
+ * They share only what answer.c locks and the reload hand-over.
+ */
+#ifndef HISTMAC_ENFORCER_PRIVATE_H
+#define HISTMAC_ENFORCER_PRIVATE_H
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "histmac/enforce.h"
+#include "histmac/enforcer.h"
+#include "histmac/learn.h"
+#include "histmac/model.h"
+#include "histmac/tracker.h"
+
+/* Counters: printed at exit and on SIGUSR1, every one (zeros too). */
+#define HM_ENFORCER_COUNTERS(X)						\
+	X(events, "permission events")					\
+	X(open_events, "FAN_OPEN_PERM events")				\
+	X(exec_events, "FAN_OPEN_EXEC_PERM events")			\
+	X(self, "own pid let through")					\
+	X(allowed, "allowed by the policy")				\
+	X(cache_allowed, "allowed from the decision cache")		\
+	X(global_allowed, "allowed as globally readable")		\
+	X(disabled, "allowed: profile disabled")			\
+	X(learned, "allowed: learning (entry added)")			\
+	X(permissive, "allowed: permissive violation")			\
+	X(denied, "denied: enforcing violation")			\
+	X(granted, "supervisor: granted")				\
+	X(granted_learned, "supervisor: granted and learned")		\
+	X(rejected, "supervisor: rejected")				\
+	X(query_timeouts, "supervisor: no answer in time")		\
+	X(client_lost, "supervisor: client went away")			\
+	X(not_judged_exec, "exec not judged (history unobserved)")	\
+	X(exec_part, "opens that are part of an exec")			\
+	X(directories, "directories (not judged)")			\
+	X(no_path, "path not resolvable from the event fd")		\
+	X(exited, "process gone before its event was read")		\
+	X(proc_gone, "process gone while judged (/proc unreadable)")	\
+	X(late, "decided after the watchdog had answered")		\
+	X(overflow, "fanotify queue overflows")				\
+	X(bad_events, "malformed fanotify events")			\
+	X(internal_errors, "internal errors (default answer)")		\
+	X(ignore_marks, "kernel ignore marks added")			\
+	X(proc_events, "proc connector events")				\
+	X(proc_lost, "proc connector overruns (ENOBUFS)")		\
+	X(resyncs, "resyncs from /proc")				\
+	X(execs, "execs tracked")					\
+	X(exec_pending, "execs entered by their judged name")		\
+	X(exec_fallback, "execs named from /proc/PID/exe")		\
+	X(exec_gone, "execs not applied: process gone first")		\
+	X(reloads, "policy reloads")					\
+	X(reload_failures, "policy reloads refused")			\
+	X(saves, "policy saves")					\
+	X(audit_failures, "audit records not sent")
+
+struct hm_enforcer_counters {
+#define X(f, s) uint64_t f;
+	HM_ENFORCER_COUNTERS(X)
+#undef X
+};
+
+/* ------------------------------------------------------------ answer.c */
+
+/* A reference to one permission event; stale once answered and closed. */
+struct hm_slot_ref {
+	uint32_t idx;
+	uint32_t gen;
+};
+
+struct hm_answers;
+
+/* Events being decided at once; more are answered at once (default). */
+#define HM_ANSWERS_SLOTS 4096
+
+struct hm_answer_stats {
+	uint64_t answered;		/* by the main loop */
+	uint64_t watchdog;		/* late decisions answered by it */
+	uint64_t watchdog_drained;	/* read and answered by it: main
+					 * loop stalled */
+	uint64_t write_errors;		/* the kernel no longer waited */
+	uint64_t table_full;		/* answered at once: no slot */
+};
+
+/* What the watchdog and a full table answer, and when it is late. */
+struct hm_answers_cfg {
+	int fan_fd;			/* answers are written here */
+	unsigned decision_timeout_ms;
+	bool default_deny;
+	bool audit;			/* FAN_AUDIT works */
+};
+
+int hm_answers_new(const struct hm_answers_cfg *cfg,
+		   struct hm_answers **out);
+/* Stop the watchdog and answer whatever is still pending. */
+void hm_answers_release(struct hm_answers *a);
+/* The same, and free. */
+void hm_answers_free(struct hm_answers *a);
+int hm_answers_start_watchdog(struct hm_answers *a);
+/* Register an event fd read by the main loop. false: no slot (answered
+ * with the default already and closed). */
+bool hm_answers_take(struct hm_answers *a, int fd, int32_t pid,
+		     struct hm_slot_ref *out);
+/* Answer (unless the watchdog did) and close.  @audit: FAN_AUDIT.
+ * Returns true when this call answered. */
+bool hm_answers_finish(struct hm_answers *a, struct hm_slot_ref ref,
+		       bool allow, bool audit);
+/* Keep the event waiting (supervisor) until @deadline_ns. */
+void hm_answers_hold(struct hm_answers *a, struct hm_slot_ref ref,
+		     uint64_t deadline_ns);
+/* The event fd of @ref while it is pending, else -1 (borrowed). */
+int hm_answers_fd(struct hm_answers *a, struct hm_slot_ref ref);
+/* Is @ref still waiting for our answer? */
+bool hm_answers_pending(struct hm_answers *a, struct hm_slot_ref ref);
+/* The main loop is busy since now (true) / back in poll (false).
+ * Returns the time (busy) or 0. */
+uint64_t hm_answers_busy(struct hm_answers *a, bool busy);
+void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out);
+uint64_t hm_now_ns(void);
+
+/* ---------------------------------------------------------------- log.c */
+
+void hm_log(const char *fmt, ...) HM_PRINTF(1, 2);
+
+/* One decision's audit user record (AUDIT_USER_AVC).  @audit_fd < 0:
+ * none.  Returns 0, or -EIO/-ENOMEM when it was not sent. */
+int hm_log_decision(int audit_fd, enum hm_decision_result res,
+		    uint32_t perm, int32_t pid, uint8_t profile,
+		    const struct hm_name *domain, const char *raw_path,
+		    size_t raw_len);
+
+/* --------------------------------------------------------------- exec.c */
+
+/* An exec judged (or let through) whose proc event has not arrived. */
+struct hm_pending_exec {
+	int32_t pid;
+	char *program;			/* encoded name to enter with */
+	bool script;			/* "#!": no realpath for the tracker */
+	char *interp;			/* raw interpreter/loader path, or NULL */
+	uint64_t dev[4], ino[4];	/* objects opened by this exec */
+	int n_obj;
+	uint64_t since_ns;
+};
+
+#define HM_EXECS_MAX 256
+#define HM_EXECS_TTL_NS (5ull * 1000 * 1000 * 1000)
+
+/* The pending execs, at most HM_EXECS_MAX (the oldest makes room). */
+struct hm_execs {
+	struct hm_pending_exec pend[HM_EXECS_MAX];
+	size_t n;
+};
+
+/* the pending exec of @pid, or NULL (borrowed until the next change) */
+struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid);
+void hm_execs_drop(struct hm_execs *x, int32_t pid);
+void hm_execs_expire(struct hm_execs *x, uint64_t now);
+void hm_execs_clear(struct hm_execs *x);
+bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
+		      uint64_t ino);
+int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
+		 int fd, uint64_t dev, uint64_t ino);
+bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
+		     uint64_t dev, uint64_t ino);
+
+/* --------------------------------------------------------------- proc.c */
+
+struct hm_proc;
+
+/* Subscribe to the proc connector: the socket into *@fd. */
+int hm_proc_connect(int rcvbuf, int *fd);
+/*
+ * The process table's keeper.  @fd: where proc-connector messages are
+ * read (taken: closed by hm_proc_free(); -1: none); @t, @x, @c: borrowed,
+ * must outlive it.
+ */
+int hm_proc_new(int fd, struct hm_tracker *t, struct hm_execs *x,
+		struct hm_enforcer_counters *c, bool verbose,
+		struct hm_proc **out);
+void hm_proc_free(struct hm_proc *p);
+int hm_proc_fd(const struct hm_proc *p);
+int hm_proc_drain(struct hm_proc *p);
+/* apply the execs queued for @pid (-1: all), in order */
+void hm_proc_apply(struct hm_proc *p, int32_t pid);
+/* apply every queued exec, then the queued exits */
+void hm_proc_reap(struct hm_proc *p);
+int hm_proc_scan(struct hm_proc *p, bool resync);
+int hm_proc_import(struct hm_proc *p, const char *state);
+/* @pid's domain; reads /proc for a process not seen yet.
+ * Returns 0, -ESRCH (gone), or negative errno. */
+int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out);
+/* What the open @pid waits in asked for (bitmask of enum hm_file_op:
+ * read, write, append, truncate), from /proc/PID/syscall, into @out
+ * (0: unknown).  Returns 0, or -ESRCH when the process is gone (its
+ * /proc entry cannot be read; @out untouched). */
+int hm_proc_open_perm(int32_t pid, uint32_t *out);
+/* task values for conditions, from /proc/PID/status; -ESRCH: gone */
+int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx);
+/* encoded /proc/PID/exe into @buf (size @cap); length or -errno */
+long hm_proc_exe(int32_t pid, char *buf, size_t cap);
+
+/* --------------------------------------------------------------- mark.c */
+
+/* Refuse what must never be marked; logs why.  0 or -errno. */
+int hm_marks_check(const char *const *marks, size_t n, const char *policy);
+int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
+		 uint64_t mask);
+
+/* Kernel ignore marks, each with an fd kept to take it back. */
+struct hm_ignores;
+
+int hm_ignores_new(int fan_fd, size_t max, struct hm_ignores **out);
+void hm_ignores_free(struct hm_ignores *ig);
+/* Returns 1 added, 0 full, or -errno. */
+int hm_ignores_add(struct hm_ignores *ig, int event_fd);
+void hm_ignores_clear(struct hm_ignores *ig);
+
+/* --------------------------------------------------------------- live.c */
+
+/* The live policy and what learning into it needs. */
+struct hm_live {
+	const struct hm_enforcer_opts *o;	/* borrowed */
+	struct hm_enforcer_counters *c;		/* borrowed */
+	struct hm_tracker *t;		/* borrowed, may be NULL: told of
+					 * new domains */
+	struct hm_model *m;
+	struct hm_enf_index *ix;
+	struct hm_generalizer *g;
+	int dialect;
+	bool dirty;			/* learned since the last save */
+	uint64_t last_save_ns;
+
+	/* reload hand-over */
+	pthread_t loader;
+	bool loading;
+	_Atomic bool loaded_done;	/* set by the loader when it is done */
+	struct hm_model *loaded_m;
+	struct hm_enf_index *loaded_ix;
+	struct hm_diag *loaded_diag;
+	int loaded_status;
+};
+
+/* Load @o's policy. Returns 0, -EINVAL (errors in it), or -errno. */
+int hm_live_load(const struct hm_enforcer_opts *o,
+		 struct hm_enforcer_counters *c, struct hm_live **out);
+void hm_live_free(struct hm_live *L);
+int hm_live_reload_start(struct hm_live *L);
+/* Returns 1 when the new policy is in place (caches must be flushed),
+ * 0 when there is nothing to take, -errno when it was refused. */
+int hm_live_reload_finish(struct hm_live *L);
+/* Learn @perm (bitmask of enum hm_file_op; 0: read) on @path. */
+int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
+		  uint32_t perm, const struct hm_name *path,
+		  const struct hm_cond_ctx *ctx);
+int hm_live_save(struct hm_live *L);
+/* effective profile for a domain (--mode wins) */
+uint8_t hm_live_profile(const struct hm_live *L, uint8_t own);
+/* The entry learning would add, as a policy line; caller frees. */
+char *hm_live_acl_line(struct hm_live *L, const struct hm_name *path,
+		       uint32_t perm);
+
+/* --------------------------------------------------------- supervisor.c */
+
+struct hm_held {
+	uint32_t id;
+	uint64_t deadline_ns;
+	struct hm_slot_ref ref;
+	int32_t pid;
+	bool exec;
+	uint32_t perm;		/* enum hm_file_op bits; 0: unknown open */
+	char *domain;		/* encoded */
+	char *path;		/* encoded name */
+	char *raw;		/* raw path, for the audit record */
+	size_t raw_len;
+	char *acl;		/* the ACL line that would allow it */
+	uint8_t profile;
+	const struct hm_name *tdomain;	/* tracker-owned */
+	struct hm_dcache_key key;
+};
+
+/* What the supervisor answers through. */
+struct hm_super_env {
+	struct hm_answers *ans;
+	struct hm_execs *execs;
+	struct hm_live *live;
+	struct hm_enforcer_counters *c;
+	int audit_fd;
+	unsigned query_timeout_ms;
+};
+
+struct hm_super;
+
+int hm_super_open(const char *path, const struct hm_super_env *env,
+		  struct hm_super **out);
+/* reject every held query, close */
+void hm_super_close(struct hm_super *s);
+/* its fds (listening, client) into @out[2]; returns how many */
+size_t hm_super_pollfds(const struct hm_super *s, struct pollfd *out);
+void hm_super_ready(struct hm_super *s, int fd, short revents);
+bool hm_super_connected(const struct hm_super *s);
+/* Hold @h (taken) and ask the client; false: not held (no client). */
+bool hm_super_ask(struct hm_super *s, struct hm_held *h);
+/* ms from @now until the next query deadline, or -1 */
+int hm_super_timeout(const struct hm_super *s, uint64_t now);
+void hm_super_expire(struct hm_super *s, uint64_t now);
+void hm_held_free(struct hm_held *h);
+
+/* --------------------------------------------------------------- loop.c */
+
+/* What the decision loop reads, answers and judges with (borrowed). */
+struct hm_loop_cfg {
+	int fan_fd;			/* fanotify events are read here */
+	pid_t self;			/* let through */
+	bool default_deny;		/* internal errors */
+	bool verbose;
+	unsigned decision_timeout_ms;	/* for log lines */
+	unsigned test_delay_ms;		/* tests: every decision stalls */
+	int audit_fd;			/* -1: no audit records */
+	struct hm_answers *ans;
+	struct hm_proc *proc;
+	struct hm_live *live;
+	struct hm_dcache *cache;
+	struct hm_ignores *ignores;	/* may be NULL */
+	struct hm_execs *execs;
+	struct hm_super *sup;		/* may be NULL */
+	struct hm_enforcer_counters *c;
+};
+
+struct hm_loop;
+
+/* Events per read: the batch the loop judges at once. */
+#define HM_LOOP_BATCH 512
+
+int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out);
+void hm_loop_free(struct hm_loop *l);
+/*
+ * Read from the fanotify fd and judge what was read.  @proc_ready: the
+ * proc connector has messages: read a whole batch and drain them after
+ * the read (else one event: see loop.c); @now: when the loop woke.
+ * Returns the bytes read, 0 (nothing), or -errno.
+ */
+long hm_loop_read(struct hm_loop *l, bool proc_ready, uint64_t now);
+/* Judge the events in @buf (what one read returned). */
+void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
+		   bool drain);
+
+/* --------------------------------------------------------------- caps.c */
+
+int hm_caps_drop(void);
+
+#endif /* HISTMAC_ENFORCER_PRIVATE_H */
