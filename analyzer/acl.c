@@ -4,10 +4,13 @@
  * decision whether a request is allowed.  Shared by the loader, learner,
  * checker and enforcer, so all of them agree on what an entry means.
  *
- * Index: an entry whose primary operand (the path for file kinds, the
- * unix address, the env name) is a literal word sits in a map keyed by
- * that word's hash and length; a patterned one in a map keyed by its
- * literal directory prefix ("/usr/lib/" for /usr/lib/lib\*.so\*).  A
+ * What an entry's operands are comes from the kind table (hm_kinds[]);
+ * equality, order and matching are done per operand type.
+ *
+ * Index: an entry whose key operand (hm_kind.key: the path for file
+ * kinds, the unix address, the env name) is a literal word sits in a map
+ * keyed by that word's hash and length; a patterned one in a map keyed by
+ * its literal directory prefix ("/usr/lib/" for /usr/lib/lib\*.so\*).  A
  * request probes the literal map once and the prefix map once per '/' of
  * its path.  Entries without such an operand (groups, inet, signals) are
  * kept in a short list per kind.  Nothing scans every entry.
@@ -215,50 +218,35 @@ bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx)
 
 /* --------------------------------------------------- primary operands */
 
-/* The word an entry is indexed by, or NULL (then *@group says why). */
+/* The operand @e is filed under in the index, or NULL. */
+static const struct hm_operand *key_operand(unsigned kind)
+{
+	if (kind >= HM_ACL_KIND_MAX || hm_kinds[kind].key == HM_NO_KEY)
+		return NULL;
+	return &hm_kinds[kind].opnd[hm_kinds[kind].key];
+}
+
+/* The word an entry is indexed by, or NULL (none, or a group). */
 static const struct hm_name *entry_key(const struct hm_acl_head *e)
 {
-	const struct hm_name_op *op = NULL;
+	const struct hm_operand *o = key_operand(e->kind);
+	const void *p;
 
-	switch (e->kind) {
-	case HM_ACL_PATH:
-		op = &hm_container_of(e, struct hm_acl_path, head)->name;
-		break;
-	case HM_ACL_PATH_NUMBER:
-		op = &hm_container_of(e, struct hm_acl_path_number, head)->name;
-		break;
-	case HM_ACL_MKDEV:
-		op = &hm_container_of(e, struct hm_acl_mkdev, head)->name;
-		break;
-	case HM_ACL_PATH2:
-		op = &hm_container_of(e, struct hm_acl_path2, head)->name1;
-		break;
-	case HM_ACL_MOUNT:
-		op = &hm_container_of(e, struct hm_acl_mount, head)->dir;
-		break;
-	case HM_ACL_UNIX:
-		op = &hm_container_of(e, struct hm_acl_unix, head)->name;
-		break;
-	case HM_ACL_ENV:
-		return hm_container_of(e, struct hm_acl_env, head)->name;
-	default:
+	if (!o)
 		return NULL;
-	}
-	return op->name;
+	p = hm_operand_ptr(e, o);
+	if (o->type == HM_OT_NAME)
+		return ((const struct hm_name_op *)p)->name;
+	return *(const struct hm_name *const *)p;
 }
 
 /* The literal name a request is looked up by, or NULL. */
 static const struct hm_name *request_key(const struct hm_request *r)
 {
-	switch (r->kind) {
-	case HM_ACL_MOUNT:
-		return r->name2;
-	case HM_ACL_INET:
-	case HM_ACL_SIGNAL:
-		return NULL;
-	default:
-		return r->name1;
-	}
+	const struct hm_operand *o = key_operand(r->kind);
+
+	return o ? *(const struct hm_name *const *)((const char *)r + o->req) :
+		   NULL;
 }
 
 static uint64_t word_key(uint32_t hash, size_t len)
@@ -341,69 +329,35 @@ static bool cond_equal(const struct hm_acl_head *a,
 	return a->cond == b->cond;
 }
 
+static bool operand_equal(const struct hm_operand *o, const void *x,
+			  const void *y)
+{
+	switch (o->type) {
+	case HM_OT_NAME:
+		return name_op_equal(x, y);
+	case HM_OT_NUMBER:
+		return hm_number_equal(x, y);
+	case HM_OT_ADDR:
+		return hm_addr_equal(x, y);
+	case HM_OT_PROTO:
+		return *(const uint8_t *)x == *(const uint8_t *)y;
+	default:	/* interned words: the same pointer */
+		return *(const struct hm_name *const *)x ==
+		       *(const struct hm_name *const *)y;
+	}
+}
+
 bool hm_acl_same_operands(const struct hm_acl_head *a,
 			  const struct hm_acl_head *b)
 {
-	if (a->kind != b->kind || !cond_equal(a, b))
+	if (a->kind != b->kind || !cond_equal(a, b) ||
+	    a->kind >= HM_ACL_KIND_MAX)
 		return false;
-	switch (a->kind) {
-	case HM_ACL_PATH: {
-		const struct hm_acl_path *x = (const void *)a, *y = (const void *)b;
-
-		return name_op_equal(&x->name, &y->name);
-	}
-	case HM_ACL_PATH_NUMBER: {
-		const struct hm_acl_path_number *x = (const void *)a,
-						*y = (const void *)b;
-
-		return name_op_equal(&x->name, &y->name) &&
-		       hm_number_equal(&x->number, &y->number);
-	}
-	case HM_ACL_MKDEV: {
-		const struct hm_acl_mkdev *x = (const void *)a, *y = (const void *)b;
-
-		return name_op_equal(&x->name, &y->name) &&
-		       hm_number_equal(&x->mode, &y->mode) &&
-		       hm_number_equal(&x->major, &y->major) &&
-		       hm_number_equal(&x->minor, &y->minor);
-	}
-	case HM_ACL_PATH2: {
-		const struct hm_acl_path2 *x = (const void *)a, *y = (const void *)b;
-
-		return name_op_equal(&x->name1, &y->name1) &&
-		       name_op_equal(&x->name2, &y->name2);
-	}
-	case HM_ACL_MOUNT: {
-		const struct hm_acl_mount *x = (const void *)a, *y = (const void *)b;
-
-		return name_op_equal(&x->dev, &y->dev) &&
-		       name_op_equal(&x->dir, &y->dir) &&
-		       name_op_equal(&x->fstype, &y->fstype) &&
-		       hm_number_equal(&x->flags, &y->flags);
-	}
-	case HM_ACL_INET: {
-		const struct hm_acl_inet *x = (const void *)a, *y = (const void *)b;
-
-		return x->proto == y->proto && hm_addr_equal(&x->addr, &y->addr) &&
-		       hm_number_equal(&x->port, &y->port);
-	}
-	case HM_ACL_UNIX: {
-		const struct hm_acl_unix *x = (const void *)a, *y = (const void *)b;
-
-		return x->proto == y->proto && name_op_equal(&x->name, &y->name);
-	}
-	case HM_ACL_SIGNAL: {
-		const struct hm_acl_signal *x = (const void *)a,
-					   *y = (const void *)b;
-
-		return hm_number_equal(&x->sig, &y->sig) && x->domain == y->domain;
-	}
-	case HM_ACL_ENV:
-		return ((const struct hm_acl_env *)(const void *)a)->name ==
-		       ((const struct hm_acl_env *)(const void *)b)->name;
-	default:
-		return false;
-	}
+	hm_for_each_operand(o, a->kind)
+		if (!operand_equal(o, hm_operand_ptr(a, o),
+				   hm_operand_ptr(b, o)))
+			return false;
+	return true;
 }
 
 static struct hm_acl_head *find_same(struct hm_acl_head *chain,
@@ -477,36 +431,28 @@ struct hm_acl_head *hm_domain_find(const struct hm_domain *d,
 	return find_same(*chain, e);
 }
 
-/* The operand an entry is indexed by, in a copy we may change. */
-static struct hm_name_op *key_op(struct hm_acl_head *e)
+/*
+ * The operand a patterned entry folds literal ones by, in a copy we may
+ * change: the key, when it is the kind's only path operand.
+ */
+static struct hm_name_op *fold_op(struct hm_acl_head *e)
 {
-	switch (e->kind) {
-	case HM_ACL_PATH:
-		return &hm_container_of(e, struct hm_acl_path, head)->name;
-	case HM_ACL_PATH_NUMBER:
-		return &hm_container_of(e, struct hm_acl_path_number, head)->name;
-	case HM_ACL_MKDEV:
-		return &hm_container_of(e, struct hm_acl_mkdev, head)->name;
-	case HM_ACL_UNIX:
-		return &hm_container_of(e, struct hm_acl_unix, head)->name;
-	default:
-		return NULL;
-	}
-}
+	const struct hm_operand *key = key_operand(e->kind);
+	unsigned names = 0;
 
-union fold_buf {
-	struct hm_acl_path path;
-	struct hm_acl_path_number path_number;
-	struct hm_acl_mkdev mkdev;
-	struct hm_acl_unix unx;
-};
+	if (!key || key->type != HM_OT_NAME)
+		return NULL;
+	hm_for_each_operand(o, e->kind)
+		names += o->type == HM_OT_NAME;
+	return names == 1 ? hm_operand_ptr(e, key) : NULL;
+}
 
 /* Is literal entry @e covered by @pat: the same but for its name? */
 static bool covered_by(const struct hm_acl_head *e,
 		       const struct hm_acl_head *pat, const struct hm_name *pk)
 {
-	union fold_buf buf;
-	struct hm_acl_head *copy = (struct hm_acl_head *)(void *)&buf;
+	union hm_acl_any buf;
+	struct hm_acl_head *copy = &buf.head;
 	const struct hm_name *ek = entry_key(e);
 
 	if (e == pat || e->kind != pat->kind || e->cond != pat->cond ||
@@ -514,7 +460,7 @@ static bool covered_by(const struct hm_acl_head *e,
 	    !hm_path_matches(ek, pk))
 		return false;
 	memcpy(copy, e, hm_acl_size(e->kind));
-	key_op(copy)->name = pk;
+	fold_op(copy)->name = pk;
 	return hm_acl_same_operands(copy, pat);
 }
 
@@ -526,12 +472,11 @@ int hm_domain_fold(struct hm_model *m, struct hm_domain *d,
 	struct hm_acl_head *next;
 	int n = 0;
 
-	if (!pk || !pk->is_patterned || pat->kind == HM_ACL_ENV ||
-	    !key_op((struct hm_acl_head *)pat))
+	if (!pk || !pk->is_patterned || !fold_op((struct hm_acl_head *)pat))
 		return 0;
 	for (e = d->acl; e; e = next) {
-		union fold_buf buf;
-		struct hm_acl_head *victim = (struct hm_acl_head *)(void *)&buf;
+		union hm_acl_any buf;
+		struct hm_acl_head *victim = &buf.head;
 		int r;
 
 		next = e->next;
@@ -598,24 +543,6 @@ int hm_domain_remove(struct hm_model *m, struct hm_domain *d,
 
 /* ------------------------------------------------------------- matching */
 
-static bool mkdev_matches(const struct hm_acl_mkdev *x,
-			  const struct hm_request *r)
-{
-	return hm_name_op_matches(&x->name, r->name1) &&
-	       hm_number_matches(&x->mode, r->number) &&
-	       hm_number_matches(&x->major, r->major) &&
-	       hm_number_matches(&x->minor, r->minor);
-}
-
-static bool mount_matches(const struct hm_acl_mount *x,
-			  const struct hm_request *r)
-{
-	return hm_name_op_matches(&x->dev, r->name1) &&
-	       hm_name_op_matches(&x->dir, r->name2) &&
-	       hm_name_op_matches(&x->fstype, r->name3) &&
-	       hm_number_matches(&x->flags, r->number);
-}
-
 /* 1.8 semantics: @prefix is a domain name that @target equals or that
  * @target extends by more words. */
 static bool domain_prefix_matches(const struct hm_name *prefix,
@@ -627,65 +554,48 @@ static bool domain_prefix_matches(const struct hm_name *prefix,
 	return target->len == prefix->len || target->str[prefix->len] == ' ';
 }
 
-static bool operands_match(const struct hm_acl_head *e,
-			   const struct hm_request *r)
+static bool operand_matches(const struct hm_operand *o, const void *x,
+			    const struct hm_request *r)
 {
-	switch (e->kind) {
-	case HM_ACL_PATH:
-		return hm_name_op_matches(
-			&((const struct hm_acl_path *)(const void *)e)->name,
-			r->name1);
-	case HM_ACL_PATH_NUMBER: {
-		const struct hm_acl_path_number *x = (const void *)e;
+	const void *rf = (const char *)r + o->req;
+	const struct hm_name *name = *(const struct hm_name *const *)rf;
 
-		return hm_name_op_matches(&x->name, r->name1) &&
-		       hm_number_matches(&x->number, r->number);
-	}
-	case HM_ACL_MKDEV:
-		return mkdev_matches((const void *)e, r);
-	case HM_ACL_PATH2: {
-		const struct hm_acl_path2 *x = (const void *)e;
-
-		return hm_name_op_matches(&x->name1, r->name1) &&
-		       hm_name_op_matches(&x->name2, r->name2);
-	}
-	case HM_ACL_MOUNT:
-		return mount_matches((const void *)e, r);
-	case HM_ACL_INET: {
-		const struct hm_acl_inet *x = (const void *)e;
-
-		return x->proto == r->proto &&
-		       hm_addr_matches(&x->addr, r->is_ipv6, r->addr) &&
-		       hm_number_matches(&x->port, r->port);
-	}
-	case HM_ACL_UNIX: {
-		const struct hm_acl_unix *x = (const void *)e;
-
-		return x->proto == r->proto &&
-		       hm_name_op_matches(&x->name, r->name1);
-	}
-	case HM_ACL_SIGNAL: {
-		const struct hm_acl_signal *x = (const void *)e;
-
-		return hm_number_matches(&x->sig, r->number) &&
-		       domain_prefix_matches(x->domain, r->target);
-	}
-	case HM_ACL_ENV:
-		return r->name1 &&
-		       hm_word_matches(((const struct hm_acl_env *)(const void *)e)
-					    ->name, r->name1);
+	switch (o->type) {
+	case HM_OT_NAME:
+		return hm_name_op_matches(x, name);
+	case HM_OT_NUMBER:
+		return hm_number_matches(x, *(const uint64_t *)rf);
+	case HM_OT_ADDR:
+		return hm_addr_matches(x, r->is_ipv6, r->addr);
+	case HM_OT_WORD:
+		return name &&
+		       hm_word_matches(*(const struct hm_name *const *)x, name);
+	case HM_OT_DOMAIN:
+		return domain_prefix_matches(*(const struct hm_name *const *)x,
+					     name);
+	case HM_OT_PROTO:
+		return *(const uint8_t *)x == r->proto;
 	default:
 		return false;
 	}
+}
+
+static bool operands_match(const struct hm_acl_head *e,
+			   const struct hm_request *r)
+{
+	hm_for_each_operand(o, e->kind)
+		if (!operand_matches(o, hm_operand_ptr(e, o), r))
+			return false;
+	return true;
 }
 
 bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
 		    const struct hm_request *r)
 {
 	(void)m;
-	if (e->kind != r->kind)
+	if (e->kind != r->kind || e->kind >= HM_ACL_KIND_MAX)
 		return false;
-	if (e->kind != HM_ACL_SIGNAL && e->kind != HM_ACL_ENV &&
+	if (hm_kinds[e->kind].ops != HM_OPS_NONE &&
 	    !(e->perm & (r->op_mask ? r->op_mask : 1u << r->op)))
 		return false;
 	return operands_match(e, r) && hm_cond_holds(e->cond, r->ctx);
@@ -816,68 +726,53 @@ static int first_op(uint32_t perm)
 	return perm ? __builtin_ctz(perm) : 32;
 }
 
+static int cmp_operand(const struct hm_operand *o, const void *x,
+		       const void *y)
+{
+	switch (o->type) {
+	case HM_OT_NAME:
+		return cmp_name_op(x, y);
+	case HM_OT_NUMBER:
+		return cmp_number(x, y);
+	case HM_OT_ADDR:
+		return cmp_addr(x, y);
+	case HM_OT_PROTO:
+		return cmp_u64(*(const uint8_t *)x, *(const uint8_t *)y);
+	default:
+		return cmp_name(*(const struct hm_name *const *)x,
+				*(const struct hm_name *const *)y);
+	}
+}
+
+/* Sort rank of operand @i of @kind: protocol, key, then the rest. */
+static int sort_rank(unsigned kind, int i)
+{
+	if (hm_kinds[kind].opnd[i].type == HM_OT_PROTO)
+		return 0;
+	return i == hm_kinds[kind].key ? 1 : 2;
+}
+
 static int cmp_operands(const struct hm_acl_head *a,
 			const struct hm_acl_head *b)
 {
-	switch (a->kind) {
-	case HM_ACL_PATH:
-		return cmp_name_op(&((const struct hm_acl_path *)(const void *)a)->name,
-				   &((const struct hm_acl_path *)(const void *)b)->name);
-	case HM_ACL_PATH_NUMBER: {
-		const struct hm_acl_path_number *x = (const void *)a,
-						*y = (const void *)b;
+	const struct hm_operand *ops;
 
-		return cmp_name_op(&x->name, &y->name) ?:
-		       cmp_number(&x->number, &y->number);
-	}
-	case HM_ACL_MKDEV: {
-		const struct hm_acl_mkdev *x = (const void *)a, *y = (const void *)b;
-
-		return cmp_name_op(&x->name, &y->name) ?:
-		       cmp_number(&x->mode, &y->mode) ?:
-		       cmp_number(&x->major, &y->major) ?:
-		       cmp_number(&x->minor, &y->minor);
-	}
-	case HM_ACL_PATH2: {
-		const struct hm_acl_path2 *x = (const void *)a, *y = (const void *)b;
-
-		return cmp_name_op(&x->name1, &y->name1) ?:
-		       cmp_name_op(&x->name2, &y->name2);
-	}
-	case HM_ACL_MOUNT: {
-		const struct hm_acl_mount *x = (const void *)a, *y = (const void *)b;
-
-		return cmp_name_op(&x->dir, &y->dir) ?:
-		       cmp_name_op(&x->dev, &y->dev) ?:
-		       cmp_name_op(&x->fstype, &y->fstype) ?:
-		       cmp_number(&x->flags, &y->flags);
-	}
-	case HM_ACL_INET: {
-		const struct hm_acl_inet *x = (const void *)a, *y = (const void *)b;
-
-		return cmp_u64(x->proto, y->proto) ?:
-		       cmp_addr(&x->addr, &y->addr) ?:
-		       cmp_number(&x->port, &y->port);
-	}
-	case HM_ACL_UNIX: {
-		const struct hm_acl_unix *x = (const void *)a, *y = (const void *)b;
-
-		return cmp_u64(x->proto, y->proto) ?:
-		       cmp_name_op(&x->name, &y->name);
-	}
-	case HM_ACL_SIGNAL: {
-		const struct hm_acl_signal *x = (const void *)a,
-					   *y = (const void *)b;
-
-		return cmp_number(&x->sig, &y->sig) ?:
-		       cmp_name(x->domain, y->domain);
-	}
-	case HM_ACL_ENV:
-		return cmp_name(((const struct hm_acl_env *)(const void *)a)->name,
-				((const struct hm_acl_env *)(const void *)b)->name);
-	default:
+	if (a->kind >= HM_ACL_KIND_MAX)
 		return 0;
+	ops = hm_kinds[a->kind].opnd;
+	for (int rank = 0; rank < 3; rank++) {
+		for (int i = 0; ops[i].id; i++) {
+			int c;
+
+			if (sort_rank(a->kind, i) != rank)
+				continue;
+			c = cmp_operand(&ops[i], hm_operand_ptr(a, &ops[i]),
+					hm_operand_ptr(b, &ops[i]));
+			if (c)
+				return c;
+		}
 	}
+	return 0;
 }
 
 int hm_acl_cmp(const struct hm_acl_head *a, const struct hm_acl_head *b)

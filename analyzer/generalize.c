@@ -258,13 +258,6 @@ static struct hm_number port_range(const struct hm_generalizer *g,
 	return number(port, HM_RADIX_DEC);
 }
 
-static int gen_op(struct hm_generalizer *g, struct hm_model *m,
-		  const struct hm_name *n, struct hm_name_op *out)
-{
-	out->group = NULL;
-	return n ? hm_generalize_word(g, m, n, &out->name) : -EINVAL;
-}
-
 /* Modes print in octal; ioctl commands and mount flags in hex. */
 static enum hm_radix radix_of(unsigned op)
 {
@@ -275,16 +268,86 @@ static enum hm_radix radix_of(unsigned op)
 	return HM_RADIX_OCT;
 }
 
-static int gen_inet(struct hm_generalizer *g, const struct hm_request *r,
-		    struct hm_acl_inet *e)
+/*
+ * Operand @o of the entry learned from @r: names generalized, a domain
+ * name as it is, numbers and addresses as single values.  A name the
+ * request lacks is left NULL, for the kind's hook or for -EINVAL.
+ */
+static int learn_operand(struct hm_generalizer *g, struct hm_model *m,
+			 const struct hm_request *r, const struct hm_operand *o,
+			 void *field)
 {
-	e->proto = r->proto;
-	e->addr.is_ipv6 = r->is_ipv6;
-	memcpy(e->addr.min, r->addr, 16);
-	memcpy(e->addr.max, r->addr, 16);
-	e->port = r->proto == HM_PROTO_RAW ? number(r->port, HM_RADIX_DEC) :
-					     port_range(g, r->op, r->port);
+	const void *rf = (const char *)r + o->req;
+	const struct hm_name *n = *(const struct hm_name *const *)rf;
+	struct hm_addr *a = field;
+
+	switch (o->type) {
+	case HM_OT_NAME:
+		return n ? hm_generalize_word(g, m, n,
+					      &((struct hm_name_op *)field)->name) :
+			   0;
+	case HM_OT_WORD:
+		return n ? hm_generalize_word(g, m, n, field) : 0;
+	case HM_OT_DOMAIN:
+		return n ? hm_model_intern(m, n->str, n->len, field) : 0;
+	case HM_OT_NUMBER:
+		*(struct hm_number *)field = number(
+			*(const uint64_t *)rf,
+			o->radix == HM_RADIX_OF_OP ? radix_of(r->op) : o->radix);
+		return 0;
+	case HM_OT_ADDR:
+		a->is_ipv6 = r->is_ipv6;
+		memcpy(a->min, r->addr, 16);
+		memcpy(a->max, r->addr, 16);
+		return 0;
+	default:
+		*(uint8_t *)field = r->proto;
+		return 0;
+	}
+}
+
+/* Ephemeral ports become the range they come from (not for raw). */
+static int learn_inet(struct hm_generalizer *g, struct hm_model *m,
+		      const struct hm_request *r, union hm_acl_any *e)
+{
+	(void)m;
+	if (r->proto != HM_PROTO_RAW)
+		e->k_INET.port = port_range(g, r->op, r->port);
 	return 0;
+}
+
+/* A mount whose type the request lacks: "none". */
+static int learn_mount(struct hm_generalizer *g, struct hm_model *m,
+		       const struct hm_request *r, union hm_acl_any *e)
+{
+	(void)g;
+	if (r->name3)
+		return 0;
+	return hm_model_intern(m, "none", 4, &e->k_MOUNT.fstype.name);
+}
+
+/* What a kind learns beyond its operands' types. */
+static int (*const learn_hook[HM_ACL_KIND_MAX])(
+	struct hm_generalizer *g, struct hm_model *m,
+	const struct hm_request *r, union hm_acl_any *e) = {
+	[HM_ACL_INET] = learn_inet,
+	[HM_ACL_MOUNT] = learn_mount,
+};
+
+/* Does every name operand of @e hold a name? */
+static bool names_set(const union hm_acl_any *e)
+{
+	hm_for_each_operand(o, e->head.kind) {
+		const void *p = hm_operand_ptr(e, o);
+
+		if (o->type == HM_OT_NAME &&
+		    !((const struct hm_name_op *)p)->name)
+			return false;
+		if ((o->type == HM_OT_WORD || o->type == HM_OT_DOMAIN) &&
+		    !*(const struct hm_name *const *)p)
+			return false;
+	}
+	return true;
 }
 
 int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
@@ -295,53 +358,19 @@ int hm_generalize_request(struct hm_generalizer *g, struct hm_model *m,
 
 	memset(buf, 0, sizeof(*buf));
 	buf->head.kind = (uint8_t)r->kind;
-	buf->head.perm = 1u << r->op;
 	buf->head.cond = cond;
-	switch (r->kind) {
-	case HM_ACL_PATH:
-		return gen_op(g, m, r->name1, &buf->k_PATH.name);
-	case HM_ACL_PATH_NUMBER:
-		buf->k_PATH_NUMBER.number = number(r->number, radix_of(r->op));
-		return gen_op(g, m, r->name1, &buf->k_PATH_NUMBER.name);
-	case HM_ACL_MKDEV:
-		buf->k_MKDEV.mode = number(r->number, HM_RADIX_OCT);
-		buf->k_MKDEV.major = number(r->major, HM_RADIX_DEC);
-		buf->k_MKDEV.minor = number(r->minor, HM_RADIX_DEC);
-		return gen_op(g, m, r->name1, &buf->k_MKDEV.name);
-	case HM_ACL_PATH2:
-		rc = gen_op(g, m, r->name1, &buf->k_PATH2.name1);
-		return rc ? rc : gen_op(g, m, r->name2, &buf->k_PATH2.name2);
-	case HM_ACL_MOUNT:
-		buf->k_MOUNT.flags = number(r->number, HM_RADIX_HEX);
-		rc = gen_op(g, m, r->name1, &buf->k_MOUNT.dev);
-		if (!rc)
-			rc = gen_op(g, m, r->name2, &buf->k_MOUNT.dir);
-		if (!rc && r->name3)
-			rc = gen_op(g, m, r->name3, &buf->k_MOUNT.fstype);
-		else if (!rc)
-			rc = hm_model_intern(m, "none", 4,
-					     &buf->k_MOUNT.fstype.name);
-		return rc;
-	case HM_ACL_INET:
-		return gen_inet(g, r, &buf->k_INET);
-	case HM_ACL_UNIX:
-		buf->k_UNIX.proto = r->proto;
-		return gen_op(g, m, r->name1, &buf->k_UNIX.name);
-	case HM_ACL_SIGNAL:
-		buf->head.perm = 1;
-		buf->k_SIGNAL.sig = number(r->number, HM_RADIX_DEC);
-		return r->target ? hm_model_intern(m, r->target->str,
-						   r->target->len,
-						   &buf->k_SIGNAL.domain) :
-				   -EINVAL;
-	case HM_ACL_ENV:
-		buf->head.perm = 1;
-		return r->name1 ? hm_generalize_word(g, m, r->name1,
-						     &buf->k_ENV.name) :
-				  -EINVAL;
-	default:
+	if (r->kind >= HM_ACL_KIND_MAX)
 		return -EINVAL;
-	}
+	buf->head.perm = hm_kinds[r->kind].ops == HM_OPS_NONE ? 1 :
+							       1u << r->op;
+	hm_for_each_operand(o, r->kind)
+		if (!rc)
+			rc = learn_operand(g, m, r, o, hm_operand_ptr(buf, o));
+	if (!rc && learn_hook[r->kind])
+		rc = learn_hook[r->kind](g, m, r, buf);
+	if (!rc && !names_set(buf))
+		rc = -EINVAL;
+	return rc;
 }
 
 /* A condition of one string item: KEY="VALUE". */

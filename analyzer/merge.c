@@ -3,7 +3,8 @@
  * merge.c - copying between models: one entry (hm_acl_clone) or a whole
  * policy (hm_model_merge, for `histmac merge` of policies learned on
  * several hosts and for reloads).  Names are re-interned, groups and
- * conditions matched by name.  Holds the per-kind operand table.
+ * conditions matched by name.  Operands are copied by type, from the
+ * kind table (hm_kinds[]).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -11,43 +12,6 @@
 #include <string.h>
 
 #include "histmac/model.h"
-
-#define OP(s, f, w, t) { w, t, offsetof(struct s, f) }
-#define END { NULL, 0, 0 }
-
-const struct hm_operand_desc hm_kind_operands[HM_ACL_KIND_MAX]
-					     [HM_MAX_OPERANDS + 1] = {
-	[HM_ACL_PATH] = {
-		OP(hm_acl_path, name, "path", HM_OT_NAME), END },
-	[HM_ACL_PATH_NUMBER] = {
-		OP(hm_acl_path_number, name, "path", HM_OT_NAME),
-		OP(hm_acl_path_number, number, "number", HM_OT_NUMBER), END },
-	[HM_ACL_MKDEV] = {
-		OP(hm_acl_mkdev, name, "path", HM_OT_NAME),
-		OP(hm_acl_mkdev, mode, "mode", HM_OT_NUMBER),
-		OP(hm_acl_mkdev, major, "major", HM_OT_NUMBER),
-		OP(hm_acl_mkdev, minor, "minor", HM_OT_NUMBER), END },
-	[HM_ACL_PATH2] = {
-		OP(hm_acl_path2, name1, "path1", HM_OT_NAME),
-		OP(hm_acl_path2, name2, "path2", HM_OT_NAME), END },
-	[HM_ACL_MOUNT] = {
-		OP(hm_acl_mount, dev, "device", HM_OT_NAME),
-		OP(hm_acl_mount, dir, "dir", HM_OT_NAME),
-		OP(hm_acl_mount, fstype, "fstype", HM_OT_NAME),
-		OP(hm_acl_mount, flags, "flags", HM_OT_NUMBER), END },
-	[HM_ACL_INET] = {
-		OP(hm_acl_inet, proto, "protocol", HM_OT_PROTO),
-		OP(hm_acl_inet, addr, "address", HM_OT_ADDR),
-		OP(hm_acl_inet, port, "port", HM_OT_NUMBER), END },
-	[HM_ACL_UNIX] = {
-		OP(hm_acl_unix, proto, "protocol", HM_OT_PROTO),
-		OP(hm_acl_unix, name, "path", HM_OT_NAME), END },
-	[HM_ACL_SIGNAL] = {
-		OP(hm_acl_signal, sig, "signal", HM_OT_NUMBER),
-		OP(hm_acl_signal, domain, "domain", HM_OT_DOMAIN), END },
-	[HM_ACL_ENV] = {
-		OP(hm_acl_env, name, "name", HM_OT_WORD), END },
-};
 
 static int copy_name(struct hm_model *dst, const struct hm_name **n)
 {
@@ -116,10 +80,10 @@ static int copy_cond(struct hm_model *dst, const struct hm_cond **c)
 	return r;
 }
 
-static int copy_operand(struct hm_model *dst, const struct hm_operand_desc *o,
+static int copy_operand(struct hm_model *dst, const struct hm_operand *o,
 			void *base)
 {
-	char *p = (char *)base + o->offset;
+	char *p = hm_operand_ptr(base, o);
 
 	switch (o->type) {
 	case HM_OT_NAME: {
@@ -151,9 +115,9 @@ int hm_acl_clone(struct hm_model *dst, const struct hm_model *src,
 	memcpy(out, e, hm_acl_size(e->kind));
 	out->head.next = out->head.hnext = NULL;
 	r = copy_cond(dst, &out->head.cond);
-	for (const struct hm_operand_desc *o = hm_kind_operands[e->kind];
-	     !r && o->what; o++)
-		r = copy_operand(dst, o, out);
+	hm_for_each_operand(o, e->kind)
+		if (!r)
+			r = copy_operand(dst, o, out);
 	return r;
 }
 
@@ -318,12 +282,10 @@ static bool known_name(const struct hm_model *m, const struct hm_name *n)
 
 bool hm_model_knows(const struct hm_model *m, const union hm_acl_any *e)
 {
-	const struct hm_operand_desc *o = hm_kind_operands[e->head.kind];
-
 	if (e->head.cond && !known_name(m, e->head.cond->text))
 		return false;
-	for (; o->what; o++) {
-		const void *p = (const char *)e + o->offset;
+	hm_for_each_operand(o, e->head.kind) {
+		const void *p = hm_operand_ptr(e, o);
 
 		if (o->type == HM_OT_NAME &&
 		    !known_name(m, ((const struct hm_name_op *)p)->name))

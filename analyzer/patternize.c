@@ -283,14 +283,13 @@ out:
 static int collect_entry(struct collect *c, const struct hm_domain *d,
 			 const struct hm_acl_head *e)
 {
-	for (const struct hm_operand_desc *o = hm_kind_operands[e->kind];
-	     o->what; o++) {
+	hm_for_each_operand(o, e->kind) {
 		const struct hm_name_op *op;
 		int r;
 
 		if (o->type != HM_OT_NAME)
 			continue;
-		op = (const void *)((const char *)e + o->offset);
+		op = hm_operand_ptr(e, o);
 		r = collect_name(c, d, op->name);
 		if (r)
 			return r;
@@ -487,14 +486,13 @@ static int regeneralize(struct hm_model *m, struct hm_generalizer *g,
 
 	memcpy(&copy, e, hm_acl_size(e->kind));
 	memcpy(&old, e, hm_acl_size(e->kind));
-	for (const struct hm_operand_desc *o = hm_kind_operands[e->kind];
-	     o->what; o++) {
+	hm_for_each_operand(o, e->kind) {
 		struct hm_name_op *op;
 		const struct hm_name *nw;
 
 		if (o->type != HM_OT_NAME)
 			continue;
-		op = (void *)((char *)&copy + o->offset);
+		op = hm_operand_ptr(&copy, o);
 		if (!op->name || op->name->is_patterned)
 			continue;
 		r = hm_generalize_word(g, m, op->name, &nw);

@@ -90,7 +90,7 @@ static void print_counts(const char *what, const unsigned long *v,
 	for (int i = 0; i < HM_CONV_MAX; i++) {
 		if (!v[i])
 			continue;
-		fprintf(stderr, "%s%s %lu", sep, hm_conv_what_names[i], v[i]);
+		fprintf(stderr, "%s%s %lu", sep, hm_conv_what_name(i), v[i]);
 		sep = ", ";
 	}
 	if (total)

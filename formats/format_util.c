@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * format_util.c - the words every policy format and report shares: profile
- * and domain-flag names, the ids of ACL kinds, radixes and condition
- * variables, operation keywords and address text.  Reads the model only.
+ * and domain-flag names, radixes and condition variables, operation
+ * keywords and address text.  Reads the model only.
  */
 #include <errno.h>
 #include <arpa/inet.h>
@@ -57,18 +57,6 @@ int hm_export_flush(FILE *f)
 
 /* ------------------------------------------------------- typed entries */
 
-const char *const hm_acl_kind_ids[HM_ACL_KIND_MAX] = {
-	[HM_ACL_PATH] = "path",
-	[HM_ACL_PATH_NUMBER] = "path-number",
-	[HM_ACL_MKDEV] = "mkdev",
-	[HM_ACL_PATH2] = "path2",
-	[HM_ACL_MOUNT] = "mount",
-	[HM_ACL_INET] = "inet",
-	[HM_ACL_UNIX] = "unix",
-	[HM_ACL_SIGNAL] = "signal",
-	[HM_ACL_ENV] = "env",
-};
-
 const char *const hm_radix_names[3] = {
 	[HM_RADIX_DEC] = "dec", [HM_RADIX_OCT] = "oct", [HM_RADIX_HEX] = "hex",
 };
@@ -93,16 +81,16 @@ const char *const hm_cond_var_names[HM_COND_VAR_MAX] = {
 
 bool hm_acl_has_perm(unsigned kind)
 {
-	return kind < HM_ACL_KIND_MAX && kind != HM_ACL_SIGNAL &&
-	       kind != HM_ACL_ENV;
+	return kind < HM_ACL_KIND_MAX && hm_kinds[kind].ops != HM_OPS_NONE;
 }
 
 const char *hm_acl_op_name(unsigned kind, unsigned op)
 {
-	if (kind == HM_ACL_INET || kind == HM_ACL_UNIX)
+	if (!hm_acl_has_perm(kind))
+		return NULL;
+	if (hm_kinds[kind].ops == HM_OPS_NET)
 		return op < HM_NET_OP_MAX ? hm_net_op_names[op] : NULL;
-	if (!hm_acl_has_perm(kind) || op >= HM_FILE_OP_MAX ||
-	    hm_file_op_kind[op] != kind)
+	if (op >= HM_FILE_OP_MAX || hm_file_op_kind[op] != kind)
 		return NULL;
 	return hm_file_op_names[op];
 }

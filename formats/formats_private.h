@@ -32,10 +32,7 @@ int hm_export_flush(FILE *f);
 
 /* ------------------------------------------------------- typed entries */
 
-/* "path", "path-number", "mkdev", "path2", "mount", "inet", "unix",
- * "signal", "env" */
-extern const char *const hm_acl_kind_ids[HM_ACL_KIND_MAX];
-/* Operands come from hm_kind_operands (model.h). */
+/* Kind and operand ids come from the kind table (hm_kinds[], model.h). */
 extern const char *const hm_radix_names[3];
 extern const char *const hm_cond_var_names[HM_COND_VAR_MAX];
 extern const char *const hm_domain_flag_ids[8];

@@ -97,9 +97,9 @@ static void jaddr(struct hm_sbuf *b, const struct hm_addr *a)
 }
 
 static void joperand(struct hm_sbuf *b, const struct hm_acl_head *e,
-		     const struct hm_operand_desc *op)
+		     const struct hm_operand *op)
 {
-	const void *p = (const char *)e + op->offset;
+	const void *p = hm_operand_ptr(e, op);
 	const struct hm_name_op *no = p;
 	uint8_t proto;
 
@@ -185,14 +185,13 @@ static void jentry(struct hm_sbuf *b, const struct hm_acl_head *e,
 
 	hm_sbuf_addc(b, '{');
 	jkey(b, &first, "kind");
-	jstr(b, hm_acl_kind_ids[e->kind]);
+	jstr(b, hm_kinds[e->kind].id);
 	if (hm_acl_has_perm(e->kind)) {
 		jkey(b, &first, "perm");
 		jperm(b, e);
 	}
-	for (const struct hm_operand_desc *op = hm_kind_operands[e->kind];
-	     op->what; op++) {
-		jkey(b, &first, op->what);
+	hm_for_each_operand(op, e->kind) {
+		jkey(b, &first, op->id);
 		joperand(b, e, op);
 	}
 	jkey(b, &first, "cond");

@@ -9,8 +9,8 @@
  *            "allow_argv0 PROG NAME".
  *
  * The leading words pick the kind and its permission bits; the operands
- * are then read by walking hm_kind_syntax[], the same for every kind and
- * dialect.  The entry is built on the stack and handed to hm_domain_add(),
+ * are then read by walking the kind table (hm_kinds[]), the same for
+ * every kind and dialect.  The entry is built on the stack and handed to hm_domain_add(),
  * which merges duplicates.  Bad lines are reported, never half added.
  */
 #include <errno.h>
@@ -132,10 +132,8 @@ static int modern_network(struct hm_pctx *c, struct hm_words *w,
 		return -EINVAL;
 	}
 	a.proto = (unsigned)proto;
-	if (e->head.kind == HM_ACL_UNIX)
-		e->k_UNIX.proto = (uint8_t)proto;
-	else
-		e->k_INET.proto = (uint8_t)proto;
+	*(uint8_t *)hm_operand_ptr(e, hm_tomoyo_proto(e->head.kind)) =
+		(uint8_t)proto;
 	if (!hm_words_next(w, &s, &n)) {
 		hm_pctx_error(c, "network: missing operation");
 		return -EINVAL;
@@ -151,10 +149,10 @@ static int modern_family(struct hm_pctx *c, struct hm_words *w,
 	size_t n;
 
 	for (unsigned k = 0; k < HM_ACL_KIND_MAX; k++) {
-		const char *fam = hm_kind_syntax[k].family;
+		const char *fam = hm_kinds[k].family;
 		size_t fl = strlen(fam);
 
-		if (hm_kind_syntax[k].has_ops || fl <= fn + 1 ||
+		if (hm_kinds[k].ops != HM_OPS_NONE || fl <= fn + 1 ||
 		    memcmp(fam, first, fn) || fam[fn] != ' ')
 			continue;
 		if (!hm_words_next(w, &s, &n) ||
@@ -290,8 +288,8 @@ static int head21(struct hm_pctx *c, struct hm_words *w, union hm_acl_any *e,
 		return head21_argv0(c, w, e);
 	}
 	for (unsigned k = 0; k < HM_ACL_KIND_MAX; k++) {
-		if (hm_kind_syntax[k].family21 &&
-		    hm_word_eq(s, n, hm_kind_syntax[k].family21)) {
+		if (hm_kinds[k].family21 &&
+		    hm_word_eq(s, n, hm_kinds[k].family21)) {
 			e->head.kind = (uint8_t)k;
 			e->head.perm = 1;
 			return 0;
@@ -331,7 +329,7 @@ static int domain_operand(struct hm_pctx *c, struct hm_words *w,
 	return hm_tomoyo_domainname(c, s, (size_t)(end - s), out);
 }
 
-static int parse_operand(struct hm_pctx *c, const struct hm_opnd *o,
+static int parse_operand(struct hm_pctx *c, const struct hm_operand *o,
 			 void *field, struct hm_words *w)
 {
 	bool d21 = c->dialect == HM_DIALECT_21;
@@ -351,13 +349,13 @@ static int parse_operand(struct hm_pctx *c, const struct hm_opnd *o,
 		return -EINVAL;
 	}
 	switch (o->type) {
-	case HM_TOPND_NAME:
+	case HM_OT_NAME:
 		return hm_tomoyo_name_op(c, s, n, field);
-	case HM_TOPND_NUMBER:
+	case HM_OT_NUMBER:
 		return hm_tomoyo_number(c, s, n, !d21, field);
-	case HM_TOPND_ADDR:
+	case HM_OT_ADDR:
 		return hm_tomoyo_addr(c, s, n, field);
-	case HM_TOPND_DOMAIN:
+	case HM_OT_DOMAIN:
 		return domain_operand(c, w, s, n, field);
 	default:
 		return hm_tomoyo_word(c, s, n, o->what, field);
@@ -367,12 +365,12 @@ static int parse_operand(struct hm_pctx *c, const struct hm_opnd *o,
 static int parse_operands(struct hm_pctx *c, union hm_acl_any *e,
 			  struct hm_words *w)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->head.kind];
+	hm_for_each_operand(o, e->head.kind) {
+		int r;
 
-	for (unsigned i = 0; i < ks->n_opnd; i++) {
-		int r = parse_operand(c, &ks->opnd[i],
-				      hm_opnd_ptr(e, &ks->opnd[i]), w);
-
+		if (o->type == HM_OT_PROTO)	/* read with the head */
+			continue;
+		r = parse_operand(c, o, hm_operand_ptr(e, o), w);
 		if (r)
 			return r;
 	}
@@ -414,9 +412,9 @@ int hm_tomoyo_parse_acl(struct hm_pctx *c, struct hm_domain *d,
 		r = modern_head(c, &w, &e);
 	if (r)
 		return r;
-	if (!(hm_kind_syntax[e.head.kind].only & (1u << c->dialect))) {
+	if (!(hm_kinds[e.head.kind].dialects & (1u << c->dialect))) {
 		hm_pctx_error(c, "%s is not %s syntax",
-			      hm_kind_syntax[e.head.kind].family,
+			      hm_kinds[e.head.kind].family,
 			      hm_dialect_titles[c->dialect]);
 		return -EINVAL;
 	}

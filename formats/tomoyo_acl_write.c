@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tomoyo_acl_write.c - one entry to policy line(s) in a dialect.  The
- * operands are printed by walking hm_kind_syntax[], so every kind goes
- * through the same code; the dialects differ only in the leading words
- * and in what they cannot say:
+ * operands are printed by walking the kind table (hm_kinds[]), so every
+ * kind goes through the same code; the dialects differ only in the leading
+ * words and in what they cannot say:
  *
  *   2.6  no signals, no accept/recv, no 1.8-only condition keywords;
  *        "file execute" is written on its own line (tomoyo-checkpolicy
@@ -29,7 +29,7 @@
 
 static bool is_file_kind(unsigned kind)
 {
-	return !strcmp(hm_kind_syntax[kind].family, "file");
+	return hm_kinds[kind].ops == HM_OPS_FILE;
 }
 
 /* ------------------------------------------------------------ emitting */
@@ -88,19 +88,19 @@ static void flush(struct hm_emit *em, struct hm_sbuf *line, unsigned kind,
 
 /* ------------------------------------------------------------ operands */
 
-static void put_operand(struct hm_sbuf *b, const struct hm_opnd *o,
+static void put_operand(struct hm_sbuf *b, const struct hm_operand *o,
 			const void *field)
 {
 	const struct hm_name *n;
 
 	switch (o->type) {
-	case HM_TOPND_NAME:
+	case HM_OT_NAME:
 		hm_tomoyo_put_name_op(b, field);
 		return;
-	case HM_TOPND_NUMBER:
+	case HM_OT_NUMBER:
 		hm_tomoyo_put_number(b, field);
 		return;
-	case HM_TOPND_ADDR:
+	case HM_OT_ADDR:
 		hm_tomoyo_put_addr(b, field);
 		return;
 	default:
@@ -115,12 +115,11 @@ static void put_operand(struct hm_sbuf *b, const struct hm_opnd *o,
 static void put_operands(struct hm_sbuf *b, const struct hm_acl_head *e,
 			 bool d21)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
+	hm_for_each_operand(o, e->kind) {
+		const void *field = hm_operand_ptr(e, o);
 
-	for (unsigned i = 0; i < ks->n_opnd; i++) {
-		const struct hm_opnd *o = &ks->opnd[i];
-		const void *field = hm_opnd_ptr(e, o);
-
+		if (o->type == HM_OT_PROTO)	/* written with the head */
+			continue;
 		if (d21 && (o->in21 == HM_IN21_OMIT ||
 			    (o->in21 == HM_IN21_OPTIONAL &&
 			     hm_tomoyo_is_widest(field, o->widest))))
@@ -140,29 +139,27 @@ static void put_cond(struct hm_sbuf *b, const struct hm_acl_head *e)
 
 static unsigned entry_proto(const struct hm_acl_head *e)
 {
-	if (e->kind == HM_ACL_INET)
-		return hm_container_of(e, struct hm_acl_inet, head)->proto;
-	if (e->kind == HM_ACL_UNIX)
-		return hm_container_of(e, struct hm_acl_unix, head)->proto;
-	return 0;
+	const struct hm_operand *o = hm_tomoyo_proto(e->kind);
+
+	return o ? *(const uint8_t *)hm_operand_ptr(e, o) : 0;
 }
 
 /* The 2.6/1.8 line of @e with permission bits @perm. */
 static void put_modern(struct hm_sbuf *b, const struct hm_acl_head *e,
 		       uint32_t perm)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
+	const struct hm_kind *ks = &hm_kinds[e->kind];
 	const char *const *names = is_file_kind(e->kind) ? hm_file_op_names :
 							   hm_net_op_names;
 	unsigned max = is_file_kind(e->kind) ? HM_FILE_OP_MAX : HM_NET_OP_MAX;
 	bool first = true;
 
 	hm_sbuf_adds(b, ks->family);
-	if (ks->has_proto) {
+	if (hm_tomoyo_proto(e->kind)) {
 		hm_sbuf_addc(b, ' ');
 		hm_sbuf_adds(b, hm_net_proto_names[entry_proto(e)]);
 	}
-	for (unsigned op = 0; ks->has_ops && op < max; op++) {
+	for (unsigned op = 0; ks->ops != HM_OPS_NONE && op < max; op++) {
 		if (!(perm & BIT(op)))
 			continue;
 		hm_sbuf_addc(b, first ? ' ' : '/');
@@ -179,11 +176,10 @@ static void put_modern(struct hm_sbuf *b, const struct hm_acl_head *e,
 static uint32_t modern_bad_bits(const struct hm_acl_head *e,
 				enum hm_dialect d, const char **why)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
 	const struct hm_name *item = NULL;
 	uint32_t allowed;
 
-	if (!(ks->only & BIT(d))) {
+	if (!(hm_kinds[e->kind].dialects & BIT(d))) {
 		*why = "signals are TOMOYO 1.8 and 2.1 only";
 		return e->perm;
 	}
@@ -191,7 +187,7 @@ static uint32_t modern_bad_bits(const struct hm_acl_head *e,
 		*why = "a condition keyword is TOMOYO 1.8 only";
 		return e->perm;
 	}
-	if (e->kind != HM_ACL_INET && e->kind != HM_ACL_UNIX)
+	if (hm_kinds[e->kind].ops != HM_OPS_NET)
 		return 0;
 	allowed = hm_net_ops_allowed(e->kind, entry_proto(e), d);
 	*why = "accept and recv are TOMOYO 1.8 and 2.1 only";
@@ -226,18 +222,15 @@ static void emit_modern(struct hm_emit *em, const struct hm_acl_head *e,
 /* Why 2.1 cannot write @e at all, or NULL. */
 static const char *whole_entry_why21(const struct hm_acl_head *e)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
-
-	if (!(ks->only & HM_D21))
+	if (!(hm_kinds[e->kind].dialects & HM_D21))
 		return "no unix sockets in TOMOYO 2.1";
 	if (e->cond && !(e->kind == HM_ACL_PATH &&
 			 hm_tomoyo_cond_argv0(e->cond)))
 		return "TOMOYO 2.1 has no conditions";
-	for (unsigned i = 0; i < ks->n_opnd; i++) {
-		const struct hm_opnd *o = &ks->opnd[i];
-		const struct hm_number *n = hm_opnd_ptr(e, o);
+	hm_for_each_operand(o, e->kind) {
+		const struct hm_number *n = hm_operand_ptr(e, o);
 
-		if (o->type == HM_TOPND_NUMBER && o->in21 != HM_IN21_OMIT &&
+		if (o->type == HM_OT_NUMBER && o->in21 != HM_IN21_OMIT &&
 		    n->group)
 			return "no number_group in TOMOYO 2.1";
 	}
@@ -254,15 +247,10 @@ static const char *whole_entry_why21(const struct hm_acl_head *e)
 /* Did 2.1 drop a detail of @e (a mode, device numbers)? */
 static bool drops_detail21(const struct hm_acl_head *e)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
-
-	for (unsigned i = 0; i < ks->n_opnd; i++) {
-		const struct hm_opnd *o = &ks->opnd[i];
-
+	hm_for_each_operand(o, e->kind)
 		if (o->in21 == HM_IN21_OMIT &&
-		    !hm_tomoyo_is_widest(hm_opnd_ptr(e, o), o->widest))
+		    !hm_tomoyo_is_widest(hm_operand_ptr(e, o), o->widest))
 			return true;
-	}
 	return false;
 }
 
@@ -270,7 +258,7 @@ static bool drops_detail21(const struct hm_acl_head *e)
 static bool put_head21(struct hm_sbuf *b, const struct hm_acl_head *e,
 		       uint32_t unit)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
+	const struct hm_kind *ks = &hm_kinds[e->kind];
 	unsigned op = (unsigned)__builtin_ctz(unit);
 	const char *kw;
 
@@ -355,12 +343,12 @@ static void emit21(struct hm_emit *em, const struct hm_acl_head *e,
 		emit_argv0(em, e, line);
 		return;
 	}
-	if (!(hm_kind_syntax[e->kind].only & HM_D21)) {
+	if (!(hm_kinds[e->kind].dialects & HM_D21)) {
 		put_modern(line, e, perm);	/* no 2.1 words at all */
 		flush(em, line, e->kind, why);
 		return;
 	}
-	if (!hm_kind_syntax[e->kind].has_ops) {
+	if (hm_kinds[e->kind].ops == HM_OPS_NONE) {
 		emit_unit21(em, e, 1, why, line);
 		return;
 	}
@@ -381,14 +369,11 @@ static void emit21(struct hm_emit *em, const struct hm_acl_head *e,
 /* @e as 2.1 sees it: omitted numbers at their widest, @perm 1. */
 static void view21(union hm_acl_any *v, const struct hm_acl_head *e)
 {
-	const struct hm_kind_syntax *ks = &hm_kind_syntax[e->kind];
-
 	memcpy(v, e, hm_acl_size(e->kind));
 	v->head.perm = 1;
-	for (unsigned i = 0; i < ks->n_opnd; i++)
-		if (ks->opnd[i].in21 == HM_IN21_OMIT)
-			*(struct hm_number *)hm_opnd_ptr(v, &ks->opnd[i]) =
-				*ks->opnd[i].widest;
+	hm_for_each_operand(o, e->kind)
+		if (o->in21 == HM_IN21_OMIT)
+			*(struct hm_number *)hm_operand_ptr(v, o) = *o->widest;
 }
 
 int hm_tomoyo_cmp21(const struct hm_acl_head *a, const struct hm_acl_head *b,

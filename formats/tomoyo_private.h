@@ -13,13 +13,6 @@
 #include "formats_private.h"
 #include "histmac/policy_io.h"
 
-/* A bitmask of dialects: 1 << enum hm_dialect. */
-#define HM_D26 (1u << HM_DIALECT_26)
-#define HM_D21 (1u << HM_DIALECT_21)
-#define HM_D18 (1u << HM_DIALECT_18)
-#define HM_DMODERN (HM_D26 | HM_D18)
-#define HM_DALL (HM_D26 | HM_D21 | HM_D18)
-
 /* "TOMOYO 2.6", "TOMOYO 2.1", "TOMOYO 1.8": for messages and comments. */
 extern const char *const hm_dialect_titles[HM_DIALECT_MAX];
 
@@ -155,51 +148,8 @@ void hm_tomoyo_put_name_op(struct hm_sbuf *b, const struct hm_name_op *op);
 
 /* -------------------------------------------------- per-kind syntax */
 
-enum hm_opnd_type {
-	HM_TOPND_NAME,		/* struct hm_name_op */
-	HM_TOPND_NUMBER,		/* struct hm_number */
-	HM_TOPND_ADDR,		/* struct hm_addr */
-	HM_TOPND_DOMAIN,		/* const struct hm_name * (a domain name) */
-	HM_TOPND_WORD,		/* const struct hm_name * (a word) */
-};
-
-/* How TOMOYO 2.1 writes an operand. */
-enum hm_in21 {
-	HM_IN21_YES,		/* as in 2.6 */
-	HM_IN21_OMIT,		/* never written: read as @widest */
-	HM_IN21_OPTIONAL,	/* may be left out: then @widest */
-};
-
-struct hm_opnd {
-	uint8_t type;		/* enum hm_opnd_type */
-	uint8_t in21;		/* enum hm_in21 */
-	uint16_t off;		/* offset in the entry struct */
-	const char *what;	/* for messages: "path", "mode", ... */
-	const struct hm_number *widest;	/* HM_IN21_OMIT/OPTIONAL */
-};
-
-/*
- * struct hm_kind_syntax - how one ACL kind is written.
- * @family: the leading words in 2.6/1.8 ("file", "network inet").
- * @has_ops: an operation list ("read/write") follows @family (and the
- *	protocol, when @has_proto).
- * @family21: the 2.1 keyword for kinds that have one keyword in 2.1
- *	("allow_network", "allow_signal", "allow_env"); NULL for file kinds
- *	(one keyword per operation, hm_file_op_names21) and for kinds 2.1
- *	cannot say.
- * @only: dialects the kind exists in.
- */
-struct hm_kind_syntax {
-	const char *family;
-	const char *family21;
-	bool has_proto;
-	bool has_ops;
-	unsigned only;
-	uint8_t n_opnd;
-	struct hm_opnd opnd[4];
-};
-
-extern const struct hm_kind_syntax hm_kind_syntax[HM_ACL_KIND_MAX];
+/** hm_tomoyo_proto() - the protocol operand of @kind, or NULL. */
+const struct hm_operand *hm_tomoyo_proto(unsigned kind);
 
 /* union hm_acl_any (an entry of any kind) is in histmac/model.h. */
 
@@ -216,12 +166,6 @@ uint32_t hm_net_ops_allowed(enum hm_acl_kind kind, unsigned proto,
  * ("connect" for dgram send), or NULL.
  */
 const char *hm_net_op21(unsigned proto, unsigned op);
-
-/** hm_opnd_ptr() - the operand field @o of entry @e. */
-static inline void *hm_opnd_ptr(const void *e, const struct hm_opnd *o)
-{
-	return (char *)e + o->off;
-}
 
 /** hm_tomoyo_is_widest() - does @n equal the default @w (no group)? */
 bool hm_tomoyo_is_widest(const struct hm_number *n,

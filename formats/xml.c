@@ -146,23 +146,23 @@ static void xname_op(struct xw *x, const char *tag,
 }
 
 static void xoperand(struct xw *x, const struct hm_acl_head *e,
-		     const struct hm_operand_desc *op)
+		     const struct hm_operand *op)
 {
-	const void *p = (const char *)e + op->offset;
+	const void *p = hm_operand_ptr(e, op);
 
 	switch (op->type) {
 	case HM_OT_NAME:
-		xname_op(x, op->what, p);
+		xname_op(x, op->id, p);
 		break;
 	case HM_OT_NUMBER:
-		xnumber(x, op->what, p);
+		xnumber(x, op->id, p);
 		break;
 	case HM_OT_ADDR:
-		xaddr(x, op->what, p);
+		xaddr(x, op->id, p);
 		break;
 	case HM_OT_WORD:
 	case HM_OT_DOMAIN:
-		start(x, op->what);
+		start(x, op->id);
 		attr_name(x, "word", *(const struct hm_name *const *)p);
 		end(x);
 		break;
@@ -215,21 +215,19 @@ static void xperm(struct xw *x, const struct hm_acl_head *e)
 
 static void xentry(struct xw *x, const struct hm_acl_head *e)
 {
-	const struct hm_operand_desc *ops = hm_kind_operands[e->kind];
-
 	start(x, "acl");
-	attr_fmt(x, "kind", "%s", hm_acl_kind_ids[e->kind]);
+	attr_fmt(x, "kind", "%s", hm_kinds[e->kind].id);
 	if (hm_acl_has_perm(e->kind))
 		xperm(x, e);
-	for (const struct hm_operand_desc *op = ops; op->what; op++) {
-		uint8_t proto = *((const uint8_t *)e + op->offset);
+	hm_for_each_operand(op, e->kind) {
+		uint8_t proto = *(const uint8_t *)hm_operand_ptr(e, op);
 
 		if (op->type != HM_OT_PROTO)
 			continue;
 		attr_fmt(x, "protocol", "%s", proto < HM_PROTO_MAX ?
 			 hm_net_proto_names[proto] : "stream");
 	}
-	for (const struct hm_operand_desc *op = ops; op->what; op++)
+	hm_for_each_operand(op, e->kind)
 		xoperand(x, e, op);
 	if (e->cond)
 		xcond(x, e->cond);

@@ -77,12 +77,6 @@ static struct hm_acl_head *entry(struct imp *im)
 	return &im->entry.head;
 }
 
-/* The operand at @offset of the entry being built. */
-static void *entry_at(struct imp *im, size_t offset)
-{
-	return (char *)&im->entry + offset;
-}
-
 /* The line of the node being handled (the parser may be ahead of it). */
 static unsigned long line_no(struct imp *im)
 {
@@ -298,22 +292,36 @@ static bool get_i64(struct imp *im, const char *name, int64_t *out)
 	return true;
 }
 
-/* Index of attribute @name's value in @table[@n], or -1 (absent: -2). */
-static int get_enum(struct imp *im, const char *name,
-		    const char *const *table, size_t n)
+/*
+ * Index of attribute @name's value among @n strings @stride bytes apart
+ * from @first, or -1 (absent: -2).
+ */
+static int get_enum_in(struct imp *im, const char *name, const void *first,
+		       size_t stride, size_t n)
 {
 	xmlChar *v = xmlTextReaderGetAttribute(im->r, BAD_CAST name);
 	int r = -1;
 
 	if (!v)
 		return -2;
-	for (size_t i = 0; i < n; i++)
-		if (table[i] && !strcmp((const char *)v, table[i]))
+	for (size_t i = 0; i < n; i++) {
+		const char *w = *(const char *const *)(const void *)
+					((const char *)first + i * stride);
+
+		if (w && !strcmp((const char *)v, w))
 			r = (int)i;
+	}
 	if (r < 0)
 		fail(im, -EINVAL, "%s: unknown value '%s'", name, (char *)v);
 	xmlFree(v);
 	return r;
+}
+
+/* Index of attribute @name's value in @table[@n], or -1 (absent: -2). */
+static int get_enum(struct imp *im, const char *name,
+		    const char *const *table, size_t n)
+{
+	return get_enum_in(im, name, table, sizeof(*table), n);
 }
 
 /*
@@ -451,18 +459,18 @@ static void parse_name_op(struct imp *im, struct hm_name_op *op)
 static void acl_operand(struct imp *im, const char *tag)
 {
 	struct hm_acl_head *e = entry(im);
-	const struct hm_operand_desc *ops = hm_kind_operands[e->kind];
+	const struct hm_operand *ops = hm_kinds[e->kind].opnd;
 	void *p;
 
-	for (unsigned i = 0; ops[i].what; i++) {
-		if (strcmp(ops[i].what, tag) || ops[i].type == HM_OT_PROTO)
+	for (unsigned i = 0; ops[i].id; i++) {
+		if (strcmp(ops[i].id, tag) || ops[i].type == HM_OT_PROTO)
 			continue;
 		if (im->opnd_seen & (1u << i)) {
 			fail(im, -EINVAL, "<%s> given twice", tag);
 			return;
 		}
 		im->opnd_seen |= 1u << i;
-		p = entry_at(im, ops[i].offset);
+		p = hm_operand_ptr(&im->entry, &ops[i]);
 		switch (ops[i].type) {
 		case HM_OT_NAME:
 			parse_name_op(im, p);
@@ -484,7 +492,7 @@ static void acl_operand(struct imp *im, const char *tag)
 		return;
 	}
 	fail(im, -EINVAL, "<%s> is not an operand of a %s entry", tag,
-	     hm_acl_kind_ids[e->kind]);
+	     hm_kinds[e->kind].id);
 }
 
 /* ---------------------------------------------------------------- entries */
@@ -502,14 +510,15 @@ static bool add_perm(struct imp *im, const char *word, void *arg)
 		}
 	}
 	fail(im, -EINVAL, "'%s' is not an operation of a %s entry", word,
-	     hm_acl_kind_ids[e->kind]);
+	     hm_kinds[e->kind].id);
 	return false;
 }
 
 static void acl_start(struct imp *im)
 {
 	struct hm_acl_head *e = entry(im);
-	int kind = get_enum(im, "kind", hm_acl_kind_ids, HM_ACL_KIND_MAX);
+	int kind = get_enum_in(im, "kind", &hm_kinds[0].id, sizeof(hm_kinds[0]),
+			       HM_ACL_KIND_MAX);
 	int proto;
 
 	memset(&im->entry, 0, sizeof(im->entry));
@@ -530,8 +539,7 @@ static void acl_start(struct imp *im)
 		fail(im, -EINVAL, "<acl> without operations");
 		return;
 	}
-	for (const struct hm_operand_desc *op = hm_kind_operands[kind]; op->what;
-	     op++) {
+	hm_for_each_operand(op, kind) {
 		if (op->type != HM_OT_PROTO)
 			continue;
 		proto = get_enum(im, "protocol", hm_net_proto_names,
@@ -539,23 +547,24 @@ static void acl_start(struct imp *im)
 		if (proto == -2)
 			fail(im, -EINVAL, "<acl> without a protocol");
 		if (proto >= 0)
-			*(uint8_t *)entry_at(im, op->offset) = (uint8_t)proto;
+			*(uint8_t *)hm_operand_ptr(&im->entry, op) =
+				(uint8_t)proto;
 	}
 }
 
 static void acl_end(struct imp *im)
 {
 	struct hm_acl_head *e = entry(im);
-	const struct hm_operand_desc *ops = hm_kind_operands[e->kind];
+	const struct hm_operand *ops = hm_kinds[e->kind].opnd;
 	int r;
 
 	if (im->err)
 		return;
-	for (unsigned i = 0; ops[i].what; i++) {
+	for (unsigned i = 0; ops[i].id; i++) {
 		if (ops[i].type != HM_OT_PROTO &&
 		    !(im->opnd_seen & (1u << i))) {
 			fail(im, -EINVAL, "%s entry without <%s>",
-			     hm_acl_kind_ids[e->kind], ops[i].what);
+			     hm_kinds[e->kind].id, ops[i].id);
 			return;
 		}
 	}

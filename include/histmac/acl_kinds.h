@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * acl_kinds.h - the tables every ACL kind is described by (X-macros), so
- * enums and keyword strings cannot drift apart.  See CONTRIBUTING.md,
- * "Adding an ACL kind".
+ * acl_kinds.h - what every ACL kind is: the X-macro lists (enums and
+ * keyword strings cannot drift apart) and the shape of the kind table,
+ * hm_kinds[] (analyzer/acl_kinds.c), which describes each kind's operands
+ * once.  Same, compare, match, index, copy, merge, learn, and reading and
+ * writing in every dialect, XML and JSON all follow from the operand
+ * types.  See CONTRIBUTING.md, "Add an ACL kind".
  */
 #ifndef HISTMAC_ACL_KINDS_H
 #define HISTMAC_ACL_KINDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 /*
  * Entry kinds, grouped by operand shape as TOMOYO groups them.
@@ -73,5 +79,100 @@
 	X(DGRAM, "dgram", "UDP")              \
 	X(RAW, "raw", "RAW")                  \
 	X(SEQPACKET, "seqpacket", NULL)
+
+/* ------------------------------------------------------ the kind table */
+
+/* What an operand is; everything done to an operand follows from this. */
+enum hm_operand_type {
+	HM_OT_NAME,	/* struct hm_name_op: a word or @path_group */
+	HM_OT_NUMBER,	/* struct hm_number: number, range or @number_group */
+	HM_OT_ADDR,	/* struct hm_addr: address, range or @address_group */
+	HM_OT_WORD,	/* const struct hm_name *: one word */
+	HM_OT_DOMAIN,	/* const struct hm_name *: a domain name, matched as
+			 * a prefix ending at a word boundary */
+	HM_OT_PROTO,	/* uint8_t: enum hm_net_proto, written before the
+			 * operations, compared before the other operands */
+};
+
+/* How TOMOYO 2.1 writes an operand. */
+enum hm_in21 {
+	HM_IN21_YES,		/* as in 2.6 */
+	HM_IN21_OMIT,		/* never written: read as @widest */
+	HM_IN21_OPTIONAL,	/* may be left out: then @widest */
+};
+
+/* hm_operand.radix: the number is written as the operation's are
+ * (modes octal, ioctl commands hex, ids decimal). */
+#define HM_RADIX_OF_OP 0xff
+
+/* Which operations an entry's permission bits name. */
+enum hm_kind_ops {
+	HM_OPS_NONE,		/* none: perm is 1 (signal, env) */
+	HM_OPS_FILE,		/* enum hm_file_op of this kind */
+	HM_OPS_NET,		/* enum hm_net_op */
+};
+
+struct hm_number;
+
+/*
+ * struct hm_operand - one operand of a kind.
+ * @id: its name in XML and JSON ("path", "mode"); NULL ends the list.
+ * @what: its name in messages ("second path").
+ * @type: enum hm_operand_type.
+ * @in21: enum hm_in21; @widest what 2.1 means when it leaves it out.
+ * @radix: enum hm_radix of a learned number, or HM_RADIX_OF_OP.
+ * @offset: of the field in the entry struct.
+ * @req: of the request field it is matched against and learned from
+ *	(struct hm_request: name1, number, ...).
+ */
+struct hm_operand {
+	const char *id;
+	const char *what;
+	uint8_t type;
+	uint8_t in21;
+	uint8_t radix;
+	uint16_t offset;
+	uint16_t req;
+	const struct hm_number *widest;
+};
+
+#define HM_MAX_OPERANDS 4
+#define HM_NO_KEY (-1)
+
+/*
+ * struct hm_kind - one ACL kind.
+ * @id: its name in XML and JSON ("path-number").
+ * @title: its name in conversion counts ("file (path and number)").
+ * @family: the leading words in 2.6/1.8 ("file", "network inet").
+ * @family21: the 2.1 keyword for kinds that have one ("allow_network",
+ *	"allow_signal", "allow_env"); NULL for file kinds (one keyword per
+ *	operation, hm_file_op_names21) and for kinds 2.1 cannot say.
+ * @ops: enum hm_kind_ops.
+ * @dialects: those the kind exists in (HM_D26 | ...).
+ * @key: index in @opnd of the operand the lookup index files the entry
+ *	under (a NAME or WORD: its word; the request's field @req), or
+ *	HM_NO_KEY.  Entries sort by protocol, then key, then the rest.
+ * @opnd: the operands in policy order, ended by one with a NULL @id.
+ */
+struct hm_kind {
+	const char *id;
+	const char *title;
+	const char *family;
+	const char *family21;
+	uint8_t ops;
+	uint8_t dialects;
+	int8_t key;
+	struct hm_operand opnd[HM_MAX_OPERANDS + 1];
+};
+
+/* Walk the operands of @kind: for (each) { o is const struct hm_operand * } */
+#define hm_for_each_operand(o, kind) \
+	for (const struct hm_operand *o = hm_kinds[kind].opnd; o->id; o++)
+
+/** hm_operand_ptr() - the field of operand @o in entry @e. */
+static inline void *hm_operand_ptr(const void *e, const struct hm_operand *o)
+{
+	return (char *)e + o->offset;
+}
 
 #endif /* HISTMAC_ACL_KINDS_H */

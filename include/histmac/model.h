@@ -244,30 +244,8 @@ union hm_acl_any {
 #undef X
 };
 
-/*
- * Operands of each kind, in policy order, so code that treats every
- * operand alike (copying between models, XML, JSON) walks one table.
- */
-enum hm_operand_type {
-	HM_OT_NAME,	/* struct hm_name_op: a word or @path_group */
-	HM_OT_NUMBER,	/* struct hm_number: number, range or @number_group */
-	HM_OT_ADDR,	/* struct hm_addr: address, range or @address_group */
-	HM_OT_WORD,	/* const struct hm_name *: one word */
-	HM_OT_DOMAIN,	/* const struct hm_name *: a domain name */
-	HM_OT_PROTO,	/* uint8_t: enum hm_net_proto */
-};
-
-struct hm_operand_desc {
-	const char *what;	/* "path", "mode", "address", ... */
-	uint8_t type;		/* enum hm_operand_type */
-	uint16_t offset;	/* within the entry struct */
-};
-
-#define HM_MAX_OPERANDS 4
-
-/* Per kind, terminated by an entry with a NULL @what. */
-extern const struct hm_operand_desc
-	hm_kind_operands[HM_ACL_KIND_MAX][HM_MAX_OPERANDS + 1];
+/* The kind table (acl_kinds.h): each kind's keywords and operands. */
+extern const struct hm_kind hm_kinds[HM_ACL_KIND_MAX];
 
 /* ----------------------------------------------------------------- groups */
 
@@ -419,6 +397,13 @@ enum hm_dialect {
 };
 
 extern const char *const hm_dialect_names[HM_DIALECT_MAX];
+
+/* A bitmask of dialects: 1 << enum hm_dialect. */
+#define HM_D26 (1u << HM_DIALECT_26)
+#define HM_D21 (1u << HM_DIALECT_21)
+#define HM_D18 (1u << HM_DIALECT_18)
+#define HM_DMODERN (HM_D26 | HM_D18)
+#define HM_DALL (HM_D26 | HM_D21 | HM_D18)
 
 /* ------------------------------------------------------------------ model */
 

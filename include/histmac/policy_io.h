@@ -55,8 +55,11 @@ enum hm_conv_what {
 	HM_CONV_MAX,
 };
 
-/* Short names of enum hm_conv_what ("network inet", "alias", ...). */
-extern const char *const hm_conv_what_names[HM_CONV_MAX];
+/**
+ * hm_conv_what_name() - the short name of @w ("network inet", "alias",
+ * ...; a kind's is its hm_kind.title), or "?" out of range.
+ */
+const char *hm_conv_what_name(enum hm_conv_what w);
 
 /*
  * struct hm_convert_stats - what a write lost or changed.  Zero-initialise

@@ -207,9 +207,8 @@ static void test_schema_covers_tables(void **state)
 				continue;
 			if (!hm_acl_op_name(k, op))
 				e.head.perm = 1;	/* signal, env */
-			for (const struct hm_operand_desc *o =
-				     hm_kind_operands[k]; o->what; o++) {
-				void *p = (char *)&e + o->offset;
+			hm_for_each_operand(o, k) {
+				void *p = hm_operand_ptr(&e, o);
 
 				if (o->type == HM_OT_NAME)
 					((struct hm_name_op *)p)->name = w;

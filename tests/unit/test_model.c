@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_model.c - interning, domains, ACL merge/remove/fold and the indexed
- * lookup (checked against a plain scan of the same entries).
+ * test_model.c - interning, domains, ACL merge/remove/fold, the indexed
+ * lookup (checked against a plain scan of the same entries) and the kind
+ * table every entry operation is derived from.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/pattern.h"
 
@@ -370,6 +372,143 @@ static void test_index_vs_scan(void **state)
 	hm_model_free(m);
 }
 
+/* Size of the entry field of an operand of @type. */
+static size_t operand_size(unsigned type)
+{
+	static const size_t size[] = {
+		[HM_OT_NAME] = sizeof(struct hm_name_op),
+		[HM_OT_NUMBER] = sizeof(struct hm_number),
+		[HM_OT_ADDR] = sizeof(struct hm_addr),
+		[HM_OT_WORD] = sizeof(const struct hm_name *),
+		[HM_OT_DOMAIN] = sizeof(const struct hm_name *),
+		[HM_OT_PROTO] = sizeof(uint8_t),
+	};
+
+	assert_true(type < HM_ARRAY_SIZE(size));
+	return size[type];
+}
+
+/* The kind table is consistent: what acl.c and the formats rely on. */
+static void test_kind_table(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < HM_ACL_KIND_MAX; k++) {
+		const struct hm_kind *kd = &hm_kinds[k];
+		int n = 0;
+		int protos = 0;
+
+		assert_non_null(kd->id);
+		assert_non_null(kd->title);
+		assert_non_null(kd->family);
+		assert_true(kd->dialects);
+		for (unsigned j = 0; j < k; j++)
+			assert_string_not_equal(kd->id, hm_kinds[j].id);
+		hm_for_each_operand(o, k) {
+			assert_non_null(o->what);
+			assert_true(o->offset >= sizeof(struct hm_acl_head));
+			assert_true(o->offset + operand_size(o->type) <=
+				    hm_acl_size(k));
+			assert_true(o->req < sizeof(struct hm_request));
+			assert_true(o->in21 == HM_IN21_YES ||
+				    (o->type == HM_OT_NUMBER && o->widest));
+			for (const struct hm_operand *p = kd->opnd; p < o; p++) {
+				assert_string_not_equal(p->id, o->id);
+				assert_true(p->offset + operand_size(p->type) <=
+					    o->offset);	/* policy order */
+			}
+			protos += o->type == HM_OT_PROTO;
+			n++;
+		}
+		assert_true(n >= 1 && n <= HM_MAX_OPERANDS);
+		assert_true(protos <= 1);
+		if (kd->key != HM_NO_KEY) {
+			assert_true(kd->key >= 0 && kd->key < n);
+			assert_true(kd->opnd[kd->key].type == HM_OT_NAME ||
+				    kd->opnd[kd->key].type == HM_OT_WORD);
+		}
+	}
+}
+
+/* Give request field of operand @o a value; @alt: a different one. */
+static void set_request(struct hm_model *m, struct hm_request *r,
+			const struct hm_operand *o, bool alt)
+{
+	char *f = (char *)r + o->req;
+
+	switch (o->type) {
+	case HM_OT_NAME:
+	case HM_OT_WORD:
+		*(const struct hm_name **)(void *)f = N(m, alt ? "/b" : "/a/");
+		break;
+	case HM_OT_DOMAIN:
+		*(const struct hm_name **)(void *)f =
+			N(m, alt ? "<kernel> /b" : "<kernel> /a");
+		break;
+	case HM_OT_NUMBER:
+		*(uint64_t *)(void *)f = alt ? 7 : 6;
+		break;
+	case HM_OT_ADDR:
+		r->addr[0] = alt ? 10 : 127;
+		break;
+	default:
+		r->proto = alt ? HM_PROTO_DGRAM : HM_PROTO_STREAM;
+		break;
+	}
+}
+
+/*
+ * Every kind, through the table alone: learn an entry from a request,
+ * find it through the index, and miss as soon as any one operand of the
+ * request differs.
+ */
+static void test_every_kind_matches(void **state)
+{
+	struct hm_generalizer *g;
+	struct hm_model *m = hm_model_new();
+
+	(void)state;
+	assert_int_equal(hm_generalizer_new(m, NULL, NULL, &g), 0);
+	for (unsigned k = 0; k < HM_ACL_KIND_MAX; k++) {
+		struct hm_domain *d;
+		struct hm_request r = { .kind = k };
+		union hm_acl_any e;
+		union hm_acl_any again;
+		char name[32];
+
+		snprintf(name, sizeof(name), "<kernel> /k%u", k);
+		d = D(m, name);
+		r.op = hm_kinds[k].ops == HM_OPS_FILE ?
+			       (unsigned)HM_FILE_OP_MAX : HM_NET_BIND;
+		for (unsigned op = 0; op < HM_FILE_OP_MAX; op++)
+			if (hm_file_op_kind[op] == k && r.op == HM_FILE_OP_MAX)
+				r.op = op;
+		hm_for_each_operand(o, k)
+			set_request(m, &r, o, false);
+		assert_int_equal(hm_generalize_request(g, m, &r, NULL, &e), 0);
+		assert_int_equal(hm_domain_add(m, d, &e.head, NULL), 1);
+		assert_int_equal(hm_generalize_request(g, m, &r, NULL, &again),
+				 0);
+		assert_true(hm_acl_same_operands(&e.head, &again.head));
+		assert_int_equal(hm_acl_cmp(&e.head, &again.head), 0);
+		assert_int_equal(hm_domain_add(m, d, &again.head, NULL), 0);
+		assert_true(hm_domain_allows(m, d, &r, NULL));
+		hm_for_each_operand(o, k) {
+			struct hm_request q = r;
+
+			set_request(m, &q, o, true);
+			assert_false(hm_domain_allows(m, d, &q, NULL));
+			assert_int_equal(hm_generalize_request(g, m, &q, NULL,
+							       &again), 0);
+			assert_false(hm_acl_same_operands(&e.head,
+							  &again.head));
+			assert_int_not_equal(hm_acl_cmp(&e.head, &again.head),
+					     0);
+		}
+	}
+	hm_generalizer_free(g);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +521,8 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_sorted),
 		cmocka_unit_test(test_index_vs_scan),
+		cmocka_unit_test(test_kind_table),
+		cmocka_unit_test(test_every_kind_matches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -917,7 +917,7 @@ static void test_conversion_counts(void **state)
 			if (st.commented[k] != counts[i].commented[k] ||
 			    st.widened[k] != counts[i].widened[k])
 				fprintf(stderr, "case %zu %s: %lu/%lu\n%s%s", i,
-					hm_conv_what_names[k],
+					hm_conv_what_name(k),
 					st.commented[k], st.widened[k],
 					t.dom, t.exc);
 			assert_int_equal(st.commented[k],
