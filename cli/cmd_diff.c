@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd_diff.c - histmac diff: what changed between two policies, domain by
- * domain and permission by permission ("file read/write /x" -> "file read
- * /x" is one removed permission), plus the exception policy.  Lines are
- * written in TOMOYO 1.8 syntax, which can say every entry the model holds.
+ * cmd_diff.c - histmac diff: loads two policies and prints what changed
+ * between them (hm_policy_diff(), formats/diff.c).
  */
 #include <err.h>
 #include <errno.h>
@@ -13,15 +11,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "histmac/policy_diff.h"
 #include "histmac/policy_io.h"
 
 #define CMD "diff"
-
-struct lines {
-	char **v;
-	size_t n;
-	size_t cap;
-};
 
 static void usage(FILE *f)
 {
@@ -35,221 +28,10 @@ static void usage(FILE *f)
 "Exit: 0 same, 1 different, 2 usage, 3 could not read.\n");
 }
 
-static int add_line(struct lines *l, char *s)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(s);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = s;
-	return 0;
-}
-
-static void free_lines(struct lines *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	*l = (struct lines){ 0 };
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void sort_unique(struct lines *l)
-{
-	size_t j = 0;
-
-	if (l->n < 2)	/* qsort() of a NULL array is undefined */
-		return;
-	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
-	for (size_t i = 0; i < l->n; i++) {
-		if (j && !strcmp(l->v[i], l->v[j - 1])) {
-			free(l->v[i]);
-			continue;
-		}
-		l->v[j++] = l->v[i];
-	}
-	l->n = j;
-}
-
-/* One line per permission bit of each entry, plus the domain's settings. */
-static int domain_lines(const struct hm_model *m, const struct hm_domain *d,
-			struct lines *out)
-{
-	char *s;
-	int r = 0;
-
-	if (asprintf(&s, "use_profile %u", d->profile) < 0 ||
-	    add_line(out, s))
-		return -ENOMEM;
-	for (unsigned g = 0; g < 256; g++)
-		if ((d->groups[g / 8] & (1u << (g % 8))) &&
-		    (asprintf(&s, "use_group %u", g) < 0 || add_line(out, s)))
-			return -ENOMEM;
-	for (const struct hm_acl_head *e = d->acl; !r && e; e = e->next) {
-		for (unsigned b = 0; !r && b < 32; b++) {
-			union hm_acl_any one;
-
-			if (!(e->perm & (1u << b)))
-				continue;
-			memcpy(&one, e, hm_acl_size(e->kind));
-			one.head.perm = 1u << b;
-			r = hm_acl_format(m, &one.head, HM_DIALECT_18, &s, NULL);
-			if (!r)
-				r = add_line(out, s);
-		}
-	}
-	sort_unique(out);
-	return r;
-}
-
-static const struct hm_domain *find(const struct hm_model *m,
-				    const struct hm_name *name)
-{
-	const struct hm_name *n = hm_name_lookup(m->names, name->str,
-						 name->len);
-
-	return n ? hm_model_find_domain(m, n) : NULL;
-}
-
-/* Print lines only in @a with '-', only in @b with '+'; count them. */
-static size_t print_delta(const struct lines *a, const struct lines *b,
-			  const char *header, bool *header_done)
-{
-	size_t i = 0, j = 0, n = 0;
-
-	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i], b->v[j]);
-
-		if (!c) {
-			i++;
-			j++;
-			continue;
-		}
-		if (!*header_done && header) {
-			printf("%s\n", header);
-			*header_done = true;
-		}
-		printf("%c%s\n", c < 0 ? '-' : '+', c < 0 ? a->v[i++] : b->v[j++]);
-		n++;
-	}
-	return n;
-}
-
-static int diff_domain(const struct hm_model *a, const struct hm_model *b,
-		       const struct hm_name *name, size_t *changes)
-{
-	const struct hm_domain *da = find(a, name);
-	const struct hm_domain *db = find(b, name);
-	struct lines la = { 0 }, lb = { 0 };
-	bool done = false;
-	int r = 0;
-
-	if (da)
-		r = domain_lines(a, da, &la);
-	if (!r && db)
-		r = domain_lines(b, db, &lb);
-	if (!r) {
-		if (!da || !db) {
-			printf("%c%s\n", da ? '-' : '+', name->str);
-			done = true;
-			(*changes)++;
-		}
-		*changes += print_delta(&la, &lb, name->str, &done);
-		if (done)
-			putchar('\n');
-	}
-	free_lines(&la);
-	free_lines(&lb);
-	return r;
-}
-
-static int cmp_name_ptr(const void *x, const void *y)
-{
-	return hm_name_cmp(*(const struct hm_name *const *)x,
-			   *(const struct hm_name *const *)y);
-}
-
-/* Every domain name of both, sorted, each once. */
-static const struct hm_name **all_names(const struct hm_model *a,
-					const struct hm_model *b, size_t *n)
-{
-	const struct hm_name **v = malloc((a->n_domains + b->n_domains + 1) *
-					  sizeof(*v));
-	size_t k = 0, j = 0;
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < a->n_domains; i++)
-		v[k++] = a->domains[i]->name;
-	for (size_t i = 0; i < b->n_domains; i++)
-		if (!find(a, b->domains[i]->name))
-			v[k++] = b->domains[i]->name;
-	qsort(v, k, sizeof(*v), cmp_name_ptr);
-	for (size_t i = 0; i < k; i++)
-		if (!j || hm_name_cmp(v[i], v[j - 1]))
-			v[j++] = v[i];
-	*n = j;
-	return v;
-}
-
-/* The exception policy as sorted lines (its own writer, split). */
-static int exception_lines(const struct hm_model *m, struct lines *out)
-{
-	char *text = NULL;
-	size_t len;
-	int r = hm_policy_format_exception(m, HM_DIALECT_18, &text, &len, NULL);
-
-	for (char *save = NULL, *l = r ? NULL : strtok_r(text, "\n", &save);
-	     l && !r; l = strtok_r(NULL, "\n", &save)) {
-		char *copy;
-
-		if (l[0] == '#')
-			continue;
-		copy = strdup(l);
-		r = copy ? add_line(out, copy) : -ENOMEM;
-	}
-	free(text);
-	sort_unique(out);
-	return r;
-}
-
-static int run(const struct hm_model *a, const struct hm_model *b,
-	       size_t *changes)
-{
-	size_t n;
-	const struct hm_name **names = all_names(a, b, &n);
-	struct lines ea = { 0 }, eb = { 0 };
-	bool done = false;
-	int r = names ? 0 : -ENOMEM;
-
-	for (size_t i = 0; !r && i < n; i++)
-		r = diff_domain(a, b, names[i], changes);
-	free(names);
-	if (!r)
-		r = exception_lines(a, &ea);
-	if (!r)
-		r = exception_lines(b, &eb);
-	if (!r)
-		*changes += print_delta(&ea, &eb, "# exception policy", &done);
-	free_lines(&ea);
-	free_lines(&eb);
-	return r;
-}
-
 HM_CMD(diff)
 {
 	struct hm_model *a = NULL, *b = NULL;
+	struct hm_sbuf text = { 0 };
 	size_t changes = 0;
 	int status;
 	int r;
@@ -265,7 +47,8 @@ HM_CMD(diff)
 		status = hm_cli_load_policy(CMD, argv[2], HM_DIALECT_AUTO,
 					    false, &b);
 	if (status == HM_EXIT_OK) {
-		r = run(a, b, &changes);
+		r = hm_policy_diff(&text, &changes, a, b);
+		fputs(hm_sbuf_str(&text), stdout);
 		if (r) {
 			warnx("%s: %s", CMD, strerror(-r));
 			status = HM_EXIT_FAIL;
@@ -273,6 +56,7 @@ HM_CMD(diff)
 			status = changes ? HM_EXIT_FINDINGS : HM_EXIT_OK;
 		}
 	}
+	hm_sbuf_free(&text);
 	hm_model_free(a);
 	hm_model_free(b);
 	return hm_cli_finish(status);
