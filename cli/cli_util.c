@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "histmac/fs.h"
 #include "histmac/policy_io.h"
 
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
@@ -127,25 +128,7 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 
 int hm_cli_mkdir_p(const char *dir, mode_t mode)
 {
-	char *p = strdup(dir);
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *s = p + 1; !r; s++) {
-		bool end = !*s;
-
-		if (*s != '/' && !end)
-			continue;
-		*s = '\0';
-		if (mkdir(p, mode) < 0 && errno != EEXIST)
-			r = -errno;
-		if (end)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return r;
+	return hm_mkdir_p(dir, mode);
 }
 
 int hm_cli_dialect_option(const char *cmd, const char *arg, int *out)

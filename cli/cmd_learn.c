@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_learn.c - histmac learn: audit records in, a policy directory out.
- * Loads the policy (if any), learns what the log shows that it lacks, and
- * saves atomically.  In follow and plugin mode it saves periodically, then
- * writes its process table and the follow checkpoint, in that order, so a
- * restart neither loses nor repeats learning.
+ * Parses the options, loads the policy (if any), opens the input, and
+ * hands them to a learn session (session/learn_session.c), which learns,
+ * saves and reloads; this file prints progress, diagnostics and the
+ * summary.
  */
 #include <err.h>
 #include <errno.h>
@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "histmac/policy_io.h"
+#include "histmac/session.h"
 
 #define CMD "learn"
 
@@ -41,13 +42,11 @@ struct learn {
 	bool said_comments;
 	struct hm_learn_opts lo;
 
-	struct hm_model *m;
+	struct hm_model *m;		/* until the session owns them */
 	struct hm_learner *l;
 	struct hm_collector *c;
+	struct hm_learn_session *s;
 	struct hm_diag diag;
-	size_t domains_before;
-	size_t entries_before;
-	time_t last_save;
 	time_t last_progress;
 };
 
@@ -284,78 +283,25 @@ static size_t count_entries(const struct hm_model *m)
 	return n;
 }
 
-/*
- * Save the learned policy, then the process table, then the checkpoint:
- * a crash between them repeats some learning (harmless, it merges) but
- * never loses any.
- */
-static int save(struct learn *L)
+/* Said once a run, not at every periodic save of a live learner. */
+static void say_comments(struct learn *L)
 {
-	enum hm_dialect dialect = L->dialect >= 0 ? (enum hm_dialect)L->dialect :
-						    L->m->dialect;
-	struct hm_convert_stats st = { 0 };
-	int r;
+	const struct hm_convert_stats *st = hm_learn_session_converted(L->s);
+	struct hm_model *m = hm_learn_session_model(L->s);
+	enum hm_dialect dialect = L->dialect >= 0 ?
+				  (enum hm_dialect)L->dialect : m->dialect;
 
-	r = hm_cli_mkdir_p(L->policy, 0700);
-	if (r) {
-		warnx("%s: %s: %s", CMD, L->policy, strerror(-r));
-		return r;
-	}
-	r = hm_policy_save_dir(L->m, L->policy, dialect, 0, &st);
-	if (r) {
-		warnx("%s: saving %s: %s", CMD, L->policy, strerror(-r));
-		return r;
-	}
-	if (L->state) {
-		r = hm_tracker_save(hm_walker_tracker(hm_learner_walker(L->l)),
-				    L->state);
-		if (r)
-			warnx("%s: saving %s: %s", CMD, L->state, strerror(-r));
-	}
-	if (!r && L->c)
-		r = hm_collector_checkpoint(L->c);
-	/* Said once a run, not at every periodic save of a live learner. */
-	if (st.n_commented && !L->quiet && !L->said_comments) {
-		warnx("%s: %lu entries cannot be said in %s and were written as "
-		      "'# not in' comments (histmac reads them back)", CMD,
-		      st.n_commented, hm_dialect_names[dialect]);
-		L->said_comments = true;
-	}
-	L->last_save = time(NULL);
-	return r;
-}
-
-/* SIGHUP: save, then reload the directory (the user may have edited the
- * exception policy or rewrite.conf) and learn into the reloaded model. */
-static int reload(struct learn *L)
-{
-	struct hm_model *n;
-	int r = save(L);
-
-	if (r)
-		return r;
-	r = hm_cli_load_policy(CMD, L->policy, L->dialect, false, &n);
-	if (r != HM_EXIT_OK) {
-		warnx("%s: reload failed; learning goes on with the old policy",
-		      CMD);
-		hm_model_free(n);
-		return 0;
-	}
-	n->inherit_profile = L->m->inherit_profile;
-	if (L->max_entry >= 0)
-		n->max_learning_entry = (uint32_t)L->max_entry;
-	r = hm_learner_set_model(L->l, n, &L->lo);
-	if (r) {
-		hm_model_free(n);
-		return r;
-	}
-	hm_model_free(L->m);
-	L->m = n;
-	return 0;
+	if (!st->n_commented || L->quiet || L->said_comments)
+		return;
+	warnx("%s: %lu entries cannot be said in %s and were written as "
+	      "'# not in' comments (histmac reads them back)", CMD,
+	      st->n_commented, hm_dialect_names[dialect]);
+	L->said_comments = true;
 }
 
 static void progress(struct learn *L, bool force)
 {
+	struct hm_model *m = hm_learn_session_model(L->s);
 	time_t now = time(NULL);
 	struct hm_learn_stats st;
 
@@ -363,51 +309,29 @@ static void progress(struct learn *L, bool force)
 	    (!force && now == L->last_progress))
 		return;
 	L->last_progress = now;
-	hm_learner_stats(L->l, &st);
+	hm_learner_stats(hm_learn_session_learner(L->s), &st);
 	fprintf(stderr, "\rlearn: %llu events, %zu domains, %zu entries  ",
-		(unsigned long long)st.events, L->m->n_domains,
-		count_entries(L->m));
+		(unsigned long long)st.events, m->n_domains,
+		count_entries(m));
 	if (force)
 		fputc('\n', stderr);
 }
 
-static bool live(const struct learn *L)
-{
-	return L->in.follow || L->in.plugin;
-}
-
+/* Learn until the input ends; print what the session has to say. */
 static int run_loop(struct learn *L)
 {
-	const struct hm_event *ev;
-	unsigned long n = 0;
 	int r;
 
-	for (;;) {
-		r = hm_collector_next(L->c, &ev);
-		if (r == 1) {
-			r = hm_learner_event(L->l, ev);
-			if (r < 0) {
-				warnx("%s: learning failed: %s", CMD,
-				      strerror(-r));
-				return r;
-			}
-			if ((++n & 4095) == 0)
-				progress(L, false);
-		} else if (r == -EINTR) {
-			if ((r = reload(L)))
-				return r;
-		} else if (r == 0) {
-			return 0;
-		} else if (r != -EAGAIN) {
-			warnx("%s: reading audit records: %s", CMD,
-			      strerror(-r));
-			return r;
+	while ((r = hm_learn_session_run(L->s)) > 0) {
+		if (r == HM_SESSION_PROGRESS) {
+			progress(L, false);
+			continue;
 		}
-		if (live(L) && L->save_interval &&
-		    time(NULL) - L->last_save >= (time_t)L->save_interval &&
-		    (r = save(L)))
-			return r;
+		hm_cli_print_diag(&L->diag, stderr);
+		hm_diag_free(&L->diag);
+		say_comments(L);
 	}
+	return r;
 }
 
 /* What the process table met that changes what was learned where. */
@@ -415,7 +339,8 @@ static void print_tracker(struct learn *L)
 {
 	struct hm_tracker_stats ts;
 
-	hm_tracker_stats(hm_walker_tracker(hm_learner_walker(L->l)), &ts);
+	hm_tracker_stats(hm_walker_tracker(hm_learner_walker(
+		hm_learn_session_learner(L->s))), &ts);
 	if (ts.too_long)
 		printf("  transition_failed (domain name over %d bytes): %llu\n",
 		       HM_MAX_DOMAIN, (unsigned long long)ts.too_long);
@@ -428,21 +353,23 @@ static void print_tracker(struct learn *L)
 
 static void summary(struct learn *L)
 {
-	struct hm_learn_stats st;
-	const struct hm_walk_stats *ws = hm_walker_stats(hm_learner_walker(L->l));
+	struct hm_learner *l = hm_learn_session_learner(L->s);
+	struct hm_model *m = hm_learn_session_model(L->s);
+	const struct hm_walk_stats *ws = hm_walker_stats(hm_learner_walker(l));
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
+	struct hm_learn_stats st;
 
 	if (L->quiet)
 		return;
-	hm_learner_stats(L->l, &st);
+	hm_learner_stats(l, &st);
 	printf("learned from %llu events (%llu records) into %s\n",
 	       (unsigned long long)cs->events, (unsigned long long)cs->records,
 	       L->policy);
 	printf("  domains: %llu new, %zu total\n",
-	       (unsigned long long)st.domains_new, L->m->n_domains);
+	       (unsigned long long)st.domains_new, m->n_domains);
 	printf("  entries: %llu new, %llu widened, %zu total\n",
 	       (unsigned long long)st.entries_new,
-	       (unsigned long long)st.perms_new, count_entries(L->m));
+	       (unsigned long long)st.perms_new, count_entries(m));
 	if (st.folded)
 		printf("  folded into patterns: %llu\n",
 		       (unsigned long long)st.folded);
@@ -452,6 +379,11 @@ static void summary(struct learn *L)
 	print_tracker(L);
 	hm_cli_print_collector_skips(cs, stdout);
 	hm_cli_print_walk_skips(ws, stdout);
+}
+
+static bool live(const struct learn *L)
+{
+	return L->in.follow || L->in.plugin;
 }
 
 static int open_input(struct learn *L)
@@ -470,6 +402,27 @@ static int open_input(struct learn *L)
 	if (live(L))
 		o.timeout_ms = 1000;
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
+}
+
+static int start_session(struct learn *L)
+{
+	struct hm_learn_session_opts o = {
+		.policy = L->policy,
+		.state = L->state,
+		.dialect = L->dialect,
+		.max_entry = L->max_entry,
+		.save_interval = live(L) ? L->save_interval : 0,
+		.lo = &L->lo,
+		.diag = &L->diag,
+	};
+
+	if (hm_learn_session_new(&L->s, &o, L->m, L->l, L->c)) {
+		warnx("%s: %s", CMD, strerror(ENOMEM));
+		return HM_EXIT_FAIL;
+	}
+	L->m = NULL;	/* the session's now */
+	L->l = NULL;
+	return HM_EXIT_OK;
 }
 
 static int setup(struct learn *L)
@@ -502,11 +455,14 @@ static int setup(struct learn *L)
 			warnx("%s: %s: %s (starting with no process table)",
 			      CMD, L->state, strerror(-r));
 	}
-	return open_input(L) ? HM_EXIT_FAIL : HM_EXIT_OK;
+	if (open_input(L))
+		return HM_EXIT_FAIL;
+	return start_session(L);
 }
 
 static void cleanup(struct learn *L)
 {
+	hm_learn_session_free(L->s);
 	hm_collector_free(L->c);
 	hm_learner_free(L->l);
 	hm_model_free(L->m);
@@ -533,13 +489,13 @@ HM_CMD(learn)
 	install_signals();
 	status = setup(&L);
 	if (status == HM_EXIT_OK) {
-		L.last_save = time(NULL);
 		r = run_loop(&L);
 		progress(&L, true);
-		hm_cli_print_diag(&L.diag, stderr);
 		/* Save what was learned even when reading failed midway. */
-		if (save(&L) || r)
+		if (hm_learn_session_save(L.s) || r)
 			status = HM_EXIT_FAIL;
+		hm_cli_print_diag(&L.diag, stderr);
+		say_comments(&L);
 		summary(&L);
 	}
 	cleanup(&L);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.h - a learning session (session/learn_session.c): audit events
+ * from a collector go into a learner, and what was learned is saved into
+ * a policy directory, periodically when following a live log.
+ *
+ * A save writes the policy first, then the process table, then the
+ * collector's checkpoint.  A crash between two of them makes the next run
+ * read some events again (learning them twice merges, it changes
+ * nothing), but never skip one that the saved policy lacks.
+ *
+ *	hm_learn_session_new(&s, &o, model, learner, collector);
+ *	while ((r = hm_learn_session_run(s)) > 0)
+ *		show progress, or print s's diagnostics after a save;
+ *	r2 = hm_learn_session_save(s);	// also after a failed run
+ *	hm_learn_session_free(s);
+ */
+#ifndef HISTMAC_SESSION_H
+#define HISTMAC_SESSION_H
+
+#include "histmac/collector.h"
+#include "histmac/learn.h"
+#include "histmac/policy_io.h"
+
+struct hm_learn_session;
+
+/*
+ * struct hm_learn_session_opts - where and how a session saves.
+ * @policy: the policy directory (created when missing).
+ * @state: process table file saved with the policy; may be NULL.
+ * @dialect: the dialect to write, or HM_DIALECT_AUTO for the model's
+ *	own; also the dialect a reload reads.
+ * @max_entry: on reload, the max_learning_entry to keep (-1: the policy's).
+ * @save_interval: seconds between saves while running; 0: only when the
+ *	caller calls hm_learn_session_save().
+ * @lo: learning options, for the model a reload installs; borrowed.
+ * @diag: where failures are described (file and what failed); borrowed.
+ */
+struct hm_learn_session_opts {
+	const char *policy;
+	const char *state;
+	int dialect;
+	long max_entry;
+	unsigned int save_interval;
+	const struct hm_learn_opts *lo;
+	struct hm_diag *diag;
+};
+
+/* What hm_learn_session_run() stopped for. */
+enum hm_session_tick {
+	HM_SESSION_END = 0,		/* input ended (or the stop flag) */
+	HM_SESSION_PROGRESS = 1,	/* HM_SESSION_BATCH events learned */
+	HM_SESSION_SAVED = 2,		/* a periodic save (or reload) done */
+};
+
+#define HM_SESSION_BATCH 4096
+
+/**
+ * hm_learn_session_new() - a session learning from @c into @m with @l.
+ * @out: the new session.
+ * @o: options; copied, its pointers borrowed.
+ * @m: the model; the session takes ownership (a reload replaces it).
+ * @l: a learner on @m; the session takes ownership.
+ * @c: the collector; borrowed until hm_learn_session_free().
+ * Returns: 0 or -ENOMEM (then @m and @l are still the caller's).
+ * Caller frees with hm_learn_session_free().
+ */
+int hm_learn_session_new(struct hm_learn_session **out,
+			 const struct hm_learn_session_opts *o,
+			 struct hm_model *m, struct hm_learner *l,
+			 struct hm_collector *c);
+
+/**
+ * hm_learn_session_run() - learn events until something to report.
+ * @s: the session.
+ *
+ * A reload request from the collector (-EINTR: SIGHUP) saves, then loads
+ * the policy directory anew (the administrator may have edited the
+ * exception policy or rewrite.conf) and learns on into it; a directory
+ * that does not load is reported into the diag and learning goes on with
+ * the old model.
+ * Returns: an enum hm_session_tick (call again for more), or a negative
+ * errno (reading, learning or saving failed; described in the diag).
+ */
+int hm_learn_session_run(struct hm_learn_session *s);
+
+/**
+ * hm_learn_session_save() - save the policy, then the process table, then
+ * the collector's checkpoint, stopping at the first failure.
+ * Returns: 0 or a negative errno (described in the diag).
+ */
+int hm_learn_session_save(struct hm_learn_session *s);
+
+/** hm_learn_session_model() - the model learned into; borrowed. */
+struct hm_model *hm_learn_session_model(const struct hm_learn_session *s);
+
+/** hm_learn_session_learner() - the learner; borrowed. */
+struct hm_learner *hm_learn_session_learner(const struct hm_learn_session *s);
+
+/**
+ * hm_learn_session_converted() - what every save so far could not say in
+ * the dialect (struct hm_convert_stats of the policy writes); borrowed.
+ */
+const struct hm_convert_stats *
+hm_learn_session_converted(const struct hm_learn_session *s);
+
+/** hm_learn_session_free() - free the session, its model and learner. */
+void hm_learn_session_free(struct hm_learn_session *s);
+
+#endif /* HISTMAC_SESSION_H */
