@@ -250,6 +250,9 @@ int cmd_events(int argc, char **argv)
 		free(in.files);
 		return HM_EXIT_FAIL;
 	}
+	/* the checkpoint holds the output's size: exactly once on resume */
+	if (out != stdout && (rc = hm_collector_set_output(c, fileno(out))))
+		warnx("events: %s: %s", outpath, strerror(-rc));
 	for (;;) {
 		rc = hm_collector_next(c, &ev);
 		if (rc > 0) {
@@ -271,6 +274,7 @@ int cmd_events(int argc, char **argv)
 					fclose(out);
 					out = n;
 					setvbuf(out, NULL, _IOLBF, 0);
+					hm_collector_set_output(c, fileno(out));
 				}
 			}
 			continue;

@@ -327,6 +327,8 @@ static int run_loop(struct learn *L)
 			progress(L, false);
 			continue;
 		}
+		if (r == HM_SESSION_IDLE)
+			continue;
 		hm_cli_print_diag(&L->diag, stderr);
 		hm_diag_free(&L->diag);
 		say_comments(L);

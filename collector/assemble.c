@@ -46,7 +46,7 @@ struct item {
 };
 
 struct hm_assembler {
-	struct hm_collector *c;
+	struct hm_report *rep;
 	struct hm_collector_stats *st;
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
@@ -68,7 +68,7 @@ struct hm_assembler {
 	struct hm_arena *a;
 };
 
-struct hm_assembler *hm_assembler_new(struct hm_collector *c,
+struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 				      const struct hm_collector_opts *o,
 				      bool resolve)
 {
@@ -76,8 +76,8 @@ struct hm_assembler *hm_assembler_new(struct hm_collector *c,
 
 	if (!as)
 		return NULL;
-	as->c = c;
-	as->st = hm_collector_stats_rw(c);
+	as->rep = rep;
+	as->st = &rep->st;
 	as->want_proctitle = o->proctitle;
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
@@ -112,7 +112,7 @@ static inline bool eq(const char *a, const char *lit)
 static void bad(struct hm_assembler *as, enum hm_skip_reason why,
 		const char *rec, const char *field)
 {
-	hm_collector_skip_event(as->c, why, as->serial, "%s %s", rec, field);
+	hm_report_skip_event(as->rep, why, as->serial, "%s %s", rec, field);
 }
 
 /*
@@ -518,7 +518,7 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 		break;
 	case AUDIT_PATH:
 		if (as->nitems == HM_COLLECTOR_MAX_PATHS) {
-			hm_collector_skip_event(as->c, HM_SKIP_PATHS_CUT,
+			hm_report_skip_event(as->rep, HM_SKIP_PATHS_CUT,
 						as->serial, "PATH record %u",
 						as->nitems);
 			return;
@@ -535,7 +535,7 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 		break;
 	default:
 		if (!audit_msg_type_to_name(type))
-			hm_collector_skip_event(as->c, HM_SKIP_UNKNOWN_RECORD,
+			hm_report_skip_event(as->rep, HM_SKIP_UNKNOWN_RECORD,
 						as->serial, "record type %d",
 						type);
 		else if ((type >= AUDIT_FIRST_USER_MSG &&
@@ -658,7 +658,7 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 	ev->argv = argv;
 	if (ev->argc != as->nargs || as->cut_argv) {
 		ev->argv_truncated = true;
-		hm_collector_skip_event(as->c, HM_SKIP_ARGV_CUT, as->serial,
+		hm_report_skip_event(as->rep, HM_SKIP_ARGV_CUT, as->serial,
 					"argc %u, %u arguments kept", ev->argc,
 					as->nargs);
 	}
@@ -752,7 +752,7 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	r.lexical_only = program;
 	rc = hm_canon_path(canon, as->a, &r, &out->path);
 	if (rc == -E2BIG) {
-		hm_collector_skip_event(as->c, HM_SKIP_PATH_CUT, as->serial,
+		hm_report_skip_event(as->rep, HM_SKIP_PATH_CUT, as->serial,
 					"path of %zu bytes", it->len);
 		out->path.s = NULL;
 		out->path.len = 0;

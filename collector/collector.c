@@ -3,17 +3,18 @@
  * collector.c - the public collector API (include/histmac/collector.h).
  *
  * next() hands out events from a queue; when the queue is empty it resets
- * the arena, has source.c read one chunk, and the chunk goes through
- * stream.c into auparse, whose callback assembles completed events into
- * the queue (assemble.c).  Follow and plugin mode wait here, watching the
- * caller's stop and reload flags, closing events left open when input
- * stops, and writing checkpoints.
+ * the arena, asks the source for one chunk, and the chunk goes through
+ * the stream into auparse, whose callback assembles completed events into
+ * the queue (assemble.c).  After each chunk it asks the stream for the
+ * latest quiet place and tells the checkpoint.  Follow and plugin mode
+ * wait here, watching the caller's stop and reload flags, closing events
+ * left open when input stops, and writing checkpoints.
  *
- * Owns: auparse, the queue, the arena, the stats, the checkpoint state.
- * Next: the caller (histmac events, the learner).
+ * Owns: the parts (source, stream, auparse, assembler, checkpoint,
+ * report), the queue, the arena.  The only file that calls the others;
+ * none calls back.  Next: the caller (histmac events, the learner).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,27 @@
 
 #define IDLE_CLOSE_MS	2000	/* auditd's end_of_event_timeout */
 #define WAIT_SLICE_MS	100
-#define SINCE_MAX	65536
+
+struct hm_collector {
+	struct hm_collector_opts o;
+	struct hm_report rep;
+	struct hm_source *src;
+	auparse_state_t *au;
+	struct hm_stream *stream;
+	struct hm_assembler *as;
+	struct hm_ckpt *ckpt;		/* follow with a checkpoint, else NULL */
+	struct hm_arena arena;
+	uint64_t quiet_gen;		/* the stream's, last looked at */
+
+	/* events assembled, not yet handed out */
+	struct hm_event *q;
+	size_t qn, qhead, qcap;
+	int err;			/* from a callback, returned by next() */
+	bool ended;			/* no more input; queue may hold some */
+	bool done;			/* flushed: queue is all that is left */
+	bool said_end;			/* next() returned 0 once */
+	uint64_t idle_since_ms;		/* follow/plugin: when data stopped */
+};
 
 void hm_collector_opts_init(struct hm_collector_opts *o)
 {
@@ -32,128 +53,33 @@ void hm_collector_opts_init(struct hm_collector_opts *o)
 	o->checkpoint_interval_ms = 5000;
 }
 
-void hm_collector_skip(struct hm_collector *c, enum hm_skip_reason why,
-		       const char *fmt, ...)
-{
-	va_list ap;
-
-	c->st.skipped[why]++;
-	if (!c->o.verbose || !c->o.diag)
-		return;
-	va_start(ap, fmt);
-	hm_diag_vadd(c->o.diag, HM_DIAG_WARNING, c->pos.file, c->pos.line, fmt,
-		     ap);
-	va_end(ap);
-}
-
-void hm_collector_skip_event(struct hm_collector *c, enum hm_skip_reason why,
-			     uint64_t serial, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	c->st.skipped[why]++;
-	if (!c->o.verbose || !c->o.diag)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	hm_diag_add(c->o.diag, HM_DIAG_WARNING, c->pos.file, 0,
-		    "event %llu: %s: %s", (unsigned long long)serial,
-		    hm_skip_names[why], msg);
-}
-
-struct hm_collector_stats *hm_collector_stats_rw(struct hm_collector *c)
-{
-	return &c->st;
-}
-
-struct hm_stream_pos *hm_collector_pos_rw(struct hm_collector *c)
-{
-	return &c->pos;
-}
-
 const struct hm_collector_stats *hm_collector_stats(const struct hm_collector *c)
 {
-	return &c->st;
+	return &c->rep.st;
 }
 
-void hm_collector_quiet(struct hm_collector *c, uint64_t off)
+/* No event is open before @off of the file read now. */
+static void quiet_at(struct hm_collector *c, uint64_t off)
 {
-	c->quiet.valid = true;
-	c->quiet.dev = c->cur_dev;
-	c->quiet.ino = c->cur_ino;
-	c->quiet.off = c->file_base + off;
-	c->quiet_gen++;
-}
+	struct hm_place pl;
 
-static void serials_add(struct hm_serials *l, const struct hm_event *ev)
-{
-	if (l->overflow)
+	if (!c->ckpt)
 		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct hm_stamp *n;
-
-		if (cap > SINCE_MAX) {
-			l->overflow = true;
-			return;
-		}
-		n = realloc(l->v, cap * sizeof(*n));
-		if (!n) {
-			l->overflow = true;
-			return;
-		}
-		l->v = n;
-		l->cap = cap;
-	}
-	l->v[l->n].sec = ev->sec;
-	l->v[l->n].msec = ev->msec;
-	l->v[l->n++].serial = ev->serial;
+	hm_source_where(c->src, &pl);
+	pl.off += off;
+	hm_ckpt_quiet(c->ckpt, &pl);
 }
 
-/*
- * The queue is empty: every event assembled so far has been handed out.
- * Events lying before the latest quiet place were all assembled before
- * the batch just handed out ended, so the place with the serials of that
- * batch (or of every batch since the place last moved) is exact.
- */
-static void drained(struct hm_collector *c)
+/* After a feed: did the stream pass a quiet place? */
+static void note_quiet(struct hm_collector *c)
 {
-	if (!c->o.checkpoint)
-		return;
-	if (c->place_gen != c->quiet_gen) {
-		struct hm_serials t = c->since;
+	uint64_t off;
+	uint64_t gen = hm_stream_quiet(c->stream, &off);
 
-		c->place = c->quiet;
-		c->place_gen = c->quiet_gen;
-		c->since = c->batch;
-		c->batch = t;
-	} else {
-		for (size_t i = 0; i < c->batch.n; i++) {
-			struct hm_event e = { .sec = c->batch.v[i].sec,
-					      .msec = c->batch.v[i].msec,
-					      .serial = c->batch.v[i].serial };
-
-			serials_add(&c->since, &e);
-		}
-		c->since.overflow |= c->batch.overflow;
+	if (gen != c->quiet_gen) {
+		c->quiet_gen = gen;
+		quiet_at(c, off);
 	}
-	c->batch.n = 0;
-	c->batch.overflow = false;
-}
-
-/* Was @ev handed out before the checkpoint we resumed from? */
-static bool already_seen(struct hm_collector *c, const struct hm_event *ev)
-{
-	for (size_t i = 0; i < c->nskip; i++) {
-		if (c->skip[i].serial == ev->serial &&
-		    c->skip[i].sec == ev->sec && c->skip[i].msec == ev->msec) {
-			c->skip[i] = c->skip[--c->nskip];
-			return true;
-		}
-	}
-	return false;
 }
 
 static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
@@ -183,9 +109,9 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 	}
 	if (rc == 0)
 		return;
-	if (c->nskip && already_seen(c, ev)) {
-		hm_collector_skip_event(c, HM_SKIP_DUPLICATE, ev->serial,
-					"handed out before the checkpoint");
+	if (c->ckpt && hm_ckpt_seen(c->ckpt, ev)) {
+		hm_report_skip_event(&c->rep, HM_SKIP_DUPLICATE, ev->serial,
+				     "handed out before the checkpoint");
 		return;
 	}
 	c->qn++;
@@ -211,13 +137,13 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 		c->o = *o;
 	else
 		hm_collector_opts_init(&c->o);
-	c->mode = mode;
-	c->fd = -1;
+	c->rep.verbose = c->o.verbose;
+	c->rep.diag = c->o.diag;
 	c->au = auparse_init(AUSOURCE_FEED, NULL);
-	c->stream = c->au ? hm_stream_new(c->au) : NULL;
-	c->as = hm_assembler_new(c, &c->o, resolve_default(mode, &c->o));
-	c->rbuf = malloc(HM_READ_CHUNK);
-	if (!c->au || !c->stream || !c->as || !c->rbuf) {
+	c->stream = c->au ? hm_stream_new(c->au, &c->rep) : NULL;
+	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(mode, &c->o));
+	if (hm_source_new(&c->src, mode, &c->rep) < 0 || !c->au ||
+	    !c->stream || !c->as) {
 		hm_collector_free(c);
 		return -ENOMEM;
 	}
@@ -238,20 +164,11 @@ int hm_collector_open_files(struct hm_collector **out,
 	rc = collector_new(&c, HM_SRC_FILES, o);
 	if (rc < 0)
 		return rc;
-	c->paths = calloc(n, sizeof(*c->paths));
-	if (!c->paths) {
+	rc = hm_source_set_files(c->src, paths, n);
+	if (rc < 0) {
 		hm_collector_free(c);
-		return -ENOMEM;
+		return rc;
 	}
-	for (size_t i = 0; i < n; i++) {
-		c->paths[i] = strdup(paths[i]);
-		if (!c->paths[i]) {
-			c->npaths = i;
-			hm_collector_free(c);
-			return -ENOMEM;
-		}
-	}
-	c->npaths = n;
 	*out = c;
 	return 0;
 }
@@ -265,9 +182,7 @@ int hm_collector_open_buffer(struct hm_collector **out, const void *buf,
 
 	if (rc < 0)
 		return rc;
-	c->buf = buf;
-	c->buflen = len;
-	c->pos.file = name;
+	hm_source_set_buffer(c->src, buf, len, name);
 	*out = c;
 	return 0;
 }
@@ -280,8 +195,7 @@ int hm_collector_open_fd(struct hm_collector **out, int fd, const char *name,
 
 	if (rc < 0)
 		return rc;
-	c->fd = fd;
-	c->pos.file = name;
+	hm_source_set_fd(c->src, fd, name);
 	*out = c;
 	return 0;
 }
@@ -294,9 +208,28 @@ int hm_collector_open_plugin(struct hm_collector **out,
 
 	if (rc < 0)
 		return rc;
-	c->fd = STDIN_FILENO;
-	c->pos.file = "(plugin)";
+	hm_source_set_fd(c->src, STDIN_FILENO, "(plugin)");
 	*out = c;
+	return 0;
+}
+
+/* Follow from the checkpoint's place, or from the end of the log. */
+static int start_follow(struct hm_collector *c, const char *path)
+{
+	struct hm_place from = { 0 };
+	int rc;
+
+	if (c->o.checkpoint) {
+		rc = hm_ckpt_new(&c->ckpt, c->o.checkpoint);
+		if (rc == 0)
+			rc = hm_ckpt_load(c->ckpt, &from);
+		if (rc < 0)
+			return rc;
+	}
+	rc = hm_source_follow(c->src, path, &from, c->o.diag);
+	if (rc < 0)
+		return rc;
+	quiet_at(c, 0);
 	return 0;
 }
 
@@ -308,13 +241,18 @@ int hm_collector_open_follow(struct hm_collector **out, const char *path,
 
 	if (rc < 0)
 		return rc;
-	rc = hm_src_open_follow(c, path);
+	rc = start_follow(c, path);
 	if (rc < 0) {
 		hm_collector_free(c);
 		return rc;
 	}
 	*out = c;
 	return 0;
+}
+
+int hm_collector_set_output(struct hm_collector *c, int fd)
+{
+	return c->ckpt ? hm_ckpt_output(c->ckpt, fd) : 0;
 }
 
 /*
@@ -329,18 +267,25 @@ static void finish(struct hm_collector *c)
 
 	c->ended = true;
 	c->done = true;
-	if (c->mode == HM_SRC_FOLLOW && c->o.checkpoint)
+	if (c->ckpt)
 		return;
-	hm_stream_end_file(c->stream, c);
-	hm_stream_flush(c->stream, c);
-	hm_collector_quiet(c, off);
+	hm_stream_end_file(c->stream);
+	hm_stream_flush(c->stream);
+	quiet_at(c, off);
+}
+
+static int write_checkpoint(struct hm_collector *c)
+{
+	int rc = hm_ckpt_write(c->ckpt, hm_now_ms());
+
+	if (rc > 0)
+		c->rep.st.checkpoints++;
+	return rc < 0 ? rc : 0;
 }
 
 int hm_collector_checkpoint(struct hm_collector *c)
 {
-	if (!c->o.checkpoint || c->mode != HM_SRC_FOLLOW)
-		return 0;
-	return hm_src_checkpoint_write(c);
+	return c->ckpt ? write_checkpoint(c) : 0;
 }
 
 /* Follow/plugin: nothing to read right now.  0 go on, or -EAGAIN. */
@@ -354,33 +299,61 @@ static int idle(struct hm_collector *c, uint64_t deadline)
 	if (hm_stream_open_count(c->stream) &&
 	    now - c->idle_since_ms >= IDLE_CLOSE_MS) {
 		/* input stopped: what is open will not grow any more */
-		rc = hm_stream_close_open(c->stream, c);
+		rc = hm_stream_close_open(c->stream);
 		if (rc < 0)
 			return rc;
-		hm_collector_quiet(c, hm_stream_consumed(c->stream));
+		quiet_at(c, hm_stream_consumed(c->stream));
 		return 0;
 	}
-	if (c->o.checkpoint && c->o.checkpoint_interval_ms &&
-	    now - c->last_ckpt_ms >= c->o.checkpoint_interval_ms)
-		hm_src_checkpoint_write(c);
+	if (c->ckpt && hm_ckpt_due(c->ckpt, now, c->o.checkpoint_interval_ms))
+		write_checkpoint(c);
 	if (deadline && now >= deadline)
 		return -EAGAIN;
-	return hm_src_wait(c, WAIT_SLICE_MS);
+	return hm_source_wait(c->src, WAIT_SLICE_MS);
+}
+
+/* One chunk from the source into the stream: >0 go on, 0 none, -errno. */
+static int read_more(struct hm_collector *c)
+{
+	struct hm_chunk ch;
+	int rc = hm_source_read(c->src, &ch);
+
+	if (rc == HM_SRC_FILE_END) {
+		hm_stream_end_file(c->stream);
+		return 1;
+	}
+	if (rc != HM_SRC_DATA)
+		return rc;
+	c->idle_since_ms = 0;
+	rc = hm_stream_feed(c->stream, ch.p, ch.len);
+	note_quiet(c);
+	return rc < 0 ? rc : 1;
+}
+
+/* The queue is empty and there is no more: 0, after the last checkpoint. */
+static int end(struct hm_collector *c)
+{
+	/* a caller that saves its own output first writes it itself */
+	if (c->ckpt && c->o.checkpoint_interval_ms && !c->said_end)
+		write_checkpoint(c);
+	c->said_end = true;
+	return 0;
 }
 
 int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 {
+	bool live = hm_source_live(c->src);
 	uint64_t deadline = 0;
 	int rc;
 
-	if (c->o.timeout_ms && hm_src_live(c))
+	if (c->o.timeout_ms && live)
 		deadline = hm_now_ms() + c->o.timeout_ms;
 	for (;;) {
 		if (c->qhead < c->qn) {
 			*out = &c->q[c->qhead++];
-			c->st.events++;
-			if (c->o.checkpoint)
-				serials_add(&c->batch, *out);
+			c->rep.st.events++;
+			if (c->ckpt)
+				hm_ckpt_handed(c->ckpt, *out);
 			return 1;
 		}
 		if (c->err) {
@@ -388,16 +361,13 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 			c->err = 0;
 			return rc;
 		}
-		drained(c);
+		if (c->ckpt)
+			hm_ckpt_drained(c->ckpt);
 		c->qhead = c->qn = 0;
 		hm_arena_reset(&c->arena);
-		if (c->done) {
-			if (c->o.checkpoint && c->mode == HM_SRC_FOLLOW)
-				hm_src_checkpoint_write(c);
-			c->o.checkpoint = NULL;	/* written once */
-			return 0;
-		}
-		if (c->o.stop && *c->o.stop && hm_src_live(c)) {
+		if (c->done)
+			return end(c);
+		if (c->o.stop && *c->o.stop && live) {
 			finish(c);
 			continue;
 		}
@@ -405,14 +375,12 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 			*c->o.reload = 0;
 			return -EINTR;
 		}
-		rc = hm_src_read(c);
-		if (rc > 0) {
-			c->idle_since_ms = 0;
+		rc = read_more(c);
+		if (rc > 0)
 			continue;
-		}
 		if (rc < 0 && rc != -EAGAIN)
 			return rc;
-		if (rc == 0 && c->ended) {
+		if (rc == 0) {
 			finish(c);
 			continue;
 		}
@@ -426,20 +394,13 @@ void hm_collector_free(struct hm_collector *c)
 {
 	if (!c)
 		return;
-	hm_src_close(c);
+	hm_source_free(c->src);
 	hm_stream_free(c->stream);
 	if (c->au)
 		auparse_destroy(c->au);
 	hm_assembler_free(c->as);
+	hm_ckpt_free(c->ckpt);
 	hm_arena_free(&c->arena);
-	for (size_t i = 0; i < c->npaths; i++)
-		free(c->paths[i]);
-	free(c->paths);
-	free(c->cur_name);
 	free(c->q);
-	free(c->rbuf);
-	free(c->since.v);
-	free(c->batch.v);
-	free(c->skip);
 	free(c);
 }

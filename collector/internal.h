@@ -2,18 +2,24 @@
 /*
  * internal.h - what the collector's files share; not a public header.
  *
- *   source.c    where bytes come from: files, fd, buffer, follow, plugin;
- *               checkpoints
+ *   source.c    where bytes come from: files, fd, buffer, follow, plugin
+ *   checkpoint.c where a followed log is resumed (and the output's size)
  *   stream.c    splits bytes into lines, tracks open events by their
  *               msg=audit() stamp, closes finished ones with an EOE line,
  *               feeds auparse
+ *   report.c    counters, the file and line read, skipped input
  *   assemble.c  auparse event -> struct hm_event
  *   canon.c     path joining, normalisation, proc:/self, resolution with
  *               a directory cache
  *   socktab.c   socket type per (pid, fd)
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
- *   collector.c the public API
+ *   collector.c the public API; the only file that calls the others
+ *
+ * Each part is handed what it needs when it is built (the report, the
+ * options, auparse) and calls only downwards: collector.c -> source,
+ * stream, checkpoint, assemble -> canon, socktab, decode, event, arena;
+ * every part -> report.  None calls back into collector.c.
  */
 #ifndef HISTMAC_COLLECTOR_INTERNAL_H
 #define HISTMAC_COLLECTOR_INTERNAL_H
@@ -107,17 +113,28 @@ struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, int64_t pid, int fd,
 struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, int64_t pid, int fd,
 				    struct hm_collector_stats *st);
 
+/* ---- report.c: counters, the position read, skipped input */
+struct hm_report {
+	struct hm_collector_stats st;
+	const char *file;		/* being read, for diagnostics */
+	unsigned long line;		/* lines seen in this file */
+	bool verbose;
+	struct hm_diag *diag;		/* may be NULL */
+};
+
+/* hm_report_skip() - count a skip; with @verbose, FILE:LINE: message. */
+void hm_report_skip(struct hm_report *r, enum hm_skip_reason why,
+		    const char *fmt, ...) HM_PRINTF(3, 4);
+/* hm_report_skip_event() - the same, about one event (no line number). */
+void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
+			  uint64_t serial, const char *fmt, ...)
+	HM_PRINTF(4, 5);
+
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
 
-struct hm_stream *hm_stream_new(auparse_state_t *au);
+struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep);
 void hm_stream_free(struct hm_stream *s);
-
-/* Where the current bytes come from, for diagnostics. */
-struct hm_stream_pos {
-	const char *file;
-	unsigned long line;		/* lines seen in this file */
-};
 
 /*
  * hm_stream_feed() - split @len bytes into lines and feed the complete
@@ -125,20 +142,25 @@ struct hm_stream_pos {
  * for the next call.  Returns 0 or -ENOMEM; callbacks from auparse run
  * inside.
  */
-int hm_stream_feed(struct hm_stream *s, const char *p, size_t len,
-		   struct hm_collector *c);
+int hm_stream_feed(struct hm_stream *s, const char *p, size_t len);
 /* hm_stream_end_file() - end of one file: drop (and count) a partial line. */
-void hm_stream_end_file(struct hm_stream *s, struct hm_collector *c);
+void hm_stream_end_file(struct hm_stream *s);
 /* hm_stream_close_open() - close every open event (idle timeout). */
-int hm_stream_close_open(struct hm_stream *s, struct hm_collector *c);
+int hm_stream_close_open(struct hm_stream *s);
 /* hm_stream_flush() - end of input: auparse_flush_feed(). */
-void hm_stream_flush(struct hm_stream *s, struct hm_collector *c);
+void hm_stream_flush(struct hm_stream *s);
 /* hm_stream_consumed() - bytes of whole lines of this file handled. */
 uint64_t hm_stream_consumed(const struct hm_stream *s);
+/*
+ * hm_stream_quiet() - the latest line end of this file after which no
+ * event was open (@off, bytes from where the file's reading began).
+ * Returns a count that changes whenever that place moves.
+ */
+uint64_t hm_stream_quiet(const struct hm_stream *s, uint64_t *off);
 /* hm_stream_open_count() - events auparse holds open. */
 size_t hm_stream_open_count(const struct hm_stream *s);
 
-/* ---- collector.c and source.c */
+/* ---- source.c: files, buffer, descriptor, plugin stdin, follow */
 enum hm_src_mode {
 	HM_SRC_FILES,
 	HM_SRC_BUFFER,
@@ -150,14 +172,7 @@ enum hm_src_mode {
 #define HM_READ_CHUNK	(64u << 10)
 #define HM_ROTATE_MAX	9
 
-/* msg=audit(SEC.MSEC:SERIAL): what names an event in a checkpoint. */
-struct hm_stamp {
-	int64_t sec;
-	uint32_t msec;
-	uint64_t serial;
-};
-
-/* Where a checkpoint says to resume: a file, an offset, serials to skip. */
+/* A place in a log: a file by device and inode, a byte offset. */
 struct hm_place {
 	bool valid;
 	uint64_t dev;
@@ -165,83 +180,72 @@ struct hm_place {
 	uint64_t off;
 };
 
-struct hm_collector {
-	struct hm_collector_opts o;
-	enum hm_src_mode mode;
-	auparse_state_t *au;
-	struct hm_stream *stream;
-	struct hm_assembler *as;
-	struct hm_arena arena;
-	struct hm_collector_stats st;
-	struct hm_stream_pos pos;
-
-	/* events assembled, not yet handed out */
-	struct hm_event *q;
-	size_t qn, qhead, qcap;
-	int err;			/* from a callback, returned by next() */
-	bool ended;			/* no more input; queue may hold some */
-	bool done;			/* flushed: queue is all that is left */
-
-	/* the source */
-	char **paths;			/* files mode, follow (path) */
-	size_t npaths, cur;
-	const char *buf;		/* buffer mode */
-	size_t buflen, bufoff;
-	int fd;				/* current file, -1 none */
-	bool own_fd;
-	uint64_t cur_dev, cur_ino;
-	uint64_t file_base;		/* offset where reading this file began */
-	int rot;			/* follow: index of the file read (0 live) */
-	char *cur_name;			/* follow: name of the file read */
-	char *rbuf;
-	uint64_t idle_since_ms;		/* follow/plugin: when data stopped */
-
-	/*
-	 * Checkpoint: at each moment the queue is empty, @place is the last
-	 * place with no event open and @since the serials handed out that
-	 * may lie after it; @batch collects serials handed out since.
-	 */
-	struct hm_place quiet;		/* latest place with no event open */
-	uint64_t quiet_gen, place_gen;
-	struct hm_place place;
-	struct hm_serials {
-		struct hm_stamp *v;
-		size_t n, cap;
-		bool overflow;
-	} since, batch;
-	struct hm_stamp *skip;		/* from the loaded checkpoint */
-	size_t nskip;
-	uint64_t last_ckpt_ms;
+/* Bytes read, borrowed until the next read. */
+struct hm_chunk {
+	const char *p;
+	size_t len;
 };
 
-/* source.c */
-int hm_src_open_follow(struct hm_collector *c, const char *path);
-int hm_src_read(struct hm_collector *c);	/* >0 fed, 0 none now / end */
-bool hm_src_live(const struct hm_collector *c);
-int hm_src_wait(struct hm_collector *c, unsigned int ms);
-int hm_src_checkpoint_write(struct hm_collector *c);
-void hm_src_close(struct hm_collector *c);
+/* What hm_source_read() got, besides 0 (end of input) and -errno. */
+enum {
+	HM_SRC_DATA = 1,	/* bytes in the chunk */
+	HM_SRC_FILE_END = 2,	/* a file ended; the next read goes on */
+};
+
+struct hm_source;
+
+int hm_source_new(struct hm_source **out, enum hm_src_mode mode,
+		  struct hm_report *rep);
+void hm_source_free(struct hm_source *s);
+int hm_source_set_files(struct hm_source *s, const char *const *paths,
+			size_t n);
+void hm_source_set_buffer(struct hm_source *s, const char *buf, size_t len,
+			  const char *name);
+void hm_source_set_fd(struct hm_source *s, int fd, const char *name);
+/* hm_source_follow() - follow @path from @from (may be NULL: its end). */
+int hm_source_follow(struct hm_source *s, const char *path,
+		     const struct hm_place *from, struct hm_diag *diag);
+/*
+ * hm_source_read() - the next chunk: HM_SRC_DATA, HM_SRC_FILE_END, 0 at
+ * the end of all input, -EAGAIN nothing now (follow, plugin), or -errno
+ * (a file that cannot be read is passed over; call again).
+ */
+int hm_source_read(struct hm_source *s, struct hm_chunk *out);
+bool hm_source_live(const struct hm_source *s);
+/* hm_source_wait() - wait up to @ms for input; -EINTR on a signal. */
+int hm_source_wait(struct hm_source *s, unsigned int ms);
+/* hm_source_where() - the file read and the offset its reading began at. */
+void hm_source_where(const struct hm_source *s, struct hm_place *out);
 uint64_t hm_now_ms(void);
 
-/* ---- collector.c: shared by the parts above */
-void hm_collector_skip(struct hm_collector *c, enum hm_skip_reason why,
-		       const char *fmt, ...) HM_PRINTF(3, 4);
-/* hm_collector_skip_event() - the same, about one event (no line number). */
-void hm_collector_skip_event(struct hm_collector *c, enum hm_skip_reason why,
-			     uint64_t serial, const char *fmt, ...)
-	HM_PRINTF(4, 5);
-struct hm_collector_stats *hm_collector_stats_rw(struct hm_collector *c);
-struct hm_stream_pos *hm_collector_pos_rw(struct hm_collector *c);
-/*
- * hm_collector_quiet() - every event whose records lie before byte @off of
- * the current file is closed: a safe place for a checkpoint.
- */
-void hm_collector_quiet(struct hm_collector *c, uint64_t off);
+/* ---- checkpoint.c: where a followed log is resumed */
+struct hm_ckpt;
+
+int hm_ckpt_new(struct hm_ckpt **out, const char *path);
+void hm_ckpt_free(struct hm_ckpt *k);
+/* hm_ckpt_load() - read the file: @pl invalid when there is none. */
+int hm_ckpt_load(struct hm_ckpt *k, struct hm_place *pl);
+/* hm_ckpt_quiet() - no event is open before @pl. */
+void hm_ckpt_quiet(struct hm_ckpt *k, const struct hm_place *pl);
+/* hm_ckpt_handed() - @ev was handed out. */
+void hm_ckpt_handed(struct hm_ckpt *k, const struct hm_event *ev);
+/* hm_ckpt_drained() - every event assembled has been handed out. */
+void hm_ckpt_drained(struct hm_ckpt *k);
+/* hm_ckpt_seen() - was @ev handed out before the loaded checkpoint? */
+bool hm_ckpt_seen(struct hm_ckpt *k, const struct hm_event *ev);
+/* hm_ckpt_output() - @fd's size goes into each checkpoint; cut back now
+ * to the loaded checkpoint's size.  0 or -errno. */
+int hm_ckpt_output(struct hm_ckpt *k, int fd);
+/* hm_ckpt_write() - 1 written, 0 nothing to say yet, -errno. */
+int hm_ckpt_write(struct hm_ckpt *k, uint64_t now_ms);
+/* hm_ckpt_due() - @interval_ms passed since the last write? */
+bool hm_ckpt_due(const struct hm_ckpt *k, uint64_t now_ms,
+		 unsigned int interval_ms);
 
 /* ---- assemble.c */
 struct hm_assembler;
 
-struct hm_assembler *hm_assembler_new(struct hm_collector *c,
+struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 				      const struct hm_collector_opts *o,
 				      bool resolve);
 void hm_assembler_free(struct hm_assembler *as);

@@ -7,16 +7,19 @@
  * Following works like `tail -F`: at the end of the live file, if PATH now
  * names another inode, auditd rotated it; the file we hold is complete, so
  * it is read to its end and the next newer one (found by inode among
- * PATH.1 ... PATH.9, else PATH) is opened at offset 0.  A checkpoint names
- * a file by device and inode, a byte offset where no event was open, and
- * the serials handed out after it, so a restart repeats nothing and loses
- * nothing even when the log was rotated meanwhile.
+ * PATH.1 ... PATH.9, else PATH) is opened at offset 0.  A follow can
+ * start at a place (device, inode, offset) that a checkpoint gave, even
+ * when the file has been rotated since.
  *
- * Owns: the open descriptor and the read buffer (in struct hm_collector).
+ * When a file ends, hm_source_read() says so (HM_SRC_FILE_END) before the
+ * next one is opened, so the caller can end the stream's file while the
+ * report still names it.
+ *
+ * Owns: the open descriptor, the read buffer, the file names.  Writes the
+ * file name, bytes and files counters into the report it was given.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,22 @@
 
 #include "internal.h"
 
-#define CKPT_MAGIC "histmac-checkpoint 1"
+struct hm_source {
+	enum hm_src_mode mode;
+	struct hm_report *rep;
+	char **paths;			/* files mode, follow (path) */
+	size_t npaths, cur;
+	const char *buf;		/* buffer mode */
+	size_t buflen, bufoff;
+	int fd;				/* current file, -1 none */
+	bool own_fd;
+	uint64_t cur_dev, cur_ino;
+	uint64_t file_base;		/* offset where reading this file began */
+	int rot;			/* follow: index of the file read (0 live) */
+	int next_rot;			/* follow: the file to open next */
+	char *cur_name;			/* follow: name of the file read */
+	char *rbuf;
+};
 
 uint64_t hm_now_ms(void)
 {
@@ -37,122 +55,182 @@ uint64_t hm_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-bool hm_src_live(const struct hm_collector *c)
+int hm_source_new(struct hm_source **out, enum hm_src_mode mode,
+		  struct hm_report *rep)
 {
-	return c->mode == HM_SRC_FOLLOW || c->mode == HM_SRC_PLUGIN;
+	struct hm_source *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->rbuf = malloc(HM_READ_CHUNK))) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->mode = mode;
+	s->rep = rep;
+	s->fd = -1;
+	*out = s;
+	return 0;
 }
 
-static void close_fd(struct hm_collector *c)
+static void close_fd(struct hm_source *s)
 {
-	if (c->fd >= 0 && c->own_fd)
-		close(c->fd);
-	c->fd = -1;
-	c->own_fd = false;
+	if (s->fd >= 0 && s->own_fd)
+		close(s->fd);
+	s->fd = -1;
+	s->own_fd = false;
 }
 
-void hm_src_close(struct hm_collector *c)
+void hm_source_free(struct hm_source *s)
 {
-	close_fd(c);
+	if (!s)
+		return;
+	close_fd(s);
+	for (size_t i = 0; i < s->npaths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	free(s->cur_name);
+	free(s->rbuf);
+	free(s);
 }
 
-static int feed(struct hm_collector *c, size_t n)
+int hm_source_set_files(struct hm_source *s, const char *const *paths,
+			size_t n)
 {
-	c->st.bytes += n;
-	return hm_stream_feed(c->stream, c->rbuf, n, c);
+	s->paths = calloc(n, sizeof(*s->paths));
+	if (!s->paths)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		s->paths[i] = strdup(paths[i]);
+		if (!s->paths[i])
+			return -ENOMEM;
+		s->npaths = i + 1;
+	}
+	return 0;
+}
+
+void hm_source_set_buffer(struct hm_source *s, const char *buf, size_t len,
+			  const char *name)
+{
+	s->buf = buf;
+	s->buflen = len;
+	s->rep->file = name;
+}
+
+void hm_source_set_fd(struct hm_source *s, int fd, const char *name)
+{
+	s->fd = fd;
+	s->rep->file = name;
+}
+
+bool hm_source_live(const struct hm_source *s)
+{
+	return s->mode == HM_SRC_FOLLOW || s->mode == HM_SRC_PLUGIN;
+}
+
+void hm_source_where(const struct hm_source *s, struct hm_place *out)
+{
+	out->valid = true;
+	out->dev = s->cur_dev;
+	out->ino = s->cur_ino;
+	out->off = s->file_base;
 }
 
 /* Start reading @fd as a new file named @name (borrowed). */
-static void start_file(struct hm_collector *c, int fd, bool own,
+static void start_file(struct hm_source *s, int fd, bool own,
 		       const char *name, uint64_t base)
 {
 	struct stat st;
 
-	c->fd = fd;
-	c->own_fd = own;
-	c->file_base = base;
-	c->pos.file = name;
-	c->pos.line = 0;
-	c->cur_dev = c->cur_ino = 0;
+	s->fd = fd;
+	s->own_fd = own;
+	s->file_base = base;
+	s->rep->file = name;
+	s->rep->line = 0;
+	s->cur_dev = s->cur_ino = 0;
 	if (fstat(fd, &st) == 0) {
-		c->cur_dev = st.st_dev;
-		c->cur_ino = st.st_ino;
+		s->cur_dev = st.st_dev;
+		s->cur_ino = st.st_ino;
 	}
-	c->st.files++;
+	s->rep->st.files++;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
-/* Read one chunk of @c->fd; >0 fed, 0 end of file, -EAGAIN, -errno. */
-static int read_fd(struct hm_collector *c)
+/* Read one chunk of @s->fd: HM_SRC_DATA, 0 end of file, -EAGAIN, -errno. */
+static int read_fd(struct hm_source *s, struct hm_chunk *out)
 {
-	ssize_t n = read(c->fd, c->rbuf, HM_READ_CHUNK);
-	int rc;
+	ssize_t n = read(s->fd, s->rbuf, HM_READ_CHUNK);
 
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? -EAGAIN : -errno;
 	if (n == 0)
 		return 0;
-	rc = feed(c, (size_t)n);
-	return rc < 0 ? rc : (int)n;
+	s->rep->st.bytes += (uint64_t)n;
+	out->p = s->rbuf;
+	out->len = (size_t)n;
+	return HM_SRC_DATA;
 }
 
-static int read_files(struct hm_collector *c)
+static int open_next_file(struct hm_source *s)
 {
-	for (;;) {
-		int rc;
+	const char *p = s->paths[s->cur];
+	int fd;
 
-		if (c->fd < 0) {
-			const char *p;
-			int fd;
-
-			if (c->cur >= c->npaths) {
-				c->ended = true;
-				return 0;
-			}
-			p = c->paths[c->cur];
-			if (!strcmp(p, "-")) {
-				start_file(c, STDIN_FILENO, false, "(stdin)", 0);
-			} else {
-				fd = open(p, O_RDONLY | O_CLOEXEC);
-				if (fd < 0) {
-					rc = -errno;
-					c->cur++;
-					return rc;
-				}
-				start_file(c, fd, true, p, 0);
-			}
-		}
-		rc = read_fd(c);
-		if (rc != 0)
-			return rc == -EAGAIN ? 1 : rc;
-		hm_stream_end_file(c->stream, c);
-		close_fd(c);
-		c->cur++;
-	}
-}
-
-static int read_buffer(struct hm_collector *c)
-{
-	size_t n = c->buflen - c->bufoff;
-	int rc;
-
-	if (!n) {
-		c->ended = true;
+	if (!strcmp(p, "-")) {
+		start_file(s, STDIN_FILENO, false, "(stdin)", 0);
 		return 0;
 	}
-	if (n > HM_READ_CHUNK)
-		n = HM_READ_CHUNK;
-	c->st.bytes += n;
-	rc = hm_stream_feed(c->stream, c->buf + c->bufoff, n, c);
-	c->bufoff += n;
-	return rc < 0 ? rc : (int)n;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	start_file(s, fd, true, p, 0);
+	return 0;
 }
 
-static int read_stream_fd(struct hm_collector *c)
+static int read_files(struct hm_source *s, struct hm_chunk *out)
 {
 	int rc;
 
-	if (c->mode == HM_SRC_PLUGIN) {
-		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	if (s->fd < 0) {
+		if (s->cur >= s->npaths)
+			return 0;
+		rc = open_next_file(s);
+		if (rc < 0) {
+			s->cur++;
+			return rc;
+		}
+	}
+	do
+		rc = read_fd(s, out);
+	while (rc == -EAGAIN);	/* a signal (stdin) */
+	if (rc <= 0) {
+		/* the end of this file, or it cannot be read: go on */
+		close_fd(s);
+		s->cur++;
+		return rc < 0 ? rc : HM_SRC_FILE_END;
+	}
+	return rc;
+}
+
+static int read_buffer(struct hm_source *s, struct hm_chunk *out)
+{
+	size_t n = s->buflen - s->bufoff;
+
+	if (!n)
+		return 0;
+	if (n > HM_READ_CHUNK)
+		n = HM_READ_CHUNK;
+	s->rep->st.bytes += n;
+	out->p = s->buf + s->bufoff;
+	out->len = n;
+	s->bufoff += n;
+	return HM_SRC_DATA;
+}
+
+static int read_stream_fd(struct hm_source *s, struct hm_chunk *out)
+{
+	int rc;
+
+	if (s->mode == HM_SRC_PLUGIN) {
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
 
 		rc = poll(&p, 1, 0);
 		if (rc == 0)
@@ -160,23 +238,20 @@ static int read_stream_fd(struct hm_collector *c)
 		if (rc < 0)
 			return errno == EINTR ? -EAGAIN : -errno;
 	}
-	rc = read_fd(c);
-	if (rc == 0)
-		c->ended = true;
-	return rc;
+	return read_fd(s, out);
 }
 
 /* ---- follow */
 
 static char *rotated_name(const char *path, int k)
 {
-	char *s;
+	char *n;
 
 	if (k == 0)
 		return strdup(path);
-	if (asprintf(&s, "%s.%d", path, k) < 0)
+	if (asprintf(&n, "%s.%d", path, k) < 0)
 		return NULL;
-	return s;
+	return n;
 }
 
 /* Index (0 live, 1..9 rotated) of the file with @dev/@ino, or -1. */
@@ -197,9 +272,9 @@ static int find_rotated(const char *path, uint64_t dev, uint64_t ino)
 	return -1;
 }
 
-static int open_rotated(struct hm_collector *c, int k, uint64_t off)
+static int open_rotated(struct hm_source *s, int k, uint64_t off)
 {
-	char *n = rotated_name(c->paths[0], k);
+	char *n = rotated_name(s->paths[0], k);
 	int fd;
 
 	if (!n)
@@ -213,215 +288,131 @@ static int open_rotated(struct hm_collector *c, int k, uint64_t off)
 		free(n);
 		return -e;
 	}
-	free(c->cur_name);
-	c->cur_name = n;
-	start_file(c, fd, true, n, off);
-	c->rot = k;
+	free(s->cur_name);
+	s->cur_name = n;
+	start_file(s, fd, true, n, off);
+	s->rot = k;
 	return 0;
 }
 
-static int load_checkpoint(struct hm_collector *c, struct hm_place *pl)
+/* Rotated out of reach: everything left is newer; read it all. */
+static int open_oldest(struct hm_source *s, struct hm_diag *diag)
 {
-	FILE *f = fopen(c->o.checkpoint, "re");
-	char line[256];
-	int rc = -EINVAL;
+	if (diag)
+		hm_diag_add(diag, HM_DIAG_WARNING, s->paths[0], 0,
+			    "checkpointed file is gone; reading every rotated "
+			    "file");
+	for (int k = HM_ROTATE_MAX; k > 0; k--)
+		if (open_rotated(s, k, 0) == 0)
+			return 0;
+	return open_rotated(s, 0, 0);
+}
 
-	memset(pl, 0, sizeof(*pl));
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	if (!fgets(line, sizeof(line), f) || strncmp(line, CKPT_MAGIC, 20))
-		goto out;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v, serial;
-		long long sec;
-		unsigned int msec;
+/* No place to resume at: start at the end of the live file, as tail -F. */
+static int open_at_end(struct hm_source *s)
+{
+	struct stat st;
+	int rc = open_rotated(s, 0, 0);
 
-		if (sscanf(line, "dev %llu", &v) == 1) {
-			pl->dev = v;
-		} else if (sscanf(line, "ino %llu", &v) == 1) {
-			pl->ino = v;
-		} else if (sscanf(line, "offset %llu", &v) == 1) {
-			pl->off = v;
-		} else if (sscanf(line, "event %lld.%u:%llu", &sec, &msec,
-				  &serial) == 3) {
-			struct hm_stamp *n = realloc(c->skip,
-				(c->nskip + 1) * sizeof(*n));
-
-			if (!n) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			c->skip = n;
-			c->skip[c->nskip].sec = sec;
-			c->skip[c->nskip].msec = msec;
-			c->skip[c->nskip++].serial = serial;
-		}
+	if (rc == 0 && fstat(s->fd, &st) == 0 && st.st_size > 0) {
+		if (lseek(s->fd, st.st_size, SEEK_SET) < 0)
+			return -errno;
+		s->file_base = (uint64_t)st.st_size;
 	}
-	pl->valid = pl->ino != 0;
-	rc = pl->valid ? 0 : -EINVAL;
-out:
-	fclose(f);
 	return rc;
 }
 
-int hm_src_open_follow(struct hm_collector *c, const char *path)
+int hm_source_follow(struct hm_source *s, const char *path,
+		     const struct hm_place *from, struct hm_diag *diag)
 {
-	struct hm_place pl = { 0 };
-	int rc, k;
+	int k;
 
-	c->paths = calloc(1, sizeof(*c->paths));
-	if (!c->paths || !(c->paths[0] = strdup(path)))
+	s->paths = calloc(1, sizeof(*s->paths));
+	if (!s->paths || !(s->paths[0] = strdup(path)))
 		return -ENOMEM;
-	c->npaths = 1;
-	if (c->o.checkpoint) {
-		rc = load_checkpoint(c, &pl);
-		if (rc < 0)
-			return rc;
-	}
-	if (pl.valid) {
-		k = find_rotated(path, pl.dev, pl.ino);
-		if (k >= 0) {
-			rc = open_rotated(c, k, pl.off);
-		} else {
-			/* rotated out of reach: everything left is newer */
-			if (c->o.diag)
-				hm_diag_add(c->o.diag, HM_DIAG_WARNING, path, 0,
-					    "checkpointed file is gone; "
-					    "reading every rotated file");
-			for (k = HM_ROTATE_MAX; k > 0; k--)
-				if (open_rotated(c, k, 0) == 0)
-					break;
-			rc = k > 0 ? 0 : open_rotated(c, 0, 0);
-		}
-	} else {
-		struct stat st;
-
-		rc = open_rotated(c, 0, 0);
-		if (rc == 0 && fstat(c->fd, &st) == 0 && st.st_size > 0) {
-			/* no checkpoint: start at the end, like tail -F */
-			if (lseek(c->fd, st.st_size, SEEK_SET) < 0)
-				return -errno;
-			c->file_base = (uint64_t)st.st_size;
-		}
-	}
-	if (rc < 0)
-		return rc;
-	hm_collector_quiet(c, 0);
-	return 0;
+	s->npaths = 1;
+	if (!from || !from->valid)
+		return open_at_end(s);
+	k = find_rotated(path, from->dev, from->ino);
+	if (k < 0)
+		return open_oldest(s, diag);
+	return open_rotated(s, k, from->off);
 }
 
-/* The file we read is complete: go on with the next newer one. */
-static int next_newer(struct hm_collector *c)
+/* The file we read is complete: close it; the next newer one is next. */
+static int end_rotated(struct hm_source *s)
 {
 	/* it may have moved further down since (several rotations) */
-	int now = find_rotated(c->paths[0], c->cur_dev, c->cur_ino);
-	int k = now > 0 ? now : c->rot;
+	int now = find_rotated(s->paths[0], s->cur_dev, s->cur_ino);
 
-	hm_stream_end_file(c->stream, c);
-	close_fd(c);
-	for (k = k - 1; k > 0; k--)
-		if (open_rotated(c, k, 0) == 0)
-			return 0;
-	return open_rotated(c, 0, 0) == 0 ? 0 : -EAGAIN;
+	s->next_rot = (now > 0 ? now : s->rot) - 1;
+	close_fd(s);
+	return HM_SRC_FILE_END;
 }
 
-static int read_follow(struct hm_collector *c)
+static int open_next_rotated(struct hm_source *s)
 {
-	for (int tries = 0; tries < HM_ROTATE_MAX + 2; tries++) {
-		struct stat st;
-		int rc;
+	for (int k = s->next_rot; k > 0; k--)
+		if (open_rotated(s, k, 0) == 0)
+			return 0;
+	return open_rotated(s, 0, 0);
+}
 
-		if (c->fd < 0 && open_rotated(c, 0, 0) < 0)
-			return -EAGAIN;
-		rc = read_fd(c);
-		if (rc != 0)
-			return rc;
-		if (c->rot > 0) {
-			if ((rc = next_newer(c)) < 0)
-				return rc;
-			continue;
-		}
-		if (stat(c->paths[0], &st) < 0 || st.st_ino != c->cur_ino ||
-		    st.st_dev != c->cur_dev) {
-			/* rotated: what we hold is complete; read it out */
-			rc = read_fd(c);
-			if (rc != 0)
-				return rc;
-			if ((rc = next_newer(c)) < 0)
-				return rc;
-			continue;
-		}
-		if ((uint64_t)st.st_size < c->file_base +
-					       hm_stream_consumed(c->stream)) {
-			/* truncated in place: start over */
-			hm_stream_end_file(c->stream, c);
-			if (lseek(c->fd, 0, SEEK_SET) < 0)
-				return -errno;
-			c->file_base = 0;
-			continue;
-		}
+static int read_follow(struct hm_source *s, struct hm_chunk *out)
+{
+	struct stat st;
+	off_t pos;
+	int rc;
+
+	if (s->fd < 0 && open_next_rotated(s) < 0)
 		return -EAGAIN;
+	s->next_rot = 0;
+	rc = read_fd(s, out);
+	if (rc != 0)
+		return rc;
+	if (s->rot > 0)
+		return end_rotated(s);
+	if (stat(s->paths[0], &st) < 0 || st.st_ino != s->cur_ino ||
+	    st.st_dev != s->cur_dev) {
+		/* rotated: what we hold is complete; read it out */
+		rc = read_fd(s, out);
+		return rc != 0 ? rc : end_rotated(s);
+	}
+	pos = lseek(s->fd, 0, SEEK_CUR);
+	if (pos >= 0 && st.st_size < pos) {
+		/* truncated in place: start over */
+		if (lseek(s->fd, 0, SEEK_SET) < 0)
+			return -errno;
+		s->file_base = 0;
+		return HM_SRC_FILE_END;
 	}
 	return -EAGAIN;
 }
 
-int hm_src_read(struct hm_collector *c)
+int hm_source_read(struct hm_source *s, struct hm_chunk *out)
 {
-	switch (c->mode) {
+	switch (s->mode) {
 	case HM_SRC_FILES:
-		return read_files(c);
+		return read_files(s, out);
 	case HM_SRC_BUFFER:
-		return read_buffer(c);
+		return read_buffer(s, out);
 	case HM_SRC_FD:
 	case HM_SRC_PLUGIN:
-		return read_stream_fd(c);
+		return read_stream_fd(s, out);
 	case HM_SRC_FOLLOW:
-		return read_follow(c);
+		return read_follow(s, out);
 	}
 	return -EINVAL;
 }
 
-int hm_src_wait(struct hm_collector *c, unsigned int ms)
+int hm_source_wait(struct hm_source *s, unsigned int ms)
 {
-	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	struct pollfd p = { .fd = s->fd, .events = POLLIN };
 	int rc;
 
-	if (c->mode == HM_SRC_PLUGIN && c->fd >= 0)
+	if (s->mode == HM_SRC_PLUGIN && s->fd >= 0)
 		rc = poll(&p, 1, (int)ms);
 	else
 		rc = poll(NULL, 0, (int)ms);
 	return rc < 0 && errno == EINTR ? -EINTR : 0;
-}
-
-int hm_src_checkpoint_write(struct hm_collector *c)
-{
-	const struct hm_serials *lists[2] = { &c->since, &c->batch };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int rc;
-
-	if (!c->o.checkpoint || !c->place.valid || c->since.overflow ||
-	    c->batch.overflow)
-		return 0;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "%s\ndev %" PRIu64 "\nino %" PRIu64 "\noffset %" PRIu64 "\n",
-		CKPT_MAGIC, c->place.dev, c->place.ino, c->place.off);
-	for (int i = 0; i < 2; i++)
-		for (size_t k = 0; k < lists[i]->n; k++)
-			fprintf(f, "event %" PRId64 ".%03u:%" PRIu64 "\n",
-				lists[i]->v[k].sec, lists[i]->v[k].msec,
-				lists[i]->v[k].serial);
-	if (fclose(f) != 0) {
-		free(text);
-		return -ENOMEM;
-	}
-	rc = hm_atomic_write(c->o.checkpoint, text, len);
-	free(text);
-	c->last_ckpt_ms = hm_now_ms();
-	if (rc == 0)
-		c->st.checkpoints++;
-	return rc;
 }

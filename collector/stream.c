@@ -35,7 +35,10 @@
  * lost or split, and events come out in the order of their first record.
  *
  * Owns: the partial line, the queue of pending events and their lines,
- * the type-name cache.  Next: auparse calls the collector's callback.
+ * the type-name cache, the latest quiet place (a line end where no event
+ * was open: the collector asks for it after each feed, for the
+ * checkpoint).  Writes counters and skips into the report it was given.
+ * Next: auparse calls the collector's callback.
  */
 #include <errno.h>
 #include <libaudit.h>
@@ -76,6 +79,9 @@ struct type_slot {
 
 struct hm_stream {
 	auparse_state_t *au;
+	struct hm_report *rep;
+	uint64_t quiet_off;	/* consumed at the latest quiet place */
+	uint64_t quiet_gen;	/* quiet places seen */
 	struct pend *q;		/* ring: seq & (cap - 1) */
 	size_t cap;
 	uint64_t head, tail;	/* seqs: [head, tail) wait */
@@ -102,13 +108,14 @@ struct stamp {
 	uint64_t serial;
 };
 
-struct hm_stream *hm_stream_new(auparse_state_t *au)
+struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep)
 {
 	struct hm_stream *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
 	s->au = au;
+	s->rep = rep;
 	s->cap = 256;
 	s->q = calloc(s->cap, sizeof(*s->q));
 	if (!s->q) {
@@ -356,7 +363,7 @@ static int feed_eoe(struct hm_stream *s, const struct pend *e)
 }
 
 /* Hand auparse the complete events at the head of the queue. */
-static int drain(struct hm_stream *s, struct hm_collector *c)
+static int drain(struct hm_stream *s)
 {
 	while (s->head != s->tail && at(s, s->head)->complete) {
 		struct pend *e = at(s, s->head);
@@ -366,7 +373,7 @@ static int drain(struct hm_stream *s, struct hm_collector *c)
 		if (e->need_eoe) {
 			if (feed_eoe(s, e) < 0)
 				return -ENOMEM;
-			hm_collector_stats_rw(c)->eoe_injected++;
+			s->rep->st.eoe_injected++;
 		}
 		s->bytes -= e->lines.len;
 		e->lines.len = 0;
@@ -376,8 +383,7 @@ static int drain(struct hm_stream *s, struct hm_collector *c)
 }
 
 /* Close the head while it blocks more than auparse itself would allow. */
-static void unblock(struct hm_stream *s, const struct stamp *st,
-		    struct hm_collector *c)
+static void unblock(struct hm_stream *s, const struct stamp *st)
 {
 	while (s->head != s->tail) {
 		struct pend *e = at(s, s->head);
@@ -389,9 +395,9 @@ static void unblock(struct hm_stream *s, const struct stamp *st,
 			return;
 		if (!e->complete) {
 			complete(s, s->head, true);
-			hm_collector_stats_rw(c)->eoe_window++;
+			s->rep->st.eoe_window++;
 		}
-		if (drain(s, c) < 0)
+		if (drain(s) < 0)
 			return;
 	}
 }
@@ -425,7 +431,7 @@ static int push(struct hm_stream *s, const struct stamp *st,
 
 /* Queue one good line under its event; complete the event if it ends. */
 static int track(struct hm_stream *s, const struct stamp *st,
-		 const char *line, const char *nl, struct hm_collector *c)
+		 const char *line, const char *nl)
 {
 	int type = type_of(s, st->type, st->type_len);
 	uint32_t node_hash = st->node_len ? hm_hash_bytes(st->node,
@@ -439,7 +445,7 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	s->line_no++;
 	seq = find(s, st, node_hash);
 	if (seq != NONE && at(s, seq)->nrec >= HM_COLLECTOR_MAX_RECORDS) {
-		hm_collector_skip(c, HM_SKIP_EVENT_SPLIT,
+		hm_report_skip(s->rep, HM_SKIP_EVENT_SPLIT,
 				  "event %llu has over %u records",
 				  (unsigned long long)st->serial,
 				  HM_COLLECTOR_MAX_RECORDS);
@@ -466,8 +472,15 @@ static int track(struct hm_stream *s, const struct stamp *st,
 		complete(s, seq, true);
 	else if (closes_event(type))
 		complete(s, seq, false);
-	unblock(s, st, c);
-	return drain(s, c);
+	unblock(s, st);
+	return drain(s);
+}
+
+/* No event is open after the line just consumed: a place to resume at. */
+static void quiet(struct hm_stream *s)
+{
+	s->quiet_off = s->consumed;
+	s->quiet_gen++;
 }
 
 /*
@@ -500,17 +513,14 @@ static bool two_cwds(const char *line, const char *nl)
 }
 
 /* One complete line [line, nl] (nl at its '\n'): queue it or skip it. */
-static int one_line(struct hm_stream *s, const char *line, const char *nl,
-		    struct hm_collector *c)
+static int one_line(struct hm_stream *s, const char *line, const char *nl)
 {
-	struct hm_stream_pos *pos = hm_collector_pos_rw(c);
-	struct hm_collector_stats *stats = hm_collector_stats_rw(c);
 	struct stamp st;
 	enum hm_skip_reason why;
 	int rc = 0;
 
-	pos->line++;
-	stats->lines++;
+	s->rep->line++;
+	s->rep->st.lines++;
 	if (memchr(line, '\0', (size_t)(nl - line))) {
 		why = HM_SKIP_GARBAGE;
 	} else if (!quotes_paired(line, nl) || two_cwds(line, nl)) {
@@ -518,15 +528,15 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl,
 	} else if (!parse_stamp(line, nl, &st)) {
 		why = HM_SKIP_NO_STAMP;
 	} else {
-		rc = track(s, &st, line, nl, c);
+		rc = track(s, &st, line, nl);
 		goto done;
 	}
-	hm_collector_skip(c, why, "%s", hm_skip_names[why]);
+	hm_report_skip(s->rep, why, "%s", hm_skip_names[why]);
 done:
 	s->consumed += (size_t)(nl - line) + 1 + s->carried;
 	s->carried = 0;
 	if (rc == 0 && s->head == s->tail)
-		hm_collector_quiet(c, s->consumed);
+		quiet(s);
 	return rc;
 }
 
@@ -542,8 +552,7 @@ static int flush_out(struct hm_stream *s)
 }
 
 /* The rest of a line begun in an earlier call: 1 done, 0 need more. */
-static int finish_partial(struct hm_stream *s, const char **pp, size_t len,
-			  struct hm_collector *c)
+static int finish_partial(struct hm_stream *s, const char **pp, size_t len)
 {
 	const char *p = *pp;
 	const char *nl = memchr(p, '\n', len);
@@ -564,32 +573,31 @@ static int finish_partial(struct hm_stream *s, const char **pp, size_t len,
 	*pp = nl + 1;
 	if (s->skipping_long) {
 		s->skipping_long = false;
-		hm_collector_pos_rw(c)->line++;
-		hm_collector_stats_rw(c)->lines++;
-		hm_collector_skip(c, HM_SKIP_LONG_LINE, "line over %u bytes",
+		s->rep->line++;
+		s->rep->st.lines++;
+		hm_report_skip(s->rep, HM_SKIP_LONG_LINE, "line over %u bytes",
 				  HM_COLLECTOR_MAX_LINE);
 		s->consumed += s->carried;
 		s->carried = 0;
 		if (s->head == s->tail)
-			hm_collector_quiet(c, s->consumed);
+			quiet(s);
 	} else {
 		const char *q = s->partial.p;
 
 		s->carried = 0;
-		rc = one_line(s, q, q + s->partial.len - 1, c);
+		rc = one_line(s, q, q + s->partial.len - 1);
 		s->partial.len = 0;
 	}
 	return rc < 0 ? rc : 1;
 }
 
-int hm_stream_feed(struct hm_stream *s, const char *p, size_t len,
-		   struct hm_collector *c)
+int hm_stream_feed(struct hm_stream *s, const char *p, size_t len)
 {
 	const char *end = p + len;
 	int rc;
 
 	if (s->partial.len || s->skipping_long) {
-		rc = finish_partial(s, &p, len, c);
+		rc = finish_partial(s, &p, len);
 		if (rc <= 0)
 			return rc;
 	}
@@ -598,7 +606,7 @@ int hm_stream_feed(struct hm_stream *s, const char *p, size_t len,
 
 		if (!nl)
 			break;
-		if ((rc = one_line(s, p, nl, c)) < 0)
+		if ((rc = one_line(s, p, nl)) < 0)
 			return rc;
 		p = nl + 1;
 	}
@@ -622,11 +630,11 @@ int hm_stream_feed(struct hm_stream *s, const char *p, size_t len,
 	return 0;
 }
 
-void hm_stream_end_file(struct hm_stream *s, struct hm_collector *c)
+void hm_stream_end_file(struct hm_stream *s)
 {
 	if (s->partial.len || s->skipping_long) {
-		hm_collector_pos_rw(c)->line++;
-		hm_collector_skip(c, s->skipping_long ? HM_SKIP_LONG_LINE :
+		s->rep->line++;
+		hm_report_skip(s->rep, s->skipping_long ? HM_SKIP_LONG_LINE :
 				  HM_SKIP_TRUNCATED, "%s",
 				  s->skipping_long ? "line too long" :
 				  "incomplete last line");
@@ -637,26 +645,32 @@ void hm_stream_end_file(struct hm_stream *s, struct hm_collector *c)
 	s->consumed = 0;
 }
 
-int hm_stream_close_open(struct hm_stream *s, struct hm_collector *c)
+int hm_stream_close_open(struct hm_stream *s)
 {
 	int rc;
 
 	for (uint64_t q = s->head; q != s->tail; q++)
 		if (!at(s, q)->complete) {
 			complete(s, q, true);
-			hm_collector_stats_rw(c)->eoe_window++;
+			s->rep->st.eoe_window++;
 		}
-	if ((rc = drain(s, c)) < 0)
+	if ((rc = drain(s)) < 0)
 		return rc;
 	if ((rc = flush_out(s)) < 0)
 		return rc;
 	return auparse_feed(s->au, "", 0) < 0 ? -ENOMEM : 0;
 }
 
-void hm_stream_flush(struct hm_stream *s, struct hm_collector *c)
+void hm_stream_flush(struct hm_stream *s)
 {
-	hm_stream_close_open(s, c);
+	hm_stream_close_open(s);
 	auparse_flush_feed(s->au);
+}
+
+uint64_t hm_stream_quiet(const struct hm_stream *s, uint64_t *off)
+{
+	*off = s->quiet_off;
+	return s->quiet_gen;
 }
 
 uint64_t hm_stream_consumed(const struct hm_stream *s)

@@ -172,5 +172,7 @@ int hm_learn_session_run(struct hm_learn_session *s)
 			r = hm_learn_session_save(s);
 			return r ? r : HM_SESSION_SAVED;
 		}
+		if (r == -EAGAIN)
+			return HM_SESSION_IDLE;
 	}
 }

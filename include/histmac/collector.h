@@ -104,13 +104,17 @@ struct hm_collector_stats {
  *	open and written atomically (periodically, on stop, and by
  *	hm_collector_checkpoint()).  May be NULL.
  * @checkpoint_interval_ms: follow mode: write the checkpoint at most this
- *	often while running (default 5000; 0 only on stop/explicit call).
+ *	often while running, and at the end (default 5000).  0: only when
+ *	the caller calls hm_collector_checkpoint(), after it has saved what
+ *	it made of the events (the learner saves its policy first).
  * @timeout_ms: follow and plugin mode: hm_collector_next() returns -EAGAIN
  *	after waiting this long for an event, so the caller can do periodic
  *	work.  0 (default) waits for ever.
  * @stop: follow and plugin mode: when the caller sets *@stop (e.g. from a
- *	SIGTERM handler), next() closes every open event, delivers what is
- *	left, writes the checkpoint and then returns 0.  May be NULL.
+ *	SIGTERM handler), next() delivers what is complete (closing every
+ *	open event, except when following with a checkpoint: those are read
+ *	again, whole, next time), writes the checkpoint (see
+ *	@checkpoint_interval_ms) and then returns 0.  May be NULL.
  * @reload: when the caller sets *@reload (e.g. from a SIGHUP handler),
  *	next() clears it and returns -EINTR once; call it again to go on.
  *	May be NULL.
@@ -207,6 +211,21 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out);
  * Returns: 0 (also when there is no checkpoint file), or a negative errno.
  */
 int hm_collector_checkpoint(struct hm_collector *c);
+
+/**
+ * hm_collector_set_output() - where the caller writes the events (a
+ * regular file, opened for appending): the output position belongs to
+ * the checkpoint.  Each checkpoint records @fd's size; and if the
+ * checkpoint this collector resumed from recorded one, @fd is cut back to
+ * it now, since every event handed out after that checkpoint is handed
+ * out again.  So the output holds each event exactly once across stops,
+ * crashes, resumes and rotations, as long as the caller has written each
+ * event out (fflush) before it calls hm_collector_next() again.
+ * Call again with the new descriptor when the output is reopened (then
+ * nothing is cut).  Does nothing without a checkpoint.
+ * Returns: 0 or the negative errno of ftruncate().
+ */
+int hm_collector_set_output(struct hm_collector *c, int fd);
 
 /** hm_collector_stats() - counters, borrowed until hm_collector_free(). */
 const struct hm_collector_stats *hm_collector_stats(const struct hm_collector *c);

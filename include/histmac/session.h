@@ -51,6 +51,8 @@ enum hm_session_tick {
 	HM_SESSION_END = 0,		/* input ended (or the stop flag) */
 	HM_SESSION_PROGRESS = 1,	/* HM_SESSION_BATCH events learned */
 	HM_SESSION_SAVED = 2,		/* a periodic save (or reload) done */
+	HM_SESSION_IDLE = 3,		/* no event for the collector's
+					 * timeout_ms (follow, plugin) */
 };
 
 #define HM_SESSION_BATCH 4096
