@@ -20,6 +20,7 @@
 #   hm_audit_marker       write a marker and wait until the log shows it
 #   hm_audit_copy OUT     copy the log written since hm_audit_start
 #   hm_build_workload     compile tests/e2e/workload.c into HM_WORKLOAD
+#   hm_daemon_stamps OUT  "SEC.MSEC SERIAL" of auditd's own events in the log
 #
 # Everything started here is stopped by pid in the exit trap; rules,
 # backlog and the kernel's enabled flag are put back as they were.
@@ -236,6 +237,16 @@ hm_audit_marker() {
 
 hm_audit_copy() {
 	tail -c +$((HM_AUDIT_OFFSET + 1)) "$HM_AUDIT_LOG" >"$1"
+}
+
+# auditd's own events (DAEMON_START, _ROTATE, _CONFIG, _END) take their
+# serials from auditd's own counter, which starts at a random number below
+# 10000, not from the kernel's: on a freshly booted machine one can fall
+# inside a window of kernel serials, and even equal a kernel event's
+# serial.  Tests that compare events by serial leave these out.
+hm_daemon_stamps() {
+	grep -a -h '^type=DAEMON_' "$HM_AUDIT_LOG"* 2>/dev/null |
+		sed -n 's/.*msg=audit(\([0-9.]*\):\([0-9]*\)).*/\1 \2/p' >"$1"
 }
 
 # Serial of the event that carries marker $1 (from hm_audit_marker).

@@ -56,10 +56,19 @@ hm_expect "$out" exec /bin/echo - 'argv=echo,hello'
 hm_expect "$out" rename "$w/f" "$w/g" ''
 hm_expect "$out" connect - - 'family=inet type=stream fd=[0-9]+ addr=127.0.0.1 port=47200'
 hm_expect "$out" signal - - 'sig=15'
-# the same events as the log, none lost, none twice
+# the same events as the log, none lost, none twice.  auditd's own
+# events are left out on both sides (lib.sh: hm_daemon_stamps): one can
+# fall inside the window of kernel serials, and DAEMON_END, sent at the
+# stop, is in the plugin's feed but not in the log copied before it.
 s1=$(hm_marker_serial "$m1")
 "$HISTMAC" events -i "$HM_TMP/audit.log" >"$HM_TMP/log.tsv"
-pick() { awk -F'\t' -v a="$s1" -v b="$s3" '$2 >= a && $2 <= b {print $2, $4}' "$1" | sort; }
+hm_daemon_stamps "$HM_TMP/daemon"
+pick() {
+	awk -F'\t' -v a="$s1" -v b="$s3" -v d="$HM_TMP/daemon" '
+		BEGIN { while ((getline l < d) > 0) skip[l] = 1 }
+		$2 >= a && $2 <= b && !(($1 " " $2) in skip) {print $2, $4}' "$1" |
+		sort
+}
 pick "$HM_TMP/log.tsv" >"$HM_TMP/want"
 pick "$out" >"$HM_TMP/got"
 [ -s "$HM_TMP/want" ] || hm_fail "no events in the log"
