@@ -77,17 +77,6 @@ int hm_decision_format(const struct hm_decision *d, char **out)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Decode value @v (@n bytes, quoted or hex) into @buf. */
 static int value(const char *v, size_t n, char *buf, size_t *out_len)
 {
@@ -96,15 +85,8 @@ static int value(const char *v, size_t n, char *buf, size_t *out_len)
 		*out_len = n - 2;
 		return 0;
 	}
-	if (!n || n % 2)
+	if (!n || !hm_hex_decode(buf, v, n))
 		return -EINVAL;
-	for (size_t i = 0; i < n; i += 2) {
-		int hi = hexval(v[i]), lo = hexval(v[i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		buf[i / 2] = (char)(hi << 4 | lo);
-	}
 	*out_len = n / 2;
 	return 0;
 }

@@ -15,7 +15,6 @@
 #include "histmac/pattern.h"
 #include "map.h"
 
-#define KERNEL "<kernel>"
 #define DELETED " (deleted)"
 
 /* ---------------------------------------------------------------- names */
@@ -231,8 +230,8 @@ static int index_domain(struct hm_enf_index *ix, const struct hm_domain *d)
  * domain the policy lacks inherits its nearest ancestor's groups. */
 static void find_global(struct hm_enf_index *ix, const struct hm_model *m)
 {
-	const struct hm_name *k = hm_name_lookup(m->names, KERNEL,
-						 strlen(KERNEL));
+	const struct hm_name *k = hm_name_lookup(m->names, HM_KERNEL,
+						 HM_KERNEL_LEN);
 
 	memset(ix->global, 0, sizeof(ix->global));
 	ix->any_global = false;

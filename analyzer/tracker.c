@@ -15,7 +15,6 @@
 #include "histmac/tracker.h"
 #include "map.h"
 
-#define KERNEL "<kernel>"
 #define DEFAULT_MAX_PROCS (1u << 20)
 
 struct proc {
@@ -178,13 +177,13 @@ static int unobserved_name(struct hm_tracker *t, const struct hm_task *task,
 	int r;
 
 	if (!task->exe || !task->exe_len)
-		return intern(t, KERNEL, strlen(KERNEL), out);
+		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	/* "<kernel> EXE": sizeof counts the NUL, which stands for the space */
-	if (task->exe_len + sizeof(KERNEL) > HM_MAX_DOMAIN) {
+	if (task->exe_len + sizeof(HM_KERNEL) > HM_MAX_DOMAIN) {
 		t->st.too_long++;
-		return intern(t, KERNEL, strlen(KERNEL), out);
+		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	}
-	if (asprintf(&s, KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
+	if (asprintf(&s, HM_KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
 		return -ENOMEM;
 	r = intern(t, s, strlen(s), out);
 	free(s);
@@ -326,7 +325,8 @@ static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
 			   const struct hm_name *realpath,
 			   const struct hm_name **cand, char **next)
 {
-	static const struct hm_name kernel = { .str = KERNEL, .len = 8 };
+	static const struct hm_name kernel = { .str = HM_KERNEL,
+					       .len = HM_KERNEL_LEN };
 	enum hm_transit ignored;
 	int r = hm_transition_compute(t->m, &kernel, program, realpath, cand,
 				      next, &ignored);
@@ -334,7 +334,7 @@ static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
 	if (r)
 		return r;
 	free(*next);
-	if (asprintf(next, KERNEL " %s", (*cand)->str) < 0) {
+	if (asprintf(next, HM_KERNEL " %s", (*cand)->str) < 0) {
 		*next = NULL;
 		return -ENOMEM;
 	}

@@ -95,17 +95,6 @@ static bool eat(struct parser *p, char c)
 	return false;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool read_u16(struct parser *p, uint32_t *out)
 {
 	uint32_t v = 0;
@@ -113,7 +102,7 @@ static bool read_u16(struct parser *p, uint32_t *out)
 	if (p->len - p->pos < 4)
 		return false;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(p->s[p->pos + i]);
+		int h = hm_hex_digit(p->s[p->pos + i]);
 
 		if (h < 0)
 			return false;
