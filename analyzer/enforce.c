@@ -135,15 +135,8 @@ static int list_push(struct hm_map *map, const void *dom,
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i] == e)
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4;
-		const struct hm_acl_head **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1))
+		return -ENOMEM;
 	l->v[l->n++] = e;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/sbuf.h"
 #include "histmac/tracker.h"
 #include "map.h"
 
@@ -461,24 +462,19 @@ bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
 
 int hm_tracker_save(const struct hm_tracker *t, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct hm_sbuf b = { 0 };
 	int r;
 
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "# histmac process table v1: pid ppid sec flags exe domain\n");
+	hm_sbuf_adds(&b,
+		     "# histmac process table v1: pid ppid sec flags exe domain\n");
 	/* Oldest first, so a reload rebuilds the same LRU order. */
 	for (const struct proc *p = t->tail; p; p = p->prev)
-		fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 " %u %s %s\n",
-			p->pid, p->ppid, p->sec, p->flags,
-			p->exe ? p->exe->str : "-", p->dname->str);
-	if (fclose(f))
-		r = -ENOMEM;
-	else
-		r = hm_atomic_write(path, buf, len);
-	free(buf);
+		hm_sbuf_printf(&b, "%" PRId64 " %" PRId64 " %" PRId64
+			       " %u %s %s\n", p->pid, p->ppid, p->sec,
+			       p->flags, p->exe ? p->exe->str : "-",
+			       p->dname->str);
+	r = b.oom ? -ENOMEM : hm_atomic_write(path, b.s, b.len);
+	hm_sbuf_free(&b);
 	return r;
 }
 

@@ -328,15 +328,8 @@ static int arg_start(struct hm_assembler *as)
 		as->cut_argv = true;
 		return -E2BIG;
 	}
-	if (as->nargs == as->arg_cap) {
-		size_t cap = as->arg_cap ? as->arg_cap * 2 : 64;
-		size_t *n = realloc(as->arg_end, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		as->arg_end = n;
-		as->arg_cap = cap;
-	}
+	if (HM_ARRAY_GROW(&as->arg_end, &as->arg_cap, as->nargs + 1))
+		return -ENOMEM;
 	as->arg_end[as->nargs++] = as->args.len;
 	return 0;
 }

@@ -91,21 +91,9 @@ static void serials_add(struct hm_serials *l, const struct hm_event *ev)
 {
 	if (l->overflow)
 		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct hm_stamp *n;
-
-		if (cap > SINCE_MAX) {
-			l->overflow = true;
-			return;
-		}
-		n = realloc(l->v, cap * sizeof(*n));
-		if (!n) {
-			l->overflow = true;
-			return;
-		}
-		l->v = n;
-		l->cap = cap;
+	if (l->n >= SINCE_MAX || HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1)) {
+		l->overflow = true;
+		return;
 	}
 	l->v[l->n].sec = ev->sec;
 	l->v[l->n].msec = ev->msec;
@@ -164,16 +152,9 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 
 	if (type != AUPARSE_CB_EVENT_READY || c->err)
 		return;
-	if (c->qn == c->qcap) {
-		size_t cap = c->qcap ? c->qcap * 2 : 64;
-		struct hm_event *n = realloc(c->q, cap * sizeof(*n));
-
-		if (!n) {
-			c->err = -ENOMEM;
-			return;
-		}
-		c->q = n;
-		c->qcap = cap;
+	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
+		c->err = -ENOMEM;
+		return;
 	}
 	ev = &c->q[c->qn];
 	rc = hm_assemble(c->as, au, ev, &c->arena);

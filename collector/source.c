@@ -396,30 +396,26 @@ int hm_src_wait(struct hm_collector *c, unsigned int ms)
 int hm_src_checkpoint_write(struct hm_collector *c)
 {
 	const struct hm_serials *lists[2] = { &c->since, &c->batch };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct hm_sbuf b = { 0 };
 	int rc;
 
 	if (!c->o.checkpoint || !c->place.valid || c->since.overflow ||
 	    c->batch.overflow)
 		return 0;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "%s\ndev %" PRIu64 "\nino %" PRIu64 "\noffset %" PRIu64 "\n",
-		CKPT_MAGIC, c->place.dev, c->place.ino, c->place.off);
+	hm_sbuf_printf(&b, "%s\ndev %" PRIu64 "\nino %" PRIu64
+		       "\noffset %" PRIu64 "\n", CKPT_MAGIC, c->place.dev,
+		       c->place.ino, c->place.off);
 	for (int i = 0; i < 2; i++)
 		for (size_t k = 0; k < lists[i]->n; k++)
-			fprintf(f, "event %" PRId64 ".%03u:%" PRIu64 "\n",
-				lists[i]->v[k].sec, lists[i]->v[k].msec,
-				lists[i]->v[k].serial);
-	if (fclose(f) != 0) {
-		free(text);
+			hm_sbuf_printf(&b, "event %" PRId64 ".%03u:%" PRIu64 "\n",
+				       lists[i]->v[k].sec, lists[i]->v[k].msec,
+				       lists[i]->v[k].serial);
+	if (b.oom) {
+		hm_sbuf_free(&b);
 		return -ENOMEM;
 	}
-	rc = hm_atomic_write(c->o.checkpoint, text, len);
-	free(text);
+	rc = hm_atomic_write(c->o.checkpoint, b.s, b.len);
+	hm_sbuf_free(&b);
 	c->last_ckpt_ms = hm_now_ms();
 	if (rc == 0)
 		c->st.checkpoints++;

@@ -266,20 +266,13 @@ static void record(struct parser *p, char *name, size_t count, char **lines,
 {
 	struct rec *r;
 
-	if (p->n_recs == p->cap_recs) {
-		size_t cap = p->cap_recs ? p->cap_recs * 2 : 16;
-		struct rec *v = realloc(p->recs, cap * sizeof(*v));
-
-		if (!v) {
-			free(name);
-			for (size_t i = 0; i < n_lines; i++)
-				free(lines[i]);
-			free(lines);
-			fail(p, -ENOMEM, "");
-			return;
-		}
-		p->recs = v;
-		p->cap_recs = cap;
+	if (HM_ARRAY_GROW(&p->recs, &p->cap_recs, p->n_recs + 1)) {
+		free(name);
+		for (size_t i = 0; i < n_lines; i++)
+			free(lines[i]);
+		free(lines);
+		fail(p, -ENOMEM, "");
+		return;
 	}
 	r = &p->recs[p->n_recs++];
 	r->name = name;

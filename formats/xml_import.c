@@ -678,20 +678,12 @@ static bool add_use_group(struct imp *im, const char *word, void *arg)
 static void remember_parent(struct imp *im, struct hm_domain *d)
 {
 	const struct hm_name *p;
-	struct parent_ref *v;
 
 	if (get_name(im, "parent", &p) || !p)
 		return;
-	if (im->n_parents == im->cap_parents) {
-		size_t cap = im->cap_parents ? im->cap_parents * 2 : 64;
-
-		v = realloc(im->parents, cap * sizeof(*v));
-		if (!v) {
-			oom(im);
-			return;
-		}
-		im->parents = v;
-		im->cap_parents = cap;
+	if (HM_ARRAY_GROW(&im->parents, &im->cap_parents, im->n_parents + 1)) {
+		oom(im);
+		return;
 	}
 	im->parents[im->n_parents++] = (struct parent_ref){
 		.d = d, .parent = p, .line = line_no(im),
