@@ -104,15 +104,8 @@ static bool groups_allow(const struct hm_model *m, const struct hm_name *name,
 
 static int push(struct hm_checker *c, struct hm_violation *v)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct hm_violation **n = realloc(c->v, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->v = n;
-		c->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&c->v, &c->cap, c->n + 1))
+		return -ENOMEM;
 	c->v[c->n++] = v;
 	c->sorted = false;
 	return 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "histmac/enforce.h"
+#include "histmac/sbuf.h"
 
 #define TAG "op=histmac-decision"
 /* The operations a decision record may name. */
@@ -39,53 +40,40 @@ static bool needs_hex(const char *s, size_t len)
 	return false;
 }
 
-static void put_value(FILE *f, const char *key, const char *s, size_t len)
+static void put_value(struct hm_sbuf *b, const char *key, const char *s,
+		      size_t len)
 {
-	fprintf(f, " %s=", key);
+	hm_sbuf_printf(b, " %s=", key);
 	if (!needs_hex(s, len)) {
-		fprintf(f, "\"%.*s\"", (int)len, s);
+		hm_sbuf_printf(b, "\"%.*s\"", (int)len, s);
 		return;
 	}
 	for (size_t i = 0; i < len; i++)
-		fprintf(f, "%02X", (unsigned char)s[i]);
+		hm_sbuf_printf(b, "%02X", (unsigned char)s[i]);
 }
 
 int hm_decision_format(const struct hm_decision *d, char **out)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct hm_sbuf b = { 0 };
 
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, TAG " result=%s perm=",
-		d->result < HM_DECISION_RESULT_MAX ?
-			hm_decision_result_names[d->result] : "?");
+	hm_sbuf_printf(&b, TAG " result=%s perm=",
+		       d->result < HM_DECISION_RESULT_MAX ?
+			       hm_decision_result_names[d->result] : "?");
 	if (!(d->perm & PERMS))
-		fputs("open", f);
+		hm_sbuf_adds(&b, "open");
 	for (int op = 0, n = 0; op < HM_FILE_OP_MAX; op++)
 		if (d->perm & PERMS & (1u << op))
-			fprintf(f, "%s%s", n++ ? "," : "", hm_file_op_names[op]);
-	fprintf(f, " profile=%u opid=%" PRId64, d->profile, d->pid);
-	put_value(f, "domain", d->domain, d->domain_len);
-	put_value(f, "path", d->path, d->path_len);
-	if (fclose(f)) {
-		free(buf);
+			hm_sbuf_printf(&b, "%s%s", n++ ? "," : "",
+				       hm_file_op_names[op]);
+	hm_sbuf_printf(&b, " profile=%u opid=%" PRId64, d->profile, d->pid);
+	put_value(&b, "domain", d->domain, d->domain_len);
+	put_value(&b, "path", d->path, d->path_len);
+	if (b.oom) {
+		hm_sbuf_free(&b);
 		return -ENOMEM;
 	}
-	*out = buf;
+	*out = b.s;	/* taken over: the caller frees it with free() */
 	return 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
 }
 
 /* Decode value @v (@n bytes, quoted or hex) into @buf. */
@@ -96,15 +84,8 @@ static int value(const char *v, size_t n, char *buf, size_t *out_len)
 		*out_len = n - 2;
 		return 0;
 	}
-	if (!n || n % 2)
+	if (!n || !hm_hex_decode(buf, v, n))
 		return -EINVAL;
-	for (size_t i = 0; i < n; i += 2) {
-		int hi = hexval(v[i]), lo = hexval(v[i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		buf[i / 2] = (char)(hi << 4 | lo);
-	}
 	*out_len = n / 2;
 	return 0;
 }

@@ -15,7 +15,6 @@
 #include "histmac/pattern.h"
 #include "map.h"
 
-#define KERNEL "<kernel>"
 #define DELETED " (deleted)"
 
 /* ---------------------------------------------------------------- names */
@@ -136,15 +135,8 @@ static int list_push(struct hm_map *map, const void *dom,
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i] == e)
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4;
-		const struct hm_acl_head **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1))
+		return -ENOMEM;
 	l->v[l->n++] = e;
 	return 0;
 }
@@ -231,8 +223,8 @@ static int index_domain(struct hm_enf_index *ix, const struct hm_domain *d)
  * domain the policy lacks inherits its nearest ancestor's groups. */
 static void find_global(struct hm_enf_index *ix, const struct hm_model *m)
 {
-	const struct hm_name *k = hm_name_lookup(m->names, KERNEL,
-						 strlen(KERNEL));
+	const struct hm_name *k = hm_name_lookup(m->names, HM_KERNEL,
+						 HM_KERNEL_LEN);
 
 	memset(ix->global, 0, sizeof(ix->global));
 	ix->any_global = false;

@@ -161,7 +161,7 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 	l->d = d;
 	l->profile = profile;
 	m->default_profile = profile;
-	r = hm_model_domain(m, "<kernel>", 8, true, &kernel);
+	r = hm_model_domain(m, HM_KERNEL, HM_KERNEL_LEN, true, &kernel);
 	/* TOMOYO's <kernel> uses acl_group 0 (globally readable files). */
 	if (r == 1 && m->ex.acl_groups[0])
 		kernel->groups[0] |= 1;

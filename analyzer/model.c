@@ -227,15 +227,8 @@ static struct hm_domain *find_parent(const struct hm_model *m,
 
 static int append_domain(struct hm_model *m, struct hm_domain *d)
 {
-	if (m->n_domains == m->cap_domains) {
-		size_t cap = m->cap_domains ? m->cap_domains * 2 : 64;
-		struct hm_domain **n = realloc(m->domains, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		m->domains = n;
-		m->cap_domains = cap;
-	}
+	if (HM_ARRAY_GROW(&m->domains, &m->cap_domains, m->n_domains + 1))
+		return -ENOMEM;
 	m->domains[m->n_domains++] = d;
 	return 0;
 }
@@ -397,15 +390,8 @@ int hm_model_cond(struct hm_model *m, const struct hm_cond *c,
 		*out = n;
 		return 0;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct hm_cond **all = realloc(t->all, cap * sizeof(*all));
-
-		if (!all)
-			return -ENOMEM;
-		t->all = all;
-		t->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&t->all, &t->cap, t->n + 1))
+		return -ENOMEM;
 	size = sizeof(*c) + c->n_items * sizeof(c->items[0]);
 	n = malloc(size);
 	if (!n)

@@ -14,48 +14,16 @@
 
 #include "histmac/pattern.h"
 #include "histmac/patternize.h"
+#include "histmac/sbuf.h"
 #include "map.h"
 
-/* A growing string; @oom set on failure, then appends do nothing. */
-struct sb {
-	char *s;
-	size_t len;
-	size_t cap;
-	bool oom;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = realloc(b->s, cap);
-
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_adds(struct sb *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-/* Literal text into a PCRE2 pattern: escape what is special there. */
-static void sb_add_re(struct sb *b, const char *s, size_t n)
+/* Append @n bytes, each regex metacharacter escaped. */
+static void sb_add_re(struct hm_sbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (strchr("\\^$.|?*+()[]{}/", s[i]))
-			sb_add(b, "\\", 1);
-		sb_add(b, &s[i], 1);
+			hm_sbuf_add(b, "\\", 1);
+		hm_sbuf_add(b, &s[i], 1);
 	}
 }
 
@@ -124,8 +92,8 @@ static bool is_temp_suffix(const char *s, size_t i, size_t j, size_t end)
  * and, when @w is @gone from the disk, a temporary suffix.
  * Returns: true when something was generalized (@shape and @re set).
  */
-static bool shape_of(const struct hm_name *w, bool gone, struct sb *shape,
-		     struct sb *re)
+static bool shape_of(const struct hm_name *w, bool gone, struct hm_sbuf *shape,
+		     struct hm_sbuf *re)
 {
 	size_t end = w->is_dir ? w->len - 1 : w->len;
 	const char *slash = memrchr(w->str, '/', end);
@@ -135,8 +103,8 @@ static bool shape_of(const struct hm_name *w, bool gone, struct sb *shape,
 	if (!slash || w->is_patterned)
 		return false;
 	i = (size_t)(slash - w->str) + 1;
-	sb_add(shape, w->str, i);
-	sb_adds(re, "^");
+	hm_sbuf_add(shape, w->str, i);
+	hm_sbuf_adds(re, "^");
 	sb_add_re(re, w->str, i);
 	while (i < end) {
 		size_t j = i;
@@ -154,8 +122,8 @@ static bool shape_of(const struct hm_name *w, bool gone, struct sb *shape,
 				rx = "[A-Za-z0-9]+";
 			}
 			if (tok) {
-				sb_adds(shape, tok);
-				sb_adds(re, rx);
+				hm_sbuf_adds(shape, tok);
+				hm_sbuf_adds(re, rx);
 				any = true;
 				i = j;
 				continue;
@@ -165,13 +133,13 @@ static bool shape_of(const struct hm_name *w, bool gone, struct sb *shape,
 		}
 		if (j > end)
 			j = end;
-		sb_add(shape, w->str + i, j - i);
+		hm_sbuf_add(shape, w->str + i, j - i);
 		sb_add_re(re, w->str + i, j - i);
 		i = j;
 	}
-	sb_add(shape, w->str + end, w->len - end);
+	hm_sbuf_add(shape, w->str + end, w->len - end);
 	sb_add_re(re, w->str + end, w->len - end);
-	sb_adds(re, "$");
+	hm_sbuf_adds(re, "$");
 	return any && !shape->oom && !re->oom;
 }
 
@@ -224,15 +192,8 @@ static struct group *group_for(struct collect *c, const char *shape,
 	idx = (uintptr_t)hm_map_get(&c->by_shape, hm_map_ptr_key(key));
 	if (idx)
 		return &c->g[idx - 1];
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct group *g = realloc(c->g, cap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		c->g = g;
-		c->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&c->g, &c->cap, c->n + 1))
+		return NULL;
 	c->g[c->n] = (struct group){ .regex = strdup(regex),
 				     .shape = strdup(shape) };
 	if (!c->g[c->n].regex || !c->g[c->n].shape ||
@@ -248,7 +209,7 @@ static struct group *group_for(struct collect *c, const char *shape,
 static int collect_name(struct collect *c, const struct hm_domain *d,
 			const struct hm_name *w)
 {
-	struct sb shape = { 0 }, re = { 0 };
+	struct hm_sbuf shape = { 0 }, re = { 0 };
 	bool gone = w && absent(c, w);
 	struct group *g;
 	int r = 0;
@@ -275,9 +236,11 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 	if (!g->example)
 		g->example = strdup(w->str);
 out:
-	free(shape.s);
-	free(re.s);
-	return shape.oom || re.oom ? -ENOMEM : r;
+	if (shape.oom || re.oom)
+		r = -ENOMEM;
+	hm_sbuf_free(&shape);
+	hm_sbuf_free(&re);
+	return r;
 }
 
 static int collect_entry(struct collect *c, const struct hm_domain *d,
@@ -316,15 +279,8 @@ static bool has_initialize(const struct hm_model *m, const struct hm_name *p)
 static int add_suggestion(struct hm_suggestion **v, size_t *n, size_t *cap,
 			  const struct hm_suggestion *s)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct hm_suggestion *nv = realloc(*v, c * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = c;
-	}
+	if (HM_ARRAY_GROW(v, cap, *n + 1))
+		return -ENOMEM;
 	(*v)[(*n)++] = *s;
 	return 0;
 }

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/sbuf.h"
 #include "histmac/tracker.h"
 #include "map.h"
 
-#define KERNEL "<kernel>"
 #define DEFAULT_MAX_PROCS (1u << 20)
 
 struct proc {
@@ -178,13 +178,13 @@ static int unobserved_name(struct hm_tracker *t, const struct hm_task *task,
 	int r;
 
 	if (!task->exe || !task->exe_len)
-		return intern(t, KERNEL, strlen(KERNEL), out);
+		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	/* "<kernel> EXE": sizeof counts the NUL, which stands for the space */
-	if (task->exe_len + sizeof(KERNEL) > HM_MAX_DOMAIN) {
+	if (task->exe_len + sizeof(HM_KERNEL) > HM_MAX_DOMAIN) {
 		t->st.too_long++;
-		return intern(t, KERNEL, strlen(KERNEL), out);
+		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	}
-	if (asprintf(&s, KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
+	if (asprintf(&s, HM_KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
 		return -ENOMEM;
 	r = intern(t, s, strlen(s), out);
 	free(s);
@@ -326,7 +326,8 @@ static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
 			   const struct hm_name *realpath,
 			   const struct hm_name **cand, char **next)
 {
-	static const struct hm_name kernel = { .str = KERNEL, .len = 8 };
+	static const struct hm_name kernel = { .str = HM_KERNEL,
+					       .len = HM_KERNEL_LEN };
 	enum hm_transit ignored;
 	int r = hm_transition_compute(t->m, &kernel, program, realpath, cand,
 				      next, &ignored);
@@ -334,7 +335,7 @@ static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
 	if (r)
 		return r;
 	free(*next);
-	if (asprintf(next, KERNEL " %s", (*cand)->str) < 0) {
+	if (asprintf(next, HM_KERNEL " %s", (*cand)->str) < 0) {
 		*next = NULL;
 		return -ENOMEM;
 	}
@@ -461,24 +462,19 @@ bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
 
 int hm_tracker_save(const struct hm_tracker *t, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct hm_sbuf b = { 0 };
 	int r;
 
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "# histmac process table v1: pid ppid sec flags exe domain\n");
+	hm_sbuf_adds(&b,
+		     "# histmac process table v1: pid ppid sec flags exe domain\n");
 	/* Oldest first, so a reload rebuilds the same LRU order. */
 	for (const struct proc *p = t->tail; p; p = p->prev)
-		fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 " %u %s %s\n",
-			p->pid, p->ppid, p->sec, p->flags,
-			p->exe ? p->exe->str : "-", p->dname->str);
-	if (fclose(f))
-		r = -ENOMEM;
-	else
-		r = hm_atomic_write(path, buf, len);
-	free(buf);
+		hm_sbuf_printf(&b, "%" PRId64 " %" PRId64 " %" PRId64
+			       " %u %s %s\n", p->pid, p->ppid, p->sec,
+			       p->flags, p->exe ? p->exe->str : "-",
+			       p->dname->str);
+	r = b.oom ? -ENOMEM : hm_atomic_write(path, b.s, b.len);
+	hm_sbuf_free(&b);
 	return r;
 }
 

@@ -33,17 +33,6 @@ static void usage(FILE *f)
 		"newline.\n");
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -67,7 +56,7 @@ static bool unhex(char *s, size_t len, size_t *out_len, const char **why,
 			i++;
 			continue;
 		}
-		hi = hex_val(s[i]);
+		hi = hm_hex_digit(s[i]);
 		if (hi < 0) {
 			*why = "not a hex digit";
 			*col = i + 1;
@@ -78,7 +67,7 @@ static bool unhex(char *s, size_t len, size_t *out_len, const char **why,
 			*col = i + 1;
 			return false;
 		}
-		lo = hex_val(s[i + 1]);
+		lo = hm_hex_digit(s[i + 1]);
 		if (lo < 0) {
 			*why = "not a hex digit";
 			*col = i + 2;

@@ -50,8 +50,8 @@ struct hm_assembler {
 	struct hm_collector_stats *st;
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
-	struct hm_buf args;		/* decoded argv bytes */
-	struct hm_buf tmp;		/* one decoded value */
+	struct hm_sbuf args;		/* decoded argv bytes */
+	struct hm_sbuf tmp;		/* one decoded value */
 	size_t *arg_end;		/* end offset of each arg in args */
 	size_t arg_cap;
 	uint32_t nargs;
@@ -94,8 +94,8 @@ void hm_assembler_free(struct hm_assembler *as)
 		return;
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
-	hm_buf_free(&as->args);
-	hm_buf_free(&as->tmp);
+	hm_sbuf_free(&as->args);
+	hm_sbuf_free(&as->tmp);
 	free(as->arg_end);
 	free(as);
 }
@@ -181,7 +181,7 @@ static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
 		const char *rec, const char *f)
 {
 	size_t n = v ? strlen(v) : 0;
-	struct hm_buf *b = &as->tmp;
+	struct hm_sbuf *b = &as->tmp;
 	int rc;
 
 	out->s = NULL;
@@ -195,12 +195,12 @@ static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
 		out->len = out->s ? n - 2 : 0;
 		return;
 	}
-	b->len = 0;
+	hm_sbuf_reset(b);
 	rc = hm_field_bytes(b, v, STRING_MAX);
 	if (rc < 0)
 		bad(as, HM_SKIP_BAD_VALUE, rec, f);
 	if (rc > 0) {
-		out->s = hm_arena_strndup(as->a, b->p, b->len);
+		out->s = hm_arena_strndup(as->a, b->s, b->len);
 		out->len = out->s ? b->len : 0;
 	}
 }
@@ -328,15 +328,8 @@ static int arg_start(struct hm_assembler *as)
 		as->cut_argv = true;
 		return -E2BIG;
 	}
-	if (as->nargs == as->arg_cap) {
-		size_t cap = as->arg_cap ? as->arg_cap * 2 : 64;
-		size_t *n = realloc(as->arg_end, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		as->arg_end = n;
-		as->arg_cap = cap;
-	}
+	if (HM_ARRAY_GROW(&as->arg_end, &as->arg_cap, as->nargs + 1))
+		return -ENOMEM;
 	as->arg_end[as->nargs++] = as->args.len;
 	return 0;
 }
@@ -477,20 +470,20 @@ static void path_field(struct hm_assembler *as, struct item *it,
 static void proctitle(struct hm_assembler *as, struct hm_event *ev,
 		      const char *v)
 {
-	struct hm_buf *b = &as->tmp;
+	struct hm_sbuf *b = &as->tmp;
 	int rc;
 
-	b->len = 0;
+	hm_sbuf_reset(b);
 	rc = hm_field_bytes(b, v, PROCTITLE_MAX);
 	if (rc == -E2BIG || rc == -EINVAL) {
 		bad(as, HM_SKIP_BAD_VALUE, "PROCTITLE", "proctitle");
 	} else if (rc > 0) {
-		while (b->len && b->p[b->len - 1] == '\0')
+		while (b->len && b->s[b->len - 1] == '\0')
 			b->len--;
 		for (size_t i = 0; i < b->len; i++)
-			if (b->p[i] == '\0')
-				b->p[i] = ' ';
-		ev->proctitle.s = hm_arena_strndup(as->a, b->p, b->len);
+			if (b->s[i] == '\0')
+				b->s[i] = ' ';
+		ev->proctitle.s = hm_arena_strndup(as->a, b->s, b->len);
 		ev->proctitle.len = ev->proctitle.s ? b->len : 0;
 	}
 }
@@ -648,7 +641,7 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 		size_t len = as->arg_end[i] - start;
 
 		if (len)	/* args.p is NULL while every arg is empty */
-			memcpy(bytes, as->args.p + start, len);
+			memcpy(bytes, as->args.s + start, len);
 		bytes[len] = '\0';
 		argv[i].s = bytes;
 		argv[i].len = len;
@@ -956,7 +949,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	as->a = a;
 	as->nitems = 0;
 	as->nargs = 0;
-	as->args.len = 0;
+	hm_sbuf_reset(&as->args);
 	as->cut_argv = false;
 	as->has_openat2 = false;
 	as->decision = false;

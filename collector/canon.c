@@ -42,9 +42,9 @@ struct hm_canon {
 	size_t root_len;
 	struct cache_slot *cache;
 	struct hm_collector_stats *st;
-	struct hm_buf lex;	/* lexical result */
-	struct hm_buf res;	/* resolution work */
-	struct hm_buf tmp;
+	struct hm_sbuf lex;	/* lexical result */
+	struct hm_sbuf res;	/* resolution work */
+	struct hm_sbuf tmp;
 };
 
 struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
@@ -82,9 +82,9 @@ void hm_canon_free(struct hm_canon *c)
 		}
 		free(c->cache);
 	}
-	hm_buf_free(&c->lex);
-	hm_buf_free(&c->res);
-	hm_buf_free(&c->tmp);
+	hm_sbuf_free(&c->lex);
+	hm_sbuf_free(&c->res);
+	hm_sbuf_free(&c->tmp);
 	free(c->root);
 	free(c);
 }
@@ -98,7 +98,7 @@ bool hm_canon_resolving(const struct hm_canon *c)
  * Append the components of @s to @b (an absolute path, "" meaning "/"),
  * handling "", "." and "..".
  */
-static int push_components(struct hm_buf *b, const char *s, size_t len)
+static int push_components(struct hm_sbuf *b, const char *s, size_t len)
 {
 	size_t i = 0;
 
@@ -110,14 +110,14 @@ static int push_components(struct hm_buf *b, const char *s, size_t len)
 		if (j == i || (j - i == 1 && s[i] == '.')) {
 			/* empty or "." */
 		} else if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') {
-			while (b->len > 0 && b->p[b->len - 1] != '/')
+			while (b->len > 0 && b->s[b->len - 1] != '/')
 				b->len--;
 			if (b->len > 0)
 				b->len--;	/* the '/' */
-			b->p[b->len] = '\0';
+			b->s[b->len] = '\0';
 		} else {
-			if (hm_buf_add(b, "/", 1) < 0 ||
-			    hm_buf_add(b, s + i, j - i) < 0)
+			if (hm_sbuf_add(b, "/", 1) < 0 ||
+			    hm_sbuf_add(b, s + i, j - i) < 0)
 				return -ENOMEM;
 		}
 		i = j + 1;
@@ -128,10 +128,10 @@ static int push_components(struct hm_buf *b, const char *s, size_t len)
 /* The lexical absolute form into c->lex ("" stands for "/"). */
 static int lexical(struct hm_canon *c, const struct hm_canon_req *r)
 {
-	c->lex.len = 0;
-	if (hm_buf_reserve(&c->lex, r->len + r->cwd_len + 2) < 0)
+	hm_sbuf_reset(&c->lex);
+	if (hm_sbuf_reserve(&c->lex, r->len + r->cwd_len + 2) < 0)
 		return -ENOMEM;
-	c->lex.p[0] = '\0';
+	c->lex.s[0] = '\0';
 	if (r->len == 0 || r->name[0] != '/') {
 		if (push_components(&c->lex, r->cwd, r->cwd_len) < 0)
 			return -ENOMEM;
@@ -143,11 +143,11 @@ static int lexical(struct hm_canon *c, const struct hm_canon_req *r)
 static int root_lstat(struct hm_canon *c, const char *path, size_t len,
 		      struct stat *st, bool follow)
 {
-	c->tmp.len = 0;
-	if (hm_buf_add(&c->tmp, c->root, c->root_len) < 0 ||
-	    hm_buf_add(&c->tmp, len ? path : "/", len ? len : 1) < 0)
+	hm_sbuf_reset(&c->tmp);
+	if (hm_sbuf_add(&c->tmp, c->root, c->root_len) < 0 ||
+	    hm_sbuf_add(&c->tmp, len ? path : "/", len ? len : 1) < 0)
 		return -ENOMEM;
-	if ((follow ? stat : lstat)(c->tmp.p, st) < 0)
+	if ((follow ? stat : lstat)(c->tmp.s, st) < 0)
 		return -errno;
 	return 0;
 }
@@ -158,17 +158,17 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
 	char link[PATH_MAX];
 	ssize_t n;
 
-	c->tmp.len = 0;
-	if (hm_buf_add(&c->tmp, c->root, c->root_len) < 0 ||
-	    hm_buf_add(&c->tmp, path, len) < 0)
+	hm_sbuf_reset(&c->tmp);
+	if (hm_sbuf_add(&c->tmp, c->root, c->root_len) < 0 ||
+	    hm_sbuf_add(&c->tmp, path, len) < 0)
 		return -ENOMEM;
-	n = readlink(c->tmp.p, link, sizeof(link));
+	n = readlink(c->tmp.s, link, sizeof(link));
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= sizeof(link))
 		return -ENAMETOOLONG;
-	c->tmp.len = 0;
-	return hm_buf_add(&c->tmp, link, (size_t)n);
+	hm_sbuf_reset(&c->tmp);
+	return hm_sbuf_add(&c->tmp, link, (size_t)n);
 }
 
 /*
@@ -178,58 +178,58 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
  * Returns 0, or -ELOOP / -ENOMEM (then @out is meaningless).
  */
 static int resolve(struct hm_canon *c, const char *in, size_t in_len,
-		   bool follow_last, struct hm_buf *out)
+		   bool follow_last, struct hm_sbuf *out)
 {
-	struct hm_buf todo = { 0 };
+	struct hm_sbuf todo = { 0 };
 	int links = 0;
 	int rc = 0;
 	size_t pos = 0;
 
-	out->len = 0;
-	if (hm_buf_reserve(out, in_len + 1) < 0 ||
-	    hm_buf_add(&todo, in, in_len) < 0) {
+	hm_sbuf_reset(out);
+	if (hm_sbuf_reserve(out, in_len + 1) < 0 ||
+	    hm_sbuf_add(&todo, in, in_len) < 0) {
 		rc = -ENOMEM;
 		goto done;
 	}
-	out->p[0] = '\0';
+	out->s[0] = '\0';
 	while (pos < todo.len) {
 		struct stat st;
 		size_t i = pos, j, mark;
 		bool last;
 
-		while (i < todo.len && todo.p[i] == '/')
+		while (i < todo.len && todo.s[i] == '/')
 			i++;
 		j = i;
-		while (j < todo.len && todo.p[j] != '/')
+		while (j < todo.len && todo.s[j] != '/')
 			j++;
 		pos = j;
-		if (j == i || (j - i == 1 && todo.p[i] == '.'))
+		if (j == i || (j - i == 1 && todo.s[i] == '.'))
 			continue;
-		if (j - i == 2 && todo.p[i] == '.' && todo.p[i + 1] == '.') {
-			while (out->len > 0 && out->p[out->len - 1] != '/')
+		if (j - i == 2 && todo.s[i] == '.' && todo.s[i + 1] == '.') {
+			while (out->len > 0 && out->s[out->len - 1] != '/')
 				out->len--;
 			if (out->len > 0)
 				out->len--;
-			out->p[out->len] = '\0';
+			out->s[out->len] = '\0';
 			continue;
 		}
 		mark = out->len;
-		if (hm_buf_add(out, "/", 1) < 0 ||
-		    hm_buf_add(out, todo.p + i, j - i) < 0) {
+		if (hm_sbuf_add(out, "/", 1) < 0 ||
+		    hm_sbuf_add(out, todo.s + i, j - i) < 0) {
 			rc = -ENOMEM;
 			goto done;
 		}
 		last = true;
 		for (size_t k = j; k < todo.len; k++)
-			if (todo.p[k] != '/') {
+			if (todo.s[k] != '/') {
 				last = false;
 				break;
 			}
 		if (last && !follow_last)
 			continue;
-		if (root_lstat(c, out->p, out->len, &st, false) < 0) {
+		if (root_lstat(c, out->s, out->len, &st, false) < 0) {
 			/* does not exist (any more): keep the rest as is */
-			rc = push_components(out, todo.p + pos,
+			rc = push_components(out, todo.s + pos,
 					     todo.len - pos);
 			goto done;
 		}
@@ -239,41 +239,41 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 			rc = -ELOOP;
 			goto done;
 		}
-		rc = root_readlink(c, out->p, out->len);
+		rc = root_readlink(c, out->s, out->len);
 		if (rc < 0) {
-			rc = push_components(out, todo.p + pos,
+			rc = push_components(out, todo.s + pos,
 					     todo.len - pos);
 			goto done;
 		}
 		/* splice: target + rest of todo */
 		{
-			struct hm_buf nt = { 0 };
+			struct hm_sbuf nt = { 0 };
 
-			if (hm_buf_add(&nt, c->tmp.p, c->tmp.len) < 0 ||
-			    hm_buf_add(&nt, "/", 1) < 0 ||
-			    hm_buf_add(&nt, todo.p + pos, todo.len - pos) < 0) {
-				hm_buf_free(&nt);
+			if (hm_sbuf_add(&nt, c->tmp.s, c->tmp.len) < 0 ||
+			    hm_sbuf_add(&nt, "/", 1) < 0 ||
+			    hm_sbuf_add(&nt, todo.s + pos, todo.len - pos) < 0) {
+				hm_sbuf_free(&nt);
 				rc = -ENOMEM;
 				goto done;
 			}
-			hm_buf_free(&todo);
+			hm_sbuf_free(&todo);
 			todo = nt;
 			pos = 0;
 		}
-		if (c->tmp.len && c->tmp.p[0] == '/')
+		if (c->tmp.len && c->tmp.s[0] == '/')
 			out->len = 0;
 		else
 			out->len = mark;
-		out->p[out->len] = '\0';
+		out->s[out->len] = '\0';
 	}
 done:
-	hm_buf_free(&todo);
+	hm_sbuf_free(&todo);
 	return rc;
 }
 
 /* The resolved form of directory @dir (lexical, "" = "/"), cached. */
 static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
-		       bool use_cache, struct hm_buf *out)
+		       bool use_cache, struct hm_sbuf *out)
 {
 	uint32_t h = hm_hash_bytes(dir, len);
 	struct cache_slot *s = &c->cache[h % CACHE_SLOTS];
@@ -282,8 +282,8 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 	if (use_cache && s->key && s->hash == h && s->key_len == len &&
 	    !memcmp(s->key, dir, len)) {
 		c->st->dircache_hits++;
-		out->len = 0;
-		return hm_buf_add(out, s->val, s->val_len);
+		hm_sbuf_reset(out);
+		return hm_sbuf_add(out, s->val, s->val_len);
 	}
 	c->st->dircache_misses++;
 	rc = resolve(c, dir, len, true, out);
@@ -294,7 +294,7 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 	free(s->key);
 	free(s->val);
 	s->key = strndup(dir, len);
-	s->val = strndup(out->p, out->len);
+	s->val = strndup(out->s, out->len);
 	if (!s->key || !s->val) {
 		free(s->key);
 		free(s->val);
@@ -312,11 +312,11 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
  * since, or a log from the past) is taken as it resolved: its directory
  * part was still checked by the lookup.
  */
-static bool same_object(struct hm_canon *c, const struct hm_buf *p,
+static bool same_object(struct hm_canon *c, const struct hm_sbuf *p,
 			const struct hm_ev_path *rec, bool follow)
 {
 	struct stat st;
-	int rc = root_lstat(c, p->p, p->len, &st, follow);
+	int rc = root_lstat(c, p->s, p->len, &st, follow);
 
 	if (rc == -ENOENT)
 		return true;
@@ -326,18 +326,18 @@ static bool same_object(struct hm_canon *c, const struct hm_buf *p,
 	       minor(st.st_dev) == rec->dev_minor;
 }
 
-static bool is_link(struct hm_canon *c, const struct hm_buf *p)
+static bool is_link(struct hm_canon *c, const struct hm_sbuf *p)
 {
 	struct stat st;
 
-	return root_lstat(c, p->p, p->len, &st, false) == 0 &&
+	return root_lstat(c, p->s, p->len, &st, false) == 0 &&
 	       S_ISLNK(st.st_mode);
 }
 
 /* Resolve c->lex into c->res; on any doubt c->res = c->lex. */
 static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 {
-	const char *p = c->lex.p;
+	const char *p = c->lex.s;
 	size_t len = c->lex.len, slash = len;
 	bool check = r->rec && r->rec->has_inode;
 	int rc;
@@ -351,15 +351,15 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 			return rc;
 		if (rc < 0)
 			break;
-		if (hm_buf_add(&c->res, p + slash - (slash ? 1 : 0),
+		if (hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
 			       len - slash + (slash ? 1 : 0)) < 0)
 			return -ENOMEM;
 		if (r->follow_last && is_link(c, &c->res)) {
-			struct hm_buf dir = c->res;
+			struct hm_sbuf dir = c->res;
 
-			c->res = (struct hm_buf){ 0 };
-			rc = resolve(c, dir.p, dir.len, true, &c->res);
-			hm_buf_free(&dir);
+			c->res = (struct hm_sbuf){ 0 };
+			rc = resolve(c, dir.s, dir.len, true, &c->res);
+			hm_sbuf_free(&dir);
 			if (rc == -ENOMEM)
 				return rc;
 			if (rc < 0)
@@ -372,8 +372,8 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	}
 	if (check)
 		c->st->resolve_mismatch++;
-	c->res.len = 0;
-	return hm_buf_add(&c->res, c->lex.p, c->lex.len);
+	hm_sbuf_reset(&c->res);
+	return hm_sbuf_add(&c->res, c->lex.s, c->lex.len);
 }
 
 static bool is_pid(const char *s, size_t n, int64_t pid)
@@ -392,7 +392,7 @@ static int emit(struct hm_canon *c, struct hm_arena *a,
 		const struct hm_canon_req *r, const char *p, size_t len,
 		struct hm_bytes *out)
 {
-	struct hm_buf *b = &c->tmp;
+	struct hm_sbuf *b = &c->tmp;
 
 	if (len && !(len >= 5 && !memcmp(p, "/proc", 5) &&
 		     (len == 5 || p[5] == '/'))) {
@@ -413,35 +413,35 @@ static int emit(struct hm_canon *c, struct hm_arena *a,
 		out->len = len + slash;
 		return 0;
 	}
-	b->len = 0;
+	hm_sbuf_reset(b);
 	if (len >= 5 && !memcmp(p, "/proc", 5) && (len == 5 || p[5] == '/')) {
 		const char *rest = p + 5;
 		size_t n = len - 5, j = 1;
 
-		if (hm_buf_add(b, "proc:", 5) < 0)
+		if (hm_sbuf_add(b, "proc:", 5) < 0)
 			return -ENOMEM;
 		while (j < n && rest[j] != '/')
 			j++;
 		if (n > 1 && ((j == 5 && !memcmp(rest + 1, "self", 4)) ||
 			      is_pid(rest + 1, j - 1, r->pid))) {
-			if (hm_buf_add(b, "/self", 5) < 0)
+			if (hm_sbuf_add(b, "/self", 5) < 0)
 				return -ENOMEM;
 			rest += j;
 			n -= j;
 		}
-		if (hm_buf_add(b, n ? rest : "/", n ? n : 1) < 0)
+		if (hm_sbuf_add(b, n ? rest : "/", n ? n : 1) < 0)
 			return -ENOMEM;
 	} else if (len == 0) {
-		if (hm_buf_add(b, "/", 1) < 0)
+		if (hm_sbuf_add(b, "/", 1) < 0)
 			return -ENOMEM;
-	} else if (hm_buf_add(b, p, len) < 0) {
+	} else if (hm_sbuf_add(b, p, len) < 0) {
 		return -ENOMEM;
 	}
-	if (r->is_dir && b->p[b->len - 1] != '/' && hm_buf_add(b, "/", 1) < 0)
+	if (r->is_dir && b->s[b->len - 1] != '/' && hm_sbuf_add(b, "/", 1) < 0)
 		return -ENOMEM;
 	if (b->len > HM_COLLECTOR_MAX_PATH)
 		return -E2BIG;
-	out->s = hm_arena_strndup(a, b->p, b->len);
+	out->s = hm_arena_strndup(a, b->s, b->len);
 	if (!out->s)
 		return -ENOMEM;
 	out->len = b->len;
@@ -465,11 +465,11 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 	rc = lexical(c, r);
 	if (rc < 0)
 		return rc;
-	if (!c->resolve || r->lexical_only || (c->lex.len >= 5 && !memcmp(c->lex.p, "/proc", 5) &&
-			    (c->lex.len == 5 || c->lex.p[5] == '/')))
-		return emit(c, a, r, c->lex.p, c->lex.len, out);
+	if (!c->resolve || r->lexical_only || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
+			    (c->lex.len == 5 || c->lex.s[5] == '/')))
+		return emit(c, a, r, c->lex.s, c->lex.len, out);
 	rc = resolve_path(c, r);
 	if (rc < 0)
 		return rc;
-	return emit(c, a, r, c->res.p, c->res.len, out);
+	return emit(c, a, r, c->res.s, c->res.len, out);
 }

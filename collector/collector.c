@@ -90,16 +90,9 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 
 	if (type != AUPARSE_CB_EVENT_READY || c->err)
 		return;
-	if (c->qn == c->qcap) {
-		size_t cap = c->qcap ? c->qcap * 2 : 64;
-		struct hm_event *n = realloc(c->q, cap * sizeof(*n));
-
-		if (!n) {
-			c->err = -ENOMEM;
-			return;
-		}
-		c->q = n;
-		c->qcap = cap;
+	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
+		c->err = -ENOMEM;
+		return;
 	}
 	ev = &c->q[c->qn];
 	rc = hm_assemble(c->as, au, ev, &c->arena);

@@ -13,48 +13,6 @@
 
 #include "internal.h"
 
-int hm_buf_reserve(struct hm_buf *b, size_t extra)
-{
-	size_t need = b->len + extra + 1;
-	size_t cap;
-	char *p;
-
-	if (need <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 256;
-	while (cap < need)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-int hm_buf_add(struct hm_buf *b, const void *p, size_t len)
-{
-	if (hm_buf_reserve(b, len) < 0)
-		return -ENOMEM;
-	memcpy(b->p + b->len, p, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
-void hm_buf_free(struct hm_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-static const signed char hexval[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-};
-
 /*
  * Numbers are parsed here rather than with strtoull(): no locale, no
  * blanks, no sign for unsigned, every character must be a digit, and
@@ -73,7 +31,7 @@ bool hm_parse_u64(const char *s, int base, uint64_t *out)
 	if (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p[2])
 		p += 2;
 	for (; *p; p++, n++) {
-		int d = hexval[(unsigned char)*p] - 1;
+		int d = hm_hex_digit(*p);
 
 		if (d < 0 || d >= base)
 			return false;
@@ -101,21 +59,7 @@ bool hm_parse_i64(const char *s, int64_t *out)
 	return true;
 }
 
-/* Decode @n hex digits (n even) into @out; false on a bad digit. */
-static bool unhex(char *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i += 2) {
-		int hi = hexval[(unsigned char)s[i]] - 1;
-		int lo = hexval[(unsigned char)s[i + 1]] - 1;
-
-		if (hi < 0 || lo < 0)
-			return false;
-		*out++ = (char)(hi << 4 | lo);
-	}
-	return true;
-}
-
-int hm_field_bytes(struct hm_buf *b, const char *v, size_t max)
+int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max)
 {
 	size_t n;
 
@@ -127,18 +71,18 @@ int hm_field_bytes(struct hm_buf *b, const char *v, size_t max)
 			return -EINVAL;
 		if (b->len + n - 2 > max)
 			return -E2BIG;
-		return hm_buf_add(b, v + 1, n - 2) < 0 ? -ENOMEM : 1;
+		return hm_sbuf_add(b, v + 1, n - 2) < 0 ? -ENOMEM : 1;
 	}
 	if (n % 2)
 		return -EINVAL;
 	if (b->len + n / 2 > max)
 		return -E2BIG;
-	if (hm_buf_reserve(b, n / 2) < 0)
+	if (hm_sbuf_reserve(b, n / 2) < 0)
 		return -ENOMEM;
-	if (!unhex(b->p + b->len, v, n))
+	if (!hm_hex_decode(b->s + b->len, v, n))
 		return -EINVAL;
 	b->len += n / 2;
-	b->p[b->len] = '\0';
+	b->s[b->len] = '\0';
 	return 1;
 }
 
@@ -157,7 +101,7 @@ bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
 	memset(sa, 0, sizeof(*sa));
 	if (n < 4 || n % 2 || n / 2 > sizeof(raw))
 		return false;
-	if (!unhex((char *)raw, hex, n))
+	if (!hm_hex_decode(raw, hex, n))
 		return false;
 	len = n / 2;
 	sa->family = raw[0] | raw[1] << 8;

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "histmac/collector.h"
+#include "histmac/sbuf.h"
 
 /* ---- arena.c: bump allocator reset once every queued event is consumed */
 struct hm_arena_chunk;
@@ -44,17 +45,6 @@ void hm_arena_reset(struct hm_arena *a);
 void hm_arena_free(struct hm_arena *a);
 
 /* ---- decode.c */
-/* A growable byte buffer with a hard cap; reused between events. */
-struct hm_buf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-int hm_buf_reserve(struct hm_buf *b, size_t extra);
-int hm_buf_add(struct hm_buf *b, const void *p, size_t len);
-void hm_buf_free(struct hm_buf *b);
-
 bool hm_parse_u64(const char *s, int base, uint64_t *out);
 bool hm_parse_i64(const char *s, int64_t *out);
 /*
@@ -63,7 +53,7 @@ bool hm_parse_i64(const char *s, int64_t *out);
  * Returns 1 decoded, 0 absent ((null) or empty), -EINVAL bad hex,
  * -E2BIG over @max bytes in @b, -ENOMEM.
  */
-int hm_field_bytes(struct hm_buf *b, const char *v, size_t max);
+int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max);
 bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
 			struct hm_arena *a);
 

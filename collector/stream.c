@@ -69,7 +69,7 @@ struct pend {
 	uint32_t nrec;
 	uint64_t last_line;
 	uint64_t hnext;		/* next seq in the hash chain, or NONE */
-	struct hm_buf lines;	/* its records, ENRICHED part cut off */
+	struct hm_sbuf lines;	/* its records, ENRICHED part cut off */
 };
 
 struct type_slot {
@@ -89,8 +89,8 @@ struct hm_stream {
 	size_t open;		/* events in the hash */
 	size_t bytes;		/* bytes of lines waiting */
 	uint64_t line_no;
-	struct hm_buf partial;
-	struct hm_buf out;	/* whole events for auparse */
+	struct hm_sbuf partial;
+	struct hm_sbuf out;	/* whole events for auparse */
 	bool skipping_long;	/* inside an over-long line */
 	uint64_t consumed;	/* bytes of whole lines in this file */
 	size_t carried;		/* bytes of a skipped long line so far */
@@ -132,10 +132,10 @@ void hm_stream_free(struct hm_stream *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->cap; i++)
-		hm_buf_free(&s->q[i].lines);
+		hm_sbuf_free(&s->q[i].lines);
 	free(s->q);
-	hm_buf_free(&s->partial);
-	hm_buf_free(&s->out);
+	hm_sbuf_free(&s->partial);
+	hm_sbuf_free(&s->out);
 	free(s);
 }
 
@@ -337,7 +337,7 @@ static int grow(struct hm_stream *s)
 		uint64_t q = s->head + ((i - s->head) & (s->cap - 1));
 
 		if (q >= s->tail)
-			hm_buf_free(&s->q[i].lines);
+			hm_sbuf_free(&s->q[i].lines);
 	}
 	free(s->q);
 	s->q = n;
@@ -347,7 +347,7 @@ static int grow(struct hm_stream *s)
 
 static int feed_eoe(struct hm_stream *s, const struct pend *e)
 {
-	const char *l = e->lines.p;
+	const char *l = e->lines.s;
 	size_t node = 0;
 	char buf[96];
 	int n;
@@ -355,11 +355,11 @@ static int feed_eoe(struct hm_stream *s, const struct pend *e)
 	/* the node= prefix, as the event's first line has it */
 	if (e->node_len && e->lines.len > 5 && !memcmp(l, "node=", 5))
 		node = 5 + e->node_len + 1;
-	if (node && hm_buf_add(&s->out, l, node) < 0)
+	if (node && hm_sbuf_add(&s->out, l, node) < 0)
 		return -ENOMEM;
 	n = snprintf(buf, sizeof(buf), "type=EOE msg=audit(%lld.%03u:%llu): \n",
 		     (long long)e->sec, e->msec, (unsigned long long)e->serial);
-	return hm_buf_add(&s->out, buf, (size_t)n);
+	return hm_sbuf_add(&s->out, buf, (size_t)n);
 }
 
 /* Hand auparse the complete events at the head of the queue. */
@@ -368,7 +368,7 @@ static int drain(struct hm_stream *s)
 	while (s->head != s->tail && at(s, s->head)->complete) {
 		struct pend *e = at(s, s->head);
 
-		if (hm_buf_add(&s->out, e->lines.p, e->lines.len) < 0)
+		if (hm_sbuf_add(&s->out, e->lines.s, e->lines.len) < 0)
 			return -ENOMEM;
 		if (e->need_eoe) {
 			if (feed_eoe(s, e) < 0)
@@ -376,7 +376,7 @@ static int drain(struct hm_stream *s)
 			s->rep->st.eoe_injected++;
 		}
 		s->bytes -= e->lines.len;
-		e->lines.len = 0;
+		hm_sbuf_reset(&e->lines);
 		s->head++;
 	}
 	return 0;
@@ -420,7 +420,7 @@ static int push(struct hm_stream *s, const struct stamp *st,
 	e->complete = false;
 	e->need_eoe = false;
 	e->nrec = 0;
-	e->lines.len = 0;
+	hm_sbuf_reset(&e->lines);
 	b = bucket(st, node_hash);
 	e->hnext = s->hash[b];
 	s->hash[b] = s->tail;
@@ -460,10 +460,10 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	 * (a raw record never holds 0x1d: audit hex-encodes control bytes) */
 	gs = memchr(line, 0x1d, (size_t)(nl - line));
 	len = (size_t)((gs ? gs : nl) - line);
-	if (hm_buf_reserve(&e->lines, len + 1) < 0)
+	if (hm_sbuf_reserve(&e->lines, len + 1) < 0)
 		return -ENOMEM;
-	memcpy(e->lines.p + e->lines.len, line, len);
-	e->lines.p[e->lines.len + len] = '\n';
+	memcpy(e->lines.s + e->lines.len, line, len);
+	e->lines.s[e->lines.len + len] = '\n';
 	e->lines.len += len + 1;
 	s->bytes += len + 1;
 	e->nrec++;
@@ -545,9 +545,9 @@ static int flush_out(struct hm_stream *s)
 {
 	int rc = 0;
 
-	if (s->out.len && auparse_feed(s->au, s->out.p, s->out.len) < 0)
+	if (s->out.len && auparse_feed(s->au, s->out.s, s->out.len) < 0)
 		rc = -ENOMEM;
-	s->out.len = 0;
+	hm_sbuf_reset(&s->out);
 	return rc;
 }
 
@@ -564,8 +564,8 @@ static int finish_partial(struct hm_stream *s, const char **pp, size_t len)
 	} else if (s->partial.len + take > HM_COLLECTOR_MAX_LINE) {
 		s->skipping_long = true;
 		s->carried = s->partial.len + take;
-		s->partial.len = 0;
-	} else if (hm_buf_add(&s->partial, p, take) < 0) {
+		hm_sbuf_reset(&s->partial);
+	} else if (hm_sbuf_add(&s->partial, p, take) < 0) {
 		return -ENOMEM;
 	}
 	if (!nl)
@@ -582,11 +582,11 @@ static int finish_partial(struct hm_stream *s, const char **pp, size_t len)
 		if (s->head == s->tail)
 			quiet(s);
 	} else {
-		const char *q = s->partial.p;
+		const char *q = s->partial.s;
 
 		s->carried = 0;
 		rc = one_line(s, q, q + s->partial.len - 1);
-		s->partial.len = 0;
+		hm_sbuf_reset(&s->partial);
 	}
 	return rc < 0 ? rc : 1;
 }
@@ -623,7 +623,7 @@ int hm_stream_feed(struct hm_stream *s, const char *p, size_t len)
 		if ((size_t)(end - p) > HM_COLLECTOR_MAX_LINE) {
 			s->skipping_long = true;
 			s->carried = (size_t)(end - p);
-		} else if (hm_buf_add(&s->partial, p, (size_t)(end - p)) < 0) {
+		} else if (hm_sbuf_add(&s->partial, p, (size_t)(end - p)) < 0) {
 			return -ENOMEM;
 		}
 	}
@@ -639,7 +639,7 @@ void hm_stream_end_file(struct hm_stream *s)
 				  s->skipping_long ? "line too long" :
 				  "incomplete last line");
 	}
-	s->partial.len = 0;
+	hm_sbuf_reset(&s->partial);
 	s->skipping_long = false;
 	s->carried = 0;
 	s->consumed = 0;

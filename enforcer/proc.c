@@ -25,7 +25,6 @@
 #include "enforcer_private.h"
 #include "histmac/pattern.h"
 
-#define KERNEL "<kernel>"
 
 struct hm_proc {
 	int fd;				/* proc connector, or -1 */
@@ -335,12 +334,12 @@ int hm_proc_open_perm(int32_t pid, uint32_t *out)
 static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
 			  const char *exe, long exe_len)
 {
-	char name[HM_MAX_WORD + sizeof(KERNEL) + 1];
-	size_t len = strlen(KERNEL);
+	char name[HM_MAX_WORD + sizeof(HM_KERNEL) + 1];
+	size_t len = HM_KERNEL_LEN;
 
-	memcpy(name, KERNEL, len);
+	memcpy(name, HM_KERNEL, len);
 	/* as the tracker names them: too long for a domain, <kernel> */
-	if (exe_len > 0 && (size_t)exe_len + sizeof(KERNEL) <= HM_MAX_DOMAIN) {
+	if (exe_len > 0 && (size_t)exe_len + sizeof(HM_KERNEL) <= HM_MAX_DOMAIN) {
 		name[len++] = ' ';
 		memcpy(name + len, exe, (size_t)exe_len);
 		len += (size_t)exe_len;

@@ -20,15 +20,8 @@ static uint32_t tree_add(struct hm_dtree *t, const struct hm_domain *dom,
 	uint32_t id;
 	const char *sp;
 
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct hm_tnode *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return HM_TNONE;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&t->v, &t->cap, t->n + 1))
+		return HM_TNONE;
 	id = (uint32_t)t->n++;
 	n = &t->v[id];
 	memset(n, 0, sizeof(*n));
@@ -75,15 +68,8 @@ static int push(struct stack *st, uint32_t id)
 {
 	if (id == HM_TNONE)
 		return -ENOMEM;
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 32;
-		uint32_t *v = realloc(st->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		st->v = v;
-		st->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&st->v, &st->cap, st->n + 1))
+		return -ENOMEM;
 	st->v[st->n++] = id;
 	return 0;
 }

@@ -95,17 +95,6 @@ static bool eat(struct parser *p, char c)
 	return false;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool read_u16(struct parser *p, uint32_t *out)
 {
 	uint32_t v = 0;
@@ -113,7 +102,7 @@ static bool read_u16(struct parser *p, uint32_t *out)
 	if (p->len - p->pos < 4)
 		return false;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(p->s[p->pos + i]);
+		int h = hm_hex_digit(p->s[p->pos + i]);
 
 		if (h < 0)
 			return false;
@@ -277,20 +266,13 @@ static void record(struct parser *p, char *name, size_t count, char **lines,
 {
 	struct rec *r;
 
-	if (p->n_recs == p->cap_recs) {
-		size_t cap = p->cap_recs ? p->cap_recs * 2 : 16;
-		struct rec *v = realloc(p->recs, cap * sizeof(*v));
-
-		if (!v) {
-			free(name);
-			for (size_t i = 0; i < n_lines; i++)
-				free(lines[i]);
-			free(lines);
-			fail(p, -ENOMEM, "");
-			return;
-		}
-		p->recs = v;
-		p->cap_recs = cap;
+	if (HM_ARRAY_GROW(&p->recs, &p->cap_recs, p->n_recs + 1)) {
+		free(name);
+		for (size_t i = 0; i < n_lines; i++)
+			free(lines[i]);
+		free(lines);
+		fail(p, -ENOMEM, "");
+		return;
 	}
 	r = &p->recs[p->n_recs++];
 	r->name = name;

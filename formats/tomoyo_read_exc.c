@@ -300,7 +300,7 @@ static const char *only_in(unsigned dialects)
 /* "<kernel> acl_group ..." -> "acl_group ..." (only the <kernel> namespace). */
 static int strip_namespace(struct hm_pctx *c, const char **s, size_t *n)
 {
-	static const char kernel[] = "<kernel> ";
+	static const char kernel[] = HM_KERNEL " ";
 	const char *sp;
 
 	if ((*s)[0] != '<')

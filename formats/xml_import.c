@@ -131,15 +131,6 @@ static void xml_error(void *arg, xmlErrorPtr e)
 
 /* ------------------------------------------------------------ attributes */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /*
  * The string attribute @name, or its @name-hex form decoded.
  * Returns: 1 found (*@out malloc()ed, NUL-terminated, *@len its length,
@@ -168,16 +159,10 @@ static int get_str(struct imp *im, const char *name, char **out, size_t *len)
 		xmlFree(v);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		int hi = hexval((char)v[i]);
-		int lo = hexval((char)v[i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			free(s);
-			xmlFree(v);
-			return -EINVAL;
-		}
-		s[i / 2] = (char)(hi << 4 | lo);
+	if (!hm_hex_decode(s, (const char *)v, n)) {
+		free(s);
+		xmlFree(v);
+		return -EINVAL;
 	}
 	s[n / 2] = '\0';
 	*out = s;
@@ -693,20 +678,12 @@ static bool add_use_group(struct imp *im, const char *word, void *arg)
 static void remember_parent(struct imp *im, struct hm_domain *d)
 {
 	const struct hm_name *p;
-	struct parent_ref *v;
 
 	if (get_name(im, "parent", &p) || !p)
 		return;
-	if (im->n_parents == im->cap_parents) {
-		size_t cap = im->cap_parents ? im->cap_parents * 2 : 64;
-
-		v = realloc(im->parents, cap * sizeof(*v));
-		if (!v) {
-			oom(im);
-			return;
-		}
-		im->parents = v;
-		im->cap_parents = cap;
+	if (HM_ARRAY_GROW(&im->parents, &im->cap_parents, im->n_parents + 1)) {
+		oom(im);
+		return;
 	}
 	im->parents[im->n_parents++] = (struct parent_ref){
 		.d = d, .parent = p, .line = line_no(im),

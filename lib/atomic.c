@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "histmac/common.h"
+#include "histmac/sbuf.h"
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -166,11 +167,16 @@ static void test_delay(void)
 		usleep((useconds_t)us);
 }
 
-/* Rename every ".NAME.hmnew" listed in @names (one per line) over NAME. */
+/*
+ * Rename every ".NAME.hmnew" listed in @names (one per line; NULL for
+ * none) over NAME.
+ */
 static int roll_forward(const char *dir, char *names)
 {
 	int r = 0;
 
+	if (!names)
+		return 0;
 	for (char *save = NULL, *n = strtok_r(names, "\n", &save); n;
 	     n = strtok_r(NULL, "\n", &save)) {
 		char *from = in_dir(dir, ".%s.hmnew", n);
@@ -192,30 +198,25 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 			size_t n)
 {
 	char *journal = in_dir(dir, "%s", HM_COMMIT_JOURNAL);
-	char *names = NULL;
-	size_t len = 0;
-	FILE *list;
+	struct hm_sbuf names = { 0 };
 	int r = journal ? hm_atomic_recover(dir) : -ENOMEM;
 
-	list = r < 0 ? NULL : open_memstream(&names, &len);
-	if (!list)
-		r = r < 0 ? r : -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		if (!f[i].text)
 			continue;
 		r = write_new(dir, &f[i]);
-		fprintf(list, "%s\n", f[i].name);
+		hm_sbuf_printf(&names, "%s\n", f[i].name);
 		test_delay();
 	}
-	if (list && fclose(list) && r >= 0)
+	if (names.oom && r >= 0)
 		r = -ENOMEM;
 	if (r >= 0)
 		r = fsync_dir(dir);
 	if (r >= 0)	/* the commit point */
-		r = hm_atomic_write(journal, names, len);
+		r = hm_atomic_write(journal, names.s, names.len);
 	test_delay();
 	if (r >= 0)
-		r = roll_forward(dir, names);
+		r = roll_forward(dir, names.s);
 	test_delay();
 	if (r >= 0)
 		r = fsync_dir(dir);
@@ -225,7 +226,7 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 		r = fsync_dir(dir);
 	if (r < 0)
 		hm_atomic_recover(dir);	/* forget what did not commit */
-	free(names);
+	hm_sbuf_free(&names);
 	free(journal);
 	return r < 0 ? r : 0;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sbuf.c - the growing string buffer every writer uses (policy text, XML,
- * JSON, reports, events), with the quoting rules of JSON and HTML and a
- * UTF-8 check.  Owns only the text of the buffer it is handed.
+ * sbuf.c - the one growing buffer: every writer (policy text, XML, JSON,
+ * reports, events) and the collector's decoding use it.  With the quoting
+ * rules of JSON and HTML and a UTF-8 check.  Owns only the text of the
+ * buffer it is handed.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,53 +15,53 @@
 
 /* -------------------------------------------------------------- buffers */
 
-static bool sbuf_grow(struct hm_sbuf *b, size_t more)
+int hm_sbuf_reserve(struct hm_sbuf *b, size_t more)
 {
 	size_t cap;
 	char *n;
 
 	if (b->oom)
-		return false;
+		return -ENOMEM;
 	if (more < b->cap - b->len)
-		return true;
+		return 0;
 	cap = b->cap ? b->cap : 64;
 	while (cap - b->len <= more) {
-		if (cap > SIZE_MAX / 2) {
-			b->oom = true;
-			return false;
-		}
+		if (cap > SIZE_MAX / 2)
+			goto oom;
 		cap *= 2;
 	}
 	n = realloc(b->s, cap);
-	if (!n) {
-		b->oom = true;
-		return false;
-	}
+	if (!n)
+		goto oom;
 	b->s = n;
 	b->cap = cap;
-	return true;
+	return 0;
+oom:
+	b->oom = true;
+	return -ENOMEM;
 }
 
-void hm_sbuf_add(struct hm_sbuf *b, const char *s, size_t len)
+int hm_sbuf_add(struct hm_sbuf *b, const void *s, size_t len)
 {
-	if (!sbuf_grow(b, len))
-		return;
+	if (hm_sbuf_reserve(b, len))
+		return -ENOMEM;
 	memcpy(b->s + b->len, s, len);
 	b->len += len;
 	b->s[b->len] = '\0';
+	return 0;
 }
 
-void hm_sbuf_adds(struct hm_sbuf *b, const char *s)
+int hm_sbuf_adds(struct hm_sbuf *b, const char *s)
 {
-	hm_sbuf_add(b, s, strlen(s));
+	return hm_sbuf_add(b, s, strlen(s));
 }
 
-void hm_sbuf_addc(struct hm_sbuf *b, char c)
+int hm_sbuf_addc(struct hm_sbuf *b, char c)
 {
-	hm_sbuf_add(b, &c, 1);
+	return hm_sbuf_add(b, &c, 1);
 }
 
-void hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...)
+int hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -68,12 +69,25 @@ void hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !sbuf_grow(b, (size_t)n))
-		return;
+	if (n < 0) {
+		b->oom = true;	/* EOVERFLOW: the text is dropped all the same */
+		return -ENOMEM;
+	}
+	if (hm_sbuf_reserve(b, (size_t)n))
+		return -ENOMEM;
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+	return 0;
+}
+
+void hm_sbuf_reset(struct hm_sbuf *b)
+{
+	b->len = 0;
+	b->oom = false;
+	if (b->s)
+		b->s[0] = '\0';
 }
 
 void hm_sbuf_free(struct hm_sbuf *b)
@@ -103,7 +117,6 @@ void hm_sbuf_add_printable(struct hm_sbuf *b, const char *s, size_t len)
 	hm_sbuf_add(b, s + run, len - run);
 }
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 void hm_sbuf_add_html(struct hm_sbuf *b, const char *s, size_t len)
 {
 	struct hm_sbuf pr = { 0 };
@@ -132,6 +145,7 @@ void hm_sbuf_add_html(struct hm_sbuf *b, const char *s, size_t len)
 	hm_sbuf_free(&pr);
 }
 
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {
 	uint32_t cp;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * util.c - the small shared pieces of common.h: diagnostics, memory
- * accounting and hashing.  Owns no global state.
+ * accounting, growable arrays, hex decoding and hashing.  Owns no global
+ * state.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -40,6 +41,54 @@ static void count_level(struct hm_diag *d, enum hm_diag_level level)
 		d->n_notes++;
 }
 
+int hm_array_grow(void *arrayp, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 16;
+	void *v;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -ENOMEM;
+		n *= 2;
+	}
+	if (!size || n > SIZE_MAX / size)
+		return -ENOMEM;
+	/* *arrayp is some T *: copied, not cast, so no aliasing rule is bent */
+	memcpy(&v, arrayp, sizeof(v));
+	v = realloc(v, n * size);
+	if (!v)
+		return -ENOMEM;
+	memcpy(arrayp, &v, sizeof(v));
+	*cap = n;
+	return 0;
+}
+
+const signed char hm_hex_table[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
+bool hm_hex_decode(void *out, const char *s, size_t n)
+{
+	unsigned char *o = out;
+
+	if (n % 2)
+		return false;
+	for (size_t i = 0; i < n; i += 2) {
+		int hi = hm_hex_digit(s[i]);
+		int lo = hm_hex_digit(s[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		*o++ = (unsigned char)(hi << 4 | lo);
+	}
+	return true;
+}
+
 void hm_diag_vadd(struct hm_diag *d, enum hm_diag_level level,
 		  const char *file, unsigned long line, const char *fmt,
 		  va_list ap)
@@ -52,15 +101,8 @@ void hm_diag_vadd(struct hm_diag *d, enum hm_diag_level level,
 	count_level(d, level);
 	if (d->n_msgs >= max)
 		goto dropped;
-	if (d->n_msgs == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-		struct hm_diag_msg *n = realloc(d->msgs, cap * sizeof(*n));
-
-		if (!n)
-			goto dropped;
-		d->msgs = n;
-		d->cap = cap;
-	}
+	if (HM_ARRAY_GROW(&d->msgs, &d->cap, d->n_msgs + 1))
+		goto dropped;
 	m = &d->msgs[d->n_msgs];
 	m->level = level;
 	m->line = line;

@@ -31,6 +31,10 @@
 #define HM_MAX_DOMAIN	  4095	 /* encoded domain name: TOMOYO's      */
 				 /* TOMOYO_EXEC_TMPSIZE - 1           */
 
+/* The root of every domain name, TOMOYO's; the one place it is spelled. */
+#define HM_KERNEL	"<kernel>"
+#define HM_KERNEL_LEN	(sizeof(HM_KERNEL) - 1)
+
 /* Severity of one diagnostic. */
 enum hm_diag_level {
 	HM_DIAG_NOTE,
@@ -115,6 +119,40 @@ struct hm_mem {
 void *hm_mem_alloc(struct hm_mem *mem, enum hm_mem_cat cat, size_t size);
 void hm_mem_free(struct hm_mem *mem, enum hm_mem_cat cat, void *p,
 		 size_t size);
+
+/**
+ * hm_array_grow() - make room for @need elements of @size bytes in the
+ * array *@arrayp of capacity *@cap (doubling, at least 16).  Use it through
+ * HM_ARRAY_GROW(), which passes the element size of the array's type.
+ * @arrayp: address of the array pointer (e.g. &v->items).
+ * @cap: its capacity in elements; updated on success.
+ * @need: elements needed (usually the count + 1).
+ * @size: bytes per element.
+ *
+ * Returns: 0, or -ENOMEM (also when @need * @size would overflow); on
+ * failure the array and @cap are left as they were.
+ */
+int hm_array_grow(void *arrayp, size_t *cap, size_t need, size_t size);
+#define HM_ARRAY_GROW(pp, capp, need) \
+	hm_array_grow((pp), (capp), (need), sizeof(**(pp)))
+
+/* Value + 1 of each hex digit (either case), 0 for other bytes. */
+extern const signed char hm_hex_table[256];
+
+/** hm_hex_digit() - the value of hex digit @c, or -1. */
+static inline int hm_hex_digit(char c)
+{
+	return hm_hex_table[(unsigned char)c] - 1;
+}
+
+/**
+ * hm_hex_decode() - decode @n hex digits (either case) at @s into @n / 2
+ * bytes at @out.  The one hex decoder: audit fields, XML -hex attributes,
+ * enforcer decision records.
+ * Returns: true, or false when @n is odd or a byte is not a hex digit
+ * (@out then holds part of the bytes).
+ */
+bool hm_hex_decode(void *out, const char *s, size_t n);
 
 /** hm_hash_bytes() - FNV-1a 32-bit; stable across runs (golden output). */
 uint32_t hm_hash_bytes(const void *p, size_t len);

@@ -12,10 +12,11 @@
 #include "histmac/common.h"
 
 /*
- * struct hm_sbuf - a NUL-terminated string that grows.  After an
- * allocation failure @oom is set and further appends do nothing, so a
- * caller checks once at the end.  Zero-initialise; free with
- * hm_sbuf_free().
+ * struct hm_sbuf - a NUL-terminated string (or bytes) that grows: the one
+ * buffer of the library, for writers and for the collector's decoding.
+ * After an allocation failure @oom is set and further appends do nothing
+ * (until hm_sbuf_reset()), so a caller may check once at the end.
+ * Zero-initialise; free with hm_sbuf_free().
  */
 struct hm_sbuf {
 	char *s;
@@ -25,15 +26,34 @@ struct hm_sbuf {
 };
 
 /**
+ * hm_sbuf_reserve() - make room for @more bytes after the text (and its
+ * NUL), for a caller that writes into @b->s + @b->len itself.
+ * @b: the buffer.
+ * @more: bytes the caller will add.
+ *
+ * Returns: 0, or -ENOMEM (then @b->oom is set).
+ */
+int hm_sbuf_reserve(struct hm_sbuf *b, size_t more);
+
+/**
  * hm_sbuf_add() - append @len bytes at @s (may hold NUL bytes).
  * hm_sbuf_adds() - append a C string; hm_sbuf_addc() - one byte;
  * hm_sbuf_printf() - printf-formatted text.
  * @b: the buffer; on ENOMEM @b->oom is set and the text is dropped.
+ *
+ * Returns: 0, or -ENOMEM (now or at an earlier append), for callers that
+ * stop at the first failure; others check @b->oom once at the end.
  */
-void hm_sbuf_add(struct hm_sbuf *b, const char *s, size_t len);
-void hm_sbuf_adds(struct hm_sbuf *b, const char *s);
-void hm_sbuf_addc(struct hm_sbuf *b, char c);
-void hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...) HM_PRINTF(2, 3);
+int hm_sbuf_add(struct hm_sbuf *b, const void *s, size_t len);
+int hm_sbuf_adds(struct hm_sbuf *b, const char *s);
+int hm_sbuf_addc(struct hm_sbuf *b, char c);
+int hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...) HM_PRINTF(2, 3);
+
+/**
+ * hm_sbuf_reset() - empty @b for reuse, keeping its memory; clears @b->oom.
+ * @b: the buffer.
+ */
+void hm_sbuf_reset(struct hm_sbuf *b);
 
 /** hm_sbuf_free() - free the text; @b is empty (and usable) again. */
 void hm_sbuf_free(struct hm_sbuf *b);
