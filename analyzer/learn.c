@@ -124,7 +124,7 @@ static int learn_access(const struct hm_access *a, void *arg)
 	union hm_acl_any e;
 	int r;
 
-	if (!d)
+	if (!d || a->attempt)	/* an attempt is evidence, not behaviour */
 		return 0;
 	count_event(l, a);
 	if (hm_domain_allows(l->m, d, &a->req, NULL))
