@@ -547,7 +547,8 @@ static int exec_access(struct walk *k)
 	task = (struct hm_task){ .pid = ev->pid, .ppid = ev->ppid,
 				 .exe = exe ? exe->str : NULL,
 				 .exe_len = exe ? exe->len : 0,
-				 .sec = ev->sec };
+				 .sec = ev->sec, .ses = ev->ses,
+				 .has_ses = true };
 	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
 	if (r)
 		return r;
@@ -658,7 +659,8 @@ static int acting_domain(struct walk *k)
 	const struct hm_event *ev = k->ev;
 	const struct hm_name *exe = NULL;
 	struct hm_task task = { .pid = ev->pid, .ppid = ev->ppid,
-				.sec = ev->sec };
+				.sec = ev->sec, .ses = ev->ses,
+				.has_ses = true };
 	int r = 0;
 
 	if (ev->exe.len)
@@ -772,6 +774,10 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 	r = judge_result(&k);
 	if (r)
 		return r < 0 ? r : 0;
+	/* processes are keyed by (node, pid): hosts of one log never meet */
+	r = hm_tracker_set_node(w->t, ev->node.s, ev->node.len);
+	if (r)
+		return r;
 	fill_ctx(&k.a.ctx, ev);
 	k.a.ev = ev;
 	if (ev->kind == HM_EV_EXEC)
