@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/profile.h"
 #include "histmac/tracker.h"
 #include "map.h"
 
@@ -382,17 +383,6 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	return 0;
 }
 
-/* New domains inherit use_group and use_profile from their parent, as
- * TOMOYO's do (ML 707-711); the caller may force one profile instead. */
-static void inherit(const struct hm_model *m, struct hm_domain *d)
-{
-	if (!d->parent)
-		return;
-	memcpy(d->groups, d->parent->groups, sizeof(d->groups));
-	if (m->inherit_profile)
-		d->profile = d->parent->profile;
-}
-
 /* Resolve @p's domain in the model, creating it when learning. */
 static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
 		   bool *created)
@@ -409,7 +399,9 @@ static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
 		return r;
 	if (r == 1) {
 		p->dom->flags |= new_flags;
-		inherit(t->m, p->dom);
+		/* use_group and use_profile from the nearest ancestor, as
+		 * TOMOYO's new domains take them (ML 707-711) */
+		hm_domain_inherit(t->m, p->dom);
 		if (created)
 			*created = true;
 	}

@@ -184,7 +184,9 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 void hm_learner_free(struct hm_learner *l);
 
 /**
- * hm_learner_event() - learn from one event.
+ * hm_learner_event() - learn from one event: only domains in learning
+ * mode (profile.h) learn; others report what they lack to
+ * hm_learner_checker().
  * Returns: number of entries or bits added (>= 0), or negative errno.
  */
 int hm_learner_event(struct hm_learner *l, const struct hm_event *ev);
@@ -200,6 +202,15 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 
 void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out);
 struct hm_walker *hm_learner_walker(struct hm_learner *l);
+
+struct hm_checker;
+
+/**
+ * hm_learner_checker() - the violations learning found: accesses in
+ * domains whose profile is permissive or enforcing (profile.h) are
+ * judged, never added.  Borrowed until hm_learner_free().
+ */
+struct hm_checker *hm_learner_checker(struct hm_learner *l);
 
 /* -------------------------------------------------------------- checker */
 
