@@ -180,7 +180,7 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 	if (r >= 0)
 		r = hm_generalizer_new(m, o, d, &l->g);
 	if (r >= 0)
-		r = hm_checker_new(m, o, d, &l->ck);
+		r = hm_checker_new(m, o, NULL, &l->ck);	/* rules: said once */
 	if (r < 0) {
 		hm_learner_free(l);
 		return r;
@@ -220,7 +220,7 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 	int r = hm_generalizer_new(m, o, l->d, &g);
 
 	if (!r)
-		r = hm_checker_new(m, o, l->d, &ck);
+		r = hm_checker_new(m, o, NULL, &ck);
 	if (r) {
 		hm_generalizer_free(g);
 		return r;
