@@ -16,37 +16,68 @@
 /* Renew the scratch model after it holds this many names. */
 #define SCRATCH_NAMES 4096
 
-struct hm_checker {
-	struct hm_model *m;		/* the policy */
-	struct hm_model *vm;		/* what it lacks */
+/*
+ * One grouped list: violations, or attempts (failed calls that never
+ * reached a check, on objects the policy does not allow).  Each owns a
+ * model that holds its missing entries, so the two never share an entry.
+ */
+struct vlist {
+	struct hm_model *vm;		/* what the policy lacks */
 	struct hm_model *scratch;	/* generalizing past the limit */
-	uint64_t unlisted;		/* denials past the limit */
-	struct hm_walker *w;
-	struct hm_generalizer *g;
+	uint64_t unlisted;		/* past the limit */
 	struct hm_map by_entry;		/* vm entry -> violation */
 	struct hm_violation **v;
 	size_t n;
 	size_t cap;
 	bool sorted;
+};
+
+struct hm_checker {
+	struct hm_model *m;		/* the policy */
+	struct vlist denied;
+	struct vlist attempts;
+	struct hm_walker *w;
+	struct hm_generalizer *g;
 	int found;			/* in the current event */
 };
+
+static int vlist_init(struct vlist *l, const struct hm_model *m)
+{
+	hm_map_init(&l->by_entry, NULL, HM_MEM_OTHER);
+	l->vm = hm_model_new();
+	if (!l->vm)
+		return -ENOMEM;
+	l->vm->dialect = m->dialect;
+	l->vm->max_learning_entry = 0;
+	return 0;
+}
+
+static void vlist_fini(struct vlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i]->example_comm);
+		free(l->v[i]);
+	}
+	free(l->v);
+	hm_map_fini(&l->by_entry);
+	hm_model_free(l->vm);
+	hm_model_free(l->scratch);
+}
 
 int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
 		   struct hm_diag *d, struct hm_checker **out)
 {
 	struct hm_checker *c = calloc(1, sizeof(*c));
-	int r = -ENOMEM;
+	int r;
 
 	if (!c)
 		return -ENOMEM;
 	c->m = m;
-	c->vm = hm_model_new();
-	hm_map_init(&c->by_entry, NULL, HM_MEM_OTHER);
-	if (c->vm) {
-		c->vm->dialect = m->dialect;
-		c->vm->max_learning_entry = 0;
+	r = vlist_init(&c->denied, m);
+	if (!r)
+		r = vlist_init(&c->attempts, m);
+	if (!r)
 		r = hm_walker_new(m, o, false, &c->w);
-	}
 	if (!r)
 		r = hm_generalizer_new(m, o, d, &c->g);
 	if (r) {
@@ -61,16 +92,10 @@ void hm_checker_free(struct hm_checker *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i]->example_comm);
-		free(c->v[i]);
-	}
-	free(c->v);
-	hm_map_fini(&c->by_entry);
+	vlist_fini(&c->denied);
+	vlist_fini(&c->attempts);
 	hm_walker_free(c->w);
 	hm_generalizer_free(c->g);
-	hm_model_free(c->vm);
-	hm_model_free(c->scratch);
 	free(c);
 }
 
@@ -102,30 +127,53 @@ static bool groups_allow(const struct hm_model *m, const struct hm_name *name,
 	}
 }
 
-static int push(struct hm_checker *c, struct hm_violation *v)
+static int push(struct vlist *l, struct hm_violation *v)
 {
-	if (HM_ARRAY_GROW(&c->v, &c->cap, c->n + 1))
+	if (HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1))
 		return -ENOMEM;
-	c->v[c->n++] = v;
-	c->sorted = false;
+	l->v[l->n++] = v;
+	l->sorted = false;
 	return 0;
 }
 
-static int record(struct hm_checker *c, const struct hm_access *a,
+/* Name the host @a happened on (multi-host logs), up to HM_VIOLATION_NODES. */
+static int add_node(struct vlist *l, struct hm_violation *v,
+		    const struct hm_access *a)
+{
+	const struct hm_bytes *node = &a->ev->node;
+	const struct hm_name *n;
+	int r;
+
+	if (!node->len)
+		return 0;
+	r = hm_model_intern(l->vm, node->s, node->len, &n);
+	if (r)
+		return r;
+	for (uint32_t i = 0; i < v->n_nodes; i++)
+		if (v->nodes[i] == n)
+			return 0;
+	if (v->n_nodes < HM_VIOLATION_NODES)
+		v->nodes[v->n_nodes++] = n;
+	else
+		v->more_nodes = true;
+	return 0;
+}
+
+static int record(struct vlist *l, const struct hm_access *a,
 		  struct hm_domain *vd, const struct hm_acl_head *entry)
 {
-	struct hm_violation *v = hm_map_get(&c->by_entry,
+	struct hm_violation *v = hm_map_get(&l->by_entry,
 					    hm_map_ptr_key(entry));
 	int64_t t = a->ev->sec;
 
 	if (!v) {
 		v = calloc(1, sizeof(*v));
-		if (!v || push(c, v)) {
+		if (!v || push(l, v)) {
 			free(v);
 			return -ENOMEM;
 		}
-		if (hm_map_put(&c->by_entry, hm_map_ptr_key(entry), v)) {
-			c->n--;
+		if (hm_map_put(&l->by_entry, hm_map_ptr_key(entry), v)) {
+			l->n--;
 			free(v);
 			return -ENOMEM;
 		}
@@ -135,6 +183,7 @@ static int record(struct hm_checker *c, const struct hm_access *a,
 		v->first_sec = t;
 		v->example_pid = a->ev->pid;
 		v->example_serial = a->ev->serial;
+		v->example_errno = a->ev->success ? 0 : (int)-a->ev->exit;
 		if (a->ev->comm.s)
 			v->example_comm = strndup(a->ev->comm.s, a->ev->comm.len);
 	}
@@ -143,7 +192,7 @@ static int record(struct hm_checker *c, const struct hm_access *a,
 		v->first_sec = t;
 	if (t > v->last_sec)
 		v->last_sec = t;
-	return 0;
+	return add_node(l, v, a);
 }
 
 /*
@@ -153,70 +202,86 @@ static int record(struct hm_checker *c, const struct hm_access *a,
  * scratch model first.  Returns 1 when @a may be listed, 0 when it was
  * counted as unlisted, negative errno.
  */
-static int listable(struct hm_checker *c, const struct hm_access *a)
+static int listable(struct hm_checker *c, struct vlist *l,
+		    const struct hm_access *a)
 {
 	const struct hm_cond *cond;
 	union hm_acl_any e;
 	struct hm_domain *vd;
 	int r;
 
-	if (c->n < HM_CHECK_MAX_VIOLATIONS)
+	if (l->n < HM_CHECK_MAX_VIOLATIONS)
 		return 1;
-	if (!c->scratch || hm_names_count(c->scratch->names) > SCRATCH_NAMES) {
-		hm_model_free(c->scratch);
-		c->scratch = hm_model_new();
-		if (!c->scratch)
+	if (!l->scratch || hm_names_count(l->scratch->names) > SCRATCH_NAMES) {
+		hm_model_free(l->scratch);
+		l->scratch = hm_model_new();
+		if (!l->scratch)
 			return -ENOMEM;
 	}
-	r = hm_generalize_cond(c->scratch, a, &cond);
+	r = hm_generalize_cond(l->scratch, a, &cond);
 	if (!r)
-		r = hm_generalize_request(c->g, c->scratch, &a->req, cond, &e);
+		r = hm_generalize_request(c->g, l->scratch, &a->req, cond, &e);
 	if (r)
 		return r;
-	if (hm_model_knows(c->vm, &e) &&
-	    !hm_model_domain(c->vm, a->dom.name->str, a->dom.name->len, false,
+	if (hm_model_knows(l->vm, &e) &&
+	    !hm_model_domain(l->vm, a->dom.name->str, a->dom.name->len, false,
 			     &vd) && vd) {
 		union hm_acl_any in_vm;
 
-		if (!hm_acl_clone(c->vm, c->scratch, &e.head, &in_vm) &&
+		if (!hm_acl_clone(l->vm, l->scratch, &e.head, &in_vm) &&
 		    hm_domain_find(vd, &in_vm.head))
 			return 1;
 	}
-	c->unlisted++;
+	l->unlisted++;
 	return 0;
+}
+
+/* List @a, which the policy does not allow, in @l. */
+static int list_access(struct hm_checker *c, struct vlist *l,
+		       const struct hm_access *a)
+{
+	const struct hm_cond *cond;
+	struct hm_acl_head *in;
+	struct hm_domain *vd;
+	union hm_acl_any e;
+	int r = listable(c, l, a);
+
+	if (r <= 0)
+		return r;
+	r = hm_model_domain(l->vm, a->dom.name->str, a->dom.name->len, true,
+			    &vd);
+	if (r < 0)
+		return r;
+	r = hm_generalize_cond(l->vm, a, &cond);
+	if (!r)
+		r = hm_generalize_request(c->g, l->vm, &a->req, cond, &e);
+	if (!r)
+		r = hm_domain_add(l->vm, vd, &e.head, &in);
+	if (r < 0)
+		return r;
+	if (!r)
+		in = hm_domain_find(vd, &e.head);
+	return in ? record(l, a, vd, in) : -EINVAL;
 }
 
 static int check_access(const struct hm_access *a, void *arg)
 {
 	struct hm_checker *c = arg;
+
+	return hm_checker_access(c, a);
+}
+
+int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
+{
 	const struct hm_domain *d = a->dom.domain;
-	const struct hm_cond *cond;
-	struct hm_acl_head *in;
-	struct hm_domain *vd;
-	union hm_acl_any e;
-	int r;
 
 	if (d ? hm_domain_allows(c->m, d, &a->req, NULL) :
 		groups_allow(c->m, a->dom.name, &a->req))
 		return 0;
+	if (a->attempt)
+		return list_access(c, &c->attempts, a);
 	c->found++;
-	r = listable(c, a);
-	if (r <= 0)
-		return r;
-	r = hm_model_domain(c->vm, a->dom.name->str, a->dom.name->len, true,
-			    &vd);
-	if (r < 0)
-		return r;
-	r = hm_generalize_cond(c->vm, a, &cond);
-	if (!r)
-		r = hm_generalize_request(c->g, c->vm, &a->req, cond, &e);
-	if (!r)
-		r = hm_domain_add(c->vm, vd, &e.head, &in);
-	if (r < 0)
-		return r;
-	if (!r)
-		in = hm_domain_find(vd, &e.head);
-	return in ? record(c, a, vd, in) : -EINVAL;
+	return list_access(c, &c->denied, a);
 }
 
 int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
@@ -237,19 +302,35 @@ static int cmp_violation(const void *a, const void *b)
 	       hm_acl_cmp(x->entry, y->entry);
 }
 
+static const struct hm_violation *const *sorted(struct vlist *l, size_t *n)
+{
+	if (!l->sorted && l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_violation);
+	l->sorted = true;
+	*n = l->n;
+	return (const struct hm_violation *const *)l->v;
+}
+
 const struct hm_violation *const *hm_checker_violations(struct hm_checker *c,
 							 size_t *n)
 {
-	if (!c->sorted && c->n)
-		qsort(c->v, c->n, sizeof(*c->v), cmp_violation);
-	c->sorted = true;
-	*n = c->n;
-	return (const struct hm_violation *const *)c->v;
+	return sorted(&c->denied, n);
+}
+
+const struct hm_violation *const *hm_checker_attempts(struct hm_checker *c,
+						       size_t *n)
+{
+	return sorted(&c->attempts, n);
 }
 
 const struct hm_model *hm_checker_model(const struct hm_checker *c)
 {
-	return c->vm;
+	return c->denied.vm;
+}
+
+const struct hm_model *hm_checker_attempts_model(const struct hm_checker *c)
+{
+	return c->attempts.vm;
 }
 
 struct hm_walker *hm_checker_walker(struct hm_checker *c)
@@ -259,5 +340,10 @@ struct hm_walker *hm_checker_walker(struct hm_checker *c)
 
 uint64_t hm_checker_unlisted(const struct hm_checker *c)
 {
-	return c->unlisted;
+	return c->denied.unlisted;
+}
+
+uint64_t hm_checker_attempts_unlisted(const struct hm_checker *c)
+{
+	return c->attempts.unlisted;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "histmac/learn.h"
+#include "histmac/profile.h"
 
 /* Renew the scratch model after it holds this many names. */
 #define SCRATCH_NAMES 4096
@@ -19,6 +20,7 @@ struct hm_learner {
 	struct hm_model *m;
 	struct hm_walker *w;
 	struct hm_generalizer *g;
+	struct hm_checker *ck;		/* domains not in learning mode */
 	struct hm_model *scratch;	/* generalizing for full domains */
 	struct hm_diag *d;
 	uint8_t profile;
@@ -124,9 +126,17 @@ static int learn_access(const struct hm_access *a, void *arg)
 	union hm_acl_any e;
 	int r;
 
-	if (!d)
+	if (!d || a->attempt)	/* an attempt is evidence, not behaviour */
 		return 0;
 	count_event(l, a);
+	switch (hm_profile_mode(d->profile)) {
+	case HM_PROFILE_DISABLED:	/* TOMOYO checks nothing */
+		return 0;
+	case HM_PROFILE_LEARNING:
+		break;
+	default:	/* permissive, enforcing: what is missing is a violation */
+		return hm_checker_access(l->ck, a);
+	}
 	if (hm_domain_allows(l->m, d, &a->req, NULL))
 		return 0;
 	if (full(l, d)) {
@@ -169,6 +179,8 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 		r = hm_walker_new(m, o, true, &l->w);
 	if (r >= 0)
 		r = hm_generalizer_new(m, o, d, &l->g);
+	if (r >= 0)
+		r = hm_checker_new(m, o, NULL, &l->ck);	/* rules: said once */
 	if (r < 0) {
 		hm_learner_free(l);
 		return r;
@@ -183,6 +195,7 @@ void hm_learner_free(struct hm_learner *l)
 		return;
 	hm_walker_free(l->w);
 	hm_generalizer_free(l->g);
+	hm_checker_free(l->ck);
 	hm_model_free(l->scratch);
 	free(l);
 }
@@ -203,10 +216,17 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 			 const struct hm_learn_opts *o)
 {
 	struct hm_generalizer *g;
+	struct hm_checker *ck = NULL;
 	int r = hm_generalizer_new(m, o, l->d, &g);
 
-	if (r)
+	if (!r)
+		r = hm_checker_new(m, o, NULL, &ck);
+	if (r) {
+		hm_generalizer_free(g);
 		return r;
+	}
+	hm_checker_free(l->ck);	/* (violations so far are dropped) */
+	l->ck = ck;
 	hm_generalizer_free(l->g);
 	l->g = g;
 	l->m = m;
@@ -225,4 +245,9 @@ void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out)
 struct hm_walker *hm_learner_walker(struct hm_learner *l)
 {
 	return l->w;
+}
+
+struct hm_checker *hm_learner_checker(struct hm_learner *l)
+{
+	return l->ck;
 }

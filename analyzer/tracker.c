@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tracker.c - the process table: pid -> (ppid, exe, domain name).  Owns
+ * tracker.c - the process table: (node, pid) -> (ppid, exe, domain name).
+ * The node is the host of a multi-host log (node=); the enforcer and
+ * single-host logs have none.  Owns
  * its processes and a name table for domain names and executables; holds
  * domain pointers only as a cache keyed on the model generation.  Gets
  * events from the learner (audit) or the enforcer (proc connector); hands
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/profile.h"
 #include "histmac/sbuf.h"
 #include "histmac/tracker.h"
 #include "map.h"
@@ -22,6 +25,10 @@ struct proc {
 	int64_t pid;
 	int64_t ppid;
 	int64_t sec;
+	const struct hm_name *node;	/* in t->names; NULL: no node */
+	uint64_t key;			/* in t->by_pid */
+	uint32_t ses;			/* audit session, when has_ses */
+	bool has_ses;
 	uint32_t flags;			/* enum hm_proc_flag */
 	const struct hm_name *dname;	/* in t->names */
 	const struct hm_name *exe;	/* in t->names; may be NULL */
@@ -33,7 +40,11 @@ struct proc {
 struct hm_tracker {
 	struct hm_model *m;
 	struct hm_names *names;
-	struct hm_map by_pid;		/* pid + 1 -> proc */
+	struct hm_map by_pid;		/* proc_key() -> proc */
+	struct hm_map node_ids;		/* node name -> id (1, 2, ...) */
+	uint32_t n_nodes;
+	const struct hm_name *node;	/* of the current event; NULL none */
+	uint32_t node_id;		/* its id; 0 for none */
 	struct proc *head, *tail;
 	size_t max_procs;
 	uint64_t gen;
@@ -42,9 +53,15 @@ struct hm_tracker {
 	struct hm_mem mem;
 };
 
-static uint64_t pid_key(int64_t pid)
+/*
+ * (node, pid) in one key: the node's id above the low 32 bits of the pid
+ * (pid_max is 2^22).  A hostile pid past 32 bits may share a key with
+ * another process; find() then sees a different pid and the newer one
+ * replaces the older in add().
+ */
+static uint64_t proc_key(uint32_t node_id, int64_t pid)
 {
-	return (uint64_t)pid + 1;	/* key 0 is reserved */
+	return ((uint64_t)node_id << 32 | (uint32_t)pid) + 1;	/* 0 reserved */
 }
 
 struct hm_tracker *hm_tracker_new(struct hm_model *m, bool create_domains,
@@ -60,6 +77,7 @@ struct hm_tracker *hm_tracker_new(struct hm_model *m, bool create_domains,
 		return NULL;
 	}
 	hm_map_init(&t->by_pid, &t->mem, HM_MEM_TRACKER);
+	hm_map_init(&t->node_ids, &t->mem, HM_MEM_TRACKER);
 	t->m = m;
 	t->gen = 1;
 	t->create_domains = create_domains;
@@ -77,8 +95,41 @@ void hm_tracker_free(struct hm_tracker *t)
 		free(p);
 	}
 	hm_map_fini(&t->by_pid);
+	hm_map_fini(&t->node_ids);
 	hm_names_free(t->names);
 	free(t);
+}
+
+int hm_tracker_set_node(struct hm_tracker *t, const char *node, size_t len)
+{
+	const struct hm_name *n;
+	uintptr_t id;
+	int r;
+
+	if (!node || !len) {
+		t->node = NULL;
+		t->node_id = 0;
+		return 0;
+	}
+	if (t->node && t->node->len == len && !memcmp(t->node->str, node, len))
+		return 0;
+	r = hm_name_intern(t->names, node, len, &n);
+	if (r)
+		return r;
+	id = (uintptr_t)hm_map_get(&t->node_ids, hm_map_ptr_key(n));
+	if (!id) {
+		if (t->n_nodes == UINT32_MAX)
+			return -EOVERFLOW;
+		id = ++t->n_nodes;
+		r = hm_map_put(&t->node_ids, hm_map_ptr_key(n), (void *)id);
+		if (r) {
+			t->n_nodes--;
+			return r;
+		}
+	}
+	t->node = n;
+	t->node_id = (uint32_t)id;
+	return 0;
 }
 
 void hm_tracker_set_model(struct hm_tracker *t, struct hm_model *m)
@@ -121,28 +172,43 @@ static void touch(struct hm_tracker *t, struct proc *p)
 	lru_push(t, p);
 }
 
+static uint64_t key_of(const struct hm_tracker *t, int64_t pid)
+{
+	return proc_key(t->node_id, pid);
+}
+
 static void drop(struct hm_tracker *t, struct proc *p)
 {
-	hm_map_del(&t->by_pid, pid_key(p->pid));
+	if (hm_map_get(&t->by_pid, p->key) == p)
+		hm_map_del(&t->by_pid, p->key);
 	lru_unlink(t, p);
 	free(p);
 	t->st.procs--;
 }
 
+/* @pid on the current event's node. */
 static struct proc *find(const struct hm_tracker *t, int64_t pid)
 {
-	return hm_map_get(&t->by_pid, pid_key(pid));
+	struct proc *p = hm_map_get(&t->by_pid, key_of(t, pid));
+
+	return p && p->pid == pid && p->node == t->node ? p : NULL;
 }
 
 static struct proc *add(struct hm_tracker *t, int64_t pid, int64_t ppid)
 {
 	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *old;
 
 	if (!p)
 		return NULL;
 	p->pid = pid;
 	p->ppid = ppid;
-	if (hm_map_put(&t->by_pid, pid_key(pid), p)) {
+	p->node = t->node;
+	p->key = key_of(t, pid);
+	old = hm_map_get(&t->by_pid, p->key);
+	if (old)
+		drop(t, old);	/* a pid sharing the key (see proc_key()) */
+	if (hm_map_put(&t->by_pid, p->key, p)) {
 		free(p);
 		return NULL;
 	}
@@ -199,10 +265,63 @@ static int set_exe(struct hm_tracker *t, struct proc *p,
 	return intern(t, task->exe, task->exe_len, &p->exe);
 }
 
+/* Ancestors looked at for a reaper: deeper trees are not told apart. */
+#define MAX_REAPER_DEPTH 64
+
+/*
+ * Was @p's parent replaced by its reaper?  When a parent exits, the kernel
+ * gives its children to the nearest subreaper among its ancestors, else
+ * to init.  So the new ppid is 1 or an ancestor of the old parent.
+ */
+static bool reparented(const struct hm_tracker *t, const struct proc *p,
+		       int64_t ppid)
+{
+	const struct proc *a = find(t, p->ppid);
+
+	if (ppid == 1)
+		return true;
+	for (int i = 0; a && i < MAX_REAPER_DEPTH; i++) {
+		if (a->ppid == ppid)
+			return true;
+		a = a->ppid != a->pid ? find(t, a->ppid) : NULL;
+	}
+	return false;
+}
+
+/* Evidence that @task is another process than @p: its audit session
+ * (inherited, never changed by reparenting or exec) differs. */
+static bool other_session(const struct proc *p, const struct hm_task *task)
+{
+	return p->has_ses && task->has_ses && p->ses != task->ses;
+}
+
+/*
+ * Is the known @p, whose ppid differs from @task's, still the same
+ * process?  A reparented process is; so is it not when the exe changed
+ * without an exec.  On the exec record itself exe= is the new program,
+ * so there only the session tells a reused pid.
+ */
+static bool same_after_reparent(const struct hm_tracker *t,
+				const struct proc *p,
+				const struct hm_task *task, bool check_exe)
+{
+	if (!reparented(t, p, task->ppid) || other_session(p, task))
+		return false;
+	return !check_exe || same_exe(p, task);
+}
+
+static void set_session(struct proc *p, const struct hm_task *task)
+{
+	if (!task->has_ses)
+		return;
+	p->ses = task->ses;
+	p->has_ses = true;
+}
+
 /*
  * The process @task names, created by the rules of DESIGN.md: a known
- * pid with the same ppid (or reparented to init) is the same process; a
- * new one inherits its parent's domain, else gets <kernel> EXE.
+ * pid with the same ppid (or reparented to its reaper) is the same
+ * process; a new one inherits its parent's domain, else gets <kernel> EXE.
  * @check_exe: an exe that changed without an exec means we missed the
  *	exec (not for the exec event itself, whose exe is the new program).
  */
@@ -215,8 +334,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	int r;
 
 	if (p && p->ppid != task->ppid) {
-		if (task->ppid == 1 && same_exe(p, task)) {
-			p->ppid = 1;	/* parent died: reparented to init */
+		if (same_after_reparent(t, p, task, check_exe)) {
+			p->ppid = task->ppid;	/* parent died */
 			t->st.reparented++;
 		} else {
 			drop(t, p);
@@ -231,6 +350,7 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	}
 	if (p) {
 		touch(t, p);
+		set_session(p, task);
 		*out = p;
 		return 0;
 	}
@@ -238,6 +358,7 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	if (!p)
 		return -ENOMEM;
 	p->sec = task->sec;
+	set_session(p, task);
 	/* (a pid is not its own parent: such a record is damaged) */
 	if (task->ppid > 0 && task->ppid != task->pid && !missed_exec)
 		pp = find(t, task->ppid);
@@ -262,17 +383,6 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	return 0;
 }
 
-/* New domains inherit use_group and use_profile from their parent, as
- * TOMOYO's do (ML 707-711); the caller may force one profile instead. */
-static void inherit(const struct hm_model *m, struct hm_domain *d)
-{
-	if (!d->parent)
-		return;
-	memcpy(d->groups, d->parent->groups, sizeof(d->groups));
-	if (m->inherit_profile)
-		d->profile = d->parent->profile;
-}
-
 /* Resolve @p's domain in the model, creating it when learning. */
 static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
 		   bool *created)
@@ -289,7 +399,9 @@ static int resolve(struct hm_tracker *t, struct proc *p, uint8_t new_flags,
 		return r;
 	if (r == 1) {
 		p->dom->flags |= new_flags;
-		inherit(t->m, p->dom);
+		/* use_group and use_profile from the nearest ancestor, as
+		 * TOMOYO's new domains take them (ML 707-711) */
+		hm_domain_inherit(t->m, p->dom);
 		if (created)
 			*created = true;
 	}
@@ -414,6 +526,8 @@ int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
 	p->exe = parent.exe;
 	p->dom = parent.dom;
 	p->gen = parent.gen;
+	p->ses = parent.ses;
+	p->has_ses = parent.has_ses;
 	return 0;
 }
 
@@ -465,12 +579,13 @@ int hm_tracker_save(const struct hm_tracker *t, const char *path)
 	struct hm_sbuf b = { 0 };
 	int r;
 
-	hm_sbuf_adds(&b,
-		     "# histmac process table v1: pid ppid sec flags exe domain\n");
+	hm_sbuf_adds(&b, "# histmac process table v1: [node@]pid ppid sec "
+		     "flags exe domain\n");
 	/* Oldest first, so a reload rebuilds the same LRU order. */
 	for (const struct proc *p = t->tail; p; p = p->prev)
-		hm_sbuf_printf(&b, "%" PRId64 " %" PRId64 " %" PRId64
-			       " %u %s %s\n", p->pid, p->ppid, p->sec,
+		hm_sbuf_printf(&b, "%s%s%" PRId64 " %" PRId64 " %" PRId64
+			       " %u %s %s\n", p->node ? p->node->str : "",
+			       p->node ? "@" : "", p->pid, p->ppid, p->sec,
 			       p->flags, p->exe ? p->exe->str : "-",
 			       p->dname->str);
 	r = b.oom ? -ENOMEM : hm_atomic_write(path, b.s, b.len);
@@ -479,6 +594,7 @@ int hm_tracker_save(const struct hm_tracker *t, const char *path)
 }
 
 struct state_line {
+	char *node;		/* NULL: none */
 	int64_t pid, ppid, sec;
 	unsigned flags;
 	char *exe;
@@ -488,8 +604,15 @@ struct state_line {
 static bool parse_state_line(char *line, struct state_line *s)
 {
 	int off = 0;
-	char *sp;
+	char *sp = strchr(line, ' ');
+	char *at = sp ? memrchr(line, '@', (size_t)(sp - line)) : NULL;
 
+	s->node = NULL;
+	if (at && at > line) {	/* node@pid: a process of a multi-host log */
+		*at = '\0';
+		s->node = line;
+		line = at + 1;
+	}
 	if (sscanf(line, "%" SCNd64 " %" SCNd64 " %" SCNd64 " %u %n", &s->pid,
 		   &s->ppid, &s->sec, &s->flags, &off) != 4 || !off)
 		return false;
@@ -574,15 +697,19 @@ int hm_tracker_load(struct hm_tracker *t, const char *path, struct hm_diag *d,
 		if (accept && !accept(s.pid, s.ppid, no_exe ? NULL : s.exe,
 				      s.sec, arg))
 			continue;
-		r = hm_tracker_set(t, s.pid, s.ppid, no_exe ? NULL : s.exe,
-				   no_exe ? 0 : strlen(s.exe), s.domain,
-				   strlen(s.domain), s.flags, s.sec);
+		r = hm_tracker_set_node(t, s.node, s.node ? strlen(s.node) : 0);
+		if (!r)
+			r = hm_tracker_set(t, s.pid, s.ppid,
+					   no_exe ? NULL : s.exe,
+					   no_exe ? 0 : strlen(s.exe), s.domain,
+					   strlen(s.domain), s.flags, s.sec);
 		if (r)
 			break;
 		n++;
 	}
 	free(line);
 	fclose(f);
+	hm_tracker_set_node(t, NULL, 0);
 	return r ? r : n;
 }
 

@@ -14,6 +14,7 @@
 
 #include "histmac/enforce.h"
 #include "histmac/learn.h"
+#include "histmac/passed.h"
 #include "histmac/pattern.h"
 
 /* Renew the scratch names after this many events (no name outlives one). */
@@ -546,7 +547,8 @@ static int exec_access(struct walk *k)
 	task = (struct hm_task){ .pid = ev->pid, .ppid = ev->ppid,
 				 .exe = exe ? exe->str : NULL,
 				 .exe_len = exe ? exe->len : 0,
-				 .sec = ev->sec };
+				 .sec = ev->sec, .ses = ev->ses,
+				 .has_ses = true };
 	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
 	if (r)
 		return r;
@@ -657,7 +659,8 @@ static int acting_domain(struct walk *k)
 	const struct hm_event *ev = k->ev;
 	const struct hm_name *exe = NULL;
 	struct hm_task task = { .pid = ev->pid, .ppid = ev->ppid,
-				.sec = ev->sec };
+				.sec = ev->sec, .ses = ev->ses,
+				.has_ses = true };
 	int r = 0;
 
 	if (ev->exe.len)
@@ -731,6 +734,31 @@ static int decision_access(struct walk *k)
 	return 0;
 }
 
+/*
+ * A failed call still made an access when TOMOYO's check had passed
+ * before it failed (passed.c); one that failed with EACCES/EPERM/ENOENT
+ * is an attempt.  An exec moves the process only when it succeeds.
+ * Returns 0 to go on, 1 when the event is skipped.
+ */
+static int judge_result(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	enum hm_outcome o = hm_passed_outcome(ev);
+
+	if (ev->success)
+		return 0;
+	if (k->w->o.learn_failed && ev->kind != HM_EV_EXEC)
+		o = HM_OUTCOME_PASSED;
+	if (ev->kind == HM_EV_EXEC || o == HM_OUTCOME_FAILED)
+		return skip(k, HM_WSKIP_FAILED), 1;
+	k->a.attempt = o == HM_OUTCOME_ATTEMPT;
+	if (k->a.attempt)
+		k->w->st.attempts++;
+	else
+		k->w->st.failed_passed++;
+	return 0;
+}
+
 int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		    int (*fn)(const struct hm_access *a, void *arg), void *arg)
 {
@@ -743,8 +771,13 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		return decision_access(&k);
 	if (!ev->has_syscall || ev->pid <= 0)
 		return skip(&k, HM_WSKIP_NO_SYSCALL);
-	if (!ev->success && (ev->kind == HM_EV_EXEC || !w->o.learn_failed))
-		return skip(&k, HM_WSKIP_FAILED);
+	r = judge_result(&k);
+	if (r)
+		return r < 0 ? r : 0;
+	/* processes are keyed by (node, pid): hosts of one log never meet */
+	r = hm_tracker_set_node(w->t, ev->node.s, ev->node.len);
+	if (r)
+		return r;
 	fill_ctx(&k.a.ctx, ev);
 	k.a.ev = ev;
 	if (ev->kind == HM_EV_EXEC)

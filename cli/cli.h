@@ -100,6 +100,7 @@ HM_CMD(events);
 HM_CMD(rules);
 HM_CMD(learn);
 HM_CMD(check);
+HM_CMD(profile);
 HM_CMD(merge);
 HM_CMD(diff);
 HM_CMD(stats);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "histmac/check_out.h"
 #include "histmac/policy_io.h"
 #include "histmac/session.h"
 
@@ -96,8 +97,12 @@ static void usage(FILE *f)
 "\n"
 "Signals (follow/plugin): SIGHUP saves and reloads the exception policy and\n"
 "rewrite rules from POLICYDIR; SIGTERM/SIGINT save and exit.\n"
-"Exit: 0 saved, 1 the policy in POLICYDIR has errors (nothing written),\n"
-"2 usage, 3 could not read, learn or save.\n");
+"Only domains in learning mode learn (histmac profile): in a permissive or\n"
+"enforcing domain an access the ACL lacks is printed as a violation, as\n"
+"histmac check prints it, and not added.\n"
+"Exit: 0 saved, 1 the policy in POLICYDIR has errors (nothing written) or\n"
+"violations in domains not in learning mode, 2 usage, 3 could not read,\n"
+"learn or save.\n");
 }
 
 enum {
@@ -388,6 +393,28 @@ static bool live(const struct learn *L)
 	return L->in.follow || L->in.plugin;
 }
 
+/*
+ * Accesses in domains that are permissive or enforcing were judged, not
+ * learned: print them as check does.  Returns 1 when there were any.
+ */
+static int violations(struct learn *L)
+{
+	struct hm_checker *ck =
+		hm_learner_checker(hm_learn_session_learner(L->s));
+	struct hm_check_summary s = { .policy = L->policy };
+	size_t n;
+
+	hm_checker_violations(ck, &n);
+	if (!n && !hm_checker_unlisted(ck))
+		return 0;
+	printf("# not learned: domains in permissive or enforcing mode "
+	       "(histmac profile)\n");
+	if (hm_check_write_text(ck, hm_learn_session_model(L->s)->dialect, &s,
+				stdout))
+		warnx("%s: writing the violations failed", CMD);
+	return 1;
+}
+
 static int open_input(struct learn *L)
 {
 	struct hm_collector_opts o;
@@ -499,6 +526,8 @@ HM_CMD(learn)
 		hm_cli_print_diag(&L.diag, stderr);
 		say_comments(&L);
 		summary(&L);
+		if (violations(&L) && status == HM_EXIT_OK)
+			status = HM_EXIT_FINDINGS;
 	}
 	cleanup(&L);
 	return hm_cli_finish(status);

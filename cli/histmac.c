@@ -25,6 +25,7 @@ const struct hm_cmd hm_commands[] = {
 	{ "events", cmd_events, "print normalised audit events (collector)" },
 	{ "rules", cmd_rules, "print the audit rules histmac learns from" },
 	{ "policy", cmd_policy, "check a policy directory (policy check -p DIR)" },
+	{ "profile", cmd_profile, "list or set domains' profiles (learning, enforcing...)" },
 	{ "export", cmd_export, "write a policy as TOMOYO 2.6/2.1/1.8, xml, json..." },
 	{ "tree", cmd_tree, "draw the domain tree (svg, png, pdf, dot, text)" },
 	{ "report", cmd_report, "write an HTML page to review a policy" },

@@ -9,6 +9,7 @@
  * checker's exact layout: every object with a string member "domain" is
  * one violation of that domain, or as many as its array member
  * "violations" holds (elements that name their own domain count there).
+ * Objects inside a member "attempts" are not violations and not counted.
  * Owns the struct hm_check_result it returns; the tree exporters read it.
  */
 #include <errno.h>
@@ -35,6 +36,7 @@ struct parser {
 	const char *file;
 	struct hm_diag *diag;
 	int err;			/* first error, sticky */
+	unsigned in_attempts;		/* inside an "attempts" member */
 	struct rec *recs;
 	size_t n_recs;
 	size_t cap_recs;
@@ -354,7 +356,10 @@ static void parse_object(struct parser *p, unsigned depth, struct val *out)
 				fail(p, -EINVAL, "expected ':'");
 				break;
 			}
+			/* attempts name domains but are not violations */
+			p->in_attempts += !strcmp(key, "attempts");
 			parse_value(p, depth + 1, &v);
+			p->in_attempts -= !strcmp(key, "attempts");
 			if (!p->err)
 				obj_member(p, &o, key, &v);
 			free(key);
@@ -372,7 +377,7 @@ static void parse_object(struct parser *p, unsigned depth, struct val *out)
 	}
 	if (o.all.oom || (o.all.len && !o.best && !out->desc))
 		fail(p, -ENOMEM, "");
-	if (o.domain && !p->err) {
+	if (o.domain && !p->err && !p->in_attempts) {
 		char **lines = NULL;
 		size_t n = 0;
 		size_t count = 1;

@@ -42,9 +42,33 @@ static uint64_t count_denied(const struct hm_violation *const *v, size_t n)
 	return sum;
 }
 
+static const char *errno_name(int err)
+{
+	const char *s = err > 0 ? strerrorname_np(err) : NULL;
+
+	return s ? s : "?";
+}
+
+/* " on node A" / " on nodes A, B and more" (multi-host logs). */
+static void text_nodes(struct hm_sbuf *b, const struct hm_violation *v)
+{
+	if (!v->n_nodes)
+		return;
+	hm_sbuf_printf(b, " on node%s ", v->n_nodes > 1 ? "s" : "");
+	for (uint32_t i = 0; i < v->n_nodes; i++) {
+		if (i)
+			hm_sbuf_adds(b, ", ");
+		hm_sbuf_add_printable(b, v->nodes[i]->str, v->nodes[i]->len);
+	}
+	if (v->more_nodes)
+		hm_sbuf_adds(b, " and more");
+}
+
+/* One listed entry: a comment saying how often, when, who; the line.
+ * @lead prefixes the line ("" for violations, "# " for attempts). */
 static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 			   const struct hm_violation *v,
-			   enum hm_dialect dialect)
+			   enum hm_dialect dialect, const char *lead)
 {
 	char first[32];
 	char *line = NULL;
@@ -55,14 +79,54 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 		       first, (long long)v->example_pid);
 	hm_sbuf_add_printable(b, v->example_comm ? v->example_comm : "?",
 			      v->example_comm ? strlen(v->example_comm) : 1);
-	hm_sbuf_printf(b, "), audit serial %llu\n",
+	hm_sbuf_adds(b, ")");
+	text_nodes(b, v);
+	if (v->example_errno)
+		hm_sbuf_printf(b, ", %s", errno_name(v->example_errno));
+	hm_sbuf_printf(b, ", audit serial %llu\n",
 		       (unsigned long long)v->example_serial);
 	if (hm_acl_format(vm, v->entry, dialect, &line, NULL)) {
 		b->oom = true;
 		return;
 	}
-	hm_sbuf_printf(b, "%s\n", line);
+	hm_sbuf_printf(b, "%s%s\n", lead, line);
 	free(line);
+}
+
+/* A list grouped by domain; @lead as for text_violation(). */
+static void text_list(struct hm_sbuf *b, const struct hm_model *vm,
+		      const struct hm_violation *const *v, size_t n,
+		      enum hm_dialect dialect, const char *lead)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!i || v[i]->domain != v[i - 1]->domain) {
+			hm_sbuf_printf(b, "%s\n%s%s\n", *lead ? "#" : "",
+				       lead, v[i]->domain->str);
+			if (v[i]->no_domain)
+				hm_sbuf_adds(b, "# this domain is not in the "
+					     "policy\n");
+		}
+		text_violation(b, vm, v[i], dialect, lead);
+	}
+}
+
+/* Attempts come last, every line commented: pasting the report into the
+ * policy must not allow what was refused. */
+static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
+			  struct hm_sbuf *b)
+{
+	size_t n;
+	const struct hm_violation *const *v = hm_checker_attempts(c, &n);
+	uint64_t total = count_denied(v, n) + hm_checker_attempts_unlisted(c);
+
+	if (!total)
+		return;
+	hm_sbuf_printf(b, "\n# ---- attempts: %llu failed call%s that never "
+		       "reached a check (EACCES, EPERM, ENOENT)\n"
+		       "# ---- on objects the policy does not allow; "
+		       "evidence, not violations\n",
+		       (unsigned long long)total, total == 1 ? "" : "s");
+	text_list(b, hm_checker_attempts_model(c), v, n, dialect, "# ");
 }
 
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
@@ -88,15 +152,8 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       "over %d distinct missing entries\n",
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
-	for (size_t i = 0; i < n; i++) {
-		if (!i || v[i]->domain != v[i - 1]->domain) {
-			hm_sbuf_printf(&b, "\n%s\n", v[i]->domain->str);
-			if (v[i]->no_domain)
-				hm_sbuf_adds(&b, "# this domain is not in the "
-					     "policy\n");
-		}
-		text_violation(&b, vm, v[i], dialect);
-	}
+	text_list(&b, vm, v, n, dialect, "");
+	text_attempts(c, dialect, &b);
 	if (b.oom) {
 		hm_sbuf_free(&b);
 		return -ENOMEM;
@@ -132,8 +189,34 @@ static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 		       (long long)v->last_sec, (long long)v->example_pid,
 		       (unsigned long long)v->example_serial);
 	json_key_str(b, "comm", v->example_comm);
+	if (v->example_errno) {
+		hm_sbuf_addc(b, ',');
+		json_key_str(b, "errno", errno_name(v->example_errno));
+	}
+	if (v->n_nodes) {
+		hm_sbuf_adds(b, ",\"nodes\":[");
+		for (uint32_t i = 0; i < v->n_nodes; i++) {
+			if (i)
+				hm_sbuf_addc(b, ',');
+			hm_sbuf_add_json(b, v->nodes[i]->str, v->nodes[i]->len);
+		}
+		hm_sbuf_printf(b, "],\"more_nodes\":%s",
+			       v->more_nodes ? "true" : "false");
+	}
 	hm_sbuf_addc(b, '}');
 	free(line);
+}
+
+static void json_list(struct hm_sbuf *b, const struct hm_model *vm,
+		      const struct hm_violation *const *v, size_t n,
+		      enum hm_dialect dialect)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			hm_sbuf_addc(b, ',');
+		hm_sbuf_adds(b, "\n ");
+		json_violation(b, vm, v[i], dialect);
+	}
 }
 
 int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
@@ -157,12 +240,14 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 					    hm_checker_unlisted(c)),
 		       count_domains(v, n),
 		       (unsigned long long)hm_checker_unlisted(c));
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			hm_sbuf_addc(&b, ',');
-		hm_sbuf_adds(&b, "\n ");
-		json_violation(&b, vm, v[i], dialect);
-	}
+	json_list(&b, vm, v, n, dialect);
+	v = hm_checker_attempts(c, &n);
+	hm_sbuf_printf(&b, "\n],\"attempted\":%llu,\"attempts_unlisted\":%llu,"
+		       "\"attempts\":[",
+		       (unsigned long long)(count_denied(v, n) +
+					    hm_checker_attempts_unlisted(c)),
+		       (unsigned long long)hm_checker_attempts_unlisted(c));
+	json_list(&b, hm_checker_attempts_model(c), v, n, dialect);
 	hm_sbuf_printf(&b, "\n],\"skipped\":{\"malformed_records\":%llu",
 		       (unsigned long long)s->collector_skipped);
 	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {

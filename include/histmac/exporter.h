@@ -149,7 +149,9 @@ struct hm_check_result {
  * hm_check_result_parse() - read `histmac check --format json` output.
  * Every JSON object with a string member "domain" is a violation of that
  * domain, or, when it also holds an array "violations", as many as that
- * array has elements.  Unknown members are ignored, so the reader
+ * array has elements; objects inside a member "attempts" (failed calls
+ * that never reached a check) are not violations.  Unknown members are
+ * ignored, so the reader
  * follows the checker's format as it grows.
  * @buf, @len: the JSON text.
  * @name: file name for diagnostics.

@@ -109,6 +109,9 @@ extern const char *const hm_walk_skip_names[HM_WSKIP_MAX];
  * @req: literal request; names borrowed until the next event.
  * @ev: the event it came from.
  * @enters: this access is the exec that entered @dom (domain creation).
+ * @attempt: the call failed before it reached TOMOYO's check (EACCES,
+ *	EPERM, ENOENT; see passed.h): evidence, never learned, reported by
+ *	check apart from the violations.
  */
 struct hm_access {
 	struct hm_proc_view dom;
@@ -116,6 +119,7 @@ struct hm_access {
 	struct hm_cond_ctx ctx;
 	const struct hm_event *ev;
 	bool enters;
+	bool attempt;
 };
 
 struct hm_walk_stats {
@@ -123,6 +127,8 @@ struct hm_walk_stats {
 	uint64_t accesses;
 	uint64_t skipped[HM_WSKIP_MAX];
 	uint64_t guessed_socket_type;
+	uint64_t failed_passed;	/* failed calls whose check had passed */
+	uint64_t attempts;	/* failed calls that made an attempt */
 };
 
 struct hm_walker;
@@ -178,7 +184,9 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 void hm_learner_free(struct hm_learner *l);
 
 /**
- * hm_learner_event() - learn from one event.
+ * hm_learner_event() - learn from one event: only domains in learning
+ * mode (profile.h) learn; others report what they lack to
+ * hm_learner_checker().
  * Returns: number of entries or bits added (>= 0), or negative errno.
  */
 int hm_learner_event(struct hm_learner *l, const struct hm_event *ev);
@@ -195,6 +203,15 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 void hm_learner_stats(const struct hm_learner *l, struct hm_learn_stats *out);
 struct hm_walker *hm_learner_walker(struct hm_learner *l);
 
+struct hm_checker;
+
+/**
+ * hm_learner_checker() - the violations learning found: accesses in
+ * domains whose profile is permissive or enforcing (profile.h) are
+ * judged, never added.  Borrowed until hm_learner_free().
+ */
+struct hm_checker *hm_learner_checker(struct hm_learner *l);
+
 /* -------------------------------------------------------------- checker */
 
 /*
@@ -203,7 +220,12 @@ struct hm_walker *hm_learner_walker(struct hm_learner *l);
  * @domain: domain name (borrowed from the checker).
  * @no_domain: the domain itself is not in the policy.
  * @entry: the entry that would allow it, generalized as learning would.
+ * @nodes: the hosts (node= of multi-host logs) it happened on, in the
+ *	order seen; @more_nodes: more than HM_VIOLATION_NODES.
+ * @example_errno: the failure of the example call (attempts), 0 if none.
  */
+#define HM_VIOLATION_NODES 8
+
 struct hm_violation {
 	const struct hm_name *domain;
 	bool no_domain;
@@ -212,7 +234,11 @@ struct hm_violation {
 	int64_t first_sec, last_sec;
 	int64_t example_pid;
 	uint64_t example_serial;
+	int example_errno;
 	char *example_comm;	/* encoded */
+	const struct hm_name *nodes[HM_VIOLATION_NODES];
+	uint32_t n_nodes;
+	bool more_nodes;
 };
 
 struct hm_checker;
@@ -228,6 +254,14 @@ void hm_checker_free(struct hm_checker *c);
 
 /** hm_checker_event() - Returns: violations found in @ev, or -errno. */
 int hm_checker_event(struct hm_checker *c, const struct hm_event *ev);
+
+/**
+ * hm_checker_access() - judge one access (from any walker, e.g. the
+ * learner's for a domain that is not in learning mode) against the
+ * checker's policy and list it when the policy does not allow it.
+ * Returns: 0 or negative errno.
+ */
+int hm_checker_access(struct hm_checker *c, const struct hm_access *a);
 
 /**
  * hm_checker_violations() - the grouped violations, sorted by domain and
@@ -246,6 +280,20 @@ uint64_t hm_checker_unlisted(const struct hm_checker *c);
 /** hm_checker_model() - the model violations' entries live in (print
  * them with it). */
 const struct hm_model *hm_checker_model(const struct hm_checker *c);
+
+/**
+ * hm_checker_attempts() - failed calls that never reached a check, on
+ * objects the policy does not allow, grouped like the violations (which
+ * they are not: they change no exit status).  Entries live in
+ * hm_checker_attempts_model().
+ * Returns: borrowed array of *@n pointers, valid as for violations.
+ */
+const struct hm_violation *const *hm_checker_attempts(struct hm_checker *c,
+						       size_t *n);
+const struct hm_model *hm_checker_attempts_model(const struct hm_checker *c);
+
+/** hm_checker_attempts_unlisted() - attempts past the list's limit. */
+uint64_t hm_checker_attempts_unlisted(const struct hm_checker *c);
 struct hm_walker *hm_checker_walker(struct hm_checker *c);
 
 #endif /* HISTMAC_LEARN_H */

@@ -52,6 +52,8 @@ struct hm_task {
 	const char *exe;	/* encoded executable path; may be NULL */
 	size_t exe_len;
 	int64_t sec;		/* event time, 0 when unknown */
+	uint32_t ses;		/* audit session (ses=), when has_ses */
+	bool has_ses;
 };
 
 enum hm_proc_flag {
@@ -80,7 +82,7 @@ struct hm_tracker_stats {
 	uint64_t max_procs;	/* cap */
 	uint64_t evictions;	/* dropped to stay under the cap */
 	uint64_t pid_reuse;	/* pid seen again as a new process */
-	uint64_t reparented;	/* ppid changed to 1: same process */
+	uint64_t reparented;	/* ppid changed to the reaper: same process */
 	uint64_t unobserved;	/* processes given <kernel> EXE */
 	uint64_t execs;
 	uint64_t transit[HM_TRANSIT_MAX];
@@ -100,6 +102,15 @@ struct hm_tracker;
 struct hm_tracker *hm_tracker_new(struct hm_model *m, bool create_domains,
 				  size_t max_procs);
 void hm_tracker_free(struct hm_tracker *t);
+
+/**
+ * hm_tracker_set_node() - the host (node= of a multi-host log) the next
+ * calls are about: every process is keyed by (node, pid), so hosts that
+ * use the same pid never meet.  NULL or empty: no node (a single-host log,
+ * the enforcer).  Domain names do not hold the node: all hosts share them.
+ * Returns: 0 or negative errno (then the node is unchanged).
+ */
+int hm_tracker_set_node(struct hm_tracker *t, const char *node, size_t len);
 
 /** hm_tracker_set_model() - use @m from now on (policy reload). */
 void hm_tracker_set_model(struct hm_tracker *t, struct hm_model *m);
@@ -148,7 +159,7 @@ bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
 
 /**
  * hm_tracker_save() - write the process table to @path atomically, one
- * line per process: "pid ppid sec flags exe domain".
+ * line per process: "[node@]pid ppid sec flags exe domain".
  * Returns: 0 or negative errno.
  */
 int hm_tracker_save(const struct hm_tracker *t, const char *path);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -378,6 +379,96 @@ static void step_bulk(long n, long crash_every)
 	}
 }
 
+/*
+ * A daemon: the middle process forks the daemon and exits; the daemon
+ * waits until it has been given to its reaper (init, or this process when
+ * @reaper), then execs /usr/bin/true.  Returns when the exec is done (the
+ * close-on-exec pipe reaches EOF).
+ */
+static void step_daemon(int reaper)
+{
+	int fd[2];
+	char c;
+	pid_t mid;
+
+	if (reaper && prctl(PR_SET_CHILD_SUBREAPER, 1))
+		die("PR_SET_CHILD_SUBREAPER");
+	if (pipe2(fd, O_CLOEXEC))
+		die("pipe2");
+	mid = fork();
+	if (mid < 0)
+		die("fork");
+	if (mid == 0) {
+		pid_t self = getpid();
+		pid_t d = fork();
+
+		if (d < 0)
+			die("fork");
+		if (d == 0) {
+			close(fd[0]);
+			while (getppid() == self)
+				usleep(1000);
+			execl("/usr/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	wait_child(mid);
+	while (read(fd[0], &c, 1) < 0)
+		if (errno != EINTR)
+			die("read");
+	if (reaper)
+		while (waitpid(-1, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/*
+ * A service: listen on 127.0.0.1:@port, create DIR/ready, answer one HTTP
+ * request; then, when @out_port, connect to 127.0.0.1:@out_port without
+ * blocking (EINPROGRESS, or ECONNREFUSED when refused at once).
+ */
+static void step_serve(int port, int out_port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Length: 3"
+				    "\r\n\r\nhi\n";
+	char buf[4096];
+	int one = 1;
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	int c;
+
+	if (s < 0)
+		die("socket");
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	a.sin_port = htons((uint16_t)port);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 4))
+		die("bind/listen");
+	c = creat(at("ready"), 0644);
+	if (c < 0)
+		die("creat ready");
+	close(c);
+	c = accept(s, NULL, NULL);
+	if (c < 0)
+		die("accept");
+	if (read(c, buf, sizeof(buf)) < 0 ||
+	    write(c, reply, sizeof(reply) - 1) < 0)
+		die("read/write");
+	close(c);
+	close(s);
+	if (!out_port)
+		return;
+	s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (s < 0)
+		die("socket");
+	a.sin_port = htons((uint16_t)out_port);
+	if (!connect(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    (errno != EINPROGRESS && errno != ECONNREFUSED))
+		die("non-blocking connect");
+	close(s);
+}
+
 int main(int argc, char **argv)
 {
 	const char *step;
@@ -412,6 +503,11 @@ int main(int argc, char **argv)
 		step_crash();
 	else if (!strcmp(step, "mount"))
 		step_mount();
+	else if (!strcmp(step, "daemon"))
+		step_daemon(argc > 3 && !strcmp(argv[3], "reaper"));
+	else if (!strcmp(step, "serve"))
+		step_serve(argc > 3 ? atoi(argv[3]) : 47000,
+			   argc > 4 ? atoi(argv[4]) : 0);
 	else if (!strcmp(step, "bulk"))
 		step_bulk(argc > 3 ? atol(argv[3]) : 1000,
 			  argc > 4 ? atol(argv[4]) : 0);

@@ -219,6 +219,98 @@ static void test_reuse_and_reparent(void **state)
 	hm_model_free(m);
 }
 
+static struct hm_exec_result exec_ses(struct hm_model *m,
+				      struct hm_tracker *t, int64_t pid,
+				      int64_t ppid, const char *prog,
+				      uint32_t ses)
+{
+	struct hm_task tk = task(pid, ppid, prog);
+	struct hm_exec_result res;
+
+	tk.ses = ses;
+	tk.has_ses = true;
+	assert_int_equal(hm_tracker_exec(t, &tk, N(m, prog), N(m, prog), &res), 0);
+	return res;
+}
+
+/*
+ * A daemon forks, the parent exits, the child (now a child of init or of
+ * a subreaper) execs: the exec record shows the new ppid and the new
+ * program as exe, and the child keeps its domain.  A process of another
+ * audit session under the same pid is a reused pid.
+ */
+static void test_daemonise(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 0);
+	struct hm_exec_result res;
+	struct hm_tracker_stats st;
+
+	(void)state;
+	exec_ses(m, t, 10, 0, "/sbin/init", 7);
+	exec_ses(m, t, 20, 10, "/usr/bin/starter", 7);
+	assert_int_equal(hm_tracker_fork(t, 21, 20), 0);
+	/* the parent is gone: init execs nothing, the child execs */
+	res = exec_ses(m, t, 21, 1, "/usr/sbin/daemon", 7);
+	assert_true(res.parent_observed);
+	assert_string_equal(res.now.name->str,
+			    "<kernel> /sbin/init /usr/bin/starter "
+			    "/usr/sbin/daemon");
+	/* reparented to a subreaper (an ancestor of its parent) */
+	exec_ses(m, t, 30, 10, "/usr/bin/reaper", 7);
+	exec_ses(m, t, 31, 30, "/usr/bin/starter", 7);
+	assert_int_equal(hm_tracker_fork(t, 32, 31), 0);
+	res = exec_ses(m, t, 32, 30, "/usr/sbin/daemon", 7);
+	assert_string_equal(res.now.name->str,
+			    "<kernel> /sbin/init /usr/bin/reaper "
+			    "/usr/bin/starter /usr/sbin/daemon");
+	/* the same pid in another session: a new process */
+	assert_int_equal(hm_tracker_fork(t, 22, 20), 0);
+	res = exec_ses(m, t, 22, 1, "/usr/sbin/daemon", 8);
+	assert_false(res.parent_observed);
+	assert_string_equal(res.now.name->str, "<kernel> /usr/sbin/daemon");
+	/* not an ancestor: pid reuse */
+	assert_int_equal(hm_tracker_fork(t, 23, 20), 0);
+	res = exec_ses(m, t, 23, 99, "/usr/sbin/daemon", 7);
+	assert_false(res.parent_observed);
+	hm_tracker_stats(t, &st);
+	assert_int_equal(st.reparented, 2);
+	assert_int_equal(st.pid_reuse, 2);
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
+/* (node, pid) keys: the same pid on two hosts is two processes. */
+static void test_nodes(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 0);
+	struct hm_proc_view v;
+
+	(void)state;
+	assert_int_equal(hm_tracker_set_node(t, "web1", 4), 0);
+	do_exec(m, t, 10, 0, "/sbin/init");
+	do_exec(m, t, 20, 10, "/usr/bin/a");
+	assert_int_equal(hm_tracker_set_node(t, "web2", 4), 0);
+	assert_false(hm_tracker_lookup(t, 20, &v));
+	do_exec(m, t, 10, 0, "/sbin/init");
+	do_exec(m, t, 20, 10, "/usr/bin/b");
+	assert_true(hm_tracker_lookup(t, 20, &v));
+	assert_string_equal(v.name->str, "<kernel> /sbin/init /usr/bin/b");
+	assert_int_equal(hm_tracker_set_node(t, "web1", 4), 0);
+	assert_true(hm_tracker_lookup(t, 20, &v));
+	assert_string_equal(v.name->str, "<kernel> /sbin/init /usr/bin/a");
+	/* no node is a host of its own */
+	assert_int_equal(hm_tracker_set_node(t, NULL, 0), 0);
+	assert_false(hm_tracker_lookup(t, 20, &v));
+	/* a pid past 32 bits shares a key with pid 20; both are kept apart */
+	cur(t, 20, 1, "/usr/bin/c");
+	cur(t, 20 + (INT64_C(1) << 32), 1, "/usr/bin/d");
+	assert_string_equal(cur(t, 20, 1, "/usr/bin/c"), "<kernel> /usr/bin/c");
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
 static void test_cap_and_state(void **state)
 {
 	struct hm_model *m = hm_model_new();
@@ -311,6 +403,8 @@ int main(void)
 		cmocka_unit_test(test_alias_21),
 		cmocka_unit_test(test_unobserved_and_chains),
 		cmocka_unit_test(test_reuse_and_reparent),
+		cmocka_unit_test(test_daemonise),
+		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_cap_and_state),
 		cmocka_unit_test(test_not_creating),
 		cmocka_unit_test(test_damaged),
