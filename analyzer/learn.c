@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "histmac/learn.h"
+#include "histmac/learned.h"
 #include "histmac/profile.h"
 
 /* Renew the scratch model after it holds this many names. */
@@ -39,7 +40,8 @@ static void count_event(struct hm_learner *l, const struct hm_access *a)
 		return;
 	l->counted = a->ev;
 	l->counted_in = d;
-	d->events++;
+	if (!hm_learned_counted(l->m, a->ev))	/* re-learning counts nothing */
+		d->events++;
 	if (t && (!d->first_seen || t < d->first_seen))
 		d->first_seen = t;
 	if (t > d->last_seen)
@@ -208,6 +210,8 @@ int hm_learner_event(struct hm_learner *l, const struct hm_event *ev)
 	l->added = 0;
 	l->st.events++;
 	r = hm_walker_event(l->w, ev, learn_access, l);
+	if (r >= 0 && hm_learned_note(l->m, ev) < 0)
+		r = -ENOMEM;
 	l->st.domains_new += l->m->n_domains - domains;
 	return r < 0 ? r : l->added;
 }

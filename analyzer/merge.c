@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/learned.h"
 #include "histmac/model.h"
 
 static int copy_name(struct hm_model *dst, const struct hm_name **n)
@@ -252,6 +253,20 @@ static int merge_exception(struct hm_model *dst, const struct hm_model *src)
 	return r;
 }
 
+/* Each node's mark: the newer one, so merging is order-independent. */
+static int merge_learned(struct hm_model *dst, const struct hm_model *src)
+{
+	for (const struct hm_learned *l = src->learned; l; l = l->next) {
+		int r = hm_learned_set(dst, l->node ? l->node->str : NULL,
+				       l->node ? l->node->len : 0,
+				       hm_learned_mark(l));
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 long hm_model_merge(struct hm_model *dst, const struct hm_model *src)
 {
 	long total = 0;
@@ -272,7 +287,8 @@ long hm_model_merge(struct hm_model *dst, const struct hm_model *src)
 	    (dst->max_learning_entry &&
 	     src->max_learning_entry > dst->max_learning_entry))
 		dst->max_learning_entry = src->max_learning_entry;
-	return total;
+	r = merge_learned(dst, src);
+	return r ? r : total;
 }
 
 static bool known_name(const struct hm_model *m, const struct hm_name *n)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/learned.h"
 #include "histmac/model.h"
 #include "map.h"
 #include "model_private.h"
@@ -197,6 +198,7 @@ void hm_model_free(struct hm_model *m)
 	}
 	hm_names_free(m->names);
 	free(m->path_note);
+	hm_learned_free(m);
 	free(m);
 }
 

@@ -46,6 +46,7 @@ int hm_cli_stderr_is_tty(void);
 
 #include "histmac/collector.h"
 #include "histmac/learn.h"
+#include "histmac/lock.h"
 #include "histmac/model.h"
 
 /**
@@ -60,6 +61,9 @@ int hm_cli_stderr_is_tty(void);
  */
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		       bool may_be_missing, struct hm_model **out);
+
+/** hm_cli_has_policy() - does @dir hold a policy (either TOMOYO file)? */
+bool hm_cli_has_policy(const char *dir);
 
 /** hm_cli_mkdir_p() - create @dir and its missing parents. Returns 0 or
  * negative errno. */
@@ -94,6 +98,42 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
 				  FILE *f);
 void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);
+
+struct hm_lock;
+
+/**
+ * hm_cli_lock_policy() - take the writer lock of policy directory @dir
+ * (creating @dir), or say who holds it.
+ * @wait_s: 0 fail at once, > 0 wait that long, < 0 wait forever.
+ * @out: the lock; release with hm_lock_release().
+ * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
+ */
+int hm_cli_lock_policy(const char *cmd, const char *dir, int wait_s,
+		       struct hm_lock **out);
+
+/* How a command that writes a whole policy (import, merge -o) treats a
+ * directory that already holds one: refuse, replace, or add to it. */
+struct hm_cli_target {
+	int wait_s;		/* --wait[=SECONDS] */
+	bool force;		/* --force: replace what is there */
+	bool append;		/* --append: merge into what is there */
+};
+
+/**
+ * hm_cli_take_target() - lock @dir for writing a whole policy; a @dir
+ * that holds a policy already is refused unless @t says --force or
+ * --append.
+ * @had_policy: set when @dir held a policy (the caller merges into it
+ *	with --append).
+ * Returns: HM_EXIT_OK (*@lock set) or HM_EXIT_FAIL (printed).
+ */
+int hm_cli_take_target(const char *cmd, const char *dir,
+		       const struct hm_cli_target *t, struct hm_lock **lock,
+		       bool *had_policy);
+
+/** hm_cli_wait_option() - parse --wait[=SECONDS] (@arg may be NULL).
+ * Returns: 0, or HM_EXIT_USAGE after printing the usage error. */
+int hm_cli_wait_option(const char *cmd, const char *arg, int *out);
 
 /* The subcommands (cli/cmd_<name>.c). */
 HM_CMD(events);

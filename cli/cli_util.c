@@ -11,10 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "histmac/fs.h"
 #include "histmac/policy_io.h"
+
+bool hm_cli_has_policy(const char *dir)
+{
+	static const char *const files[] = { "domain_policy.conf",
+					     "exception_policy.conf" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
 
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		       bool may_be_missing, struct hm_model **out)
@@ -34,6 +49,12 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 			m->dialect = (enum hm_dialect)dialect;
 		*out = m;
 		return HM_EXIT_OK;
+	}
+	if (!may_be_missing && !hm_cli_has_policy(dir)) {
+		warnx("%s: %s: no policy (no domain_policy.conf or "
+		      "exception_policy.conf)", cmd, dir);
+		hm_model_free(m);
+		return HM_EXIT_FAIL;
 	}
 	r = hm_policy_load_dir(m, dir, dialect, &d);
 	hm_cli_print_diag(&d, stderr);

@@ -21,6 +21,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: histmac import --format xml -i FILE (-p POLICYDIR | --dry-run)\n"
+"                      [--append | --force] [--wait[=SECONDS]]\n"
 "\n"
 "Read FILE, written by 'histmac export --format xml', validate it against\n"
 "the RELAX NG schema (formats/schema/histmac.rng), and save the policy\n"
@@ -34,10 +35,15 @@ static void usage(FILE *f)
 "                       (default: the document's dialect)\n"
 "      --schema FILE    validate against this schema instead\n"
 "  -n, --dry-run        validate and summarise; write nothing\n"
+"      --append         POLICYDIR holds a policy: add the document to it\n"
+"      --force          POLICYDIR holds a policy: replace it\n"
+"      --wait[=SECONDS] another command is writing POLICYDIR: wait for it\n"
+"                       (default: fail at once, exit 3)\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit: 0 imported, 1 the document is invalid (nothing written), 2 usage,\n"
-"3 could not read or write.\n");
+"3 could not read or write, POLICYDIR holds a policy (without --append or\n"
+"--force) or is being written by another command.\n");
 }
 
 static const struct option options[] = {
@@ -47,6 +53,9 @@ static const struct option options[] = {
 	{ "dialect", required_argument, NULL, 'd' },
 	{ "schema", required_argument, NULL, 's' },
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "append", no_argument, NULL, 'a' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "wait", optional_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +79,32 @@ static int save(struct hm_model *m, const char *dir, int dialect)
 	return HM_EXIT_OK;
 }
 
+/* Under the directory's lock: replace the policy, or add @m to it. */
+static int store(struct hm_model *m, const char *dir, int dialect,
+		 const struct hm_cli_target *t)
+{
+	struct hm_lock *lock;
+	struct hm_model *old = NULL;
+	bool had;
+	int status = hm_cli_take_target(CMD, dir, t, &lock, &had);
+
+	if (status != HM_EXIT_OK)
+		return status;
+	if (had && t->append) {
+		status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false,
+					    &old);
+		if (status == HM_EXIT_OK && hm_model_merge(old, m) < 0)
+			status = HM_EXIT_FAIL;
+		if (status == HM_EXIT_OK)
+			status = save(old, dir, dialect);
+		hm_model_free(old);
+	} else {
+		status = save(m, dir, dialect);
+	}
+	hm_lock_release(lock, status != HM_EXIT_OK);
+	return status;
+}
+
 HM_CMD(import)
 {
 	const char *input = NULL;
@@ -79,6 +114,7 @@ HM_CMD(import)
 	struct hm_model *m = NULL;
 	int dialect = -1;
 	bool dry_run = false;
+	struct hm_cli_target t = { 0 };
 	int status = HM_EXIT_OK;
 	int r;
 	int c;
@@ -105,6 +141,16 @@ HM_CMD(import)
 			break;
 		case 'n':
 			dry_run = true;
+			break;
+		case 'a':
+			t.append = true;
+			break;
+		case 'F':
+			t.force = true;
+			break;
+		case 'w':
+			if (hm_cli_wait_option(CMD, optarg, &t.wait_s))
+				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -134,7 +180,7 @@ HM_CMD(import)
 		return hm_cli_finish(HM_EXIT_FAIL);
 	}
 	if (!dry_run)
-		status = save(m, policy, dialect);
+		status = store(m, policy, dialect, &t);
 	if (status == HM_EXIT_OK)
 		printf("%s %s: %zu domains\n", dry_run ? "valid" : "imported",
 		       input, m->n_domains);

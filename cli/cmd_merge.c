@@ -17,7 +17,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac merge POLICYDIR... -o OUTDIR [--dialect D]\n"
+"usage: histmac merge POLICYDIR... -o OUTDIR [--dialect D] [--append | --force]\n"
 "\n"
 "Write the union of the policies to OUTDIR: every domain and entry of\n"
 "each, duplicates merged, and their exception policies joined.  A domain\n"
@@ -28,15 +28,23 @@ static void usage(FILE *f)
 "  -o, --output DIR    where to write the merged policy (atomically)\n"
 "      --dialect D     tomoyo (2.6), tomoyo-2.1 or tomoyo-1.8 (default:\n"
 "                      the dialect of the first policy)\n"
+"      --append        OUTDIR holds a policy: merge it in too\n"
+"      --force         OUTDIR holds a policy: replace it\n"
+"      --wait[=SECONDS]  another command is writing OUTDIR: wait for it\n"
+"                      (default: fail at once, exit 3)\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit: 0 written, 1 an input policy has errors (nothing written),\n"
-"2 usage, 3 could not read or write.\n");
+"2 usage, 3 could not read or write, OUTDIR holds a policy (without\n"
+"--append or --force) or is being written by another command.\n");
 }
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "dialect", required_argument, NULL, 'd' },
+	{ "append", no_argument, NULL, 'a' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "wait", optional_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +78,9 @@ HM_CMD(merge)
 	int dialect = HM_DIALECT_AUTO;
 	struct hm_model *out;
 	struct hm_convert_stats st = { 0 };
+	struct hm_cli_target t = { 0 };
+	struct hm_lock *lock = NULL;
+	bool had = false;
 	int status = HM_EXIT_OK;
 	int c;
 
@@ -80,6 +91,16 @@ HM_CMD(merge)
 			break;
 		case 'd':
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
+				return HM_EXIT_USAGE;
+			break;
+		case 'a':
+			t.append = true;
+			break;
+		case 'F':
+			t.force = true;
+			break;
+		case 'w':
+			if (hm_cli_wait_option(CMD, optarg, &t.wait_s))
 				return HM_EXIT_USAGE;
 			break;
 		case 'h':
@@ -94,8 +115,11 @@ HM_CMD(merge)
 	out = hm_model_new();
 	if (!out)
 		return HM_EXIT_FAIL;
+	status = hm_cli_take_target(CMD, output, &t, &lock, &had);
 	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
 		status = merge_one(out, argv[i], i == optind);
+	if (status == HM_EXIT_OK && had && t.append)
+		status = merge_one(out, output, false);
 	if (status == HM_EXIT_OK) {
 		int r;
 
@@ -110,6 +134,7 @@ HM_CMD(merge)
 			       argc - optind, output, out->n_domains);
 		}
 	}
+	hm_lock_release(lock, status != HM_EXIT_OK);
 	hm_model_free(out);
 	return hm_cli_finish(status);
 }

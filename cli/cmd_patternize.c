@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac patternize -p POLICYDIR [--apply] [--min N] [--no-fs]\n"
+"usage: histmac patternize -p POLICYDIR [--apply [--wait[=SECONDS]]] [--min N] [--no-fs]\n"
 "\n"
 "Look for literal names that differ only in digits, hex or random letters\n"
 "(temporary files, numbered logs, caches) and suggest rewrite rules for\n"
@@ -32,6 +32,8 @@ static void usage(FILE *f)
 "      --min N        names that must share a shape (default 3)\n"
 "      --no-fs        do not check which names exist on this host now\n"
 "      --root DIR     check existence under DIR (another host's image)\n"
+"      --wait[=SECONDS]  with --apply: another command is writing POLICYDIR:\n"
+"                     wait for it (default: fail at once, exit 3)\n"
 "  -h, --help         this text\n"
 "\n"
 "Exit: 0, 1 the policy has errors, 2 usage, 3 could not run.\n");
@@ -90,6 +92,7 @@ HM_CMD(patternize)
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "apply", no_argument, NULL, 'a' },
+		{ "wait", optional_argument, NULL, 'w' },
 		{ "min", required_argument, NULL, 'm' },
 		{ "no-fs", no_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'r' },
@@ -99,6 +102,8 @@ HM_CMD(patternize)
 	struct hm_patternize_opts o = { .min_names = 3, .check_fs = true };
 	const char *policy = NULL;
 	bool do_apply = false;
+	struct hm_lock *lock = NULL;
+	int wait_s = 0;
 	struct hm_suggestion *s = NULL;
 	struct hm_model *m;
 	size_t n = 0;
@@ -110,6 +115,10 @@ HM_CMD(patternize)
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'a': do_apply = true; break;
+		case 'w':
+			if (hm_cli_wait_option(CMD, optarg, &wait_s))
+				return HM_EXIT_USAGE;
+			break;
 		case 'n': o.check_fs = false; break;
 		case 'r': o.fs_root = optarg; break;
 		case 'm':
@@ -126,8 +135,12 @@ HM_CMD(patternize)
 	}
 	if (!policy || optind != argc)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR");
+	/* --apply reads and rewrites: hold the lock across both */
+	if (do_apply && hm_cli_lock_policy(CMD, policy, wait_s, &lock))
+		return hm_cli_finish(HM_EXIT_FAIL);
 	status = hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false, &m);
 	if (status != HM_EXIT_OK) {
+		hm_lock_release(lock, true);
 		hm_model_free(m);
 		return status;
 	}
@@ -139,6 +152,7 @@ HM_CMD(patternize)
 		if (do_apply && n)
 			status = apply(m, policy, s, n);
 	}
+	hm_lock_release(lock, status != HM_EXIT_OK);
 	hm_suggestions_free(s, n);
 	hm_model_free(m);
 	return hm_cli_finish(status);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "formats_private.h"
+#include "histmac/learned.h"
 #include "histmac/policy_io.h"
 
 /* "TOMOYO 2.6", "TOMOYO 2.1", "TOMOYO 1.8": for messages and comments. */

@@ -321,6 +321,32 @@ static int set_flag(struct hm_pctx *c, unsigned flag)
 	return 0;
 }
 
+/* "# histmac: learned NODE SEC.MSEC:SERIAL" ("-" for no node): how far
+ * the policy has learned from that node's log (learned.h). */
+static int learned_mark(struct hm_pctx *c, const char *s, size_t n)
+{
+	char node[256];
+	long long sec;
+	unsigned msec;
+	unsigned long long serial;
+	int used = 0;
+	char line[512];
+	struct hm_stamp at;
+
+	if (n >= sizeof(line))
+		return 0;
+	memcpy(line, s, n);
+	line[n] = '\0';
+	if (sscanf(line, "%255s %lld.%u:%llu%n", node, &sec, &msec, &serial,
+		   &used) != 4 || (size_t)used != n || msec > 999)
+		return 0;	/* a damaged mark: counters may count again */
+	at = (struct hm_stamp){ sec, msec, serial };
+	if (hm_learned_set(c->m, strcmp(node, "-") ? node : NULL,
+			   strcmp(node, "-") ? strlen(node) : 0, &at) < 0)
+		c->oom = 1;
+	return 0;
+}
+
 /* A histmac annotation: "# histmac: path_note TEXT" before any domain,
  * "# histmac: history_unobserved events=N ..." inside one. */
 static int annotation(struct hm_pctx *c, const char *s, size_t n)
@@ -331,6 +357,10 @@ static int annotation(struct hm_pctx *c, const char *s, size_t n)
 
 	if (!hm_words_next(&w, &ws, &wn))
 		return 0;
+	if (hm_word_eq(ws, wn, "learned")) {
+		hm_words_rest(&w, &ws, &wn);
+		return learned_mark(c, ws, wn);
+	}
 	if (hm_word_eq(ws, wn, "path_note")) {
 		hm_words_rest(&w, &ws, &wn);
 		free(c->m->path_note);

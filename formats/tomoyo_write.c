@@ -180,6 +180,44 @@ static void write_path_note(struct hm_sbuf *b, const char *note)
 	hm_sbuf_addc(b, '\n');
 }
 
+static int cmp_learned(const void *a, const void *b)
+{
+	const struct hm_name *x = (*(const struct hm_learned *const *)a)->node;
+	const struct hm_name *y = (*(const struct hm_learned *const *)b)->node;
+
+	if (!x || !y)
+		return !!x - !!y;	/* no node first */
+	return strcmp(x->str, y->str);
+}
+
+/* One "learned" line per node, sorted, so saves are deterministic. */
+static int write_learned(struct hm_sbuf *b, const struct hm_model *m)
+{
+	const struct hm_learned **v;
+	size_t n = 0;
+
+	for (const struct hm_learned *l = m->learned; l; l = l->next)
+		n++;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (const struct hm_learned *l = m->learned; l; l = l->next)
+		if (hm_learned_mark(l)->sec)
+			v[n++] = l;
+	qsort(v, n, sizeof(v[0]), cmp_learned);
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_stamp *at = hm_learned_mark(v[i]);
+
+		hm_sbuf_printf(b, "# histmac: learned %s %lld.%03u:%llu\n",
+			       v[i]->node ? v[i]->node->str : "-",
+			       (long long)at->sec, at->msec,
+			       (unsigned long long)at->serial);
+	}
+	free(v);
+	return 0;
+}
+
 static int domain_text(const struct hm_model *m, struct hm_emit *em)
 {
 	struct hm_domain **v = hm_model_sorted_domains(m);
@@ -189,6 +227,10 @@ static int domain_text(const struct hm_model *m, struct hm_emit *em)
 		return -ENOMEM;
 	hm_tomoyo_header(em->sb, em->dialect);
 	write_path_note(em->sb, m->path_note);
+	if (write_learned(em->sb, m) < 0) {
+		free(v);
+		return -ENOMEM;
+	}
 	hm_sbuf_addc(em->sb, '\n');
 	for (size_t i = 0; i < m->n_domains && !r; i++)
 		r = write_domain(em, v[i]);

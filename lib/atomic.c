@@ -194,6 +194,37 @@ static int roll_forward(const char *dir, char *names)
 	return r;
 }
 
+/* Does @dir/@f->name hold exactly @f's text already?  Then it is left
+ * alone: an unchanged policy keeps its files (and their inodes). */
+static bool unchanged(const char *dir, const struct hm_file_out *f)
+{
+	char *path = in_dir(dir, "%s", f->name);
+	char buf[65536];
+	size_t off = 0;
+	bool same = false;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == f->len) {
+		ssize_t got = 1;
+
+		while (off < f->len && got > 0) {
+			got = read(fd, buf, sizeof(buf));
+			if (got > 0 && (size_t)got <= f->len - off &&
+			    !memcmp(buf, f->text + off, (size_t)got))
+				off += (size_t)got;
+			else
+				got = -1;
+		}
+		same = off == f->len;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return same;
+}
+
 int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 			size_t n)
 {
@@ -202,7 +233,7 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 	int r = journal ? hm_atomic_recover(dir) : -ENOMEM;
 
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		if (!f[i].text)
+		if (!f[i].text || unchanged(dir, &f[i]))
 			continue;
 		r = write_new(dir, &f[i]);
 		hm_sbuf_printf(&names, "%s\n", f[i].name);
@@ -210,6 +241,11 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 	}
 	if (names.oom && r >= 0)
 		r = -ENOMEM;
+	if (r >= 0 && !len) {	/* every file as it was: nothing to commit */
+		free(names);
+		free(journal);
+		return 0;
+	}
 	if (r >= 0)
 		r = fsync_dir(dir);
 	if (r >= 0)	/* the commit point */

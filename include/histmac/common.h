@@ -179,7 +179,8 @@ struct hm_file_out {
  * leaves either all old or (after hm_atomic_recover()) all new files.
  * Each new file is written and fsynced as ".NAME.hmnew"; then the journal
  * naming them is written atomically; then each is renamed over NAME; then
- * the journal is removed.  The journal is the commit point.
+ * the journal is removed.  The journal is the commit point.  A file that
+ * already holds its new text is left alone (same inode, same times).
  * Returns: 0 or a negative errno (before the commit point nothing changed).
  */
 int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,

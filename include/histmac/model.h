@@ -427,6 +427,7 @@ struct hm_model {
 					 * false: all get default_profile */
 	uint32_t max_learning_entry;	/* per domain; 0 = unlimited */
 	char *path_note;		/* how paths were canonicalised, or NULL */
+	struct hm_learned *learned;	/* per-node marks (learned.h) */
 };
 
 /**

@@ -79,6 +79,7 @@ expect '.domains[1].program == "/usr/bin/a\\040b\"c"' "$tmp/w.json"
 
 # An empty policy is an empty document, still JSON.
 mkdir "$tmp/e"
+: >"$tmp/e/domain_policy.conf"
 "$HISTMAC" export -p "$tmp/e" --format json -o "$tmp/e.json"
 expect '.domains == [] and .domain_count == 0' "$tmp/e.json"
 

@@ -65,8 +65,12 @@ grep -q "bad.json:1:" "$tmp/err" || fail "bad check json: no FILE:LINE"
 expect_rc 0 "$HISTMAC" tree --help
 grep -q "usage: histmac tree" "$tmp/out" || fail "--help"
 
-# An empty policy draws an empty tree, and a valid picture.
+# A directory without a policy is refused; an empty policy draws an
+# empty tree, and a valid picture.
 mkdir "$tmp/empty"
+expect_rc 3 "$HISTMAC" tree -p "$tmp/empty"
+grep -qF "$tmp/empty: no policy" "$tmp/err" || fail "empty dir: no 'DIR: no policy'"
+: >"$tmp/empty/domain_policy.conf"
 expect_rc 0 "$HISTMAC" tree -p "$tmp/empty"
 [ ! -s "$tmp/out" ] || fail "empty policy: text not empty"
 expect_rc 0 "$HISTMAC" tree -p "$tmp/empty" -o "$tmp/empty.svg"

@@ -90,6 +90,7 @@ expect_rc 3 "$HISTMAC" import -i "$tmp/apache2.xml" --dry-run --schema "$tmp/non
 
 # an empty policy round trips too
 mkdir "$tmp/empty"
+: >"$tmp/empty/domain_policy.conf"
 round_trip empty "$tmp/empty"
 
 if [ "$fails" -ne 0 ]; then
