@@ -95,6 +95,14 @@ struct hm_cli_input {
 int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 		      struct hm_collector_opts *o, struct hm_collector **out);
 
+/**
+ * hm_cli_no_records() - after reading files: when not one audit record
+ * was read, say so for each input ("FILE: no audit records").
+ * Returns: 0, or -ENODATA (printed) — the caller exits HM_EXIT_FAIL.
+ */
+int hm_cli_no_records(const char *cmd, const struct hm_cli_input *in,
+		      const struct hm_collector_stats *st);
+
 void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
 				  FILE *f);
 void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);

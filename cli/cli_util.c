@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -128,11 +129,34 @@ void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f)
 				(unsigned long long)st->skipped[i]);
 }
 
+/* Every input is readable before anything is read: a run with one bad
+ * input among several fails before it changes anything, naming it. */
+static int check_files(const char *cmd, const struct hm_cli_input *in)
+{
+	for (size_t i = 0; i < in->n_files; i++) {
+		int fd;
+
+		if (!strcmp(in->files[i], "-"))
+			continue;
+		fd = open(in->files[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			int e = errno;
+
+			warnx("%s: %s: %s", cmd, in->files[i], strerror(e));
+			return -e;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 		      struct hm_collector_opts *o, struct hm_collector **out)
 {
-	int r;
+	int r = check_files(cmd, in);
 
+	if (r < 0)
+		return r;
 	if (in->follow)
 		r = hm_collector_open_follow(out, in->follow, o);
 	else if (in->plugin)
@@ -145,6 +169,17 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 		      in->follow ? in->follow :
 		      in->plugin ? "stdin" : in->files[0], strerror(-r));
 	return r;
+}
+
+int hm_cli_no_records(const char *cmd, const struct hm_cli_input *in,
+		      const struct hm_collector_stats *st)
+{
+	if (st->records || in->follow || in->plugin)
+		return 0;
+	for (size_t i = 0; i < in->n_files; i++)
+		warnx("%s: %s: no audit records", cmd,
+		      strcmp(in->files[i], "-") ? in->files[i] : "stdin");
+	return -ENODATA;
 }
 
 int hm_cli_mkdir_p(const char *dir, mode_t mode)

@@ -216,6 +216,8 @@ static int run(struct check *C, struct hm_model *m)
 		r = hm_cli_open_input(CMD, &C->in, &o, &col);
 	if (!r)
 		r = read_all(col, ch);
+	if (!r)
+		r = hm_cli_no_records(CMD, &C->in, hm_collector_stats(col));
 	hm_cli_print_diag(&d, stderr);
 	if (!r)
 		r = report(C, ch, col, C->dialect >= 0 ?
