@@ -41,7 +41,9 @@ struct learn {
 	bool verbose;
 	bool quiet;
 	bool said_comments;
+	int wait_s;			/* --wait: for the directory's lock */
 	struct hm_learn_opts lo;
+	struct hm_lock *lock;		/* held from load to the last save */
 
 	struct hm_model *m;		/* until the session owns them */
 	struct hm_learner *l;
@@ -90,13 +92,21 @@ static void usage(FILE *f)
 "      --ephemeral-ports A-B  connect/send ports in A-B are learned as A-B\n"
 "                           (default 32768-60999)\n"
 "      --save-interval SEC  follow/plugin: save every SEC seconds (default 60)\n"
+"      --wait[=SECONDS]     another command is writing POLICYDIR: wait for it\n"
+"                           (default: fail at once, exit 3)\n"
 "\n"
 "  -v, --verbose            list every skipped record\n"
 "  -q, --quiet              no summary\n"
 "  -h, --help               this text\n"
 "\n"
-"Signals (follow/plugin): SIGHUP saves and reloads the exception policy and\n"
-"rewrite rules from POLICYDIR; SIGTERM/SIGINT save and exit.\n"
+"One writer at a time: learn holds POLICYDIR's lock (.histmac.lock) until it\n"
+"exits.  Edits made to POLICYDIR by hand while it runs (profiles, deleted\n"
+"entries or domains, the exception policy, rewrite rules) are kept: before\n"
+"each save, and at once on SIGHUP, learn re-reads the directory and adds only\n"
+"what it learned since its last save.  SIGTERM/SIGINT save and exit.\n"
+"Re-learning a log changes nothing: the policy keeps, per host, the newest\n"
+"event learned (# histmac: learned), and older events are not counted again.\n"
+"A run over files (-i) that fails saves nothing.\n"
 "Only domains in learning mode learn (histmac profile): in a permissive or\n"
 "enforcing domain an access the ACL lacks is printed as a violation, as\n"
 "histmac check prints it, and not added.\n"
@@ -109,7 +119,7 @@ enum {
 	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_RESOLVE,
 	OPT_NO_RESOLVE, OPT_RESOLVE_ROOT, OPT_DIALECT, OPT_PROFILE, OPT_MAX,
 	OPT_NO_BUILTIN, OPT_NO_REALPATH, OPT_FAILED, OPT_PEER, OPT_EPHEMERAL,
-	OPT_SAVE_INTERVAL,
+	OPT_SAVE_INTERVAL, OPT_WAIT,
 };
 
 static const struct option options[] = {
@@ -131,6 +141,7 @@ static const struct option options[] = {
 	{ "peer-ports", required_argument, NULL, OPT_PEER },
 	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
 	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
+	{ "wait", optional_argument, NULL, OPT_WAIT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -176,6 +187,7 @@ static int parse_option(struct learn *L, int c, const char *arg)
 	case 'i':
 		return add_input(L, (char *)arg) ? HM_EXIT_FAIL : 0;
 	case 'p': L->policy = arg; return 0;
+	case OPT_WAIT: return hm_cli_wait_option(CMD, arg, &L->wait_s);
 	case OPT_FOLLOW: L->in.follow = arg; return 0;
 	case OPT_PLUGIN: L->in.plugin = true; return 0;
 	case OPT_CHECKPOINT: L->checkpoint = strdup(arg); return 0;
@@ -456,7 +468,11 @@ static int start_session(struct learn *L)
 
 static int setup(struct learn *L)
 {
-	int r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
+	int r = hm_cli_lock_policy(CMD, L->policy, L->wait_s, &L->lock);
+
+	if (r != HM_EXIT_OK)
+		return r;
+	r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
 
 	if (r != HM_EXIT_OK) {
 		if (r == HM_EXIT_FINDINGS)
@@ -520,15 +536,25 @@ HM_CMD(learn)
 	if (status == HM_EXIT_OK) {
 		r = run_loop(&L);
 		progress(&L, true);
-		/* Save what was learned even when reading failed midway. */
-		if (hm_learn_session_save(L.s) || r)
+		if (!r)
+			r = hm_cli_no_records(CMD, &L.in, hm_collector_stats(L.c));
+		/* A live learner keeps what it learned before a failure (it
+		 * saved periodically anyway); a run over files that failed
+		 * changes nothing. */
+		if (r && !live(&L))
+			status = HM_EXIT_FAIL;
+		else if (hm_learn_session_save(L.s) || r)
 			status = HM_EXIT_FAIL;
 		hm_cli_print_diag(&L.diag, stderr);
 		say_comments(&L);
-		summary(&L);
+		if (status == HM_EXIT_FAIL && !live(&L))
+			warnx("%s: nothing was saved in %s", CMD, L.policy);
+		else
+			summary(&L);
 		if (violations(&L) && status == HM_EXIT_OK)
 			status = HM_EXIT_FINDINGS;
 	}
+	hm_lock_release(L.lock, status == HM_EXIT_FAIL);
 	cleanup(&L);
 	return hm_cli_finish(status);
 }

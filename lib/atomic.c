@@ -241,8 +241,8 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 	}
 	if (names.oom && r >= 0)
 		r = -ENOMEM;
-	if (r >= 0 && !len) {	/* every file as it was: nothing to commit */
-		free(names);
+	if (r >= 0 && !names.len) {	/* every file as it was: no commit */
+		hm_sbuf_free(&names);
 		free(journal);
 		return 0;
 	}

@@ -14,7 +14,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/stat.h>
+
 #include "histmac/fs.h"
+#include "histmac/rebase.h"
 #include "histmac/session.h"
 #include "histmac/tracker.h"
 
@@ -23,10 +26,53 @@ struct hm_learn_session {
 	struct hm_model *m;
 	struct hm_learner *l;
 	struct hm_collector *c;
+	struct hm_model *base;		/* the policy as loaded or last saved */
+	struct stat seen[3];		/* its files as we left them */
 	struct hm_convert_stats conv;
 	time_t last_save;
 	unsigned long n;		/* events since the last PROGRESS */
 };
+
+/* The files an administrator edits; a change to one means an edit. */
+static const char *const edited[] = {
+	HM_DOMAIN_POLICY, HM_EXCEPTION_POLICY, HM_PROFILE_CONF,
+};
+
+static void stat_files(const struct hm_learn_session *s, struct stat *st)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(edited); i++) {
+		snprintf(path, sizeof(path), "%s/%s", s->o.policy, edited[i]);
+		if (stat(path, &st[i]) < 0)
+			memset(&st[i], 0, sizeof(st[i]));
+	}
+}
+
+static void remember(struct hm_learn_session *s)
+{
+	stat_files(s, s->seen);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Has someone changed the policy files since we loaded or saved them? */
+static bool edited_on_disk(const struct hm_learn_session *s)
+{
+	struct stat now[HM_ARRAY_SIZE(edited)];
+
+	stat_files(s, now);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(edited); i++)
+		if (!same_file(&now[i], &s->seen[i]))
+			return true;
+	return false;
+}
 
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
@@ -42,6 +88,11 @@ int hm_learn_session_new(struct hm_learn_session **out,
 	s->l = l;
 	s->c = c;
 	s->last_save = time(NULL);
+	if (hm_model_copy(m, &s->base)) {
+		free(s);
+		return -ENOMEM;
+	}
+	remember(s);
 	*out = s;
 	return 0;
 }
@@ -52,6 +103,7 @@ void hm_learn_session_free(struct hm_learn_session *s)
 		return;
 	hm_learner_free(s->l);
 	hm_model_free(s->m);
+	hm_model_free(s->base);
 	free(s);
 }
 
@@ -80,19 +132,87 @@ static int failed(struct hm_learn_session *s, const char *file,
 	return r;
 }
 
+/* Learn on into @n (the directory's policy) instead of the current model. */
+static int install(struct hm_learn_session *s, struct hm_model *n)
+{
+	int r;
+
+	n->inherit_profile = s->m->inherit_profile;
+	if (s->o.max_entry >= 0)
+		n->max_learning_entry = (uint32_t)s->o.max_entry;
+	r = hm_learner_set_model(s->l, n, s->o.lo);
+	if (r)
+		return r;
+	hm_model_free(s->m);
+	s->m = n;
+	return 0;
+}
+
+/*
+ * The directory's policy as it is on disk now, with what we learned since
+ * the base added: the administrator's edits (profiles, deleted entries and
+ * domains, the exception policy, rewrite rules) survive our next save.  A
+ * policy that does not load is left alone; learning goes on.
+ */
+static int sync_disk(struct hm_learn_session *s)
+{
+	struct hm_model *n = hm_model_new();
+	int r;
+
+	if (!n)
+		return failed(s, s->o.policy, "reloading", -ENOMEM);
+	r = hm_policy_load_dir(n, s->o.policy, s->o.dialect, s->o.diag);
+	if (r) {
+		hm_diag_add(s->o.diag, HM_DIAG_WARNING, s->o.policy, 0,
+			    "reload failed%s%s; learning goes on with the old "
+			    "policy", r < 0 ? ": " : "",
+			    r < 0 ? strerror(-r) : "");
+		hm_model_free(n);
+		return 0;
+	}
+	r = hm_model_rebase(n, s->m, s->base);
+	if (!r)
+		r = install(s, n);
+	if (r) {
+		hm_model_free(n);
+		return failed(s, s->o.policy, "reloading", r);
+	}
+	return 0;
+}
+
+/* After a save: what is on disk is the new base. */
+static int new_base(struct hm_learn_session *s)
+{
+	struct hm_model *b;
+	int r = hm_model_copy(s->m, &b);
+
+	if (r)
+		return failed(s, s->o.policy, "saving", r);
+	hm_model_free(s->base);
+	s->base = b;
+	remember(s);
+	return 0;
+}
+
 int hm_learn_session_save(struct hm_learn_session *s)
 {
-	enum hm_dialect dialect = s->o.dialect >= 0 ?
-				  (enum hm_dialect)s->o.dialect : s->m->dialect;
+	enum hm_dialect dialect;
 	int r;
 
 	s->last_save = time(NULL);
+	if (edited_on_disk(s) && (r = sync_disk(s)))
+		return r;
+	dialect = s->o.dialect >= 0 ? (enum hm_dialect)s->o.dialect :
+				      s->m->dialect;
 	r = hm_mkdir_p(s->o.policy, 0700);
 	if (r)
 		return failed(s, s->o.policy, "creating", r);
 	r = hm_policy_save_dir(s->m, s->o.policy, dialect, 0, &s->conv);
 	if (r)
 		return failed(s, s->o.policy, "saving", r);
+	r = new_base(s);
+	if (r)
+		return r;
 	if (s->o.state) {
 		r = hm_tracker_save(hm_walker_tracker(hm_learner_walker(s->l)),
 				    s->o.state);
@@ -106,37 +226,12 @@ int hm_learn_session_save(struct hm_learn_session *s)
 	return 0;
 }
 
-/* Save, then learn on into the policy directory as it is on disk now. */
+/* SIGHUP: learn on into the directory's policy as it is now, and save. */
 static int reload(struct hm_learn_session *s)
 {
-	struct hm_model *n;
-	int r = hm_learn_session_save(s);
+	int r = sync_disk(s);
 
-	if (r)
-		return r;
-	n = hm_model_new();
-	if (!n)
-		return failed(s, s->o.policy, "reloading", -ENOMEM);
-	r = hm_policy_load_dir(n, s->o.policy, s->o.dialect, s->o.diag);
-	if (r) {
-		hm_diag_add(s->o.diag, HM_DIAG_WARNING, s->o.policy, 0,
-			    "reload failed%s%s; learning goes on with the old "
-			    "policy", r < 0 ? ": " : "",
-			    r < 0 ? strerror(-r) : "");
-		hm_model_free(n);
-		return 0;
-	}
-	n->inherit_profile = s->m->inherit_profile;
-	if (s->o.max_entry >= 0)
-		n->max_learning_entry = (uint32_t)s->o.max_entry;
-	r = hm_learner_set_model(s->l, n, s->o.lo);
-	if (r) {
-		hm_model_free(n);
-		return failed(s, s->o.policy, "reloading", r);
-	}
-	hm_model_free(s->m);
-	s->m = n;
-	return 0;
+	return r ? r : hm_learn_session_save(s);
 }
 
 static bool save_due(const struct hm_learn_session *s)
