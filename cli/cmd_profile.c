@@ -32,15 +32,21 @@ static void usage(FILE *f)
 "                         d, l, p, e), or a profile number 0-255\n"
 "  -p, --policy DIR       the policy directory\n"
 "  -s, --subtree          also every domain below each DOMAIN\n"
+"      --wait[=SECONDS]   another command is writing POLICYDIR: wait for it\n"
+"                         (default: fail at once, exit 3; a learner that\n"
+"                         follows a log holds it: stop it, or edit\n"
+"                         domain_policy.conf and send it SIGHUP)\n"
 "  -h, --help             this text\n"
 "\n"
 "Exit: 0 done, 1 a DOMAIN is not in the policy (nothing saved) or the\n"
-"policy has errors, 2 usage, 3 could not read or save.\n");
+"policy has errors, 2 usage, 3 could not read or save, or POLICYDIR is\n"
+"being written by another command.\n");
 }
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "subtree", no_argument, NULL, 's' },
+	{ "wait", optional_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -109,6 +115,8 @@ HM_CMD(profile)
 	bool subtree = false;
 	struct hm_model *m = NULL;
 	uint8_t profile = 0;
+	struct hm_lock *lock = NULL;
+	int wait_s = 0;
 	int status;
 	int c;
 
@@ -116,6 +124,10 @@ HM_CMD(profile)
 		switch (c) {
 		case 'p': dir = optarg; break;
 		case 's': subtree = true; break;
+		case 'w':
+			if (hm_cli_wait_option(CMD, optarg, &wait_s))
+				return HM_EXIT_USAGE;
+			break;
 		case 'h': usage(stdout); return hm_cli_finish(HM_EXIT_OK);
 		default: return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -135,11 +147,15 @@ HM_CMD(profile)
 		return hm_cli_usage_error(CMD, "bad mode '%s'", argv[optind]);
 	if (optind + 1 == argc)
 		return hm_cli_usage_error(CMD, "MODE needs a DOMAIN");
+	/* setting reads and rewrites: hold the lock across both */
+	if (optind < argc && hm_cli_lock_policy(CMD, dir, wait_s, &lock))
+		return hm_cli_finish(HM_EXIT_FAIL);
 	status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_OK)
 		status = optind < argc ?
 			 set(m, dir, profile, argv + optind + 1,
 			     argc - optind - 1, subtree) : list(m);
+	hm_lock_release(lock, status == HM_EXIT_FAIL);
 	hm_model_free(m);
 	return hm_cli_finish(status);
 }

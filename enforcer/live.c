@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "enforcer_private.h"
+#include "histmac/lock.h"
 #include "histmac/policy_io.h"
 
 /**
@@ -346,10 +347,26 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 int hm_live_save(struct hm_live *L)
 {
 	struct hm_convert_stats st = { 0 };
-	int r = hm_policy_save_dir(L->m, L->o->policy,
-				   (enum hm_dialect)L->dialect, 0, &st);
+	struct hm_lock_holder h;
+	struct hm_lock *lock;
+	int r;
 
+	/* One writer at a time: held for the save only, so a learner or
+	 * an administrator's command is not kept out for the daemon's
+	 * life; a save that finds the lock taken is tried again later. */
 	L->last_save_ns = hm_now_ns();
+	r = hm_lock_take(L->o->policy, "histmac enforce (learning save)", 0,
+			 &h, &lock);
+	if (r == -EWOULDBLOCK)
+		hm_log("saving %s: being written by pid %ld (%s); will try "
+		       "again", L->o->policy, (long)h.pid, h.command);
+	else if (r)
+		hm_log("saving %s: %s", L->o->policy, strerror(-r));
+	if (r)
+		return r;
+	r = hm_policy_save_dir(L->m, L->o->policy, (enum hm_dialect)L->dialect,
+			       0, &st);
+	hm_lock_release(lock, false);
 	if (r) {
 		hm_log("saving %s: %s", L->o->policy, strerror(-r));
 		return r;

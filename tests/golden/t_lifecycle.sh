@@ -116,6 +116,8 @@ expect_rc 3 "$HISTMAC" patternize -p "$tmp/live" --apply --wait=1
 [ $(($(date +%s) - start)) -ge 1 ] || fail "--wait=1 did not wait"
 expect_rc 3 "$HISTMAC" merge "$tmp/other" -o "$tmp/live" --force
 said "is being written by pid $follower"
+expect_rc 3 "$HISTMAC" profile -p "$tmp/live" enforcing '<kernel>'
+said "is being written by pid $follower"
 
 # 6. An edit made under the running learner survives its saves: a profile
 # set to enforcing, a deleted entry; new learning is still added.
