@@ -554,39 +554,35 @@ static bool domain_prefix_matches(const struct hm_name *prefix,
 	return target->len == prefix->len || target->str[prefix->len] == ' ';
 }
 
+static const struct hm_name *req_name(const struct hm_request *r,
+				      const struct hm_operand *o)
+{
+	return *(const struct hm_name *const *)((const char *)r + o->req);
+}
+
 static bool operand_matches(const struct hm_operand *o, const void *x,
 			    const struct hm_request *r)
 {
-	const void *rf = (const char *)r + o->req;
-	const struct hm_name *name = *(const struct hm_name *const *)rf;
-
 	switch (o->type) {
 	case HM_OT_NAME:
-		return hm_name_op_matches(x, name);
+		return hm_name_op_matches(x, req_name(r, o));
 	case HM_OT_NUMBER:
-		return hm_number_matches(x, *(const uint64_t *)rf);
+		return hm_number_matches(x, *(const uint64_t *)(const void *)
+					 ((const char *)r + o->req));
 	case HM_OT_ADDR:
 		return hm_addr_matches(x, r->is_ipv6, r->addr);
 	case HM_OT_WORD:
-		return name &&
-		       hm_word_matches(*(const struct hm_name *const *)x, name);
+		return req_name(r, o) &&
+		       hm_word_matches(*(const struct hm_name *const *)x,
+				       req_name(r, o));
 	case HM_OT_DOMAIN:
 		return domain_prefix_matches(*(const struct hm_name *const *)x,
-					     name);
+					     req_name(r, o));
 	case HM_OT_PROTO:
 		return *(const uint8_t *)x == r->proto;
 	default:
 		return false;
 	}
-}
-
-static bool operands_match(const struct hm_acl_head *e,
-			   const struct hm_request *r)
-{
-	hm_for_each_operand(o, e->kind)
-		if (!operand_matches(o, hm_operand_ptr(e, o), r))
-			return false;
-	return true;
 }
 
 bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
@@ -598,7 +594,10 @@ bool hm_acl_matches(const struct hm_model *m, const struct hm_acl_head *e,
 	if (hm_kinds[e->kind].ops != HM_OPS_NONE &&
 	    !(e->perm & (r->op_mask ? r->op_mask : 1u << r->op)))
 		return false;
-	return operands_match(e, r) && hm_cond_holds(e->cond, r->ctx);
+	hm_for_each_operand(o, e->kind)
+		if (!operand_matches(o, hm_operand_ptr(e, o), r))
+			return false;
+	return hm_cond_holds(e->cond, r->ctx);
 }
 
 static const struct hm_acl_head *chain_match(const struct hm_model *m,
