@@ -5,6 +5,7 @@
  * and the memory the model uses per category.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,14 +54,39 @@ static void count_domain(struct counts *c, const struct hm_domain *d)
 		for (unsigned b = 0; b < 32; b++) {
 			if (!(e->perm & (1u << b)))
 				continue;
-			if (e->kind == HM_ACL_INET || e->kind == HM_ACL_UNIX) {
+			if (hm_kinds[e->kind].ops == HM_OPS_NET) {
 				if (b < HM_NET_OP_MAX)
 					c->net_ops[b]++;
-			} else if (e->kind < HM_ACL_INET && b < HM_FILE_OP_MAX) {
+			} else if (hm_kinds[e->kind].ops == HM_OPS_FILE &&
+				   b < HM_FILE_OP_MAX) {
 				c->file_ops[b]++;
 			}
 		}
 	}
+}
+
+/* Labels (with their indent) are padded to this: values form a column. */
+#define LABEL_WIDTH 34
+
+/* One "LABEL   VALUE..." line; @indent levels of two spaces. */
+static void row(int indent, const char *label, const char *fmt, ...)
+	HM_PRINTF(3, 4);
+
+static void row(int indent, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%*s%-*s ", 2 * indent, "", LABEL_WIDTH - 2 * indent, label);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* "s" unless @n is 1: "1 block", "2 blocks". */
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
 }
 
 static void print_counts(const struct counts *c, const struct hm_model *m)
@@ -69,30 +95,39 @@ static void print_counts(const struct counts *c, const struct hm_model *m)
 		"history unobserved", "parent unobserved",
 		"transition_failed", "quota_exceeded",
 	};
+	char label[64];
 
-	printf("domains                %zu\n", m->n_domains);
-	for (int p = 0; p < 256; p++)
-		if (c->profiles[p])
-			printf("  profile %-12d %zu\n", p, c->profiles[p]);
+	row(0, "domains", "%zu", m->n_domains);
+	for (int p = 0; p < 256; p++) {
+		if (!c->profiles[p])
+			continue;
+		snprintf(label, sizeof(label), "profile %d", p);
+		row(1, label, "%zu", c->profiles[p]);
+	}
 	for (size_t f = 0; f < HM_ARRAY_SIZE(flag_names); f++)
 		if (c->flags[f])
-			printf("  %-20s %zu\n", flag_names[f], c->flags[f]);
-	printf("entries                %zu", c->entries);
+			row(1, flag_names[f], "%zu", c->flags[f]);
 	if (c->max_domain)
-		printf(" (largest domain: %zu, %s)", c->max_entries,
-		       c->max_domain);
-	putchar('\n');
+		row(0, "entries", "%zu (largest domain: %zu, %s)", c->entries,
+		    c->max_entries, c->max_domain);
+	else
+		row(0, "entries", "%zu", c->entries);
 	for (int k = 0; k < HM_ACL_KIND_MAX; k++)
 		if (c->kinds[k])
-			printf("  %-20s %zu\n", hm_acl_kind_names[k], c->kinds[k]);
-	for (int o = 0; o < HM_FILE_OP_MAX; o++)
-		if (c->file_ops[o])
-			printf("    file %-15s %zu\n", hm_file_op_names[o],
-			       c->file_ops[o]);
-	for (int o = 0; o < HM_NET_OP_MAX; o++)
-		if (c->net_ops[o])
-			printf("    network %-12s %zu\n", hm_net_op_names[o],
-			       c->net_ops[o]);
+			row(1, hm_acl_kind_names[k], "%zu", c->kinds[k]);
+	for (int o = 0; o < HM_FILE_OP_MAX; o++) {
+		if (!c->file_ops[o])
+			continue;
+		snprintf(label, sizeof(label), "file %s", hm_file_op_names[o]);
+		row(2, label, "%zu", c->file_ops[o]);
+	}
+	for (int o = 0; o < HM_NET_OP_MAX; o++) {
+		if (!c->net_ops[o])
+			continue;
+		snprintf(label, sizeof(label), "network %s",
+			 hm_net_op_names[o]);
+		row(2, label, "%zu", c->net_ops[o]);
+	}
 }
 
 static void print_exception(const struct hm_model *m)
@@ -105,26 +140,27 @@ static void print_exception(const struct hm_model *m)
 		groups++;
 	for (const struct hm_rewrite_rule *r = m->ex.rewrites; r; r = r->next)
 		rules++;
-	printf("exception entries      %zu (%zu groups)\n", pc.exception,
-	       groups);
-	printf("rewrite rules          %zu\n", rules);
-	printf("dialect                %s\n", hm_dialect_names[m->dialect]);
+	row(0, "exception entries", "%zu (%zu group%s)", pc.exception,
+	    groups, plural(groups));
+	row(0, "rewrite rules", "%zu", rules);
+	row(0, "dialect", "%s", hm_dialect_names[m->dialect]);
 }
 
 static void print_memory(const struct hm_model *m)
 {
 	size_t total = 0;
 
-	printf("names                  %zu\n", hm_names_count(m->names));
+	row(0, "names", "%zu", hm_names_count(m->names));
 	printf("memory\n");
 	for (int i = 0; i < HM_MEM_CAT_MAX; i++) {
 		if (!m->mem.bytes[i])
 			continue;
-		printf("  %-20s %zu bytes in %zu blocks\n", hm_mem_cat_names[i],
-		       m->mem.bytes[i], m->mem.count[i]);
+		row(1, hm_mem_cat_names[i], "%zu byte%s in %zu block%s",
+		    m->mem.bytes[i], plural(m->mem.bytes[i]), m->mem.count[i],
+		    plural(m->mem.count[i]));
 		total += m->mem.bytes[i];
 	}
-	printf("  %-20s %zu bytes\n", "total", total);
+	row(1, "total", "%zu byte%s", total, plural(total));
 }
 
 HM_CMD(stats)
