@@ -21,7 +21,13 @@
 #define SCRATCH_EVENTS 65536
 
 const char *const hm_walk_skip_names[HM_WSKIP_MAX] = {
-#define X(e, s) [HM_WSKIP_##e] = s,
+#define X(e, id, s) [HM_WSKIP_##e] = s,
+	HM_WALK_SKIPS(X)
+#undef X
+};
+
+const char *const hm_walk_skip_ids[HM_WSKIP_MAX] = {
+#define X(e, id, s) [HM_WSKIP_##e] = id,
 	HM_WALK_SKIPS(X)
 #undef X
 };

@@ -254,8 +254,8 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 		if (!s->walk->skipped[i])
 			continue;
 		hm_sbuf_addc(&b, ',');
-		hm_sbuf_add_json(&b, hm_walk_skip_names[i],
-				 strlen(hm_walk_skip_names[i]));
+		hm_sbuf_add_json(&b, hm_walk_skip_ids[i],
+				 strlen(hm_walk_skip_ids[i]));
 		hm_sbuf_printf(&b, ":%llu",
 			       (unsigned long long)s->walk->skipped[i]);
 	}

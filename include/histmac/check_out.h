@@ -35,7 +35,8 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
  * {"policy", "events", "accesses", "denied", "domains", "unlisted"
  *  (denials past HM_CHECK_MAX_VIOLATIONS distinct entries), "violations": [
  *   {"domain", "no_domain", "line", "count", "first", "last", "pid",
- *    "comm", "serial"} ...], "skipped": {reason: count}}.
+ *    "comm", "serial"} ...], "skipped": {reason: count}}; reasons are
+ *    snake_case ids: "malformed_records" and hm_walk_skip_ids[].
  * Returns: 0, -EIO, -ENOMEM.
  */
 int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,

@@ -81,27 +81,31 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 
 /* --------------------------------------------------------------- walker */
 
-/* Why an event gave no access. X(enum suffix, text) */
-#define HM_WALK_SKIPS(X)                                      \
-	X(NO_SYSCALL, "no SYSCALL record")                      \
-	X(FAILED, "syscall failed")                             \
-	X(UNSUPPORTED, "event kind not learned")                \
-	X(NO_PATH, "no usable path")                            \
-	X(DIRECTORY, "directory opened")                        \
-	X(NO_ACCESS_MODE, "open without read or write (O_PATH)") \
-	X(NO_ADDRESS, "no socket address")                      \
-	X(SIGNAL_TARGET, "signal target unknown or signal 0")    \
-	X(TOO_LONG, "name too long")                            \
-	X(BAD_NAME, "name not encodable")
+/*
+ * Why an event gave no access.  X(enum suffix, id in JSON reports, text)
+ */
+#define HM_WALK_SKIPS(X)                                                     \
+	X(NO_SYSCALL, "no_syscall", "no SYSCALL record")                     \
+	X(FAILED, "failed", "syscall failed")                                \
+	X(UNSUPPORTED, "unsupported", "event kind not learned")              \
+	X(NO_PATH, "no_path", "no usable path")                              \
+	X(DIRECTORY, "directory", "directory opened")                        \
+	X(NO_ACCESS_MODE, "no_access_mode",                                  \
+	  "open without read or write (O_PATH)")                             \
+	X(NO_ADDRESS, "no_address", "no socket address")                     \
+	X(SIGNAL_TARGET, "signal_target", "signal target unknown or signal 0") \
+	X(TOO_LONG, "too_long", "name too long")                             \
+	X(BAD_NAME, "bad_name", "name not encodable")
 
 enum hm_walk_skip {
-#define X(e, s) HM_WSKIP_##e,
+#define X(e, id, s) HM_WSKIP_##e,
 	HM_WALK_SKIPS(X)
 #undef X
 	HM_WSKIP_MAX
 };
 
-extern const char *const hm_walk_skip_names[HM_WSKIP_MAX];
+extern const char *const hm_walk_skip_names[HM_WSKIP_MAX];	/* text */
+extern const char *const hm_walk_skip_ids[HM_WSKIP_MAX];	/* JSON */
 
 /*
  * struct hm_access - one permission check TOMOYO would have made.

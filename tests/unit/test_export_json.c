@@ -69,7 +69,7 @@ static const struct check_case check_cases[] = {
 	  "\"line\":\"file read /etc/shadow\",\"count\":3},\n"
 	  " {\"domain\":\"<kernel> /a\",\"line\":\"file write /x\"},\n"
 	  " {\"domain\":\"<kernel> /b\",\"line\":\"file read /y\"}],"
-	  "\"skipped\":{\"malformed_records\":0}}",
+	  "\"skipped\":{\"malformed_records\":0,\"no_path\":2}}",
 	  0, 2, 3, "<kernel> /a", 1, "file write /x" },
 	{ "grouped per domain",
 	  "[{\"domain\":\"<kernel>\",\"violations\":[\"file read /a\","
