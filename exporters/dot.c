@@ -4,7 +4,9 @@
  * rendered by libgvc (dot source, SVG, PNG, PDF), with no external dot.
  *
  * One node per domain drawn ("dom-SEQ", SEQ its place in name order):
- * the program's base name and its ACL size as the label; the full name
+ * the program's base name (with as many parent directories as tell it
+ * from another program of the same base name: "init.d/apache2",
+ * "sbin/apache2") and its ACL size as the label; the full name
  * and an ACL summary as the node name, which SVG shows as <title> (the
  * tooltip).  Fill colour = profile, octagons = unobserved history, red =
  * violations, dashed = an ancestor the policy does not hold.  Edges are
@@ -50,6 +52,7 @@ struct draw {
 	struct hm_dtree t;
 	Agraph_t *g;
 	Agnode_t **gn;		/* per tree node; NULL when not drawn */
+	uint8_t *parts;		/* per tree node: path components labelled */
 	Agedge_t **ge;		/* per tree node: the edge into it */
 	Agedge_t **more_edge;	/* per tree node: edge to its "+K more" */
 	uint32_t *queue;
@@ -97,19 +100,125 @@ static void add_label_text(struct hm_sbuf *b, const char *s, size_t len)
 	hm_sbuf_free(&p);
 }
 
-/* The base name of @n's program: after the last '/' of its last word. */
-static void base_name(const struct hm_tnode *n, const char **s, size_t *len)
+/* The program of @n: its domain name's last word. */
+static void program(const struct hm_tnode *n, const char **s, size_t *len)
 {
-	const char *w = n->name + n->word;
-	size_t wl = n->len - n->word;
-	const char *sl = memrchr(w, '/', wl);
+	*s = n->name + n->word;
+	*len = n->len - n->word;
+}
 
+/*
+ * The last @parts '/'-separated components of @n's program ("apache2",
+ * "sbin/apache2"), or all of it.
+ */
+static void name_suffix(const struct hm_tnode *n, unsigned parts,
+			const char **s, size_t *len)
+{
+	const char *w;
+	size_t wl;
+	size_t end;
+
+	program(n, &w, &wl);
+	end = wl;
+	while (end && w[end - 1] == '/')	/* a directory: keep its '/' */
+		end--;
+	for (size_t i = end; i > 0; i--) {
+		if (w[i - 1] != '/' || i == wl || --parts)
+			continue;
+		*s = w + i;
+		*len = wl - i;
+		return;
+	}
 	*s = w;
 	*len = wl;
-	if (sl && (size_t)(sl - w) + 1 < wl) {
-		*len = wl - (size_t)(sl - w) - 1;
-		*s = sl + 1;
+}
+
+/* Components @a and @b (programs) share at their ends, up to 255. */
+static unsigned common_parts(const struct hm_tnode *a, const struct hm_tnode *b)
+{
+	const char *x;
+	const char *y;
+	size_t xl;
+	size_t yl;
+	unsigned parts = 0;
+
+	program(a, &x, &xl);
+	program(b, &y, &yl);
+	while (xl && yl && x[xl - 1] == y[yl - 1]) {
+		xl--;
+		yl--;
+		if (x[xl] == '/' && xl + 1 < a->len - a->word && parts < 255)
+			parts++;
 	}
+	if ((!xl || x[xl - 1] == '/') && (!yl || y[yl - 1] == '/') &&
+	    (xl || yl) && parts < 255)
+		parts++;	/* a whole first component in common */
+	return parts;
+}
+
+/* Programs compared from their ends: "b/x" < "a/y" < "c/y". */
+static int cmp_rev(const struct hm_tnode *a, const struct hm_tnode *b)
+{
+	const char *x;
+	const char *y;
+	size_t xl;
+	size_t yl;
+
+	program(a, &x, &xl);
+	program(b, &y, &yl);
+	for (; xl && yl; xl--, yl--)
+		if (x[xl - 1] != y[yl - 1])
+			return (unsigned char)x[xl - 1] -
+			       (unsigned char)y[yl - 1];
+	return (xl > 0) - (yl > 0);
+}
+
+static const struct hm_dtree *sort_tree;	/* qsort has no argument */
+
+static int cmp_rev_idx(const void *a, const void *b)
+{
+	return cmp_rev(&sort_tree->v[*(const uint32_t *)a],
+		       &sort_tree->v[*(const uint32_t *)b]);
+}
+
+/*
+ * How many trailing components each node's label shows: the fewest that
+ * tell its program from every other program in the tree ("init.d/apache2"
+ * and "sbin/apache2"; a base name that is unique stays alone).  Sorted by
+ * their reversed names, a program shares the longest suffix with the
+ * nearest different program on either side.
+ */
+static int label_parts(struct draw *dr)
+{
+	const struct hm_dtree *t = &dr->t;
+	uint32_t *v = malloc((t->n + 1) * sizeof(*v));
+	size_t i;
+	size_t j;
+
+	dr->parts = calloc(t->n + 1, 1);
+	if (!v || !dr->parts) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n; i++)
+		v[i] = (uint32_t)i;
+	sort_tree = t;
+	qsort(v, t->n, sizeof(*v), cmp_rev_idx);
+	for (i = 0; i < t->n; i = j) {
+		unsigned need = 0;
+
+		for (j = i + 1; j < t->n && !cmp_rev(&t->v[v[i]], &t->v[v[j]]);
+		     j++)
+			;
+		if (i > 0)
+			need = common_parts(&t->v[v[i]], &t->v[v[i - 1]]);
+		if (j < t->n && common_parts(&t->v[v[i]], &t->v[v[j]]) > need)
+			need = common_parts(&t->v[v[i]], &t->v[v[j]]);
+		for (size_t k = i; k < j; k++)
+			dr->parts[v[k]] = (uint8_t)(need < 255 ? need + 1 : 255);
+	}
+	free(v);
+	return 0;
 }
 
 static void set(struct draw *dr, void *obj, const char *attr, const char *val)
@@ -152,12 +261,13 @@ static void node_title(struct draw *dr, const struct hm_tnode *n,
 		hm_sbuf_printf(b, "\n  ... %zu more", cd->n_lines - 5);
 }
 
-static void node_label(const struct hm_tnode *n, struct hm_sbuf *b)
+static void node_label(const struct hm_tnode *n, unsigned parts,
+		       struct hm_sbuf *b)
 {
 	const char *s;
 	size_t len;
 
-	base_name(n, &s, &len);
+	name_suffix(n, parts, &s, &len);
 	if (len > LABEL_MAX) {
 		add_label_text(b, s, LABEL_MAX / 2 - 2);
 		hm_sbuf_adds(b, "...");
@@ -277,7 +387,7 @@ static void draw_node(struct draw *dr, uint32_t i, uint32_t parent)
 	bool dashed;
 
 	node_title(dr, n, &title);
-	node_label(n, &label);
+	node_label(n, dr->parts[i], &label);
 	node_id(&dr->t, i, id, sizeof(id));
 	if (title.oom || label.oom)
 		dr->err = -ENOMEM;
@@ -594,7 +704,8 @@ static int build_graph(struct draw *dr)
 	dr->more_edge = calloc(dr->t.n + 1, sizeof(*dr->more_edge));
 	dr->queue = calloc(dr->t.n + 1, sizeof(*dr->queue));
 	dr->g = agopen((char *)"domains", Agdirected, NULL);
-	if (!dr->gn || !dr->ge || !dr->more_edge || !dr->queue || !dr->g)
+	if (!dr->gn || !dr->ge || !dr->more_edge || !dr->queue || !dr->g ||
+	    label_parts(dr))
 		return -ENOMEM;
 	graph_defaults(dr);
 	if (!dr->err)
@@ -614,6 +725,7 @@ static void draw_free(struct draw *dr)
 	free(dr->ge);
 	free(dr->more_edge);
 	free(dr->queue);
+	free(dr->parts);
 	hm_dtree_free(&dr->t);
 }
 

@@ -282,6 +282,39 @@ static void test_formats(void **state)
 }
 
 /* Violations: red, counted in the legend, never folded away. */
+/* Base names that collide get the fewest components that tell them apart. */
+static void test_dot_labels(void **state)
+{
+	static const char *const names[] = {
+		"<kernel>",
+		"<kernel> /etc/init.d/apache2",
+		"<kernel> /etc/init.d/apache2 /usr/sbin/apache2",
+		"<kernel> /usr/bin/x",
+		"<kernel> /usr/bin/x /bin/x",
+		"<kernel> /usr/bin/x /opt/a/bin/x",
+		"<kernel> /usr/bin/x /opt/a/bin/x /sbin/unique",
+		NULL,
+	};
+	static const char *const want[] = {
+		"label=\"init.d/apache2\\n", "label=\"sbin/apache2\\n",
+		"label=\"usr/bin/x\\n", "label=\"/bin/x\\n",
+		"label=\"a/bin/x\\n", "label=\"unique\\n",
+	};
+	struct hm_model *m = fx_model(names);
+	size_t len;
+	char *out;
+
+	(void)state;
+	out = fx_export(&hm_exporter_dot, m, NULL, &len, NULL);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(want); i++) {
+		if (!strstr(out, want[i]))
+			fprintf(stderr, "no %s in:\n%s\n", want[i], out);
+		assert_non_null(strstr(out, want[i]));
+	}
+	free(out);
+	hm_model_free(m);
+}
+
 static void test_highlight(void **state)
 {
 	static const char check[] =
@@ -349,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_svg_shapes),
 		cmocka_unit_test(test_svg_bad_names),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_dot_labels),
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_registry),
 	};
