@@ -7,9 +7,10 @@
  *	  + /etc/init.d/rc
  *
  * one line per domain, the program name indented two spaces per level
- * below the namespace root.  Annotations follow in parentheses: ancestors
- * the policy does not hold, unobserved history, violations, and how many
- * domains --depth left out.  Reads the model through the domain tree of
+ * below the namespace root.  Annotations follow in parentheses: each
+ * domain's profile and number of ACL entries (what tomoyo-editpolicy's
+ * domain list shows), ancestors the policy does not hold, unobserved
+ * history, violations, and how many domains --depth left out.  Reads the model through the domain tree of
  * export_util.c; owns nothing.
  */
 #include <errno.h>
@@ -21,10 +22,15 @@ static void line_notes(struct hm_sbuf *b, const struct hm_tnode *n, bool cut)
 {
 	struct hm_sbuf f = { 0 };
 
-	if (!n->dom)
+	if (!n->dom) {
 		hm_sbuf_adds(b, " (not in policy)");
-	else if (hm_domain_flag_names(&f, n->dom->flags, ", "))
-		hm_sbuf_printf(b, " (%s)", hm_sbuf_str(&f));
+	} else {
+		hm_sbuf_printf(b, " (profile %u, %zu entr%s", n->dom->profile,
+			       n->dom->n_acl, n->dom->n_acl == 1 ? "y" : "ies");
+		if (hm_domain_flag_names(&f, n->dom->flags, ", "))
+			hm_sbuf_printf(b, ", %s", hm_sbuf_str(&f));
+		hm_sbuf_addc(b, ')');
+	}
 	hm_sbuf_free(&f);
 	if (n->viol)
 		hm_sbuf_printf(b, " (%u violation%s)", n->viol,

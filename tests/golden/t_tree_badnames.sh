@@ -54,8 +54,10 @@ n=$(grep -c '^<' "$pol/domain_policy.conf")
 [ "$n" -eq "$want" ] || fail "policy has $n domains"
 run "$HISTMAC" tree -p "$pol"
 grep -qF '+ /usr/bin/my\040prog' "$tmp/out" || fail "text: encoded space lost"
-grep -qF '  + /opt/"q"&<b>--c (quota-exceeded)' "$tmp/out" || fail "text: quotes or flags"
-grep -qF '+ /opt/\343\201\202\377 (history-unobserved)' "$tmp/out" || fail "text: bytes"
+grep -qF '  + /opt/"q"&<b>--c (profile 3, 0 entries, quota-exceeded)' "$tmp/out" ||
+	fail "text: quotes or flags"
+grep -qF '+ /opt/\343\201\202\377 (profile 0, 0 entries, history-unobserved)' "$tmp/out" ||
+	fail "text: bytes"
 [ "$(wc -l <"$tmp/out")" -eq "$want" ] || fail "text: not one line per domain"
 
 for empty in no yes; do

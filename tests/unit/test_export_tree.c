@@ -42,34 +42,34 @@ static const char *const branchy[] = {
 
 static const struct text_case text_cases[] = {
 	{ "posting", fx_posting, NULL, 0, 0,
-	  "<kernel>\n"
-	  "+ /sbin/init\n"
-	  "  + /etc/init.d/rc\n"
-	  "    + /etc/init.d/apache2\n"
-	  "      + /usr/bin/env\n"
-	  "        + /usr/sbin/apache2ctl\n"
-	  "          + /usr/sbin/apache2\n" },
+	  "<kernel> (profile 1, 0 entries)\n"
+	  "+ /sbin/init (profile 1, 0 entries)\n"
+	  "  + /etc/init.d/rc (profile 1, 0 entries)\n"
+	  "    + /etc/init.d/apache2 (profile 1, 0 entries)\n"
+	  "      + /usr/bin/env (profile 1, 0 entries)\n"
+	  "        + /usr/sbin/apache2ctl (profile 1, 0 entries)\n"
+	  "          + /usr/sbin/apache2 (profile 1, 0 entries)\n" },
 	{ "branches and an absent ancestor", branchy, NULL, 0, 0,
-	  "<kernel>\n"
-	  "+ /sbin/init\n"
-	  "  + /usr/sbin/cron\n"
-	  "    + /bin/sh\n"
-	  "  + /usr/sbin/sshd\n"
-	  "    + /bin/bash\n"
-	  "      + /usr/bin/id\n"
+	  "<kernel> (profile 1, 0 entries)\n"
+	  "+ /sbin/init (profile 1, 0 entries)\n"
+	  "  + /usr/sbin/cron (profile 1, 0 entries)\n"
+	  "    + /bin/sh (profile 1, 0 entries)\n"
+	  "  + /usr/sbin/sshd (profile 1, 0 entries)\n"
+	  "    + /bin/bash (profile 1, 0 entries)\n"
+	  "      + /usr/bin/id (profile 1, 0 entries)\n"
 	  "+ /usr/lib/x/y (not in policy)\n"
-	  "  + /bin/true\n" },
+	  "  + /bin/true (profile 1, 0 entries)\n" },
 	{ "subtree", branchy, "<kernel> /sbin/init /usr/sbin/sshd", 0, 0,
-	  "<kernel> /sbin/init /usr/sbin/sshd\n"
-	  "+ /bin/bash\n"
-	  "  + /usr/bin/id\n" },
+	  "<kernel> /sbin/init /usr/sbin/sshd (profile 1, 0 entries)\n"
+	  "+ /bin/bash (profile 1, 0 entries)\n"
+	  "  + /usr/bin/id (profile 1, 0 entries)\n" },
 	{ "depth cut", branchy, "<kernel> /sbin/init", 1, 0,
-	  "<kernel> /sbin/init\n"
-	  "+ /usr/sbin/cron (+1 below)\n"
-	  "+ /usr/sbin/sshd (+2 below)\n" },
+	  "<kernel> /sbin/init (profile 1, 0 entries)\n"
+	  "+ /usr/sbin/cron (profile 1, 0 entries) (+1 below)\n"
+	  "+ /usr/sbin/sshd (profile 1, 0 entries) (+2 below)\n" },
 	{ "absent ancestor as root", branchy, "<kernel> /usr/lib/x/y", 0, 0,
 	  "<kernel> /usr/lib/x/y (not in policy)\n"
-	  "+ /bin/true\n" },
+	  "+ /bin/true (profile 1, 0 entries)\n" },
 	{ "unknown root", branchy, "<kernel> /nope", 0, -ENOENT, NULL },
 	{ "empty policy", NULL, NULL, 0, 0, "" },
 };
@@ -99,7 +99,7 @@ static void test_text(void **state)
 	}
 }
 
-/* Flags and violations are annotated after the name. */
+/* Profile, entries, flags and violations are annotated after the name. */
 static void test_text_notes(void **state)
 {
 	static const char check[] =
@@ -109,23 +109,27 @@ static void test_text_notes(void **state)
 	struct hm_model *m = hm_model_new();
 	struct hm_check_result *cr = NULL;
 	struct hm_export_opts o = { 0 };
+	struct hm_domain *x;
 	char *out;
 
 	(void)state;
 	fx_domain(m, "<kernel>", 1, 0);
 	fx_domain(m, "<kernel> /usr/sbin/sshd", 1,
 		  HM_DOMAIN_HISTORY_UNOBSERVED);
-	fx_domain(m, "<kernel> /usr/bin/x", 1, HM_DOMAIN_PARENT_UNOBSERVED |
-		  HM_DOMAIN_QUOTA_EXCEEDED);
+	x = fx_domain(m, "<kernel> /usr/bin/x", 3,
+		      HM_DOMAIN_PARENT_UNOBSERVED | HM_DOMAIN_QUOTA_EXCEEDED);
+	fx_path(m, x, HM_FILE_READ, "/etc/x.conf");
 	hm_model_relink(m);
 	assert_int_equal(hm_check_result_parse(check, strlen(check), "c",
 					       NULL, &cr), 0);
 	o.check = cr;
 	out = fx_export(&hm_exporter_text, m, &o, NULL, NULL);
 	assert_string_equal(out,
-		"<kernel>\n"
-		"+ /usr/bin/x (parent-unobserved, quota-exceeded)\n"
-		"+ /usr/sbin/sshd (history-unobserved) (2 violations)\n");
+		"<kernel> (profile 1, 0 entries)\n"
+		"+ /usr/bin/x (profile 3, 1 entry, parent-unobserved, "
+		"quota-exceeded)\n"
+		"+ /usr/sbin/sshd (profile 1, 0 entries, history-unobserved) "
+		"(2 violations)\n");
 	free(out);
 	hm_check_result_free(cr);
 	hm_model_free(m);
