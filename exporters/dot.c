@@ -236,17 +236,19 @@ static void node_title(struct draw *dr, const struct hm_tnode *n,
 
 	hm_sbuf_add_printable(b, n->name, n->len);
 	if (!n->dom) {
-		hm_sbuf_adds(b, "\n(an ancestor the policy does not hold)");
-		return;
+		hm_sbuf_adds(b, n->viol ? "\n(a domain the policy does not hold)" :
+				 "\n(an ancestor the policy does not hold)");
+	} else {
+		hm_sbuf_printf(b, "\nprofile %u (%s)", n->dom->profile,
+			       hm_profile_name(n->dom->profile, buf,
+					       sizeof(buf)));
+		if (n->dom->flags) {
+			hm_sbuf_adds(b, "; ");
+			hm_domain_flag_names(b, n->dom->flags, ", ");
+		}
+		hm_sbuf_addc(b, '\n');
+		hm_acl_summary(b, n->dom);
 	}
-	hm_sbuf_printf(b, "\nprofile %u (%s)", n->dom->profile,
-		       hm_profile_name(n->dom->profile, buf, sizeof(buf)));
-	if (n->dom->flags) {
-		hm_sbuf_adds(b, "; ");
-		hm_domain_flag_names(b, n->dom->flags, ", ");
-	}
-	hm_sbuf_addc(b, '\n');
-	hm_acl_summary(b, n->dom);
 	cd = n->viol ? hm_check_result_find(dr->o->check, n->name, n->len) :
 		       NULL;
 	if (!cd)
@@ -278,15 +280,15 @@ static void node_label(const struct hm_tnode *n, unsigned parts,
 	}
 	if (!n->dom) {
 		hm_sbuf_adds(b, "\\n(not in policy)");
-		return;
+	} else {
+		hm_sbuf_printf(b, "\\n%zu ACL", n->dom->n_acl);
+		if (n->dom->profile > HM_PROFILE_ENFORCING)
+			hm_sbuf_printf(b, "\\nprofile %u", n->dom->profile);
+		if (n->dom->flags & HM_DOMAIN_TRANSITION_FAILED)
+			hm_sbuf_adds(b, "\\ntransition failed");
+		if (n->dom->flags & HM_DOMAIN_QUOTA_EXCEEDED)
+			hm_sbuf_adds(b, "\\nquota exceeded");
 	}
-	hm_sbuf_printf(b, "\\n%zu ACL", n->dom->n_acl);
-	if (n->dom->profile > HM_PROFILE_ENFORCING)
-		hm_sbuf_printf(b, "\\nprofile %u", n->dom->profile);
-	if (n->dom->flags & HM_DOMAIN_TRANSITION_FAILED)
-		hm_sbuf_adds(b, "\\ntransition failed");
-	if (n->dom->flags & HM_DOMAIN_QUOTA_EXCEEDED)
-		hm_sbuf_adds(b, "\\nquota exceeded");
 	if (n->viol)
 		hm_sbuf_printf(b, "\\n%u violation%s", n->viol,
 			       n->viol == 1 ? "" : "s");
@@ -299,10 +301,13 @@ static void node_style(struct draw *dr, Agnode_t *gn, const struct hm_tnode *n)
 	unsigned prof = n->dom ? n->dom->profile : 0;
 
 	if (!n->dom) {
+		/* Dashed; red when the check saw violations in it. */
 		set(dr, gn, "style", "rounded,dashed");
-		set(dr, gn, "fontcolor", "#868e96");
-		set(dr, gn, "color", "#868e96");
-		set(dr, gn, "class", "absent");
+		set(dr, gn, "fontcolor", n->viol ? "#c92a2a" : "#868e96");
+		set(dr, gn, "color", n->viol ? "#e03131" : "#868e96");
+		if (n->viol)
+			set(dr, gn, "penwidth", "3");
+		set(dr, gn, "class", n->viol ? "absent violation" : "absent");
 		return;
 	}
 	hm_sbuf_printf(&cls, "domain p%u", prof);

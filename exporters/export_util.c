@@ -74,12 +74,13 @@ static int push(struct stack *st, uint32_t id)
 	return 0;
 }
 
-/* Add @d below the deepest stacked ancestor, absent ancestors first. */
+/*
+ * Add domain @d (NULL: one the policy lacks) called @s below the deepest
+ * stacked ancestor, absent ancestors first.
+ */
 static int tree_place(struct hm_dtree *t, struct stack *st,
-		      const struct hm_domain *d)
+		      const struct hm_domain *d, const char *s, size_t len)
 {
-	const char *s = d->name->str;
-	size_t len = d->name->len;
 	size_t from;
 	uint32_t top;
 
@@ -103,7 +104,7 @@ static void tree_count(struct hm_dtree *t, const struct hm_check_result *check)
 		struct hm_tnode *n = &t->v[i];
 		const struct hm_check_domain *cd;
 
-		if (!check || !n->dom)
+		if (!check)
 			continue;
 		cd = hm_check_result_find(check, n->name, n->len);
 		if (cd)
@@ -121,11 +122,23 @@ static void tree_count(struct hm_dtree *t, const struct hm_check_result *check)
 	}
 }
 
+/* Byte order of a model name and a check result's domain name. */
+static int cmp_name_str(const struct hm_name *a, const char *b)
+{
+	size_t bl = strlen(b);
+	int c = memcmp(a->str, b, a->len < bl ? a->len : bl);
+
+	return c ? c : (a->len > bl) - (a->len < bl);
+}
+
 int hm_dtree_build(const struct hm_model *m,
 		   const struct hm_check_result *check, struct hm_dtree *t)
 {
 	struct hm_domain **sorted = hm_model_sorted_domains(m);
+	const struct hm_check_domain *cd = check ? check->domains : NULL;
+	const struct hm_check_domain *cd_end = cd ? cd + check->n_domains : NULL;
 	struct stack st = { 0 };
+	size_t i = 0;
 	int r = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -133,10 +146,24 @@ int hm_dtree_build(const struct hm_model *m,
 	t->last_root = HM_TNONE;
 	if (!sorted)
 		return -ENOMEM;
-	for (size_t i = 0; i < m->n_domains && !r; i++) {
-		r = tree_place(t, &st, sorted[i]);
+	/* Both in name order: the model's domains and, merged in, those
+	 * the check names that the model lacks (drawn as absent). */
+	while (!r && (i < m->n_domains || cd < cd_end)) {
+		int c = i == m->n_domains ? 1 : cd == cd_end ? -1 :
+			cmp_name_str(sorted[i]->name, cd->name);
+
+		if (c > 0) {
+			r = tree_place(t, &st, NULL, cd->name,
+				       strlen(cd->name));
+			cd++;
+			continue;
+		}
+		cd += c == 0;
+		r = tree_place(t, &st, sorted[i], sorted[i]->name->str,
+			       sorted[i]->name->len);
 		if (!r)
 			t->v[st.v[st.n - 1]].seq = (uint32_t)i;
+		i++;
 	}
 	t->n_domains = m->n_domains;
 	free(st.v);

@@ -349,6 +349,36 @@ static void test_highlight(void **state)
 	hm_model_free(m);
 }
 
+/* Violations in a domain the policy lacks: a dashed red node, a text line. */
+static void test_highlight_absent(void **state)
+{
+	static const char check[] =
+		"{\"violations\":[{\"domain\":\"<kernel> /sbin/init /bin/gone\","
+		"\"no_domain\":true,\"line\":\"file read /etc/motd\"},"
+		"{\"domain\":\"<kernel> /zz\",\"line\":\"file read /a\"}]}";
+	struct hm_model *m = fx_model(fx_posting);
+	struct hm_check_result *cr = NULL;
+	struct hm_export_opts o = { 0 };
+	char *out;
+
+	(void)state;
+	assert_int_equal(hm_check_result_parse(check, strlen(check), "c",
+					       NULL, &cr), 0);
+	o.check = cr;
+	out = fx_export(&hm_exporter_dot, m, &o, NULL, NULL);
+	assert_int_equal(fx_count(out, "class=\"absent violation\""), 2);
+	assert_int_equal(fx_count(out, "id=\"dom-"), 7);
+	assert_non_null(strstr(out, "(a domain the policy does not hold)"));
+	free(out);
+	out = fx_export(&hm_exporter_text, m, &o, NULL, NULL);
+	assert_non_null(strstr(out, "\n  + /bin/gone (not in policy) "
+				    "(1 violation)\n"));
+	assert_non_null(strstr(out, "\n+ /zz (not in policy) (1 violation)\n"));
+	free(out);
+	hm_check_result_free(cr);
+	hm_model_free(m);
+}
+
 static void test_registry(void **state)
 {
 	static const struct {
@@ -388,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_dot_labels),
 		cmocka_unit_test(test_highlight),
+		cmocka_unit_test(test_highlight_absent),
 		cmocka_unit_test(test_registry),
 	};
 
