@@ -11,6 +11,9 @@
  * island whose strings escape '<', '>' and '&', and a Content-Security-
  * Policy of default-src 'none' makes the browser refuse any fetch.  The
  * script only ever sets textContent, so names cannot inject markup.
+ * The domain list cuts names that do not fit in the middle (the start
+ * and the last programs, which tell domains apart, stay; the full name is
+ * the tooltip).
  * Reads the model; owns its buffers.  cli/cmd_report.c writes the page
  * as DIR/index.html.
  */
@@ -75,11 +78,14 @@ static const char page_js[] =
 "function when(s){return s?new Date(s*1000).toISOString():'unknown';}\n"
 "function link(id){var d=byId[id];var a=el('a',d?d.name:id,'dom');"
 "a.dataset.id=id;return a;}\n"
+"function mid(s,n){if(s.length<=n)return s;var h=Math.floor((n-1)/3);"
+"return s.slice(0,h)+'\\u2026'+s.slice(s.length-(n-1-h));}\n"
 "function renderList(){var q=search.value.toLowerCase();"
+"var fit=Math.max(24,Math.floor((list.clientWidth-14)/7.3));"
 "list.textContent='';var n=0,shown=0;"
 "for(var i=0;i<data.domains.length;i++){var d=data.domains[i];"
 "if(q&&d.name.toLowerCase().indexOf(q)<0)continue;n++;"
-"if(shown>=MAX)continue;var li=el('li',d.name,"
+"if(shown>=MAX)continue;var li=el('li',mid(d.name,fit),"
 "d.violation_count?'viol':'');li.dataset.id=d.id;li.title=d.name;"
 "if(d.id===cur)li.classList.add('current');list.appendChild(li);shown++;}"
 "$('count').textContent=n+' of '+data.domains.length+' domains'+"
@@ -132,6 +138,7 @@ static const char page_js[] =
 "e.target.closest('a.dom,#list li'):null;if(a&&a.dataset.id)"
 "show(a.dataset.id,true);});\n"
 "search.addEventListener('input',renderList);\n"
+"window.addEventListener('resize',renderList);\n"
 "var scale=1,w0=0,h0=0;if(svg){w0=parseFloat(svg.getAttribute('width'));"
 "h0=parseFloat(svg.getAttribute('height'));}\n"
 "function zoom(s){if(!svg)return;scale=s;"
