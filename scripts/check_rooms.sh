@@ -4,7 +4,7 @@
 #   1. no file includes a .c file;
 #   2. no back edge between rooms: every hm_* symbol a room's library
 #      leaves undefined (nm -u) is defined in that room or in a room
-#      below it (the order below, which CMakeLists.txt links in);
+#      below it (the links below, as CMakeLists.txt links them);
 #   3. (reported, not failed) cycles between the files of one room: file
 #      A uses a symbol of file B and B one of A (nm per object file).
 # usage: scripts/check_rooms.sh BUILD_DIR     (ctest: lint/rooms)
@@ -15,15 +15,25 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: scripts/check_rooms.sh BUILD_DIR}
 [ -f "$build/libhm_util.a" ] || { echo "check_rooms: $build: no room libraries" >&2; exit 2; }
 
-# room: the rooms it may use (below it)
-declare -A below=(
+# room: the rooms it links directly (CMakeLists.txt's hm_room() lines);
+# it may use these and, through them, the rooms below them.
+declare -A links=(
 	[hm_util]=""
 	[hm_collector]="hm_util"
 	[hm_analyzer]="hm_util"
-	[hm_formats]="hm_analyzer hm_util"
-	[hm_exporters]="hm_formats hm_analyzer hm_util"
-	[hm_enforce]="hm_formats hm_analyzer hm_util"
+	[hm_formats]="hm_analyzer hm_collector"
+	[hm_exporters]="hm_formats"
+	[hm_enforce]="hm_formats"
+	[hm_session]="hm_formats hm_collector"
 )
+# below ROOM: every room ROOM may use, transitively
+below() {
+	local r
+	for r in ${links[$1]}; do
+		echo "$r"
+		below "$r"
+	done | sort -u
+}
 status=0
 
 # 1. #include "x.c"
@@ -39,13 +49,13 @@ fi
 # 2. back edges
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for room in "${!below[@]}"; do
+for room in "${!links[@]}"; do
 	nm -g --defined-only "$build/lib$room.a" 2>/dev/null |
 		awk 'NF == 3 { print $3 }' | sort -u >"$tmp/$room.def"
 done
-for room in "${!below[@]}"; do
+for room in "${!links[@]}"; do
 	cat "$tmp/$room.def" >"$tmp/allowed"
-	for b in ${below[$room]}; do
+	for b in $(below "$room"); do
 		cat "$tmp/$b.def" >>"$tmp/allowed"
 	done
 	sort -u -o "$tmp/allowed" "$tmp/allowed"
@@ -61,7 +71,7 @@ for room in "${!below[@]}"; do
 done
 
 # 3. file cycles inside a room (information)
-for room in "${!below[@]}"; do
+for room in "${!links[@]}"; do
 	nm -A "$build/lib$room.a" 2>/dev/null | awk '
 		{ split($1, p, ":"); obj = p[2] }
 		$2 == "U" && $3 ~ /^hm_/ { use[obj, $3] = 1; objs[obj] = 1 }
