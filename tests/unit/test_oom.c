@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_oom.c - out of memory, at every allocation: the policy readers
- * (TOMOYO text in two dialects, XML), the model they build, the collector
- * and the learner.  Linked with -Wl,--wrap for malloc, calloc, realloc,
+ * (TOMOYO text in two dialects, XML), the model they build, the check
+ * report reader, the collector and the learner.  Linked with -Wl,--wrap for malloc, calloc, realloc,
  * strdup, strndup, asprintf and vasprintf (tests/unit/CMakeLists), so the
  * Nth allocation our code makes returns NULL; libraries we call (auparse,
  * libxml2) allocate as usual.  For N = 1, 2, ... until the operation makes
@@ -239,6 +239,51 @@ static void test_xml_import(void **state)
 			 HM_SOURCE_DIR "/tests/golden/export-xml/apache2-2007.xml");
 }
 
+/* Every domain of a check report: name, count, lines. */
+static int op_check_json(const void *arg, char **out)
+{
+	const char *json = arg;
+	struct hm_check_result *res = NULL;
+	struct hm_diag d = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r = hm_check_result_parse(json, strlen(json), "seed-check.json", &d,
+				      &res);
+
+	hm_diag_free(&d);
+	if (r)
+		return r;
+	f = open_memstream(&text, &len);	/* libc's heap: never fails */
+	assert_non_null(f);
+	for (size_t i = 0; i < res->n_domains; i++) {
+		const struct hm_check_domain *cd = &res->domains[i];
+
+		fprintf(f, "%s %zu\n", cd->name, cd->count);
+		for (size_t k = 0; k < cd->n_lines; k++)
+			fprintf(f, "  %s\n", cd->lines[k]);
+	}
+	fclose(f);
+	hm_check_result_free(res);
+	*out = text;
+	return 0;
+}
+
+static void test_check_json(void **state)
+{
+	static char json[65536];
+	FILE *f = fopen(HM_SOURCE_DIR
+			"/tests/fuzz/corpus/check_json/seed-check.json", "re");
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(json, 1, sizeof(json) - 1, f);
+	fclose(f);
+	json[n] = '\0';
+	every_allocation("check report (json)", op_check_json, json);
+}
+
 /* ---------------------------------------------------------- collector */
 
 static const char *const logs[] = {
@@ -341,6 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policy_load),
 		cmocka_unit_test(test_xml_import),
+		cmocka_unit_test(test_check_json),
 		cmocka_unit_test(test_collector),
 		cmocka_unit_test(test_learn),
 	};
