@@ -188,6 +188,18 @@ static char *adup(struct hm_assembler *as, const char *s, size_t n)
 	return p;
 }
 
+/* SOCKADDR's saddr; a bad one is counted, a failed allocation fails. */
+static void sockaddr(struct hm_assembler *as, struct hm_event *ev,
+		     const char *n, const char *v)
+{
+	int rc = hm_sockaddr_decode(v, &ev->sa, as->a);
+
+	if (rc == -ENOMEM)
+		as->err = rc;
+	else if (rc < 0)
+		bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+}
+
 /* A string value (quoted, hex or (null)) into the arena. */
 static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
 		const char *rec, const char *f)
@@ -592,9 +604,8 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 			path_field(as, it, n, v);
 			break;
 		case AUDIT_SOCKADDR:
-			if (eq(n, "saddr") && !ev->sa.family &&
-			    !hm_sockaddr_decode(v, &ev->sa, as->a))
-				bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+			if (eq(n, "saddr") && !ev->sa.family)
+				sockaddr(as, ev, n, v);
 			break;
 		case AUDIT_OBJ_PID:
 			if (eq(n, "opid"))
