@@ -66,6 +66,8 @@ struct hm_assembler {
 	bool want_proctitle;
 	unsigned int sc_next;		/* next SYSCALL field expected */
 	struct hm_arena *a;
+	int err;			/* -ENOMEM: the event is not handed out
+					 * half decoded, but as an error */
 };
 
 struct hm_assembler *hm_assembler_new(struct hm_report *rep,
@@ -176,6 +178,28 @@ static uint32_t id(struct hm_assembler *as, const char *v, const char *rec,
 	return (uint32_t)dec(as, v, rec, f);
 }
 
+/* hm_arena_strndup() that marks the event as failed when it fails. */
+static char *adup(struct hm_assembler *as, const char *s, size_t n)
+{
+	char *p = hm_arena_strndup(as->a, s, n);
+
+	if (!p)
+		as->err = -ENOMEM;
+	return p;
+}
+
+/* SOCKADDR's saddr; a bad one is counted, a failed allocation fails. */
+static void sockaddr(struct hm_assembler *as, struct hm_event *ev,
+		     const char *n, const char *v)
+{
+	int rc = hm_sockaddr_decode(v, &ev->sa, as->a);
+
+	if (rc == -ENOMEM)
+		as->err = rc;
+	else if (rc < 0)
+		bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+}
+
 /* A string value (quoted, hex or (null)) into the arena. */
 static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
 		const char *rec, const char *f)
@@ -191,16 +215,18 @@ static void str(struct hm_assembler *as, const char *v, struct hm_bytes *out,
 			bad(as, HM_SKIP_BAD_VALUE, rec, f);
 			return;
 		}
-		out->s = hm_arena_strndup(as->a, v + 1, n - 2);
+		out->s = adup(as, v + 1, n - 2);
 		out->len = out->s ? n - 2 : 0;
 		return;
 	}
 	hm_sbuf_reset(b);
 	rc = hm_field_bytes(b, v, STRING_MAX);
-	if (rc < 0)
+	if (rc == -ENOMEM)
+		as->err = rc;
+	else if (rc < 0)
 		bad(as, HM_SKIP_BAD_VALUE, rec, f);
 	if (rc > 0) {
-		out->s = hm_arena_strndup(as->a, b->s, b->len);
+		out->s = adup(as, b->s, b->len);
 		out->len = out->s ? b->len : 0;
 	}
 }
@@ -329,7 +355,7 @@ static int arg_start(struct hm_assembler *as)
 		return -E2BIG;
 	}
 	if (HM_ARRAY_GROW(&as->arg_end, &as->arg_cap, as->nargs + 1))
-		return -ENOMEM;
+		return as->err = -ENOMEM;
 	as->arg_end[as->nargs++] = as->args.len;
 	return 0;
 }
@@ -344,6 +370,8 @@ static void arg_append(struct hm_assembler *as, const char *v)
 	rc = hm_field_bytes(&as->args, v, HM_COLLECTOR_MAX_ARGV);
 	if (rc == -E2BIG) {
 		as->cut_argv = true;
+	} else if (rc == -ENOMEM) {
+		as->err = rc;
 	} else if (rc < 0) {
 		as->args.len = before;
 		bad(as, HM_SKIP_BAD_VALUE, "EXECVE", "argument");
@@ -475,7 +503,9 @@ static void proctitle(struct hm_assembler *as, struct hm_event *ev,
 
 	hm_sbuf_reset(b);
 	rc = hm_field_bytes(b, v, PROCTITLE_MAX);
-	if (rc == -E2BIG || rc == -EINVAL) {
+	if (rc == -ENOMEM) {
+		as->err = rc;
+	} else if (rc == -E2BIG || rc == -EINVAL) {
 		bad(as, HM_SKIP_BAD_VALUE, "PROCTITLE", "proctitle");
 	} else if (rc > 0) {
 		while (b->len && b->s[b->len - 1] == '\0')
@@ -483,7 +513,7 @@ static void proctitle(struct hm_assembler *as, struct hm_event *ev,
 		for (size_t i = 0; i < b->len; i++)
 			if (b->s[i] == '\0')
 				b->s[i] = ' ';
-		ev->proctitle.s = hm_arena_strndup(as->a, b->s, b->len);
+		ev->proctitle.s = adup(as, b->s, b->len);
 		ev->proctitle.len = ev->proctitle.s ? b->len : 0;
 	}
 }
@@ -542,8 +572,7 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 
 				as->decision = true;
 				m = m ? m + 3 : t;
-				ev->decision_text.s = hm_arena_strndup(as->a, m,
-								       strlen(m));
+				ev->decision_text.s = adup(as, m, strlen(m));
 				ev->decision_text.len = ev->decision_text.s ?
 							strlen(m) : 0;
 				break;
@@ -575,9 +604,8 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 			path_field(as, it, n, v);
 			break;
 		case AUDIT_SOCKADDR:
-			if (eq(n, "saddr") && !ev->sa.family &&
-			    !hm_sockaddr_decode(v, &ev->sa, as->a))
-				bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+			if (eq(n, "saddr") && !ev->sa.family)
+				sockaddr(as, ev, n, v);
 			break;
 		case AUDIT_OBJ_PID:
 			if (eq(n, "opid"))
@@ -947,6 +975,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	ev->fd = -1;
 	ev->owner_uid = ev->owner_gid = (uint32_t)-1;
 	as->a = a;
+	as->err = 0;
 	as->nitems = 0;
 	as->nargs = 0;
 	hm_sbuf_reset(&as->args);
@@ -958,8 +987,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		ev->msec = ts->milli;
 		ev->serial = ts->serial;
 		if (ts->host) {
-			ev->node.s = hm_arena_strndup(a, ts->host,
-						      strlen(ts->host));
+			ev->node.s = adup(as, ts->host, strlen(ts->host));
 			ev->node.len = ev->node.s ? strlen(ts->host) : 0;
 		}
 	}
@@ -1004,5 +1032,5 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		return rc;
 	if ((rc = finish_paths(as, ev)) < 0)
 		return rc;
-	return 1;
+	return as->err ? as->err : 1;
 }

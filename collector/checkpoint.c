@@ -91,16 +91,9 @@ static bool stamps_add(struct hm_serials *l, int64_t sec, uint32_t msec,
 {
 	if (l->overflow)
 		return false;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct hm_stamp *n;
-
-		if (cap > max || !(n = realloc(l->v, cap * sizeof(*n)))) {
-			l->overflow = true;
-			return false;
-		}
-		l->v = n;
-		l->cap = cap;
+	if (l->n >= max || HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1)) {
+		l->overflow = true;
+		return false;
 	}
 	l->v[l->n++] = (struct hm_stamp){ sec, msec, serial };
 	return true;
@@ -227,39 +220,35 @@ int hm_ckpt_output(struct hm_ckpt *k, int fd)
 	return 0;
 }
 
-static void write_stamps(FILE *f, const struct hm_serials *l)
+static void write_stamps(struct hm_sbuf *b, const struct hm_serials *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "event %" PRId64 ".%03u:%" PRIu64 "\n", l->v[i].sec,
-			l->v[i].msec, l->v[i].serial);
+		hm_sbuf_printf(b, "event %" PRId64 ".%03u:%" PRIu64 "\n",
+			       l->v[i].sec, l->v[i].msec, l->v[i].serial);
 }
 
 int hm_ckpt_write(struct hm_ckpt *k, uint64_t now_ms)
 {
-	char *text = NULL;
-	size_t len = 0;
+	struct hm_sbuf b = { 0 };
 	uint64_t size;
-	FILE *f;
 	int rc;
 
 	k->written_ms = now_ms;
 	if (!k->place.valid || k->since.overflow || k->batch.overflow)
 		return 0;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	fprintf(f, "%s\ndev %" PRIu64 "\nino %" PRIu64 "\noffset %" PRIu64 "\n",
-		CKPT_MAGIC, k->place.dev, k->place.ino, k->place.off);
+	hm_sbuf_printf(&b, "%s\ndev %" PRIu64 "\nino %" PRIu64
+		       "\noffset %" PRIu64 "\n", CKPT_MAGIC, k->place.dev,
+		       k->place.ino, k->place.off);
 	if (out_size(k->out_fd, &size))
-		fprintf(f, "output %" PRIu64 "\n", size);
-	write_stamps(f, &k->since);
-	write_stamps(f, &k->batch);
-	if (fclose(f) != 0) {
-		free(text);
+		hm_sbuf_printf(&b, "output %" PRIu64 "\n", size);
+	write_stamps(&b, &k->since);
+	write_stamps(&b, &k->batch);
+	if (b.oom) {
+		hm_sbuf_free(&b);
 		return -ENOMEM;
 	}
-	rc = hm_atomic_write(k->path, text, len);
-	free(text);
+	rc = hm_atomic_write(k->path, b.s, b.len);
+	hm_sbuf_free(&b);
 	return rc < 0 ? rc : 1;
 }
 

@@ -91,7 +91,7 @@ int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max)
  * wrote it (little endian for x86); ports and IPv4/IPv6 addresses are in
  * network order inside.
  */
-bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
+int hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
 			struct hm_arena *a)
 {
 	unsigned char raw[128];
@@ -100,24 +100,24 @@ bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
 
 	memset(sa, 0, sizeof(*sa));
 	if (n < 4 || n % 2 || n / 2 > sizeof(raw))
-		return false;
+		return -EINVAL;
 	if (!hm_hex_decode(raw, hex, n))
-		return false;
+		return -EINVAL;
 	len = n / 2;
 	sa->family = raw[0] | raw[1] << 8;
 	switch (sa->family) {
 	case AF_INET:
 		if (len < 8)
-			return false;
+			return -EINVAL;
 		sa->port = (uint16_t)(raw[2] << 8 | raw[3]);
 		memcpy(sa->addr, raw + 4, 4);
-		return true;
+		return 0;
 	case AF_INET6:
 		if (len < 24)
-			return false;
+			return -EINVAL;
 		sa->port = (uint16_t)(raw[2] << 8 | raw[3]);
 		memcpy(sa->addr, raw + 8, 16);
-		return true;
+		return 0;
 	case AF_UNIX: {
 		size_t plen = len - 2;
 		char *p;
@@ -131,12 +131,12 @@ bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
 		}
 		p = hm_arena_strndup(a, (const char *)raw + 2, plen);
 		if (!p)
-			return false;
+			return -ENOMEM;
 		sa->unix_path.s = p;
 		sa->unix_path.len = plen;
-		return true;
+		return 0;
 	}
 	default:
-		return true;
+		return 0;
 	}
 }

@@ -54,8 +54,9 @@ bool hm_parse_i64(const char *s, int64_t *out);
  * -E2BIG over @max bytes in @b, -ENOMEM.
  */
 int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max);
-bool hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
-			struct hm_arena *a);
+/* saddr's hex into @sa: 0, -EINVAL (bad), -ENOMEM (arena). */
+int hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
+		       struct hm_arena *a);
 
 /* ---- canon.c */
 struct hm_canon;

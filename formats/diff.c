@@ -26,16 +26,9 @@ struct lines {
 /* Takes ownership of @s (freed on failure too). */
 static int add_line(struct lines *l, char *s)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(s);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1)) {
+		free(s);
+		return -ENOMEM;
 	}
 	l->v[l->n++] = s;
 	return 0;

@@ -3,26 +3,15 @@
 # the posting's sample, and the fields docs/JSON.md promises, queried
 # with jq on it and on a policy learned from real logs; names that need
 # escaping stay valid JSON and valid UTF-8.  Needs $HISTMAC, $HM_SRC, jq.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 golden=$HM_SRC/tests/golden/export-json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 if ! command -v jq >/dev/null; then
 	[ "${CI:-}" = true ] && { echo "t_json_export: jq missing (scripts/deps.sh test)" >&2; exit 1; }
 	echo "t_json_export: jq missing, skipped" >&2
 	exit 77
 fi
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
 
 # expect JQ-FILTER FILE: the filter must print "true".
 expect() {
@@ -83,8 +72,4 @@ mkdir "$tmp/e"
 "$HISTMAC" export -p "$tmp/e" --format json -o "$tmp/e.json"
 expect '.domains == [] and .domain_count == 0' "$tmp/e.json"
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_json_export: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_json_export: ok"
+finish t_json_export

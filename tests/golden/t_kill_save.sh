@@ -8,13 +8,8 @@
 # renamed by the round number, so every round adds entries).  Saves are
 # slowed down with HISTMAC_TEST_SAVE_DELAY_US so kills land inside them.
 # HM_KILL_ROUNDS (default 200) rounds.
-set -eu
-export LC_ALL=C
-: "${HISTMAC:?}" "${HM_SRC:?}"
+. "$(dirname "$0")/lib.sh"
 rounds=${HM_KILL_ROUNDS:-200}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 pol=$tmp/policy
 "$HISTMAC" learn -q -p "$pol" -i "$HM_SRC/samples/audit/apache2-sysv.log" 2>/dev/null
@@ -31,7 +26,7 @@ for ((i = 1; i <= rounds; i++)); do
 	"$HISTMAC" learn -q -p "$tmp/want" -i "$tmp/in.log" 2>/dev/null
 	snapshot "$tmp/want" >"$tmp/want.txt"
 	snapshot "$pol" >"$tmp/old.txt"
-	cmp -s "$tmp/old.txt" "$tmp/want.txt" && fail "round $i learns nothing new"
+	cmp -s "$tmp/old.txt" "$tmp/want.txt" && die "round $i learns nothing new"
 
 	HISTMAC_TEST_SAVE_DELAY_US=$((RANDOM % 3000)) \
 		"$HISTMAC" learn -q -p "$pol" -i "$tmp/in.log" 2>/dev/null &
@@ -42,7 +37,7 @@ for ((i = 1; i <= rounds; i++)); do
 	[ -e "$pol/.histmac-commit" ] && killed_mid=$((killed_mid + 1))
 
 	"$HISTMAC" policy check -p "$pol" >"$tmp/check.out" 2>&1 ||
-		{ cat "$tmp/check.out" >&2; fail "round $i: policy check failed"; }
+		{ cat "$tmp/check.out" >&2; die "round $i: policy check failed"; }
 	snapshot "$pol" >"$tmp/got.txt"
 	if cmp -s "$tmp/got.txt" "$tmp/old.txt"; then
 		old=$((old + 1))
@@ -50,12 +45,12 @@ for ((i = 1; i <= rounds; i++)); do
 		new=$((new + 1))
 	else
 		diff "$tmp/want.txt" "$tmp/got.txt" | head -20 >&2
-		fail "round $i: neither the old nor the new policy"
+		die "round $i: neither the old nor the new policy"
 	fi
-	ls -a "$pol" | grep -q '\.hmnew$' && fail "round $i: a stale .hmnew file"
+	ls -a "$pol" | grep -q '\.hmnew$' && die "round $i: a stale .hmnew file"
 done
 echo "ok: $rounds kills: $old left the old policy, $new the new one," \
 	"$killed_mid inside a commit (rolled forward on load)"
 # Kills that never hit a save, or always after it, would prove nothing.
 [ "$old" -gt 0 ] && [ "$new" -gt 0 ] && [ "$killed_mid" -gt 0 ] ||
-	fail "the kills did not land both before and inside saves"
+	die "the kills did not land both before and inside saves"

@@ -1,26 +1,7 @@
 #!/bin/bash
 # t_match_cli.sh - `histmac match` and `histmac encode`: output, exit codes,
 # and the cases that must fail.  Needs $HISTMAC (ctest sets it).
-set -eu
-export LC_ALL=C
-
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-# expect_rc WANT CMD... : run CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "$* exited $rc, want $want"
-}
+. "$(dirname "$0")/lib.sh"
 
 # same NAME: compare $tmp/out with $tmp/want.
 same() {
@@ -130,8 +111,4 @@ if grep -qv '^1$' "$tmp/out"; then
 	fail "encoded bytes are not valid words"
 fi
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails failure(s)" >&2
-	exit 1
-fi
-echo "t_match_cli: ok"
+finish t_match_cli

@@ -4,27 +4,9 @@
 # output in expected/check.out), clean policies exit 0, and the exit
 # codes for usage errors and unreadable directories.
 # Needs $HISTMAC and $HM_SRC.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-: "${HM_SRC:?set HM_SRC to the source tree}"
 g=$HM_SRC/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || fail "$* exited $rc, want $want"
-}
 
 # Bad lines: exit 1, each one reported, the good ones loaded.
 (cd "$g/policy-bad" && expect_rc 1 "$HISTMAC" policy check -p .)
@@ -69,5 +51,4 @@ expect_rc 2 "$HISTMAC" policy check
 expect_rc 2 "$HISTMAC" policy check -p "$tmp" --dialect tomoyo-9
 expect_rc 2 "$HISTMAC" policy check -p "$tmp" extra
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-echo "t_policy_check: ok"
+finish t_policy_check

@@ -5,22 +5,11 @@
 # and the 2.6 sample as given.  The tool must also still reject a bad
 # policy, so a checker that accepts anything cannot pass this test.
 # Needs $HISTMAC, $HM_SRC and tomoyo-checkpolicy.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-: "${HM_SRC:?set HM_SRC to the source tree}"
 g=$HM_SRC/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 checker=$(command -v tomoyo-checkpolicy || true)
 [ -n "$checker" ] || { echo "FAIL: tomoyo-checkpolicy not installed" >&2; exit 1; }
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
 
 # clean KIND FILE: tomoyo-checkpolicy KIND reports "0 Error" "0 Warning".
 clean() {

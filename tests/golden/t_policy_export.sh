@@ -4,27 +4,9 @@
 # summary on stderr (expected/summary.FORMAT), and round trips: what was
 # written with -o loads cleanly and exports to the same text again.
 # Needs $HISTMAC and $HM_SRC (ctest sets them).
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-: "${HM_SRC:?set HM_SRC to the source tree}"
 g=$HM_SRC/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || { fail "$* exited $rc, want $want"; cat "$tmp/err" >&2; }
-}
 
 formats="tomoyo tomoyo-2.1 tomoyo-1.8"
 
@@ -106,5 +88,4 @@ expect_rc 3 "$HISTMAC" export -p "$tmp/missing"
 expect_rc 0 "$HISTMAC" export --help
 grep -q 'tomoyo-2.1' "$tmp/out" || fail "--help lists no formats"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-echo "t_policy_export: ok"
+finish t_policy_export

@@ -5,20 +5,9 @@
 # (text, SVG well-formed per xmllint, PNG), export to XML that validates
 # and round trips, to JSON that jq reads, and to a report page.  Needs
 # $HISTMAC, $HM_SRC.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 schema=$HM_SRC/formats/schema/histmac.rng
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
 
 run() {
 	"$@" >"$tmp/out" 2>"$tmp/err" || { fail "$* exited $?"; cat "$tmp/err" >&2; }
@@ -96,8 +85,4 @@ for empty in no yes; do
 		{ fail "empty=$empty: report HTML broken"; head "$tmp/html.err" >&2; }
 done
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_tree_badnames: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_tree_badnames: ok"
+finish t_tree_badnames

@@ -3,29 +3,10 @@
 # apache2 example (samples/policy/apache2-2007) has the posting's shape
 # (tests/golden/tree-posting/expected.txt), --root/--depth cut it, and
 # the usage errors fail as documented.  Needs $HISTMAC and $HM_SRC.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 golden=$HM_SRC/tests/golden/tree-posting
 sample=$HM_SRC/samples/policy/apache2-2007
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-# expect_rc WANT CMD... : run CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || { fail "$* exited $rc, want $want"; cat "$tmp/err" >&2; }
-}
 
 # The posting's shape, checked independently of expected.txt too: every
 # line after "<kernel>" is "+ /path" indented by two more spaces, each
@@ -78,8 +59,4 @@ expect_rc 0 "$HISTMAC" tree -p "$tmp/empty"
 expect_rc 0 "$HISTMAC" tree -p "$tmp/empty" -o "$tmp/empty.svg"
 xmllint --noout "$tmp/empty.svg" || fail "empty policy: svg not well-formed"
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_tree_posting: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_tree_posting: ok"
+finish t_tree_posting

@@ -6,22 +6,11 @@
 # and dot come out too; a check result marks the right domains; a tree of
 # 10,000 domains still renders, folded, and says so.  The pictures are
 # kept in $HM_BUILD/test-artifacts/tree/.  Needs $HISTMAC, $HM_SRC.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 HM_BUILD=${HM_BUILD:-$HM_SRC/build}
 art=$HM_BUILD/test-artifacts/tree
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$art"
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
 
 run() {
 	"$@" >"$tmp/out" 2>"$tmp/err" || { fail "$* exited $?"; cat "$tmp/err" >&2; }
@@ -125,8 +114,4 @@ run "$HISTMAC" tree -p "$big" --root '<kernel> /sbin/init /usr/sbin/svc07' -o "$
 sub=$(xpath "count(//*[local-name()='g'][starts-with(@id,'dom-')])" "$art/big-svc07.svg")
 [ "$sub" -eq 41 ] || fail "--root subtree drew $sub nodes, want 41 (root + 40)"
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_tree_render: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_tree_render: ok"
+finish t_tree_render

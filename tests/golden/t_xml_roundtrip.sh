@@ -5,28 +5,10 @@
 # bytes) for the posting's sample, a policy with every kind, and one
 # learned from real logs; a document that fails the schema is refused
 # with FILE:LINE and nothing is written.  Needs $HISTMAC and $HM_SRC.
-set -eu
-export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-HM_SRC=${HM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 golden=$HM_SRC/tests/golden/export-xml
 schema=$HM_SRC/formats/schema/histmac.rng
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || { fail "$* exited $rc, want $want"; cat "$tmp/err" >&2; }
-}
 
 # round_trip NAME POLICYDIR: export, validate, import, export, compare.
 round_trip() {
@@ -93,8 +75,4 @@ mkdir "$tmp/empty"
 : >"$tmp/empty/domain_policy.conf"
 round_trip empty "$tmp/empty"
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_xml_roundtrip: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_xml_roundtrip: ok"
+finish t_xml_roundtrip

@@ -1,28 +1,17 @@
 # shellcheck shell=bash
 # lib.sh - what the tests/golden/t_hostile_*.sh scripts share; sourced.
-# Needs $HISTMAC and $HM_SRC; sets $gen, $tmp (removed on exit) and the
-# helpers below.  Peak RSS comes from GNU time (Debian package `time`,
-# in scripts/deps.sh's test set), never from the shell's own counters.
-set -eu
-export LC_ALL=C
-
-: "${HISTMAC:?set HISTMAC to the histmac binary}"
-: "${HM_SRC:?set HM_SRC to the source tree}"
+# Needs $HISTMAC and $HM_SRC; sets $gen and the helpers below, on top of
+# tests/golden/lib.sh ($tmp, fail, finish).  Peak RSS comes from GNU time
+# (Debian package `time`, in scripts/deps.sh's test set), never from the
+# shell's own counters.
+. "$HM_SRC/tests/golden/lib.sh"
 hostile=$HM_SRC/tests/data/hostile
 gen="perl $hostile/gen.pl"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 if [ ! -x /usr/bin/time ]; then
 	echo "FAIL: /usr/bin/time missing (scripts/deps.sh test)" >&2
 	exit 1
 fi
-
-fails=0
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
 
 # run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err, peak RSS in
 # KiB in $rss; fails unless CMD exits WANT_RC.
@@ -74,9 +63,4 @@ known_gap() {
 	else
 		fail "$1: looks fixed; make this a hard check"
 	fi
-}
-
-finish() {
-	[ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
-	echo "$1: ok"
 }

@@ -1,0 +1,93 @@
+#!/bin/bash
+# scripts/check_rooms.sh - the layout rules CONTRIBUTING.md states, checked
+# on the sources and on the built room libraries:
+#   1. no file includes a .c file;
+#   2. no back edge between rooms: every hm_* symbol a room's library
+#      leaves undefined (nm -u) is defined in that room or in a room
+#      below it (the links below, as CMakeLists.txt links them);
+#   3. (reported, not failed) cycles between the files of one room: file
+#      A uses a symbol of file B and B one of A (nm per object file).
+# usage: scripts/check_rooms.sh BUILD_DIR     (ctest: lint/rooms)
+# Exit: 0 clean, 1 a rule broken (each listed), 2 usage.
+set -eu
+export LC_ALL=C
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: scripts/check_rooms.sh BUILD_DIR}
+[ -f "$build/libhm_util.a" ] || { echo "check_rooms: $build: no room libraries" >&2; exit 2; }
+
+# room: the rooms it links directly (CMakeLists.txt's hm_room() lines);
+# it may use these and, through them, the rooms below them.
+declare -A links=(
+	[hm_util]=""
+	[hm_collector]="hm_util"
+	[hm_analyzer]="hm_util"
+	[hm_formats]="hm_analyzer hm_collector"
+	[hm_exporters]="hm_formats"
+	[hm_enforce]="hm_formats"
+	[hm_session]="hm_formats hm_collector"
+)
+# below ROOM: every room ROOM may use, transitively
+below() {
+	local r
+	for r in ${links[$1]}; do
+		echo "$r"
+		below "$r"
+	done | sort -u
+}
+status=0
+
+# 1. #include "x.c"
+inc=$(cd "$src" && find . \( -name '.git' -o -name 'build*' \) -prune -o \
+	\( -name '*.c' -o -name '*.h' \) -print0 | xargs -0 grep -HnE \
+	'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]*\.c[">]' || true)
+if [ -n "$inc" ]; then
+	echo "check_rooms: files that include a .c file:"
+	echo "$inc"
+	status=1
+fi
+
+# 2. back edges
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for room in "${!links[@]}"; do
+	nm -g --defined-only "$build/lib$room.a" 2>/dev/null |
+		awk 'NF == 3 { print $3 }' | sort -u >"$tmp/$room.def"
+done
+for room in "${!links[@]}"; do
+	cat "$tmp/$room.def" >"$tmp/allowed"
+	for b in $(below "$room"); do
+		cat "$tmp/$b.def" >>"$tmp/allowed"
+	done
+	sort -u -o "$tmp/allowed" "$tmp/allowed"
+	nm -u "$build/lib$room.a" | awk '$1 == "U" && $2 ~ /^hm_/ { print $2 }' |
+		sort -u | comm -23 - "$tmp/allowed" >"$tmp/bad"
+	if [ -s "$tmp/bad" ]; then
+		status=1
+		while read -r sym; do
+			owner=$(grep -lx "$sym" "$tmp"/*.def | sed 's|.*/||; s|\.def$||' | head -n 1)
+			echo "check_rooms: $room uses $sym from ${owner:-nowhere}, not a room below it"
+		done <"$tmp/bad"
+	fi
+done
+
+# 3. file cycles inside a room (information)
+for room in "${!links[@]}"; do
+	nm -A "$build/lib$room.a" 2>/dev/null | awk '
+		{ split($1, p, ":"); obj = p[2] }
+		$2 == "U" && $3 ~ /^hm_/ { use[obj, $3] = 1; objs[obj] = 1 }
+		NF == 3 && $2 ~ /^[TDBR]$/ { def[$3] = obj }
+		END {
+			for (k in use) {
+				split(k, u, SUBSEP)
+				if ((u[2] in def) && def[u[2]] != u[1])
+					edge[u[1], def[u[2]]] = 1
+			}
+			for (k in edge) {
+				split(k, e, SUBSEP)
+				if (e[1] < e[2] && ((e[2], e[1]) in edge))
+					printf "check_rooms: note: %s: %s <-> %s\n", room, e[1], e[2]
+			}
+		}' room="$room" | sort
+done
+[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms"
+exit "$status"
