@@ -78,6 +78,7 @@
 	X(ignore_marks, "kernel ignore marks added")			\
 	X(proc_events, "proc connector events")				\
 	X(proc_lost, "proc connector overruns (ENOBUFS)")		\
+	X(proc_forged, "proc connector messages not from the kernel")	\
 	X(resyncs, "resyncs from /proc")				\
 	X(execs, "execs tracked")					\
 	X(exec_pending, "execs entered by their judged name")		\
