@@ -334,10 +334,11 @@ int hm_proc_open_perm(int32_t pid, uint32_t *out)
 	return 0;
 }
 
-/* The domain name of a process of unobserved history: <kernel> EXE, the
- * same rule as the tracker's own (analyzer/tracker.c unobserved_name). */
-static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
-			  const char *exe, long exe_len)
+/* Put @pid in <kernel> EXE, the same name as the tracker's own rule
+ * for unobserved history (analyzer/tracker.c unobserved_name).  @flags:
+ * HM_PROC_UNOBSERVED (its next exec is not judged), or 0. */
+static int set_kernel_exe(struct hm_proc *p, int32_t pid, int64_t ppid,
+			  const char *exe, long exe_len, uint32_t flags)
 {
 	char name[HM_MAX_WORD + sizeof(HM_KERNEL) + 1];
 	size_t len = HM_KERNEL_LEN;
@@ -351,7 +352,13 @@ static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
 	}
 	return hm_tracker_set(p->t, pid, ppid, exe_len > 0 ? exe : NULL,
 			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
-			      HM_PROC_UNOBSERVED, time(NULL));
+			      flags, time(NULL));
+}
+
+static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
+			  const char *exe, long exe_len)
+{
+	return set_kernel_exe(p, pid, ppid, exe, exe_len, HM_PROC_UNOBSERVED);
 }
 
 /* The exe of any live thread of @tgid (its leader may have exited). */
@@ -433,9 +440,10 @@ int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 	if (r || n == -ESRCH) {
 		/* gone, or its leader left: no history we know of, so
 		 * judged as <kernel> EXE (DESIGN.md "Unobserved history"),
-		 * never let through unjudged */
+		 * its execs too: never let through unjudged */
 		p->c->exited++;
-		r = set_unobserved(p, pid, task.ppid, n > 0 ? exe : NULL, n);
+		r = set_kernel_exe(p, pid, task.ppid, n > 0 ? exe : NULL, n,
+				   0);
 		if (r)
 			return r;
 		return hm_tracker_lookup(p->t, pid, out) ? 0 : -ENOMEM;

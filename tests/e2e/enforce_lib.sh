@@ -179,3 +179,9 @@ hm_enf_want() {
 hm_enf_nobody() {
 	_hm_enf_run "$T/helper" as 65534 "$@"
 }
+
+# hm_enf_fail MSG: fail, showing the end of the daemon's log first.
+hm_enf_fail() {
+	[ -n "${DLOG:-}" ] && [ -f "$DLOG" ] && tail -40 "$DLOG" >&2
+	hm_fail "$@"
+}

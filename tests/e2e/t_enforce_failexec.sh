@@ -29,19 +29,19 @@ EOP
 
 hm_enf_start --mode enforcing
 hm_enf_nobody exec "$T/child" read "$T/a"	# the exec itself is allowed
-[ "$HM_ENF_RC" = 0 ] || hm_fail "the allowed exec failed: $HM_ENF_OUT"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "the allowed exec failed: $HM_ENF_OUT"
 hm_enf_nobody failexec "$T/child" exec "$CAT" "$T/a"
 case "$HM_ENF_OUT" in
 *"failexec $T/child: Bad address"*) ;;
-*) hm_fail "the exec did not fail as planned: $HM_ENF_OUT" ;;
+*) hm_enf_fail "the exec did not fail as planned: $HM_ENF_OUT" ;;
 esac
 case "$HM_ENF_OUT" in
 *"append $T/child: Operation not permitted"*) ;;
-*) hm_fail "appended to $T/child after a failed exec: $HM_ENF_OUT" ;;
+*) hm_enf_fail "appended to $T/child after a failed exec: $HM_ENF_OUT" ;;
 esac
 case "$HM_ENF_OUT" in
 *"$T/a: Operation not permitted"*) ;;
-*) hm_fail "$CAT read $T/a in the failed exec's domain: $HM_ENF_OUT" ;;
+*) hm_enf_fail "$CAT read $T/a in the failed exec's domain: $HM_ENF_OUT" ;;
 esac
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file (read/)?(append|write) $T/child"

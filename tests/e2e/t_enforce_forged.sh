@@ -33,7 +33,7 @@ port_of() {
 
 hm_enf_start --mode enforcing
 port=$(port_of "$DPID")
-[ -n "$port" ] || hm_fail "no proc-connector socket found for $DPID"
+[ -n "$port" ] || hm_enf_fail "no proc-connector socket found for $DPID"
 "$T/helper" linger 4000 "$T/a" >"$HM_TMP/parent.out" 2>&1 &
 parent=$!
 "$T/other" waitread 1500 "$T/a" >"$HM_TMP/victim.out" 2>&1 &
@@ -43,14 +43,14 @@ sleep 0.3
 hm_enf_nobody forge "$port" "$victim" "$parent"
 case "$HM_ENF_OUT" in
 *"forge: Operation not permitted"*) ;;
-*) hm_fail "uid 65534 could send to the daemon's netlink port: $HM_ENF_OUT" ;;
+*) hm_enf_fail "uid 65534 could send to the daemon's netlink port: $HM_ENF_OUT" ;;
 esac
 hm_enf_ok "$T/helper" forge "$port" "$victim" "$parent"
 rc=0
 wait "$victim" || rc=$?
 grep -q "read $T/a: Operation not permitted" "$HM_TMP/victim.out" ||
 	{ cat "$DLOG" >&2; hm_fail "the forged fork moved the process: $(cat "$HM_TMP/victim.out")"; }
-wait "$parent" || hm_fail "the real parent could not read $T/a"
+wait "$parent" || hm_enf_fail "the real parent could not read $T/a"
 hm_enf_stop
 hm_enf_log_has "ignored a proc-connector message from port [1-9][0-9]* \(not the kernel\)"
 hm_enf_log_has "deny pid=$victim domain=\"<kernel> $T/other\" file read $T/a"

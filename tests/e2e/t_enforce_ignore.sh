@@ -28,10 +28,10 @@ hm_enf_ok "$T/helper" read "$T/a" "$T/b"
 hm_enf_nobody read "$T/b"
 case "$HM_ENF_OUT" in
 *"read $T/b: Operation not permitted"*) ;;
-*) hm_fail "uid 65534 read $T/b after root did: $HM_ENF_OUT" ;;
+*) hm_enf_fail "uid 65534 read $T/b after root did: $HM_ENF_OUT" ;;
 esac
 hm_enf_nobody read "$T/a"
-[ "$HM_ENF_RC" = 0 ] || hm_fail "uid 65534 read $T/a: $HM_ENF_OUT"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "uid 65534 read $T/a: $HM_ENF_OUT"
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/b"
 hm_enf_want "kernel ignore marks added" -eq 1

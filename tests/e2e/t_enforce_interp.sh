@@ -37,11 +37,11 @@ EOP
 
 hm_enf_start --mode enforcing
 hm_enf_nobody exec "$T/good"
-[ "$HM_ENF_RC" = 0 ] || hm_fail "the script whose domain reads $T/sh: $HM_ENF_OUT"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "the script whose domain reads $T/sh: $HM_ENF_OUT"
 hm_enf_nobody exec "$T/bad"
 case "$HM_ENF_OUT" in
 *"exec $T/bad: Operation not permitted"*) ;;
-*) hm_fail "the interpreter ran unchecked: $HM_ENF_RC $HM_ENF_OUT" ;;
+*) hm_enf_fail "the interpreter ran unchecked: $HM_ENF_RC $HM_ENF_OUT" ;;
 esac
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H $T/bad\" file read $T/sh"

@@ -22,11 +22,11 @@ EOP
 hm_enf_start --mode enforcing
 hm_enf_log_has "marked file system $T "
 hm_enf_nobody ns read "$T/a"
-[ "$HM_ENF_RC" = 0 ] || hm_fail "allowed read through another mount: $HM_ENF_OUT"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "allowed read through another mount: $HM_ENF_OUT"
 hm_enf_nobody ns read "$T/c"
 case "$HM_ENF_OUT" in
 *"read $T/c: Operation not permitted"*) ;;
-*) hm_fail "a new mount namespace sidestepped the mark: $HM_ENF_OUT" ;;
+*) hm_enf_fail "a new mount namespace sidestepped the mark: $HM_ENF_OUT" ;;
 esac
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/c"

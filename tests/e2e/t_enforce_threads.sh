@@ -21,16 +21,16 @@ EOP
 
 hm_enf_start --mode enforcing
 hm_enf_nobody thread-exit 300 read "$T/a"
-[ "$HM_ENF_RC" = 0 ] || hm_fail "allowed read from a leaderless group: $HM_ENF_OUT"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "allowed read from a leaderless group: $HM_ENF_OUT"
 hm_enf_nobody thread-exit 300 read "$T/c"
 case "$HM_ENF_OUT" in
 *"read $T/c: Operation not permitted"*) ;;
-*) hm_fail "leaderless group read $T/c: $HM_ENF_OUT" ;;
+*) hm_enf_fail "leaderless group read $T/c: $HM_ENF_OUT" ;;
 esac
 hm_enf_nobody thread-exit 300 exec "$T/unlearned" read "$T/a"
 case "$HM_ENF_OUT" in
 *"exec $T/unlearned: Operation not permitted"*) ;;
-*) hm_fail "leaderless group exec: $HM_ENF_OUT" ;;
+*) hm_enf_fail "leaderless group exec: $HM_ENF_OUT" ;;
 esac
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/c"
