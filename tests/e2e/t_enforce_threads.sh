@@ -10,14 +10,7 @@ set -eu
 
 hm_enf_setup
 H="<kernel> $T/helper"
-hm_enf_policy_from <<EOP
-<kernel>
-use_profile 3
-
-$H
-use_profile 3
-file read $T/a
-EOP
+hm_enf_policy		# $H may read $T/a; all enforcing
 
 hm_enf_start --mode enforcing
 hm_enf_nobody thread-exit 300 read "$T/a"
