@@ -146,7 +146,7 @@ static void report(struct hm_loop *l, struct ev *e,
 		word = "would-deny";
 	if (e->late) {
 		res = HM_DECISION_TIMEOUT;
-		word = l->cfg.default_deny ? "timeout (watchdog: deny)" :
+		word = l->cfg.stall_deny ? "timeout (watchdog: deny)" :
 					   "timeout (watchdog: allow)";
 	}
 	hm_log("%s pid=%d domain=\"%s\" %s%s", word, e->pid,
@@ -163,11 +163,19 @@ static void report(struct hm_loop *l, struct ev *e,
  * or not judged): the process got the watchdog's answer, say so. */
 static void report_late(struct hm_loop *l, const struct ev *e)
 {
+	static const struct hm_name unknown = { .str = "<unknown>",
+						.len = 9 };
+
 	hm_log("timeout (watchdog: %s) pid=%d %s: answered before the "
 	       "decision (--decision-timeout %u ms)",
-	       l->cfg.default_deny ? "deny" : "allow", e->pid,
+	       l->cfg.stall_deny ? "deny" : "allow", e->pid,
 	       e->raw_len ? e->raw : "(path not read)",
 	       l->cfg.decision_timeout_ms);
+	if (!e->dry && hm_log_decision(l->cfg.audit_fd, HM_DECISION_TIMEOUT,
+				       e->perm, e->pid, 0,
+				       e->v.name ? e->v.name : &unknown,
+				       e->raw, e->raw_len))
+		l->c->audit_failures++;
 }
 
 static void set_pending(struct hm_loop *l, struct ev *e,

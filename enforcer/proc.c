@@ -361,26 +361,54 @@ static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
 	return set_kernel_exe(p, pid, ppid, exe, exe_len, HM_PROC_UNOBSERVED);
 }
 
-/* The exe of any live thread of @tgid (its leader may have exited). */
-static long group_exe(int32_t tgid, char *buf, size_t cap)
+/*
+ * The /proc link to @tgid's executable into @link: /proc/TGID/exe, or
+ * when its leader has exited (a zombie has no exe) that of a live
+ * thread.  Returns 0 or -ESRCH.
+ */
+static int exe_link(int32_t tgid, char *link, size_t cap)
 {
 	char path[64];
 	struct dirent *de;
+	struct stat st;
 	DIR *d;
-	long n = -ESRCH;
+	int r = -ESRCH;
 
+	snprintf(link, cap, "/proc/%d/exe", tgid);
+	if (!stat(link, &st))
+		return 0;
 	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
 	d = opendir(path);
 	if (!d)
 		return -ESRCH;
-	while (n < 0 && (de = readdir(d))) {
+	while (r && (de = readdir(d))) {
 		long tid = strtol(de->d_name, NULL, 10);
 
-		if (tid > 0 && tid != tgid)
-			n = hm_proc_exe((int32_t)tid, buf, cap);
+		if (tid <= 0 || tid == tgid)
+			continue;
+		snprintf(link, cap, "/proc/%d/task/%ld/exe", tgid, tid);
+		if (!stat(link, &st))
+			r = 0;
 	}
 	closedir(d);
-	return n;
+	return r;
+}
+
+/* The exe of @tgid or of any live thread of it (encoded). */
+static long group_exe(int32_t tgid, char *buf, size_t cap)
+{
+	char link[96];
+	char raw[PATH_MAX];
+	ssize_t n;
+
+	if (exe_link(tgid, link, sizeof(link)))
+		return -ESRCH;
+	n = readlink(link, raw, sizeof(raw));
+	if (n < 0)
+		return -ESRCH;
+	if ((size_t)n >= sizeof(raw) || hm_encode_len(raw, (size_t)n) >= cap)
+		return -ENAMETOOLONG;
+	return (long)hm_encode(buf, raw, (size_t)n);
 }
 
 /* Does a thread of @tgid other than its leader and @tid (threads that
@@ -692,11 +720,11 @@ int hm_proc_import(struct hm_proc *p, const char *state)
  * that happened. */
 static bool exec_happened(int32_t pid, const struct hm_pending_exec *pe)
 {
-	char path[64];
+	char path[96];
 	struct statx stx;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0)
+	if (exe_link(pid, path, sizeof(path)) ||
+	    statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0)
 		return false;
 	if (hm_execs_has_obj(pe, stx.stx_dev_major * 0x100000000ull +
 					 stx.stx_dev_minor,
@@ -724,7 +752,7 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 	struct hm_pending_exec *pe = hm_execs_find(p->x, pid);
 	struct hm_name prog = { 0 }, real = { 0 };
 	struct hm_exec_result res;
-	long n = hm_proc_exe(pid, exe, sizeof(exe));
+	long n = group_exe(pid, exe, sizeof(exe));	/* a leader may be gone */
 	int r;
 
 	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {

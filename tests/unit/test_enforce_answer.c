@@ -72,9 +72,10 @@ static void sleep_ms(long ms)
 static struct hm_answers *new_answers(int fan, unsigned timeout_ms,
 				      bool deny)
 {
-	struct hm_answers_cfg cfg = { .fan_fd = fan,
+	struct hm_answers_cfg cfg = { .fan_fd = fan, .audit_fd = -1,
 				      .decision_timeout_ms = timeout_ms,
-				      .default_deny = deny };
+				      .default_deny = deny,
+				      .stall_deny = deny };
 	struct hm_answers *a;
 
 	assert_int_equal(hm_answers_new(&cfg, &a), 0);
