@@ -127,9 +127,10 @@ static int check_one(const char *mark,
 		return -EINVAL;
 	}
 	if (type == MARK_FS && same_fs(real, policy)) {
-		hm_log("--mark %s: its file system holds the policy "
-		       "directory %s; keep the policy outside what is "
-		       "enforced", mark, policy);
+		hm_log("--mark %s: it covers the policy directory %s (a "
+		       "file system mark covers all of its file system); "
+		       "keep the policy outside what is enforced", mark,
+		       policy);
 		return -EINVAL;
 	}
 	/* the policy directory is written by us: never under a mark */
