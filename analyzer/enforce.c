@@ -459,9 +459,13 @@ static void decide_open(const struct hm_model *m,
 	}
 	if (out->allowed && ix->any_global) {
 		struct hm_domain global = { .group_no = -1 };
+		const struct hm_acl_head *g = NULL;
 
 		memcpy(global.groups, ix->global, sizeof(global.groups));
-		out->global = hm_domain_allows(m, &global, &req, NULL);
+		/* an ignore mark allows every process: only an entry with no
+		 * condition (task.uid=0 holds for root, not for the rest) */
+		out->global = hm_domain_allows(m, &global, &req, &g) && g &&
+			      !g->cond;
 	}
 }
 

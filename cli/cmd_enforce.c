@@ -40,9 +40,10 @@ static void usage(FILE *f)
 "                           `histmac query` client connected to SOCKET\n"
 "      --query-timeout SEC  no answer within SEC (default 10) rejects\n"
 "      --decision-timeout MS  the watchdog answers a decision late by MS\n"
-"                           (default 1000) with the default answer\n"
+"                           (default 1000)\n"
 "      --default allow|deny answer of the watchdog and of internal errors\n"
-"                           (default allow: the system stays usable)\n"
+"                           (default allow; without it the watchdog\n"
+"                           denies when something is enforced)\n"
 "      --state FILE         import the process table of a running learner\n"
 "                           (histmac learn --state FILE)\n"
 "      --save-interval SEC  learning: save the policy every SEC (default 60)\n"
@@ -161,6 +162,7 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 		if (strcmp(arg, "allow") && strcmp(arg, "deny"))
 			return hm_cli_usage_error(CMD, "--default allow|deny");
 		o->default_deny = !strcmp(arg, "deny");
+		o->default_given = true;
 		return 0;
 	case OPT_STATE: o->state = arg; return 0;
 	case OPT_SAVE_INTERVAL:

@@ -15,6 +15,8 @@
  * answers the queue on its own: no permission event waits for ever.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
@@ -43,6 +45,8 @@ struct hm_answers {
 	pid_t self;
 	bool audit;
 	bool default_deny;
+	bool stall_deny;
+	int audit_fd;			/* the watchdog's records */
 	uint64_t timeout_ns;
 	struct slot slots[HM_ANSWERS_SLOTS];
 	uint32_t free_stack[HM_ANSWERS_SLOTS];
@@ -95,6 +99,8 @@ int hm_answers_new(const struct hm_answers_cfg *cfg,
 	a->self = getpid();
 	a->audit = cfg->audit;
 	a->default_deny = cfg->default_deny;
+	a->stall_deny = cfg->stall_deny;
+	a->audit_fd = cfg->audit_fd;
 	a->timeout_ns = (uint64_t)cfg->decision_timeout_ms * 1000000ull;
 	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		a->slots[i].fd = -1;
@@ -233,7 +239,7 @@ static void expire(struct hm_answers *a, uint64_t now)
 		struct slot *s = &a->slots[i];
 
 		if (s->state == S_DECIDING && now - s->since_ns > a->timeout_ns) {
-			respond(a, s->fd, s->pid == a->self || !a->default_deny,
+			respond(a, s->fd, s->pid == a->self || !a->stall_deny,
 				false);
 		} else if (s->state == S_HELD &&
 			   now > s->deadline_ns + HELD_GRACE_NS) {
@@ -244,6 +250,29 @@ static void expire(struct hm_answers *a, uint64_t now)
 		s->state = S_ANSWERED;
 		a->st.watchdog++;
 	}
+}
+
+/* Every answer the watchdog gives is logged and audited: the main loop
+ * tells the late ones (loop.c), this the ones it read itself. */
+static void tell_drained(struct hm_answers *a,
+			 const struct fanotify_event_metadata *md, bool allow)
+{
+	static const struct hm_name unknown = { .str = "<unknown>",
+						.len = 9 };
+	char link[64];
+	char path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", md->fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	path[n > 0 ? n : 0] = '\0';
+	hm_log("timeout (watchdog: %s, loop stalled) pid=%d %s: answered "
+	       "unjudged", allow ? "allow" : "deny", md->pid,
+	       n > 0 ? path : "(path not read)");
+	hm_log_decision(a->audit_fd, HM_DECISION_TIMEOUT,
+			(md->mask & FAN_OPEN_EXEC_PERM) ?
+				1u << HM_FILE_EXECUTE : 0,
+			md->pid, 0, &unknown, path, n > 0 ? (size_t)n : 0);
 }
 
 /* The main loop is stuck: read and answer the queue ourselves. */
@@ -259,11 +288,15 @@ static void drain(struct hm_answers *a)
 			if (md->fd < 0)
 				continue;
 			if (md->mask & (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)) {
+				bool allow = md->pid == a->self ||
+					     !a->stall_deny;
+
 				pthread_mutex_lock(&a->lock);
-				respond(a, md->fd, md->pid == a->self ||
-						   !a->default_deny, false);
+				respond(a, md->fd, allow, false);
 				a->st.watchdog_drained++;
 				pthread_mutex_unlock(&a->lock);
+				if (md->pid != a->self)
+					tell_drained(a, md, allow);
 			}
 			close(md->fd);
 		}

@@ -33,6 +33,7 @@ struct hm_enforcer {
 	int fan_fd;
 	int sig_fd;
 	int audit_fd;			/* libaudit, -1 none */
+	int wd_audit_fd;		/* the watchdog thread's own */
 	bool audit_events;		/* FAN_ENABLE_AUDIT worked */
 	uint64_t next_tick_ns;
 	unsigned test_delay_ms;		/* HISTMAC_TEST_DECISION_DELAY_MS */
@@ -242,6 +243,27 @@ static int open_procs(struct hm_enforcer *E)
 	return hm_proc_scan(E->proc, false);
 }
 
+/*
+ * What the watchdog answers a decision it finds late: --default when it
+ * was given, else deny when something is enforced (--mode enforcing, or
+ * an enforcing domain in the policy), else allow.
+ */
+static bool stall_deny(const struct hm_enforcer *E)
+{
+	const struct hm_model *m = E->live->m;
+
+	if (E->o.default_given)
+		return E->o.default_deny;
+	if (E->o.mode != HM_ENFORCER_MODE_PER_DOMAIN)
+		return E->o.mode == HM_PROFILE_ENFORCING;
+	if (m->default_profile == HM_PROFILE_ENFORCING)
+		return true;
+	for (size_t i = 0; i < m->n_domains; i++)
+		if (m->domains[i]->profile == HM_PROFILE_ENFORCING)
+			return true;
+	return false;
+}
+
 /* What answers and judges: the answer table, the supervisor, the loop. */
 static int open_deciders(struct hm_enforcer *E)
 {
@@ -249,7 +271,9 @@ static int open_deciders(struct hm_enforcer *E)
 		.fan_fd = E->fan_fd,
 		.decision_timeout_ms = E->o.decision_timeout_ms,
 		.default_deny = E->o.default_deny,
+		.stall_deny = stall_deny(E),
 		.audit = E->audit_events,
+		.audit_fd = E->wd_audit_fd,
 	};
 	struct hm_loop_cfg lcfg;
 	int r;
@@ -276,6 +300,7 @@ static int open_deciders(struct hm_enforcer *E)
 	lcfg = (struct hm_loop_cfg){
 		.fan_fd = E->fan_fd, .self = getpid(),
 		.default_deny = E->o.default_deny, .verbose = E->o.verbose,
+		.stall_deny = acfg.stall_deny,
 		.decision_timeout_ms = E->o.decision_timeout_ms,
 		.test_delay_ms = E->test_delay_ms, .audit_fd = E->audit_fd,
 		.ans = E->ans, .proc = E->proc, .live = E->live,
@@ -319,6 +344,8 @@ static int prepare(struct hm_enforcer *E)
 		if (E->audit_fd < 0)
 			hm_log("audit_open: %s: no decision records",
 			       strerror(errno));
+		else
+			E->wd_audit_fd = audit_open();
 	}
 	return open_deciders(E);
 }
@@ -472,6 +499,8 @@ static void teardown(struct hm_enforcer *E)
 	hm_dcache_free(E->cache);
 	if (E->audit_fd >= 0)
 		audit_close(E->audit_fd);
+	if (E->wd_audit_fd >= 0)
+		audit_close(E->wd_audit_fd);
 	if (E->sig_fd >= 0)
 		close(E->sig_fd);
 	if (E->o.pidfile)
@@ -487,7 +516,7 @@ int hm_enforcer_run(const struct hm_enforcer_opts *o)
 	if (!E)
 		return 3;
 	E->o = *o;
-	E->fan_fd = E->sig_fd = E->audit_fd = -1;
+	E->fan_fd = E->sig_fd = E->audit_fd = E->wd_audit_fd = -1;
 	read_test_delay(E);
 	raise_nofile();
 	r = prepare(E);

@@ -78,6 +78,7 @@
 	X(ignore_marks, "kernel ignore marks added")			\
 	X(proc_events, "proc connector events")				\
 	X(proc_lost, "proc connector overruns (ENOBUFS)")		\
+	X(proc_forged, "proc connector messages not from the kernel")	\
 	X(resyncs, "resyncs from /proc")				\
 	X(execs, "execs tracked")					\
 	X(exec_pending, "execs entered by their judged name")		\
@@ -120,8 +121,10 @@ struct hm_answer_stats {
 struct hm_answers_cfg {
 	int fan_fd;			/* answers are written here */
 	unsigned decision_timeout_ms;
-	bool default_deny;
+	bool default_deny;		/* a full table, shutdown */
+	bool stall_deny;		/* the watchdog's answer */
 	bool audit;			/* FAN_AUDIT works */
+	int audit_fd;			/* the watchdog's own; -1: none */
 };
 
 int hm_answers_new(const struct hm_answers_cfg *cfg,
@@ -346,6 +349,7 @@ struct hm_loop_cfg {
 	int fan_fd;			/* fanotify events are read here */
 	pid_t self;			/* let through */
 	bool default_deny;		/* internal errors */
+	bool stall_deny;		/* what the watchdog answers */
 	bool verbose;
 	unsigned decision_timeout_ms;	/* for log lines */
 	unsigned test_delay_ms;		/* tests: every decision stalls */

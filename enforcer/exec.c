@@ -67,8 +67,11 @@ void hm_execs_drop(struct hm_execs *x, int32_t pid)
  */
 void hm_execs_expire(struct hm_execs *x, uint64_t now)
 {
+	/* @now may be older than an entry set since (the loop's wake
+	 * time): that one is young, not 2^64 ns old */
 	for (size_t i = 0; i < x->n;)
-		if (now - x->pend[i].since_ns > HM_EXECS_TTL_NS)
+		if (now > x->pend[i].since_ns &&
+		    now - x->pend[i].since_ns > HM_EXECS_TTL_NS)
 			pending_remove(x, i);
 		else
 			i++;

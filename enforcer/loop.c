@@ -146,7 +146,7 @@ static void report(struct hm_loop *l, struct ev *e,
 		word = "would-deny";
 	if (e->late) {
 		res = HM_DECISION_TIMEOUT;
-		word = l->cfg.default_deny ? "timeout (watchdog: deny)" :
+		word = l->cfg.stall_deny ? "timeout (watchdog: deny)" :
 					   "timeout (watchdog: allow)";
 	}
 	hm_log("%s pid=%d domain=\"%s\" %s%s", word, e->pid,
@@ -163,11 +163,19 @@ static void report(struct hm_loop *l, struct ev *e,
  * or not judged): the process got the watchdog's answer, say so. */
 static void report_late(struct hm_loop *l, const struct ev *e)
 {
+	static const struct hm_name unknown = { .str = "<unknown>",
+						.len = 9 };
+
 	hm_log("timeout (watchdog: %s) pid=%d %s: answered before the "
 	       "decision (--decision-timeout %u ms)",
-	       l->cfg.default_deny ? "deny" : "allow", e->pid,
+	       l->cfg.stall_deny ? "deny" : "allow", e->pid,
 	       e->raw_len ? e->raw : "(path not read)",
 	       l->cfg.decision_timeout_ms);
+	if (!e->dry && hm_log_decision(l->cfg.audit_fd, HM_DECISION_TIMEOUT,
+				       e->perm, e->pid, 0,
+				       e->v.name ? e->v.name : &unknown,
+				       e->raw, e->raw_len))
+		l->c->audit_failures++;
 }
 
 static void set_pending(struct hm_loop *l, struct ev *e,
@@ -305,25 +313,129 @@ static int name_of(struct ev *e)
 	return 0;
 }
 
+/*
+ * A "#!" script's interpreter: TOMOYO checks its exec open as a read in
+ * the script's new domain (and the learner learns it so).  Returns the
+ * profile that applies, the answer in *@allowed, the domain in @dom.
+ */
+static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
+			    const struct hm_pending_exec *pe,
+			    struct hm_name *dom, char **next, bool *allowed)
+{
+	struct hm_live *L = l->cfg.live;
+	struct hm_name prog = { .str = pe->program,
+				.len = (uint32_t)strlen(pe->program) };
+	const struct hm_name *cand = NULL;
+	const struct hm_name *in;
+	struct hm_enf_query q;
+	struct hm_enf_answer a;
+	enum hm_transit type;
+
+	hm_name_fill(&prog);
+	if (hm_transition_compute(L->m, e->v.name, &prog, NULL, &cand, next,
+				  &type))
+		return HM_PROFILE_DISABLED;	/* no name: not judged */
+	if (e->v.flags & HM_PROC_UNOBSERVED) {
+		free(*next);
+		if (asprintf(next, "<kernel> %s", cand->str) < 0) {
+			*next = NULL;
+			return HM_PROFILE_DISABLED;
+		}
+	}
+	*dom = (struct hm_name){ .str = *next, .len = (uint32_t)strlen(*next) };
+	hm_name_fill(dom);
+	in = hm_name_lookup(L->m->names, dom->str, dom->len);
+	q = (struct hm_enf_query){ .path = &e->nm, .domain_name = dom,
+				   .domain = in ? hm_model_find_domain(L->m, in) :
+						  NULL };
+	hm_enf_decide(L->m, L->ix, &q, &a);
+	*allowed = a.allowed;
+	return hm_live_profile(L, a.profile);
+}
+
+/* The interpreter's exec open, answered as judge_interp() says. */
+static void interp_open(struct hm_loop *l, struct ev *e,
+			const struct hm_pending_exec *pe)
+{
+	struct hm_name dom = { 0 };
+	const struct hm_name *own = e->v.name;
+	char *next = NULL;
+	bool allowed = false;
+	uint8_t prof = judge_interp(l, e, pe, &dom, &next, &allowed);
+
+	e->perm = 1u << HM_FILE_READ;
+	if (allowed || prof == HM_PROFILE_DISABLED) {
+		finish(l, e, true, false);
+		l->c->exec_part++;
+	} else if (prof == HM_PROFILE_ENFORCING) {
+		finish(l, e, false, true);
+		l->c->denied++;
+	} else {
+		finish(l, e, true, prof == HM_PROFILE_PERMISSIVE);
+		if (prof == HM_PROFILE_LEARNING) {
+			l->c->learned++;
+			if (hm_live_learn(l->cfg.live, &dom, e->perm, &e->nm,
+					  NULL) < 0)
+				l->c->internal_errors++;
+		} else {
+			l->c->permissive++;
+		}
+	}
+	if (!allowed && prof != HM_PROFILE_DISABLED &&
+	    (prof != HM_PROFILE_LEARNING || l->cfg.verbose)) {
+		e->v.name = &dom;	/* reported in the script's domain */
+		report(l, e, prof == HM_PROFILE_ENFORCING ? HM_DECISION_DENY :
+			     prof == HM_PROFILE_LEARNING ? HM_DECISION_LEARNED :
+			     HM_DECISION_PERMISSIVE, prof);
+		e->v.name = own;
+	}
+	free(next);
+}
+
 /* An exec: judged unless the process's own history is unknown. */
 static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 			  struct hm_pending_exec *pe)
 {
 	uint64_t dev = e->stx.stx_dev_major * 0x100000000ull +
 		       e->stx.stx_dev_minor;
+	bool script = pe && pe->script;
 
+	if (pe && hm_execs_interp(pe, e->raw, e->fd, dev, e->stx.stx_ino)) {
+		if (script)
+			interp_open(l, e, pe);
+		else {
+			finish(l, e, true, false);	/* the ELF loader */
+			l->c->exec_part++;
+		}
+		return true;
+	}
 	if (e->v.flags & HM_PROC_UNOBSERVED) {
 		set_pending(l, e, &e->nm);
 		finish(l, e, true, false);
 		l->c->not_judged_exec++;
 		return true;
 	}
-	if (pe && hm_execs_interp(pe, e->raw, e->fd, dev, e->stx.stx_ino)) {
-		finish(l, e, true, false);
-		l->c->exec_part++;
-		return true;
-	}
 	return false;
+}
+
+/*
+ * The plain open fsnotify sends after each exec open of a program, its
+ * loader or its interpreter is part of the exec: read-only.  An open of
+ * the same file for writing (the exec may have failed, and the process
+ * goes on) is judged like any other.
+ */
+static bool exec_open(struct ev *e, const struct hm_pending_exec *pe)
+{
+	uint32_t perm = 0;
+
+	if (!hm_execs_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
+					  e->stx.stx_dev_minor,
+			      e->stx.stx_ino))
+		return false;
+	if (hm_proc_open_perm(e->pid, &perm) == -ESRCH)
+		return true;	/* gone: nothing is written */
+	return !(perm & (1u << HM_FILE_WRITE | 1u << HM_FILE_APPEND |
+			 1u << HM_FILE_TRUNCATE));
 }
 
 /* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
@@ -368,10 +480,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	pe = l->cfg.execs->n ? hm_execs_find(l->cfg.execs, e->pid) : NULL;
-	if (!e->exec && pe &&
-	    hm_execs_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
-					       e->stx.stx_dev_minor,
-				   e->stx.stx_ino)) {
+	if (!e->exec && pe && exec_open(e, pe)) {
 		l->c->exec_part++;
 		finish(l, e, true, false);
 		return;

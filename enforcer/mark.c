@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mark.c - what the enforcer watches, and what it must never watch.
- * Each --mark PATH becomes a mount mark when PATH is the root of a mount,
+ * Each --mark PATH becomes a file system mark when PATH is the root of a
+ * mount of a whole file system (so a bind mount or another mount
+ * namespace's copy is covered too), a mount mark when it is the root of
+ * a bind mount of a subtree,
  * a directory mark (the files directly in it) for another directory, or
  * an inode mark for a file.  Refused: the root mount, /proc and /sys, and
  * anything that covers the policy directory (the daemon writes there and
@@ -21,7 +24,7 @@
 
 #include "enforcer_private.h"
 
-enum mark_type { MARK_MOUNT, MARK_DIR, MARK_FILE };
+enum mark_type { MARK_MOUNT, MARK_DIR, MARK_FILE, MARK_FS };
 
 static int mnt_id(const char *path, uint64_t *out)
 {
@@ -31,6 +34,37 @@ static int mnt_id(const char *path, uint64_t *out)
 		return -errno;
 	*out = stx.stx_mnt_id;
 	return 0;
+}
+
+/* Is mount @id the root of its file system (not a bind of a subtree)? */
+static bool mount_is_fs_root(uint64_t id)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool yes = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long mid;
+		char root[8];
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
+		if (sscanf(line, "%llu %*u %*s %7s", &mid, root) == 2 &&
+		    mid == id) {
+			yes = !strcmp(root, "/");
+			break;
+		}
+	}
+	fclose(f);
+	return yes;
+}
+
+static bool same_fs(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev;
 }
 
 /* What kind of mark @real (a realpath) gets; negative errno on error. */
@@ -47,7 +81,9 @@ static int mark_type(const char *real)
 	snprintf(parent, sizeof(parent), "%s/..", real);
 	if (mnt_id(real, &a) || mnt_id(parent, &b))
 		return -errno;
-	return a != b ? MARK_MOUNT : MARK_DIR;
+	if (a == b)
+		return MARK_DIR;
+	return mount_is_fs_root(a) ? MARK_FS : MARK_MOUNT;
 }
 
 static bool under(const char *path, const char *dir)
@@ -84,9 +120,17 @@ static int check_one(const char *mark,
 		hm_log("--mark %s: %s", mark, strerror(-type));
 		return type;
 	}
-	if (type == MARK_MOUNT && !mnt_id(real, &m1) && !mnt_id("/", &m2) &&
-	    m1 == m2) {
-		hm_log("--mark %s: that is the root mount", mark);
+	if ((type == MARK_MOUNT && !mnt_id(real, &m1) && !mnt_id("/", &m2) &&
+	     m1 == m2) || (type == MARK_FS && same_fs(real, "/"))) {
+		hm_log("--mark %s: that is the root mount (or its file "
+		       "system)", mark);
+		return -EINVAL;
+	}
+	if (type == MARK_FS && same_fs(real, policy)) {
+		hm_log("--mark %s: it covers the policy directory %s (a "
+		       "file system mark covers all of its file system); "
+		       "keep the policy outside what is enforced", mark,
+		       policy);
 		return -EINVAL;
 	}
 	/* the policy directory is written by us: never under a mark */
@@ -141,7 +185,16 @@ int hm_marks_check(const char *const *marks, size_t n, const char *policy_dir)
 int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 		 uint64_t mask)
 {
-	static const char *const what[] = { "mount", "directory", "file" };
+	static const char *const what[] = {
+		[MARK_MOUNT] = "mount", [MARK_DIR] = "directory",
+		[MARK_FILE] = "file", [MARK_FS] = "file system",
+	};
+	static const char *const covers[] = {
+		[MARK_MOUNT] = " (this mount only: a bind of a subtree)",
+		[MARK_DIR] = " (the files directly in it)",
+		[MARK_FILE] = "",
+		[MARK_FS] = " (every mount of it, in every namespace)",
+	};
 
 	for (size_t i = 0; i < n; i++) {
 		char real[PATH_MAX];
@@ -156,6 +209,8 @@ int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 			return type;
 		if (type == MARK_MOUNT)
 			flags |= FAN_MARK_MOUNT;
+		else if (type == MARK_FS)
+			flags |= FAN_MARK_FILESYSTEM;
 		else if (type == MARK_DIR)
 			m |= FAN_EVENT_ON_CHILD;
 		if (fanotify_mark(fan_fd, flags, m, AT_FDCWD, real) < 0) {
@@ -164,8 +219,7 @@ int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 			hm_log("cannot mark %s: %s", real, strerror(-r));
 			return r;
 		}
-		hm_log("marked %s %s%s", what[type], real,
-		       type == MARK_DIR ? " (the files directly in it)" : "");
+		hm_log("marked %s %s%s", what[type], real, covers[type]);
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,8 +39,12 @@ struct hm_proc {
 	size_t n_execq;
 
 	/* exits applied after the events read before them are judged */
-	int32_t gone[1024];
+	struct { int32_t tgid, tid; } gone[1024];	/* tid: the thread */
 	size_t n_gone;
+
+	/* thread groups whose leader exited before the other threads */
+	int32_t leaderless[256];
+	size_t n_leaderless;
 };
 
 /**
@@ -329,10 +334,11 @@ int hm_proc_open_perm(int32_t pid, uint32_t *out)
 	return 0;
 }
 
-/* The domain name of a process of unobserved history: <kernel> EXE, the
- * same rule as the tracker's own (analyzer/tracker.c unobserved_name). */
-static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
-			  const char *exe, long exe_len)
+/* Put @pid in <kernel> EXE, the same name as the tracker's own rule
+ * for unobserved history (analyzer/tracker.c unobserved_name).  @flags:
+ * HM_PROC_UNOBSERVED (its next exec is not judged), or 0. */
+static int set_kernel_exe(struct hm_proc *p, int32_t pid, int64_t ppid,
+			  const char *exe, long exe_len, uint32_t flags)
 {
 	char name[HM_MAX_WORD + sizeof(HM_KERNEL) + 1];
 	size_t len = HM_KERNEL_LEN;
@@ -346,7 +352,94 @@ static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
 	}
 	return hm_tracker_set(p->t, pid, ppid, exe_len > 0 ? exe : NULL,
 			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
-			      HM_PROC_UNOBSERVED, time(NULL));
+			      flags, time(NULL));
+}
+
+static int set_unobserved(struct hm_proc *p, int32_t pid, int64_t ppid,
+			  const char *exe, long exe_len)
+{
+	return set_kernel_exe(p, pid, ppid, exe, exe_len, HM_PROC_UNOBSERVED);
+}
+
+/*
+ * The /proc link to @tgid's executable into @link: /proc/TGID/exe, or
+ * when its leader has exited (a zombie has no exe) that of a live
+ * thread.  Returns 0 or -ESRCH.
+ */
+static int exe_link(int32_t tgid, char *link, size_t cap)
+{
+	char path[64];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int r = -ESRCH;
+
+	snprintf(link, cap, "/proc/%d/exe", tgid);
+	if (!stat(link, &st))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	while (r && (de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || tid == tgid)
+			continue;
+		snprintf(link, cap, "/proc/%d/task/%ld/exe", tgid, tid);
+		if (!stat(link, &st))
+			r = 0;
+	}
+	closedir(d);
+	return r;
+}
+
+/* The exe of @tgid or of any live thread of it (encoded). */
+static long group_exe(int32_t tgid, char *buf, size_t cap)
+{
+	char link[96];
+	char raw[PATH_MAX];
+	ssize_t n;
+
+	if (exe_link(tgid, link, sizeof(link)))
+		return -ESRCH;
+	n = readlink(link, raw, sizeof(raw));
+	if (n < 0)
+		return -ESRCH;
+	if ((size_t)n >= sizeof(raw) || hm_encode_len(raw, (size_t)n) >= cap)
+		return -ENAMETOOLONG;
+	return (long)hm_encode(buf, raw, (size_t)n);
+}
+
+/* Does a thread of @tgid other than its leader and @tid (threads that
+ * said they exit) still run? */
+static bool group_alive(int32_t tgid, int32_t tid)
+{
+	char path[96];
+	char buf[512];
+	struct dirent *de;
+	DIR *d;
+	bool alive = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!alive && (de = readdir(d))) {
+		long t = strtol(de->d_name, NULL, 10);
+		const char *st;
+
+		if (t <= 0 || t == tgid || t == tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/stat", tgid,
+			 de->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		st = strrchr(buf, ')');
+		alive = st && st[1] == ' ' && st[2] != 'Z' && st[2] != 'X';
+	}
+	closedir(d);
+	return alive;
 }
 
 /**
@@ -367,11 +460,22 @@ int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 	if (hm_tracker_lookup(p->t, pid, out))
 		return 0;
 	r = proc_stat(pid, &task.ppid, NULL);
-	if (r)
+	if (r && r != -ESRCH)
 		return r;
-	n = hm_proc_exe(pid, exe, sizeof(exe));
-	if (n == -ESRCH)
-		return -ESRCH;
+	n = r ? -ESRCH : hm_proc_exe(pid, exe, sizeof(exe));
+	if (n == -ESRCH && !r)
+		n = group_exe(pid, exe, sizeof(exe));
+	if (r || n == -ESRCH) {
+		/* gone, or its leader left: no history we know of, so
+		 * judged as <kernel> EXE (DESIGN.md "Unobserved history"),
+		 * its execs too: never let through unjudged */
+		p->c->exited++;
+		r = set_kernel_exe(p, pid, task.ppid, n > 0 ? exe : NULL, n,
+				   0);
+		if (r)
+			return r;
+		return hm_tracker_lookup(p->t, pid, out) ? 0 : -ENOMEM;
+	}
 	if (n > 0) {
 		task.exe = exe;
 		task.exe_len = (size_t)n;
@@ -611,6 +715,36 @@ int hm_proc_import(struct hm_proc *p, const char *state)
 
 /* ------------------------------------------------------------- events */
 
+/* Is @pid now running what its pending exec judged (the program, or
+ * for a script its interpreter)?  A domain changes only by an exec
+ * that happened. */
+static bool exec_happened(int32_t pid, const struct hm_pending_exec *pe)
+{
+	char path[96];
+	struct statx stx;
+
+	if (exe_link(pid, path, sizeof(path)) ||
+	    statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0)
+		return false;
+	if (hm_execs_has_obj(pe, stx.stx_dev_major * 0x100000000ull +
+					 stx.stx_dev_minor,
+			     stx.stx_ino))
+		return true;
+	/* a script whose interpreter is outside the marks: its exec open
+	 * was not seen, only its name is known */
+	if (pe->script && pe->interp) {
+		char want[PATH_MAX];
+		char have[PATH_MAX];
+		ssize_t n = readlink(path, have, sizeof(have) - 1);
+
+		if (n <= 0 || !realpath(pe->interp, want))
+			return false;
+		have[n] = '\0';
+		return !strcmp(want, have);
+	}
+	return false;
+}
+
 static void on_exec(struct hm_proc *p, int32_t pid)
 {
 	char exe[HM_MAX_WORD];
@@ -618,7 +752,7 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 	struct hm_pending_exec *pe = hm_execs_find(p->x, pid);
 	struct hm_name prog = { 0 }, real = { 0 };
 	struct hm_exec_result res;
-	long n = hm_proc_exe(pid, exe, sizeof(exe));
+	long n = group_exe(pid, exe, sizeof(exe));	/* a leader may be gone */
 	int r;
 
 	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {
@@ -633,6 +767,12 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 	real.str = exe;
 	real.len = (uint32_t)n;
 	hm_name_fill(&real);
+	if (pe && !exec_happened(pid, pe)) {
+		/* the judged exec failed after its open, and this is another
+		 * one (outside the marks): not entered by the judged name */
+		hm_execs_drop(p->x, pid);
+		pe = NULL;
+	}
 	if (pe) {
 		prog.str = pe->program;
 		prog.len = (uint32_t)strlen(pe->program);
@@ -689,18 +829,47 @@ void hm_proc_apply(struct hm_proc *p, int32_t pid)
  * before its last events are read, and they still belong to its domain.
  * A fork of the same pid (reuse) replaces the entry instead.
  */
-static void queue_exit(struct hm_proc *p, int32_t pid)
+static void queue_exit(struct hm_proc *p, int32_t tgid, int32_t tid)
 {
 	if (p->n_gone == HM_ARRAY_SIZE(p->gone))
 		hm_proc_reap(p);
-	p->gone[p->n_gone++] = pid;
+	p->gone[p->n_gone].tgid = tgid;
+	p->gone[p->n_gone++].tid = tid;
 }
 
 static void unqueue_exit(struct hm_proc *p, int32_t pid)
 {
 	for (size_t i = 0; i < p->n_gone; i++)
-		if (p->gone[i] == pid)
+		if (p->gone[i].tgid == pid)
 			p->gone[i] = p->gone[--p->n_gone];
+}
+
+/* Groups whose leader exited before its threads (bounded: past that,
+ * a group stays in the table until its pid is reused or evicted). */
+static void keep_leaderless(struct hm_proc *p, int32_t tgid)
+{
+	for (size_t i = 0; i < p->n_leaderless; i++)
+		if (p->leaderless[i] == tgid)
+			return;
+	if (p->n_leaderless < HM_ARRAY_SIZE(p->leaderless))
+		p->leaderless[p->n_leaderless++] = tgid;
+}
+
+static void forget_leaderless(struct hm_proc *p, int32_t tgid)
+{
+	for (size_t i = 0; i < p->n_leaderless; i++)
+		if (p->leaderless[i] == tgid) {
+			p->leaderless[i] = p->leaderless[--p->n_leaderless];
+			return;
+		}
+}
+
+static bool is_leaderless(const struct hm_proc *p, int32_t tgid)
+{
+	for (size_t i = 0; i < p->n_leaderless; i++)
+		if (p->leaderless[i] == tgid)
+			return true;
+	return false;
 }
 
 /**
@@ -713,8 +882,17 @@ void hm_proc_reap(struct hm_proc *p)
 	if (p->n_execq)
 		hm_proc_apply(p, -1);	/* before they go */
 	for (size_t i = 0; i < p->n_gone; i++) {
-		hm_tracker_exit(p->t, p->gone[i]);
-		hm_execs_drop(p->x, p->gone[i]);
+		/* the leader left, its threads go on: they keep the group's
+		 * domain until the last one exits */
+		int32_t tgid = p->gone[i].tgid;
+
+		if (group_alive(tgid, p->gone[i].tid)) {
+			keep_leaderless(p, tgid);
+			continue;
+		}
+		forget_leaderless(p, tgid);
+		hm_tracker_exit(p->t, tgid);
+		hm_execs_drop(p->x, tgid);
 	}
 	p->n_gone = 0;
 }
@@ -728,6 +906,7 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 		    ev->event_data.fork.child_tgid)
 			return;		/* a thread */
 		unqueue_exit(p, ev->event_data.fork.child_tgid);
+		forget_leaderless(p, ev->event_data.fork.child_tgid);
 		/* the child gets the parent's domain as it is now */
 		if (p->n_execq)
 			hm_proc_apply(p, ev->event_data.fork.parent_tgid);
@@ -738,10 +917,14 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 		queue_exec(p, ev->event_data.exec.process_tgid);
 		return;
 	case PROC_EVENT_EXIT:
+		/* a thread's exit matters when its leader is gone already:
+		 * it may be the group's last */
 		if (ev->event_data.exit.process_pid !=
-		    ev->event_data.exit.process_tgid)
+			    ev->event_data.exit.process_tgid &&
+		    !is_leaderless(p, ev->event_data.exit.process_tgid))
 			return;
-		queue_exit(p, ev->event_data.exit.process_tgid);
+		queue_exit(p, ev->event_data.exit.process_tgid,
+			   ev->event_data.exit.process_pid);
 		return;
 	default:
 		return;
@@ -764,7 +947,10 @@ int hm_proc_drain(struct hm_proc *p)
 	if (p->fd < 0)
 		return 0;
 	for (;;) {
-		ssize_t len = recv(p->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		struct sockaddr_nl from = { 0 };
+		socklen_t from_len = sizeof(from);
+		ssize_t len = recvfrom(p->fd, buf, sizeof(buf), MSG_DONTWAIT,
+				       (struct sockaddr *)&from, &from_len);
 		struct nlmsghdr *nl = (struct nlmsghdr *)buf;
 
 		if (len < 0) {
@@ -777,6 +963,14 @@ int hm_proc_drain(struct hm_proc *p)
 			if (errno != EAGAIN)
 				r = -errno;
 			break;
+		}
+		/* only the kernel speaks for processes: a message a process
+		 * sent to our port (root can) would move another process */
+		if (from.nl_pid != 0) {
+			p->c->proc_forged++;
+			hm_log("ignored a proc-connector message from port %u "
+			       "(not the kernel)", from.nl_pid);
+			continue;
 		}
 		for (; NLMSG_OK(nl, (size_t)len); nl = NLMSG_NEXT(nl, len)) {
 			struct cn_msg *cn = NLMSG_DATA(nl);

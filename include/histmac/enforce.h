@@ -87,7 +87,8 @@ struct hm_enf_query {
  *	the model or the query.
  * @profile: the profile that applies: the domain's, else (a domain the
  *	policy lacks) its nearest ancestor's, else the model's default.
- * @global: allowed by an acl_group every domain uses (an ignore mark may
+ * @global: allowed by an entry with no condition in an acl_group every
+ *	domain uses, so allowed to every process (an ignore mark may
  *	cache it in the kernel).
  * @cacheable: the answer depends only on (domain, object): no condition
  *	on task values was involved.

@@ -27,7 +27,10 @@ struct hm_enforcer_opts {
 	const char *supervisor;		/* socket path, or NULL */
 	unsigned query_timeout_ms;	/* default 10000 */
 	unsigned decision_timeout_ms;	/* watchdog deadline, default 1000 */
-	bool default_deny;		/* watchdog/internal errors: deny */
+	bool default_deny;		/* internal errors: deny */
+	bool default_given;		/* --default was given: the watchdog
+					 * answers with it; else deny when
+					 * something is enforced */
 	bool dry_run;			/* notification marks only */
 	const char *state;		/* learner process table, or NULL */
 	unsigned save_interval;		/* seconds; learning saves */

@@ -20,10 +20,11 @@ hm_enf_setup() {
 	T=$HM_TMP/mnt
 	POL=$HM_TMP/policy
 	mkdir -p "$T"
+	chmod o+x "$HM_TMP"	# the unprivileged attacker reaches $T
 	mount -t tmpfs -o size=32m,mode=0755 histmac-e2e "$T" ||
 		hm_fail "cannot mount a tmpfs on $T"
 	hm_on_exit "umount '$T' 2>/dev/null || umount -l '$T'"
-	cc -O2 -o "$T/helper" "$HM_SRC/tests/e2e/enforce_helper.c" ||
+	cc -O2 -pthread -o "$T/helper" "$HM_SRC/tests/e2e/enforce_helper.c" ||
 		hm_fail "cannot build enforce_helper.c"
 	for n in child other unlearned; do
 		cp "$T/helper" "$T/$n"
@@ -92,7 +93,10 @@ _hm_enf_run() {
 
 hm_enf_ok() {
 	_hm_enf_run "$@"
-	[ "$HM_ENF_RC" = 0 ] || hm_fail "'$*' failed ($HM_ENF_RC): $HM_ENF_OUT"
+	[ "$HM_ENF_RC" = 0 ] || {
+		[ -n "${DLOG:-}" ] && tail -40 "$DLOG" >&2
+		hm_fail "'$*' failed ($HM_ENF_RC): $HM_ENF_OUT"
+	}
 }
 
 hm_enf_eperm() {
@@ -144,4 +148,40 @@ hm_enf_bg_wait() {
 	HM_ENF_RC=0
 	wait "$BGPID" || HM_ENF_RC=$?
 	HM_ENF_OUT=$(cat "$HM_TMP/bg.out")
+}
+
+# hm_enf_policy_from: the domain policy from stdin into $POL (exception
+# policy: $1, may be empty).
+hm_enf_policy_from() {
+	mkdir -p "$POL"
+	cat >"$POL/domain_policy.conf"
+	printf '%s' "${1:-}" >"$POL/exception_policy.conf"
+}
+
+# hm_enf_counter NAME: a counter the stopped daemon printed at exit.
+hm_enf_counter() {
+	awk -v k="  $1" '{ l = $0; v = $NF
+		if (sub(/ +[0-9]+$/, "", l) && l == k) last = v }
+		END { print last }' "$DLOG"
+}
+
+# hm_enf_want NAME OP N: that counter compares so (test(1) OP).
+hm_enf_want() {
+	local v
+	v=$(hm_enf_counter "$1")
+	[ -n "$v" ] || { cat "$DLOG" >&2; hm_fail "no counter '$1'"; }
+	[ "$v" "$2" "$3" ] ||
+		{ cat "$DLOG" >&2; hm_fail "counter '$1' is $v, want $2 $3"; }
+}
+
+# hm_enf_nobody CMD...: "$T/helper" CMD... dropped to uid/gid 65534 (the
+# attacker), in the helper's own domain.  Sets HM_ENF_RC, HM_ENF_OUT.
+hm_enf_nobody() {
+	_hm_enf_run "$T/helper" as 65534 "$@"
+}
+
+# hm_enf_fail MSG: fail, showing the end of the daemon's log first.
+hm_enf_fail() {
+	[ -n "${DLOG:-}" ] && [ -f "$DLOG" ] && tail -40 "$DLOG" >&2
+	hm_fail "$@"
 }

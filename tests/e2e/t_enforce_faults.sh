@@ -42,21 +42,9 @@ file read $T/many/\*
 EOP
 : >"$POL/exception_policy.conf"
 
-# counter LABEL: its value in the daemon's last counters block
-counter() {
-	awk -v k="  $1" '{ l = $0; v = $NF
-		if (sub(/ +[0-9]+$/, "", l) && l == k) last = v }
-		END { print last }' "$DLOG"
-}
-
-# want LABEL OP N: the counter compares (test(1) OP) to N
-want() {
-	local v
-	v=$(counter "$1")
-	[ -n "$v" ] || { cat "$DLOG" >&2; hm_fail "no counter '$1'"; }
-	[ "$v" "$2" "$3" ] ||
-		{ cat "$DLOG" >&2; hm_fail "counter '$1' is $v, want $2 $3"; }
-}
+# counter LABEL / want LABEL OP N: the daemon's last counters block
+counter() { hm_enf_counter "$1"; }
+want() { hm_enf_want "$@"; }
 
 # usr1: have the daemon print its counters, wait for the whole block
 usr1() {

@@ -187,9 +187,10 @@ opens=$(awk '/FAN_OPEN_PERM events/ { print $NF }' "$DLOG")
 hm_ok "globally readable: allowed to every domain, kernel ignore mark ($opens open events)"
 
 # a script whose interpreter is under the mark too: the interpreter's
-# exec open is part of the script's exec (named by its #! line), the
-# script's domain is entered by the script's name, and in it the
-# interpreter reads the script (as learning would have learned)
+# exec open is part of the script's exec (named by its #! line) and is
+# judged as "file read" of the interpreter in the script's domain, which
+# is entered by the script's name, and in it the interpreter reads the
+# script (as learning would have learned)
 cp "$(readlink -f /bin/sh)" "$T/sh"
 printf '#!%s\nexit 0\n' "$T/sh" >"$T/s.sh"
 chmod 755 "$T/s.sh"
@@ -203,6 +204,7 @@ file execute $T/s.sh
 
 <kernel> $T/helper $T/s.sh
 use_profile 3
+file read $T/sh
 file read $T/s.sh
 EOP
 : >"$POL/exception_policy.conf"
@@ -212,4 +214,4 @@ hm_enf_eperm "$T/helper" exec "$T/sh" -c true
 hm_enf_stop
 hm_enf_log_has "exec $T/s.sh: <kernel> $T/helper $T/s.sh$"
 hm_enf_log_has "opens that are part of an exec +[1-9]"
-hm_ok "a script's interpreter under the mark is part of its exec"
+hm_ok "a script's interpreter under the mark is part of its exec (read in the script's domain)"

@@ -267,7 +267,8 @@ static void test_global_and_add(void **state)
 {
 	static const char dom[] = "<kernel>\nuse_group 0\n\n"
 				  "<kernel> /a\nuse_group 0\nuse_profile 3\n";
-	static const char exc[] = "acl_group 0 file read /etc/global\n";
+	static const char exc[] = "acl_group 0 file read /etc/global\n"
+				  "acl_group 0 file read /etc/root task.uid=0\n";
 	struct hm_model *m = hm_model_new();
 	struct hm_enf_index *ix;
 	struct hm_domain *d;
@@ -289,7 +290,7 @@ static void test_global_and_add(void **state)
 	hm_model_relink(m);
 	assert_int_equal(hm_enf_index_new(m, &ix), 0);
 	assert_true(hm_enf_index_global(ix));
-	assert_false(hm_enf_index_needs_task(ix));
+	assert_true(hm_enf_index_needs_task(ix));	/* task.uid */
 	hm_name_fill(&p1);
 	hm_name_fill(&p2);
 	hm_name_fill(&p3);
@@ -299,6 +300,24 @@ static void test_global_and_add(void **state)
 				   .domain = d };
 	hm_enf_decide(m, ix, &q, &a);
 	assert_true(a.allowed && a.global);
+
+	/* allowed to root by every domain, but not to every process: no
+	 * ignore mark (it would let any uid read it) */
+	{
+		struct hm_name pr = { .str = "/etc/root", .len = 9 };
+		struct hm_cond_ctx root = { .has_task = true };
+		struct hm_cond_ctx user = { .has_task = true, .uid = 1000 };
+
+		hm_name_fill(&pr);
+		q.path = &pr;
+		q.ctx = &root;
+		hm_enf_decide(m, ix, &q, &a);
+		assert_true(a.allowed && !a.global && !a.cacheable);
+		q.ctx = &user;
+		hm_enf_decide(m, ix, &q, &a);
+		assert_false(a.allowed);
+		q.ctx = NULL;
+	}
 
 	/* learned "file create /srv/new 0644": opens of it are allowed */
 	q.path = &p2;

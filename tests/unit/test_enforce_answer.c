@@ -72,9 +72,10 @@ static void sleep_ms(long ms)
 static struct hm_answers *new_answers(int fan, unsigned timeout_ms,
 				      bool deny)
 {
-	struct hm_answers_cfg cfg = { .fan_fd = fan,
+	struct hm_answers_cfg cfg = { .fan_fd = fan, .audit_fd = -1,
 				      .decision_timeout_ms = timeout_ms,
-				      .default_deny = deny };
+				      .default_deny = deny,
+				      .stall_deny = deny };
 	struct hm_answers *a;
 
 	assert_int_equal(hm_answers_new(&cfg, &a), 0);
@@ -332,6 +333,9 @@ static void test_pending(void **state)
 	assert_non_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
 	hm_execs_drop(E, 1000 + (int)HM_EXECS_MAX + 9);
 	assert_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
+	/* a clock read before the newest entry was set expires nothing */
+	hm_execs_expire(E, hm_now_ns() - HM_EXECS_TTL_NS);
+	assert_int_equal(E->n, HM_EXECS_MAX - 1);
 	hm_execs_expire(E, hm_now_ns() + HM_EXECS_TTL_NS + 1);
 	assert_int_equal(E->n, 0);
 	hm_execs_clear(E);

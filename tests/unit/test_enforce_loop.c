@@ -85,7 +85,8 @@ static void write_policy(struct fix *x)
 static int setup(void **state)
 {
 	struct fix *x = calloc(1, sizeof(*x));
-	struct hm_answers_cfg acfg = { .decision_timeout_ms = 10000 };
+	struct hm_answers_cfg acfg = { .decision_timeout_ms = 10000,
+				       .audit_fd = -1 };
 	struct hm_loop_cfg lcfg;
 	int ev[2], an[2];
 
