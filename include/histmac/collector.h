@@ -50,6 +50,8 @@ struct hm_collector;
 	X(UNKNOWN_RECORD, "unknown-record-type")			\
 	X(MISSING_FIELD, "missing-field")				\
 	X(BAD_VALUE, "bad-field-value")					\
+	X(STRAY_QUOTE, "field-with-unpaired-quote")			\
+	X(QUOTED_VALUE, "quoted-number-read")				\
 	X(ARGV_CUT, "argv-truncated")					\
 	X(PATH_CUT, "path-too-long")					\
 	X(PATHS_CUT, "too-many-path-records")				\

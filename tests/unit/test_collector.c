@@ -358,7 +358,8 @@ struct skip_case {
 static const struct skip_case bad_counts[] = {
 	{ HM_SKIP_NO_STAMP, 2, 2 },
 	{ HM_SKIP_GARBAGE, 1, 1 },
-	{ HM_SKIP_TRUNCATED, 1, 1 },
+	{ HM_SKIP_TRUNCATED, 0, 0 },	/* the last line is read, see below */
+	{ HM_SKIP_STRAY_QUOTE, 1, 1 },
 	{ HM_SKIP_UNKNOWN_RECORD, 1, 1 },
 	{ HM_SKIP_BAD_VALUE, 7, 20 },
 	{ HM_SKIP_LONG_LINE, 0, 0 },
