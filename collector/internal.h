@@ -126,7 +126,7 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
  * What stream.c puts in place of a value whose quotes do not pair; the
  * assembler counts it as a bad value where the event needs the field.
  */
-#define HM_MALFORMED_VALUE	"(malformed)"
+#define HM_MALFORMED_VALUE	"%malformed%"
 
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;

@@ -503,27 +503,24 @@ static bool quotes_paired(const char *line, const char *nl)
 
 /*
  * Where the value of the field at @p ends, and whether its quotes pair:
- * a quoted value ends at the next quote that a blank, a "'" (the end of
- * a USER record's msg='...') or the end follows; any other value at the
- * next blank, and pairs when it holds an even number of quotes.
+ * a quoted value ends at the next quote, which a blank, a "'" (the end of
+ * a USER record's msg='...') or the end of the line must follow; any
+ * other value ends at the next blank and pairs when it holds an even
+ * number of quotes.  A value that does not pair ends at the next blank.
  */
 static const char *value_end(const char *p, const char *end, bool *ok)
 {
-	const char *q = p;
+	const char *q;
 	size_t n = 0;
 
 	if (p < end && *p == '"') {
-		for (q = p + 1; q < end; q++)
-			if (*q == '"' && (q + 1 == end || q[1] == ' ' ||
-					  q[1] == '\''))
-				break;
-		if (q < end) {
+		q = memchr(p + 1, '"', (size_t)(end - p - 1));
+		if (q && (q + 1 == end || q[1] == ' ' || q[1] == '\'')) {
 			*ok = true;
 			return q + 1;
 		}
-		q = p + 1;
 	}
-	for (; q < end && *q != ' '; q++)
+	for (q = p; q < end && *q != ' '; q++)
 		n += *q == '"';
 	*ok = !(n & 1) && *p != '"';
 	return q;
@@ -573,9 +570,8 @@ static int repair_quotes(struct hm_stream *s, const char *line,
 		} else {
 			fixed++;
 			hm_report_skip(s->rep, HM_SKIP_STRAY_QUOTE,
-					  "field %.*s has an unpaired quote; "
-					  "its value is dropped",
-					  (int)(eq - p), p);
+				       "value of '%.*s' has an unpaired quote: "
+				       "dropped", (int)(eq - p), p);
 			if (hm_sbuf_add(out, HM_MALFORMED_VALUE,
 				       strlen(HM_MALFORMED_VALUE)) < 0)
 				return -1;
