@@ -111,13 +111,10 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 	c->qn++;
 }
 
-static bool resolve_default(enum hm_src_mode mode, const struct hm_collector_opts *o)
+/* One path rule for every source (pathrule.h): resolving, unless told. */
+static bool resolve_default(const struct hm_collector_opts *o)
 {
-	if (o->resolve_root)
-		return true;
-	if (o->resolve >= 0)
-		return o->resolve;
-	return mode == HM_SRC_FOLLOW || mode == HM_SRC_PLUGIN;
+	return o->resolve_root || o->resolve != 0;
 }
 
 static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
@@ -135,7 +132,7 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 	c->rep.diag = c->o.diag;
 	c->au = auparse_init(AUSOURCE_FEED, NULL);
 	c->stream = c->au ? hm_stream_new(c->au, &c->rep) : NULL;
-	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(mode, &c->o));
+	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(&c->o));
 	c->whole = mode == HM_SRC_FILES || mode == HM_SRC_FD ||
 		   mode == HM_SRC_BUFFER;
 	if (hm_source_new(&c->src, mode, &c->rep) < 0 || !c->au ||
