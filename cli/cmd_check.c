@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "histmac/check_out.h"
+#include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
 #define CMD "check"
@@ -49,7 +50,9 @@ static void usage(FILE *f)
 "      --dialect D        print lines as tomoyo, tomoyo-2.1 or tomoyo-1.8\n"
 "                         (default: the policy's own)\n"
 "  -o, --output FILE      write the report to FILE instead of stdout\n"
-"      --resolve, --no-resolve, --resolve-root DIR   as for learn\n"
+"      --resolve, --no-resolve, --resolve-root DIR   as for learn; by\n"
+"                         default the rule the policy was learned with\n"
+"                         (histmac_paths.conf); a different one is warned\n"
 "      --no-builtin-rules, --peer-ports A-B, --ephemeral-ports A-B\n"
 "                         generalization, as it was used for learning\n"
 "  -v, --verbose          list every skipped record on stderr\n"
@@ -202,6 +205,7 @@ static int run(struct check *C, struct hm_model *m)
 	struct hm_collector_opts o;
 	struct hm_collector *col = NULL;
 	struct hm_checker *ch = NULL;
+	struct hm_path_rule rule;
 	struct hm_diag d = { 0 };
 	size_t n = 0;
 	int r;
@@ -211,7 +215,13 @@ static int run(struct check *C, struct hm_model *m)
 	o.resolve_root = C->resolve_root;
 	o.verbose = C->verbose;
 	o.diag = &d;
-	r = hm_checker_new(m, &C->lo, &d, &ch);
+	/* read paths as the policy names them (histmac_paths.conf) */
+	r = hm_path_rule_apply(C->policy, &o, &rule, &d);
+	if (r)
+		warnx("%s: %s/%s: %s", CMD, C->policy, HM_PATH_RULE_FILE,
+		      strerror(-r));
+	if (!r)
+		r = hm_checker_new(m, &C->lo, &d, &ch);
 	if (!r)
 		r = hm_cli_open_input(CMD, &C->in, &o, &col);
 	if (!r)
@@ -225,6 +235,7 @@ static int run(struct check *C, struct hm_model *m)
 	if (!r)
 		hm_checker_violations(ch, &n);
 	hm_collector_free(col);
+	hm_path_rule_free(&rule);
 	hm_checker_free(ch);
 	hm_diag_free(&d);
 	if (r)

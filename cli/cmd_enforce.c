@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "histmac/enforcer.h"
+#include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
 #define CMD "enforce"
@@ -202,6 +203,25 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 	}
 }
 
+/*
+ * The enforcer names every object by its realpath (the open file), the
+ * path rule "resolve": a policy learned with another rule is warned of.
+ */
+static void warn_path_rule(const char *dir)
+{
+	struct hm_path_rule r = { 0 };
+	struct hm_diag d = { 0 };
+	char name[256];
+
+	if (hm_path_rule_load(dir, &r, &d) == 0 && (!r.resolve || r.root))
+		warnx("%s: %s was learned with the path rule %s; the enforcer "
+		      "sees realpaths on this host", CMD, dir,
+		      hm_path_rule_name(&r, name, sizeof(name)));
+	hm_cli_print_diag(&d, stderr);
+	hm_diag_free(&d);
+	hm_path_rule_free(&r);
+}
+
 HM_CMD(enforce)
 {
 	struct hm_enforcer_opts o;
@@ -231,6 +251,8 @@ HM_CMD(enforce)
 	    o.mode != HM_PROFILE_ENFORCING)
 		warnx("%s: --supervisor only asks about enforcing-mode "
 		      "violations", CMD);
+	if (!status)
+		warn_path_rule(o.policy);
 	if (!status)
 		status = hm_enforcer_run(&o);
 	free(o.marks);

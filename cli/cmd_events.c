@@ -54,7 +54,7 @@ static void usage(FILE *f)
 "      --plugin          read auditd's plugin feed on stdin (format = string)\n"
 "                        SIGTERM: flush and exit; SIGHUP: reopen -o FILE\n"
 "      --resolve         resolve symlinks in object paths through this\n"
-"                        host's filesystem (default with --follow/--plugin)\n"
+"                        host's filesystem (the default, for every source)\n"
 "      --no-resolve      never resolve\n"
 "      --resolve-root DIR  resolve against DIR, an image of the log's host\n"
 "  -f, --format FMT      tsv (default) or json (one object per line)\n"

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "histmac/check_out.h"
+#include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 #include "histmac/session.h"
 
@@ -49,6 +50,8 @@ struct learn {
 	struct hm_learner *l;
 	struct hm_collector *c;
 	struct hm_learn_session *s;
+	struct hm_path_rule rule;	/* the policy's, as loaded */
+	struct hm_path_rule used;	/* this run's, saved with the policy */
 	struct hm_diag diag;
 	time_t last_progress;
 };
@@ -74,7 +77,11 @@ static void usage(FILE *f)
 "                           policy (default POLICYDIR/histmac.state in follow and\n"
 "                           plugin mode); the enforcer can import it\n"
 "      --resolve            resolve symlinks in paths through this host's files\n"
-"      --no-resolve         keep paths as the log wrote them\n"
+"                           (the default for every source, as TOMOYO names\n"
+"                           realpaths; a policy keeps the rule it was learned\n"
+"                           with in histmac_paths.conf and goes on with it)\n"
+"      --no-resolve         keep paths as the log wrote them (a log from\n"
+"                           another host, with no image of it)\n"
 "      --resolve-root DIR   resolve against DIR (another host's image)\n"
 "\n"
 "Policy:\n"
@@ -430,6 +437,7 @@ static int violations(struct learn *L)
 static int open_input(struct learn *L)
 {
 	struct hm_collector_opts o;
+	int r;
 
 	hm_collector_opts_init(&o);
 	o.resolve = L->resolve;
@@ -442,6 +450,16 @@ static int open_input(struct learn *L)
 	o.reload = &reload_flag;
 	if (live(L))
 		o.timeout_ms = 1000;
+	/* go on naming paths as the policy does, unless told otherwise */
+	r = hm_path_rule_apply(L->policy, &o, &L->rule, &L->diag);
+	hm_cli_print_diag(&L->diag, stderr);
+	hm_diag_free(&L->diag);
+	if (r) {
+		warnx("%s: %s/%s: %s", CMD, L->policy, HM_PATH_RULE_FILE,
+		      strerror(-r));
+		return r;
+	}
+	hm_path_rule_of(&o, &L->used);
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 
@@ -455,6 +473,7 @@ static int start_session(struct learn *L)
 		.save_interval = live(L) ? L->save_interval : 0,
 		.lo = &L->lo,
 		.diag = &L->diag,
+		.paths = &L->used,
 	};
 
 	if (hm_learn_session_new(&L->s, &o, L->m, L->l, L->c)) {
@@ -509,6 +528,7 @@ static void cleanup(struct learn *L)
 {
 	hm_learn_session_free(L->s);
 	hm_collector_free(L->c);
+	hm_path_rule_free(&L->rule);
 	hm_learner_free(L->l);
 	hm_model_free(L->m);
 	hm_diag_free(&L->diag);

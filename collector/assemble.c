@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -64,7 +65,10 @@ struct hm_assembler {
 	uint32_t openat2_mode;
 	bool decision;
 	bool want_proctitle;
+	bool quoted;			/* a quoted number counted already */
 	unsigned int sc_next;		/* next SYSCALL field expected */
+	const char *saddr;		/* SOCKADDR saddr=, decoded last */
+	struct hm_event *ev;		/* the event being built */
 	struct hm_arena *a;
 	int err;			/* -ENOMEM: the event is not handed out
 					 * half decoded, but as an error */
@@ -111,10 +115,57 @@ static inline bool eq(const char *a, const char *lit)
 	return *a == '\0';
 }
 
+/*
+ * Fields a policy decision rests on.  A bad value in any other (key=,
+ * comm=, ses=, ...) is counted and the event is not damaged.
+ */
+static bool needed(const char *field)
+{
+	static const char *const need[] = {
+		"arch", "syscall", "success", "exit", "pid", "ppid", "uid",
+		"gid", "euid", "suid", "fsuid", "egid", "sgid", "fsgid",
+		"exe", "item", "name", "nametype", "objtype", "inode", "dev",
+		"mode", "cwd", "saddr", "argc", "opid", "oflag", "resp", "sig",
+	};
+
+	if (field[0] == 'a' && field[1] >= '0' && field[1] <= '9')
+		return true;	/* a0..a3, EXECVE arguments */
+	for (size_t i = 0; i < HM_ARRAY_SIZE(need); i++)
+		if (!strcmp(field, need[i]))
+			return true;
+	return false;
+}
+
 static void bad(struct hm_assembler *as, enum hm_skip_reason why,
 		const char *rec, const char *field)
 {
-	hm_report_skip_event(as->rep, why, as->serial, "%s %s", rec, field);
+	if (needed(field))
+		as->ev->damaged = true;
+	hm_report_skip_event(as->rep, why, as->serial, "%s %s%s", rec, field,
+				needed(field) ? " (event damaged)" : "");
+}
+
+/*
+ * A number or flag written in quotes (hand-edited or converted logs:
+ * success="yes", exit="0"): read without them, counted once per event.
+ * Returns @v, or its inside copied to @buf.
+ */
+static const char *unquote(struct hm_assembler *as, const char *v,
+			   char *buf, size_t cap, const char *rec,
+			   const char *f)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (n < 2 || v[0] != '"' || v[n - 1] != '"' || n - 2 >= cap)
+		return v;
+	memcpy(buf, v + 1, n - 2);
+	buf[n - 2] = '\0';
+	if (!as->quoted)
+		hm_report_skip_event(as->rep, HM_SKIP_QUOTED_VALUE,
+					as->serial, "%s %s=%s read as %s",
+					rec, f, v, buf);
+	as->quoted = true;
+	return buf;
 }
 
 /*
@@ -188,16 +239,16 @@ static char *adup(struct hm_assembler *as, const char *s, size_t n)
 	return p;
 }
 
-/* SOCKADDR's saddr; a bad one is counted, a failed allocation fails. */
-static void sockaddr(struct hm_assembler *as, struct hm_event *ev,
-		     const char *n, const char *v)
+/* SOCKADDR's saddr, once the arch is known; a bad one is counted, a
+ * failed allocation fails the event. */
+static void sockaddr(struct hm_assembler *as, struct hm_event *ev)
 {
-	int rc = hm_sockaddr_decode(v, &ev->sa, as->a);
+	int rc = hm_sockaddr_decode(as->saddr, ev->arch, &ev->sa, as->a);
 
 	if (rc == -ENOMEM)
 		as->err = rc;
 	else if (rc < 0)
-		bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", n);
+		bad(as, HM_SKIP_BAD_VALUE, "SOCKADDR", "saddr");
 }
 
 /* A string value (quoted, hex or (null)) into the arena. */
@@ -276,7 +327,11 @@ static void syscall_field(struct hm_assembler *as, struct hm_event *ev,
 			  const char *n, const char *v)
 {
 	int f = sc_find(as, n);
+	char buf[32];
 
+	if (f >= 0 && f != SF_COMM && f != SF_EXE && f != SF_KEY &&
+	    f != SF_SUBJ)
+		v = unquote(as, v, buf, sizeof(buf), "SYSCALL", n);
 	switch (f) {
 	case SF_ARCH:
 		ev->arch = (int)hex(as, v, n);
@@ -286,10 +341,16 @@ static void syscall_field(struct hm_assembler *as, struct hm_event *ev,
 		ev->has_syscall = true;
 		break;
 	case SF_SUCCESS:
-		ev->success = v && !strcmp(v, "yes");
+		if (v && (!strcmp(v, "yes") || !strcmp(v, "no"))) {
+			ev->success = v[0] == 'y';
+			ev->present |= HM_EVP_SUCCESS;
+		} else {
+			bad(as, HM_SKIP_BAD_VALUE, "SYSCALL", n);
+		}
 		break;
 	case SF_EXIT:
 		ev->exit = dec(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_EXIT;
 		break;
 	case SF_A0:
 	case SF_A1:
@@ -299,15 +360,19 @@ static void syscall_field(struct hm_assembler *as, struct hm_event *ev,
 		break;
 	case SF_PPID:
 		ev->ppid = dec(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_PPID;
 		break;
 	case SF_PID:
 		ev->pid = dec(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_PID;
 		break;
 	case SF_AUID:
 		ev->auid = id(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_AUID;
 		break;
 	case SF_UID:
 		ev->uid = id(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_UID;
 		break;
 	case SF_GID:
 		ev->gid = id(as, v, "SYSCALL", n);
@@ -332,6 +397,7 @@ static void syscall_field(struct hm_assembler *as, struct hm_event *ev,
 		break;
 	case SF_SES:
 		ev->ses = id(as, v, "SYSCALL", n);
+		ev->present |= HM_EVP_SES;
 		break;
 	case SF_COMM:
 		str(as, v, &ev->comm, "SYSCALL", n);
@@ -429,6 +495,21 @@ static bool dev_pair(const char *v, unsigned int *ma, unsigned int *mi)
 	return true;
 }
 
+/* NORMAL, PARENT, CREATE, DELETE (UNKNOWN and others stay unknown) */
+static void nametype(struct hm_ev_path *p, const char *v)
+{
+	static const char *const nt[] = {
+		[HM_NT_NORMAL] = "NORMAL",
+		[HM_NT_CREATE] = "CREATE",
+		[HM_NT_DELETE] = "DELETE",
+		[HM_NT_PARENT] = "PARENT",
+	};
+
+	for (size_t i = 1; v && i < HM_ARRAY_SIZE(nt); i++)
+		if (!strcmp(v, nt[i]))
+			p->nametype = (uint8_t)i;
+}
+
 static void path_field(struct hm_assembler *as, struct item *it,
 		       const char *n, const char *v)
 {
@@ -440,9 +521,13 @@ static void path_field(struct hm_assembler *as, struct item *it,
 	case 'i':
 		if (eq(n, "item")) {
 			it->item = (int)dec(as, v, "PATH", n);
-		} else if (eq(n, "inode") && hm_parse_u64(v, 10, &x)) {
-			p->ino = x;
-			p->has_inode = true;
+		} else if (eq(n, "inode")) {
+			if (hm_parse_u64(v, 10, &x)) {
+				p->ino = x;
+				p->has_inode = true;
+			} else {
+				bad(as, HM_SKIP_BAD_VALUE, "PATH", n);
+			}
 		}
 		break;
 	case 'n':
@@ -453,17 +538,8 @@ static void path_field(struct hm_assembler *as, struct item *it,
 			it->has_name = b.s != NULL;
 			it->name = b.s;
 			it->len = b.len;
-		} else if (eq(n, "nametype") && v) {
-			static const char *const nt[] = {
-				[HM_NT_NORMAL] = "NORMAL",
-				[HM_NT_CREATE] = "CREATE",
-				[HM_NT_DELETE] = "DELETE",
-				[HM_NT_PARENT] = "PARENT",
-			};
-
-			for (size_t i = 1; i < HM_ARRAY_SIZE(nt); i++)
-				if (!strcmp(v, nt[i]))
-					p->nametype = (uint8_t)i;
+		} else if (eq(n, "nametype")) {
+			nametype(p, v);
 		}
 		break;
 	case 'd':
@@ -483,14 +559,20 @@ static void path_field(struct hm_assembler *as, struct item *it,
 		}
 		break;
 	case 'm':
-		if (eq(n, "mode") && hm_parse_u64(v, 8, &x))
+		if (!eq(n, "mode"))
+			break;
+		if (hm_parse_u64(v, 8, &x))
 			p->mode = (uint32_t)x;
+		else
+			bad(as, HM_SKIP_BAD_VALUE, "PATH", n);
 		break;
 	case 'o':
 		if (eq(n, "ouid"))
 			p->ouid = id(as, v, "PATH", n);
 		else if (eq(n, "ogid"))
 			p->ogid = id(as, v, "PATH", n);
+		else if (eq(n, "objtype"))	/* RHEL/CentOS 7 kernels */
+			nametype(p, v);
 		break;
 	}
 }
@@ -589,6 +671,13 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 
 		if (!n)
 			continue;
+		if (v && !strcmp(v, HM_MALFORMED_VALUE)) {
+			/* cut by stream.c: absent, damaging only if needed */
+			if (needed(n))
+				bad(as, HM_SKIP_BAD_VALUE,
+				    audit_msg_type_to_name(type), n);
+			continue;
+		}
 		switch (type) {
 		case AUDIT_SYSCALL:
 			syscall_field(as, ev, n, v);
@@ -604,8 +693,9 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 			path_field(as, it, n, v);
 			break;
 		case AUDIT_SOCKADDR:
-			if (eq(n, "saddr") && !ev->sa.family)
-				sockaddr(as, ev, n, v);
+			/* decoded once the arch is known (byte order) */
+			if (eq(n, "saddr") && !as->saddr && v)
+				as->saddr = adup(as, v, strlen(v));
 			break;
 		case AUDIT_OBJ_PID:
 			if (eq(n, "opid"))
@@ -782,6 +872,39 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	return rc;
 }
 
+static bool same_inode(const struct item *a, const struct item *b)
+{
+	if (a->rec.has_inode && b->rec.has_inode)
+		return a->rec.ino == b->rec.ino &&
+		       a->rec.dev_major == b->rec.dev_major &&
+		       a->rec.dev_minor == b->rec.dev_minor;
+	return a->has_name && b->has_name && a->len == b->len &&
+	       !memcmp(a->name, b->name, a->len);
+}
+
+/*
+ * Is PATH item @it (not the first) an object of the event?
+ *  - exec: newer kernels repeat the program (same inode) in item 1, when
+ *    the binary is opened; the interpreter (#! or ld.so) follows.  The
+ *    repeat is not a read of the program by itself.
+ *  - mount: only a bind or move mount looks its source up as a path, and
+ *    a file system on a block device its device; any other item (the
+ *    mount point again, the root of the new mount) is not the device.
+ */
+static bool extra_item(const struct hm_event *ev, const struct item *first,
+		       const struct item *it)
+{
+	switch (ev->kind) {
+	case HM_EV_EXEC:
+		return !same_inode(first, it);
+	case HM_EV_MOUNT:
+		return (ev->mount_flags & (MS_BIND | MS_MOVE)) ||
+		       S_ISBLK(it->rec.mode);
+	default:
+		return true;
+	}
+}
+
 static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 {
 	struct item *sel[HM_COLLECTOR_MAX_PATHS];
@@ -809,6 +932,8 @@ static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 			ev->link_target.len = it->len;
 			continue;
 		}
+		if (n && !extra_item(ev, sel[0], it))
+			continue;
 		if (ev->kind == HM_EV_EXEC || it->rec.nametype != HM_NT_PARENT)
 			sel[n++] = it;
 	}
@@ -917,6 +1042,11 @@ static void arguments(struct hm_assembler *as, struct hm_event *ev)
 			ev->mode = (uint32_t)ev->a[at ? 3 : 2];
 			ev->has_open_flags = true;
 		}
+		/* the kernel reads the mode only to create: else it is
+		 * whatever was in the register */
+		if (!(ev->open_flags & O_CREAT) &&
+		    (ev->open_flags & O_TMPFILE) != O_TMPFILE)
+			ev->mode = 0;
 		break;
 	case HM_EV_MKDIR:
 	case HM_EV_CHMOD:
@@ -982,6 +1112,9 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	as->cut_argv = false;
 	as->has_openat2 = false;
 	as->decision = false;
+	as->quoted = false;
+	as->saddr = NULL;
+	as->ev = ev;
 	if (ts) {
 		ev->sec = ts->sec;
 		ev->msec = ts->milli;
@@ -1013,6 +1146,11 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	if (only_eoe)
 		return 0;	/* an EOE for an event auparse had closed */
 
+	if (as->saddr)
+		sockaddr(as, ev);
+	if ((ev->present & HM_EVP_SUCCESS) && !ev->success &&
+	    ev->exit < 0 && ev->exit >= -4095)
+		ev->err = (int)-ev->exit;
 	if (ev->has_syscall) {
 		const struct hm_syscall_info *si =
 			hm_syscall_lookup(ev->arch, ev->syscall);

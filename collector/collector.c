@@ -43,6 +43,7 @@ struct hm_collector {
 	bool ended;			/* no more input; queue may hold some */
 	bool done;			/* flushed: queue is all that is left */
 	bool said_end;			/* next() returned 0 once */
+	bool whole;			/* files, fd, buffer: read to the end */
 	uint64_t idle_since_ms;		/* follow/plugin: when data stopped */
 };
 
@@ -110,13 +111,10 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 	c->qn++;
 }
 
-static bool resolve_default(enum hm_src_mode mode, const struct hm_collector_opts *o)
+/* One path rule for every source (pathrule.h): resolving, unless told. */
+static bool resolve_default(const struct hm_collector_opts *o)
 {
-	if (o->resolve_root)
-		return true;
-	if (o->resolve >= 0)
-		return o->resolve;
-	return mode == HM_SRC_FOLLOW || mode == HM_SRC_PLUGIN;
+	return o->resolve_root || o->resolve != 0;
 }
 
 static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
@@ -134,7 +132,9 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 	c->rep.diag = c->o.diag;
 	c->au = auparse_init(AUSOURCE_FEED, NULL);
 	c->stream = c->au ? hm_stream_new(c->au, &c->rep) : NULL;
-	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(mode, &c->o));
+	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(&c->o));
+	c->whole = mode == HM_SRC_FILES || mode == HM_SRC_FD ||
+		   mode == HM_SRC_BUFFER;
 	if (hm_source_new(&c->src, mode, &c->rep) < 0 || !c->au ||
 	    !c->stream || !c->as) {
 		hm_collector_free(c);
@@ -257,12 +257,15 @@ int hm_collector_set_output(struct hm_collector *c, int fd)
 static void finish(struct hm_collector *c)
 {
 	uint64_t off = hm_stream_consumed(c->stream);
+	int rc;
 
 	c->ended = true;
 	c->done = true;
 	if (c->ckpt)
 		return;
-	hm_stream_end_file(c->stream);
+	rc = hm_stream_end_file(c->stream, c->whole);
+	if (rc < 0 && !c->err)
+		c->err = rc;
 	hm_stream_flush(c->stream);
 	quiet_at(c, off);
 }
@@ -312,8 +315,8 @@ static int read_more(struct hm_collector *c)
 	int rc = hm_source_read(c->src, &ch);
 
 	if (rc == HM_SRC_FILE_END) {
-		hm_stream_end_file(c->stream);
-		return 1;
+		rc = hm_stream_end_file(c->stream, c->whole);
+		return rc < 0 ? rc : 1;
 	}
 	if (rc != HM_SRC_DATA)
 		return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <linux/audit.h>
 
 #include "internal.h"
 
@@ -88,23 +89,32 @@ int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max)
 
 /*
  * saddr is the struct sockaddr in hex, in the byte order of the host that
- * wrote it (little endian for x86); ports and IPv4/IPv6 addresses are in
- * network order inside.
+ * wrote it: sa_family is little endian on x86 and arm64, big endian on
+ * ppc64 (arch=80000015) and s390x (arch=80000016); ports and IPv4/IPv6
+ * addresses are in network order inside.  @arch is the SYSCALL record's
+ * AUDIT_ARCH_* (its __AUDIT_ARCH_LE bit says the order), or 0 when the
+ * event has none: then the order is the one that gives a family in the
+ * low byte values (every family number is below 256).
  */
-int hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
-			struct hm_arena *a)
+int hm_sockaddr_decode(const char *hex, int arch, struct hm_ev_sockaddr *sa,
+		       struct hm_arena *a)
 {
 	unsigned char raw[128];
 	size_t n = hex ? strlen(hex) : 0;
 	size_t len;
+	bool big;
 
 	memset(sa, 0, sizeof(*sa));
 	if (n < 4 || n % 2 || n / 2 > sizeof(raw))
 		return -EINVAL;
 	if (!hm_hex_decode(raw, hex, n))
 		return -EINVAL;
+	if (arch)
+		big = !((uint32_t)arch & __AUDIT_ARCH_LE);
+	else
+		big = raw[0] == 0 && raw[1] != 0;
+	sa->family = big ? raw[0] << 8 | raw[1] : raw[0] | raw[1] << 8;
 	len = n / 2;
-	sa->family = raw[0] | raw[1] << 8;
 	switch (sa->family) {
 	case AF_INET:
 		if (len < 8)

@@ -54,8 +54,9 @@ bool hm_parse_i64(const char *s, int64_t *out);
  * -E2BIG over @max bytes in @b, -ENOMEM.
  */
 int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max);
-/* saddr's hex into @sa: 0, -EINVAL (bad), -ENOMEM (arena). */
-int hm_sockaddr_decode(const char *hex, struct hm_ev_sockaddr *sa,
+/* hm_sockaddr_decode() - saddr= in the byte order of @arch (AUDIT_ARCH_*,
+ * 0 unknown) into @sa: 0, -EINVAL (not a sockaddr), -ENOMEM (arena). */
+int hm_sockaddr_decode(const char *hex, int arch, struct hm_ev_sockaddr *sa,
 		       struct hm_arena *a);
 
 /* ---- canon.c */
@@ -121,6 +122,12 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
 			  uint64_t serial, const char *fmt, ...)
 	HM_PRINTF(4, 5);
 
+/*
+ * What stream.c puts in place of a value whose quotes do not pair; the
+ * assembler counts it as a bad value where the event needs the field.
+ */
+#define HM_MALFORMED_VALUE	"%malformed%"
+
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
 
@@ -134,8 +141,12 @@ void hm_stream_free(struct hm_stream *s);
  * inside.
  */
 int hm_stream_feed(struct hm_stream *s, const char *p, size_t len);
-/* hm_stream_end_file() - end of one file: drop (and count) a partial line. */
-void hm_stream_end_file(struct hm_stream *s);
+/*
+ * hm_stream_end_file() - end of one file: a partial last line is read when
+ * the file was read @whole (-i, fd, buffer), else dropped and counted.
+ * Returns 0 or -ENOMEM.
+ */
+int hm_stream_end_file(struct hm_stream *s, bool whole);
 /* hm_stream_close_open() - close every open event (idle timeout). */
 int hm_stream_close_open(struct hm_stream *s);
 /* hm_stream_flush() - end of input: auparse_flush_feed(). */

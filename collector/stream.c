@@ -91,6 +91,7 @@ struct hm_stream {
 	uint64_t line_no;
 	struct hm_sbuf partial;
 	struct hm_sbuf out;	/* whole events for auparse */
+	struct hm_sbuf fix;	/* a line with its unpaired quotes cut */
 	bool skipping_long;	/* inside an over-long line */
 	uint64_t consumed;	/* bytes of whole lines in this file */
 	size_t carried;		/* bytes of a skipped long line so far */
@@ -136,6 +137,7 @@ void hm_stream_free(struct hm_stream *s)
 	free(s->q);
 	hm_sbuf_free(&s->partial);
 	hm_sbuf_free(&s->out);
+	hm_sbuf_free(&s->fix);
 	free(s);
 }
 
@@ -486,9 +488,8 @@ static void quiet(struct hm_stream *s)
 /*
  * The kernel writes a value holding a quote, space or control byte in
  * hex, so in a sound record quotes come in pairs (up to the 0x1d that
- * starts auditd's enriched part).  A line with an unterminated quote is
- * damaged; libauparse 3.0.9 also leaks memory on some of them, so it
- * never gets to see one.
+ * starts auditd's enriched part).  libauparse 3.0.9 leaks memory on some
+ * lines with an unpaired quote, so it never gets to see one.
  */
 static bool quotes_paired(const char *line, const char *nl)
 {
@@ -498,6 +499,86 @@ static bool quotes_paired(const char *line, const char *nl)
 	for (const char *p = line; p < (gs ? gs : nl); p++)
 		n += *p == '"';
 	return !(n & 1);
+}
+
+/*
+ * Where the value of the field at @p ends, and whether its quotes pair:
+ * a quoted value ends at the next quote, which a blank, a "'" (the end of
+ * a USER record's msg='...') or the end of the line must follow; any
+ * other value ends at the next blank and pairs when it holds an even
+ * number of quotes.  A value that does not pair ends at the next blank.
+ */
+static const char *value_end(const char *p, const char *end, bool *ok)
+{
+	const char *q;
+	size_t n = 0;
+
+	if (p < end && *p == '"') {
+		q = memchr(p + 1, '"', (size_t)(end - p - 1));
+		if (q && (q + 1 == end || q[1] == ' ' || q[1] == '\'')) {
+			*ok = true;
+			return q + 1;
+		}
+	}
+	for (q = p; q < end && *q != ' '; q++)
+		n += *q == '"';
+	*ok = !(n & 1) && *p != '"';
+	return q;
+}
+
+/*
+ * A line whose quotes do not pair: the value of each field whose quotes
+ * do not pair becomes HM_MALFORMED_VALUE (the assembler counts it if the
+ * event needs that field), so one bad field nothing uses (a key= with a
+ * stray quote) does not cost the record, as ausearch reads it.  The
+ * repaired line goes to @out; returns the number of fields repaired, or
+ * -1 when the line still does not pair (then it is skipped).
+ */
+static int repair_quotes(struct hm_stream *s, const char *line,
+			 const char *nl)
+{
+	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
+	const char *end = gs ? gs : nl;
+	const char *p = line;
+	struct hm_sbuf *out = &s->fix;
+	int fixed = 0;
+
+	out->len = 0;
+	if (hm_sbuf_reserve(out, (size_t)(nl - line) + 16) < 0)
+		return -1;
+	while (p < end) {
+		const char *eq, *ve;
+		bool ok;
+
+		while (p < end && *p == ' ')
+			if (hm_sbuf_add(out, p++, 1) < 0)
+				return -1;
+		eq = p;
+		while (eq < end && *eq != '=' && *eq != ' ')
+			eq++;
+		if (eq == end || *eq != '=') {
+			eq = p;		/* no name: the whole word is a value */
+		} else {
+			eq++;
+		}
+		ve = value_end(eq, end, &ok);
+		if (hm_sbuf_add(out, p, (size_t)(eq - p)) < 0)
+			return -1;
+		if (ok) {
+			if (hm_sbuf_add(out, eq, (size_t)(ve - eq)) < 0)
+				return -1;
+		} else {
+			fixed++;
+			hm_report_skip(s->rep, HM_SKIP_STRAY_QUOTE,
+				       "value of '%.*s' has an unpaired quote: "
+				       "dropped", (int)(eq - p), p);
+			if (hm_sbuf_add(out, HM_MALFORMED_VALUE,
+				       strlen(HM_MALFORMED_VALUE)) < 0)
+				return -1;
+		}
+		p = ve;
+	}
+	return quotes_paired(out->s, out->s + out->len) ? fixed : -1;
 }
 
 /*
@@ -515,6 +596,8 @@ static bool two_cwds(const char *line, const char *nl)
 /* One complete line [line, nl] (nl at its '\n'): queue it or skip it. */
 static int one_line(struct hm_stream *s, const char *line, const char *nl)
 {
+	size_t len = (size_t)(nl - line) + 1;
+	bool paired = true;
 	struct stamp st;
 	enum hm_skip_reason why;
 	int rc = 0;
@@ -523,17 +606,26 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl)
 	s->rep->st.lines++;
 	if (memchr(line, '\0', (size_t)(nl - line))) {
 		why = HM_SKIP_GARBAGE;
-	} else if (!quotes_paired(line, nl) || two_cwds(line, nl)) {
+	} else if (two_cwds(line, nl)) {
 		why = HM_SKIP_BAD_VALUE;
-	} else if (!parse_stamp(line, nl, &st)) {
-		why = HM_SKIP_NO_STAMP;
+	} else if (!(paired = quotes_paired(line, nl)) &&
+		   repair_quotes(s, line, nl) < 0) {
+		why = HM_SKIP_BAD_VALUE;
 	} else {
-		rc = track(s, &st, line, nl);
-		goto done;
+		if (!paired) {
+			line = s->fix.s;
+			nl = s->fix.s + s->fix.len;
+		}
+		if (!parse_stamp(line, nl, &st)) {
+			why = HM_SKIP_NO_STAMP;
+		} else {
+			rc = track(s, &st, line, nl);
+			goto done;
+		}
 	}
 	hm_report_skip(s->rep, why, "%s", hm_skip_names[why]);
 done:
-	s->consumed += (size_t)(nl - line) + 1 + s->carried;
+	s->consumed += len + s->carried;
 	s->carried = 0;
 	if (rc == 0 && s->head == s->tail)
 		quiet(s);
@@ -630,9 +722,26 @@ int hm_stream_feed(struct hm_stream *s, const char *p, size_t len)
 	return 0;
 }
 
-void hm_stream_end_file(struct hm_stream *s)
+/*
+ * A log read whole (-i, a descriptor, a buffer: @whole) may end without a
+ * final newline, and ausearch reads that last line: so is it taken here.
+ * A followed log or the plugin feed may be cut in the middle of a line
+ * being written: that part is dropped and counted.
+ */
+int hm_stream_end_file(struct hm_stream *s, bool whole)
 {
-	if (s->partial.len || s->skipping_long) {
+	int rc = 0;
+
+	if (s->partial.len && !s->skipping_long && whole) {
+		const char *q = s->partial.s;
+
+		s->carried = 0;
+		rc = one_line(s, q, q + s->partial.len);
+		if (rc == 0)
+			rc = flush_out(s);
+		if (rc == 0 && auparse_feed(s->au, "", 0) < 0)
+			rc = -ENOMEM;
+	} else if (s->partial.len || s->skipping_long) {
 		s->rep->line++;
 		hm_report_skip(s->rep, s->skipping_long ? HM_SKIP_LONG_LINE :
 				  HM_SKIP_TRUNCATED, "%s",
@@ -643,6 +752,7 @@ void hm_stream_end_file(struct hm_stream *s)
 	s->skipping_long = false;
 	s->carried = 0;
 	s->consumed = 0;
+	return rc;
 }
 
 int hm_stream_close_open(struct hm_stream *s)

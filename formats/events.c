@@ -200,6 +200,16 @@ static void details_tsv(struct hm_event_writer *w, const struct hm_event *ev)
 		hm_sbuf_addc(b, '-');
 }
 
+/* A number the records carried (@bit of ev->present), or "-". */
+static void num_tsv(struct hm_sbuf *b, const struct hm_event *ev,
+		    unsigned int bit, long long v)
+{
+	if (ev->present & bit)
+		hm_sbuf_printf(b, "%lld\t", v);
+	else
+		hm_sbuf_adds(b, "-\t");
+}
+
 static void tsv(struct hm_event_writer *w, const struct hm_event *ev)
 {
 	struct hm_sbuf *b = &w->line;
@@ -207,17 +217,25 @@ static void tsv(struct hm_event_writer *w, const struct hm_event *ev)
 	hm_sbuf_printf(b, "%lld.%03u\t%llu\t%s\t%s\t", (long long)ev->sec,
 		       ev->msec, (unsigned long long)ev->serial,
 		       enc(w, &ev->node), hm_event_kind_names[ev->kind]);
-	if (!ev->has_syscall)
+	if (!ev->has_syscall) {
 		hm_sbuf_adds(b, "-\t-\t-\t");
-	else if (ev->syscall_name)
-		hm_sbuf_printf(b, "%s\t%s\t%lld\t", ev->syscall_name,
-			       ev->success ? "yes" : "no", (long long)ev->exit);
-	else
-		hm_sbuf_printf(b, "%d\t%s\t%lld\t", ev->syscall,
-			       ev->success ? "yes" : "no", (long long)ev->exit);
-	hm_sbuf_printf(b, "%lld\t%lld\t%u\t%u\t%u\t%u\t%u\t%u\t",
-		       (long long)ev->pid, (long long)ev->ppid, ev->uid,
-		       ev->euid, ev->gid, ev->egid, ev->auid, ev->ses);
+	} else {
+		if (ev->syscall_name)
+			hm_sbuf_printf(b, "%s\t", ev->syscall_name);
+		else
+			hm_sbuf_printf(b, "%d\t", ev->syscall);
+		hm_sbuf_printf(b, "%s\t", !(ev->present & HM_EVP_SUCCESS) ?
+			       "-" : ev->success ? "yes" : "no");
+		num_tsv(b, ev, HM_EVP_EXIT, ev->exit);
+	}
+	num_tsv(b, ev, HM_EVP_PID, ev->pid);
+	num_tsv(b, ev, HM_EVP_PPID, ev->ppid);
+	num_tsv(b, ev, HM_EVP_UID, ev->uid);
+	num_tsv(b, ev, HM_EVP_UID, ev->euid);
+	num_tsv(b, ev, HM_EVP_UID, ev->gid);
+	num_tsv(b, ev, HM_EVP_UID, ev->egid);
+	num_tsv(b, ev, HM_EVP_AUID, ev->auid);
+	num_tsv(b, ev, HM_EVP_SES, ev->ses);
 	hm_sbuf_printf(b, "%s\t", enc(w, &ev->comm));
 	hm_sbuf_printf(b, "%s\t", enc(w, &ev->exe));
 	hm_sbuf_printf(b, "%s\t",
@@ -302,7 +320,7 @@ static void json_net(struct hm_event_writer *w, const struct hm_event *ev)
 	}
 }
 
-static void json_process(struct hm_sbuf *b, const struct hm_event *ev)
+static void json_syscall(struct hm_sbuf *b, const struct hm_event *ev)
 {
 	if (ev->syscall_name)
 		hm_sbuf_printf(b, ",\"syscall\":\"%s\"", ev->syscall_name);
@@ -311,10 +329,25 @@ static void json_process(struct hm_sbuf *b, const struct hm_event *ev)
 	hm_sbuf_printf(b, ",\"arch\":\"%x\",\"success\":%s,\"exit\":%lld",
 		       (unsigned int)ev->arch, ev->success ? "true" : "false",
 		       (long long)ev->exit);
-	hm_sbuf_printf(b, ",\"pid\":%lld,\"ppid\":%lld,\"uid\":%u,\"euid\":%u,"
-		       "\"gid\":%u,\"egid\":%u,\"auid\":%u,\"ses\":%u",
-		       (long long)ev->pid, (long long)ev->ppid, ev->uid,
-		       ev->euid, ev->gid, ev->egid, ev->auid, ev->ses);
+}
+
+/* The task's ids, those the records carried (a lone record has none). */
+static void json_process(struct hm_sbuf *b, const struct hm_event *ev)
+{
+	if (ev->present & HM_EVP_PID)
+		hm_sbuf_printf(b, ",\"pid\":%lld", (long long)ev->pid);
+	if (ev->present & HM_EVP_PPID)
+		hm_sbuf_printf(b, ",\"ppid\":%lld", (long long)ev->ppid);
+	if (ev->present & HM_EVP_UID)
+		hm_sbuf_printf(b, ",\"uid\":%u,\"euid\":%u,\"gid\":%u,"
+			       "\"egid\":%u", ev->uid, ev->euid, ev->gid,
+			       ev->egid);
+	if (ev->present & HM_EVP_AUID)
+		hm_sbuf_printf(b, ",\"auid\":%u", ev->auid);
+	if (ev->present & HM_EVP_SES)
+		hm_sbuf_printf(b, ",\"ses\":%u", ev->ses);
+	if (ev->damaged)
+		hm_sbuf_adds(b, ",\"damaged\":true");
 }
 
 static void json_argv(struct hm_event_writer *w, const struct hm_event *ev)
@@ -339,7 +372,8 @@ static void json(struct hm_event_writer *w, const struct hm_event *ev)
 		       hm_event_kind_names[ev->kind]);
 	json_bytes(w, "node", &ev->node);
 	if (ev->has_syscall)
-		json_process(b, ev);
+		json_syscall(b, ev);
+	json_process(b, ev);
 	json_bytes(w, "comm", &ev->comm);
 	json_bytes(w, "exe", &ev->exe);
 	json_bytes(w, "key", &ev->key);

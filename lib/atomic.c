@@ -62,12 +62,43 @@ static int fsync_dir_of(const char *path)
 	return r;
 }
 
+/* Does @path hold exactly @len bytes of @text already?  Then it is left
+ * alone: an unchanged policy keeps its files (and their inodes). */
+static bool same_content(const char *path, const char *text, size_t len)
+{
+	char buf[65536];
+	size_t off = 0;
+	bool same = false;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == len) {
+		ssize_t got = 1;
+
+		while (off < len && got > 0) {
+			got = read(fd, buf, sizeof(buf));
+			if (got > 0 && (size_t)got <= len - off &&
+			    !memcmp(buf, text + off, (size_t)got))
+				off += (size_t)got;
+			else
+				got = -1;
+		}
+		same = off == len;
+	}
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
 int hm_atomic_write(const char *path, const void *data, size_t len)
 {
 	char *tmp = NULL;
 	int fd;
 	int r;
 
+	if (same_content(path, data, len))
+		return 0;	/* already there: no new inode, no new time */
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
 		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -194,33 +225,11 @@ static int roll_forward(const char *dir, char *names)
 	return r;
 }
 
-/* Does @dir/@f->name hold exactly @f's text already?  Then it is left
- * alone: an unchanged policy keeps its files (and their inodes). */
 static bool unchanged(const char *dir, const struct hm_file_out *f)
 {
 	char *path = in_dir(dir, "%s", f->name);
-	char buf[65536];
-	size_t off = 0;
-	bool same = false;
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	struct stat st;
+	bool same = path && same_content(path, f->text, f->len);
 
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size == f->len) {
-		ssize_t got = 1;
-
-		while (off < f->len && got > 0) {
-			got = read(fd, buf, sizeof(buf));
-			if (got > 0 && (size_t)got <= f->len - off &&
-			    !memcmp(buf, f->text + off, (size_t)got))
-				off += (size_t)got;
-			else
-				got = -1;
-		}
-		same = off == f->len;
-	}
-	if (fd >= 0)
-		close(fd);
 	free(path);
 	return same;
 }

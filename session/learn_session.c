@@ -208,6 +208,8 @@ int hm_learn_session_save(struct hm_learn_session *s)
 	if (r)
 		return failed(s, s->o.policy, "creating", r);
 	r = hm_policy_save_dir(s->m, s->o.policy, dialect, 0, &s->conv);
+	if (!r && s->o.paths)
+		r = hm_path_rule_save(s->o.policy, s->o.paths);
 	if (r)
 		return failed(s, s->o.policy, "saving", r);
 	r = new_base(s);

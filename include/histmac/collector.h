@@ -50,6 +50,8 @@ struct hm_collector;
 	X(UNKNOWN_RECORD, "unknown-record-type")			\
 	X(MISSING_FIELD, "missing-field")				\
 	X(BAD_VALUE, "bad-field-value")					\
+	X(STRAY_QUOTE, "field-with-unpaired-quote")			\
+	X(QUOTED_VALUE, "quoted-number-read")				\
 	X(ARGV_CUT, "argv-truncated")					\
 	X(PATH_CUT, "path-too-long")					\
 	X(PATHS_CUT, "too-many-path-records")				\
@@ -92,8 +94,8 @@ struct hm_collector_stats {
  * struct hm_collector_opts - how to open a collector; hm_collector_opts_init()
  * sets the defaults.  Pointers are borrowed until hm_collector_free().
  * @resolve: canonicalise object paths through the filesystem (symlinks,
- *	checked against the record's inode): -1 default (on for follow and
- *	plugin, off otherwise), 0 off, 1 on.
+ *	checked against the record's inode): -1 default (on, for every
+ *	source: the path rule of pathrule.h), 0 off, 1 on.
  * @resolve_root: resolve against this directory instead of / (a mounted
  *	image of the host that wrote the log); implies resolve.  May be NULL.
  * @proctitle: decode PROCTITLE into hm_event.proctitle (off by default:

@@ -160,6 +160,7 @@ uint32_t hm_hash_bytes(const void *p, size_t len);
 /**
  * hm_atomic_write() - replace @path with @len bytes of @data atomically:
  * temp file in the same directory, fsync, rename, fsync the directory.
+ * A file that already holds @data is left alone.
  * Returns: 0 or a negative errno; on failure @path is untouched.
  */
 int hm_atomic_write(const char *path, const void *data, size_t len);

@@ -104,9 +104,24 @@ struct hm_ev_sockaddr {
 };
 
 /*
+ * Which values the records carried, where 0 is a legal value
+ * (hm_event.present).  A record without SYSCALL (ANOM_ABEND, USER_*)
+ * may still carry pid= and the ids; old kernels write no ses=.
+ */
+enum hm_ev_present {
+	HM_EVP_PID = 1u << 0,		/* pid */
+	HM_EVP_PPID = 1u << 1,		/* ppid */
+	HM_EVP_UID = 1u << 2,		/* uid (and euid... when written) */
+	HM_EVP_AUID = 1u << 3,		/* auid */
+	HM_EVP_SES = 1u << 4,		/* ses */
+	HM_EVP_EXIT = 1u << 5,		/* exit */
+	HM_EVP_SUCCESS = 1u << 6,	/* success */
+};
+
+/*
  * struct hm_event - one audit event, normalised.
  * Fields that the records did not carry are 0/NULL, with has_* flags
- * where 0 is a legal value.
+ * or a bit in @present where 0 is a legal value.
  */
 struct hm_event {
 	enum hm_event_kind kind;
@@ -122,6 +137,13 @@ struct hm_event {
 	const char *syscall_name;	/* "openat"; static or borrowed */
 	bool success;
 	int64_t exit;			/* fork: the new task's id */
+	int err;			/* errno of a failed call (-exit when
+					 * exit is -1..-4095), else 0; what
+					 * include/histmac/passed.h judges */
+	uint32_t present;		/* bitmask of enum hm_ev_present */
+	bool damaged;			/* a field this event needs was
+					 * malformed: counted as
+					 * bad-field-value, left at 0/NULL */
 	uint64_t a[4];			/* raw a0..a3 */
 	int64_t pid;
 	int64_t ppid;

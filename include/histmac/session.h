@@ -20,6 +20,7 @@
 
 #include "histmac/collector.h"
 #include "histmac/learn.h"
+#include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
 struct hm_learn_session;
@@ -35,6 +36,8 @@ struct hm_learn_session;
  *	caller calls hm_learn_session_save().
  * @lo: learning options, for the model a reload installs; borrowed.
  * @diag: where failures are described (file and what failed); borrowed.
+ * @paths: the path rule the collector reads with, recorded with the
+ *	policy (pathrule.h, histmac_paths.conf); may be NULL; borrowed.
  */
 struct hm_learn_session_opts {
 	const char *policy;
@@ -44,6 +47,7 @@ struct hm_learn_session_opts {
 	unsigned int save_interval;
 	const struct hm_learn_opts *lo;
 	struct hm_diag *diag;
+	const struct hm_path_rule *paths;
 };
 
 /* What hm_learn_session_run() stopped for. */

@@ -24,7 +24,7 @@ hm_audit_marker >/dev/null
 hm_audit_copy "$HM_TMP/audit.log"
 
 ev=$HM_TMP/ev.tsv
-"$HISTMAC" events -i "$HM_TMP/audit.log" >"$ev" ||
+"$HISTMAC" events --no-resolve -i "$HM_TMP/audit.log" >"$ev" ||
 	hm_fail "histmac events failed on a real log"
 hm_expect "$ev" exec /bin/echo - '(^| )argv=echo,hello( |$)'
 hm_expect "$ev" exec /usr/bin/true - 'argv=true,arg\\040with\\040space,quote"d'
@@ -57,11 +57,12 @@ hm_expect "$ev" bind "$w/usock" - "family=unix type=stream fd=[0-9]+ unix=$w/uso
 hm_expect "$ev" signal - - 'sig=15 target=[0-9]+ tcomm=workload'
 hm_ok "every action of the workload is in the TSV output"
 
-# symlinks resolved on request: the object opened through linkdir/
-"$HISTMAC" events --resolve -i "$HM_TMP/audit.log" >"$HM_TMP/res.tsv"
+# symlinks resolved (the default for every source, docs/PATHS.md): the
+# object opened through linkdir/
+"$HISTMAC" events -i "$HM_TMP/audit.log" >"$HM_TMP/res.tsv"
 hm_expect "$HM_TMP/res.tsv" open "$w/real/obj" - 'created=1'
 hm_expect "$HM_TMP/res.tsv" exec /bin/echo - 'interp=/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2'
-hm_ok "--resolve follows symlinks, keeps the program name as passed"
+hm_ok "-i resolves symlinks by default, keeps the program name as passed"
 
 "$HISTMAC" events --format json -i "$HM_TMP/audit.log" >"$HM_TMP/ev.json"
 grep -q '"kind":"bind".*"sockaddr":{"family":"inet","addr":"127.0.0.1","port":47100}' "$HM_TMP/ev.json" ||

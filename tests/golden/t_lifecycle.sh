@@ -98,12 +98,12 @@ log=$tmp/audit.log
 "$HISTMAC" learn -q -p "$tmp/live" --follow "$log" --save-interval 1 \
 	2>"$tmp/follow.err" &
 follower=$!
-for _ in $(seq 100); do	# a follower without checkpoint starts at the end
+for _ in $(seq 300); do	# a follower without checkpoint starts at the end
 	[ -e "$tmp/live/.histmac.lock" ] && break
 	sleep 0.1
 done
 cat "$HM_SRC/tests/data/file.log" >>"$log"
-for _ in $(seq 100); do
+for _ in $(seq 300); do
 	grep -q '^<kernel> ' "$tmp/live/domain_policy.conf" 2>/dev/null && break
 	sleep 0.1
 done
@@ -136,7 +136,7 @@ kill -HUP "$follower"
 # new learning, by another program (the edited domain now enforces)
 sed 's|/tmp/hmrec/|/tmp/hmrec-new/|g; s|/workload|/workload2|g; s/pid=1/pid=2/g' \
 	"$HM_SRC/tests/data/file.log" >>"$log"
-for _ in $(seq 100); do
+for _ in $(seq 300); do
 	grep -q '/tmp/hmrec-new/' "$tmp/live/domain_policy.conf" && break
 	sleep 0.1
 done

@@ -76,8 +76,16 @@ static char *render(const struct hm_event *ev)
 	if (ev->created)
 		cat(b, cap, " created");
 	if (ev->kind == HM_EV_MKNOD || ev->kind == HM_EV_MKDIR ||
-	    ev->kind == HM_EV_CHMOD)
+	    ev->kind == HM_EV_CHMOD || ev->kind == HM_EV_OPEN)
 		cat(b, cap, " mode=0%o", ev->mode);
+	if (ev->err)
+		cat(b, cap, " err=%d", ev->err);
+	if (ev->damaged)
+		cat(b, cap, " damaged");
+	if (ev->key.s)
+		cat(b, cap, " key=%s", ev->key.s);
+	cat(b, cap, " pid=%s", ev->present & HM_EVP_PID ? "yes" : "-");
+	cat(b, cap, " ses=%s", ev->present & HM_EVP_SES ? "yes" : "-");
 	if (ev->kind == HM_EV_MKNOD)
 		cat(b, cap, " dev=%u:%u", ev->dev_major, ev->dev_minor);
 	if (ev->kind == HM_EV_CHOWN)
@@ -92,8 +100,8 @@ static char *render(const struct hm_event *ev)
 		    (unsigned long long)ev->mount_flags);
 	if (ev->kind >= HM_EV_SOCKET && ev->kind <= HM_EV_RECV)
 		cat(b, cap, " sock=%d/%d", ev->sock_family, ev->sock_type);
-	if (ev->sa.family == AF_INET) {
-		inet_ntop(AF_INET, ev->sa.addr, a, sizeof(a));
+	if (ev->sa.family == AF_INET || ev->sa.family == AF_INET6) {
+		inet_ntop(ev->sa.family, ev->sa.addr, a, sizeof(a));
 		cat(b, cap, " addr=%s:%u", a, ev->sa.port);
 	}
 	if (ev->sa.family == AF_UNIX)
@@ -277,6 +285,97 @@ static void test_recorded(void **state)
 	}
 }
 
+/*
+ * ---- record shapes of other kernels and of converted logs (tests/data
+ * README, "Record shapes"): the event as it should be read, what it must
+ * not hold, and what is counted.
+ */
+struct shape_case {
+	const char *file;
+	const char *event;		/* words one event line must hold */
+	const char *not;		/* words no event may hold, or NULL */
+	enum hm_skip_reason why;	/* counted exactly @count times */
+	uint64_t count;
+};
+
+static const struct shape_case shape_cases[] = {
+	/* RHEL/CentOS 7: objtype= instead of nametype= */
+	{ "rhel7-objtype.log", "unlink unlink ok p0=/etc/audit/rules.d/audit.rules",
+	  "p0=/etc/audit/rules.d/", HM_SKIP_MAX, 0 },
+	{ "rhel7-objtype.log", "mknod mknod ok p0=/run/systemd/sessions/1.ref created mode=010600",
+	  "p0=/run/systemd/sessions/", HM_SKIP_MAX, 0 },
+	/* item 1 repeats item 0: the interpreter is next */
+	{ "exec-repeat.log", "exec execve ok p0=/opt/app/run.sh p1=/bin/bash p2=/lib64/ld-linux-x86-64.so.2",
+	  "p1=/opt/app/run.sh", HM_SKIP_MAX, 0 },
+	{ "exec-repeat.log", "exec execve ok p0=/usr/bin/ls p1=/lib64/ld-linux-x86-64.so.2",
+	  "p1=/usr/bin/ls", HM_SKIP_MAX, 0 },
+	/* a stray quote in key=: the exec is whole, only key= is lost */
+	{ "stray-quote.log", "exec execve ok p0=/usr/bin/true argv=true pid=yes",
+	  "key=deploy", HM_SKIP_STRAY_QUOTE, 2 },
+	/* ... in name=: the event is damaged, its path absent */
+	{ "stray-quote.log", "open openat ok damaged key=hm_open", "p0=/etc/ld.so.cache",
+	  HM_SKIP_BAD_VALUE, 1 },
+	{ "quoted-success.log", "open openat ok p0=/etc/hostname", "damaged",
+	  HM_SKIP_QUOTED_VALUE, 2 },
+	{ "quoted-success.log", "open openat fail p0=/etc/shadow err=13", NULL,
+	  HM_SKIP_BAD_VALUE, 0 },
+	/* big-endian sockaddr: ppc64 and s390x */
+	{ "sockaddr-be.log", "connect connect fail addr=10.0.0.1:80 err=115", NULL,
+	  HM_SKIP_BAD_VALUE, 0 },
+	{ "sockaddr-be.log", "connect connect ok unix=/dev/log", NULL,
+	  HM_SKIP_MAX, 0 },
+	{ "sockaddr-be.log", "connect connect fail addr=2001:db8::1:443 err=111", NULL,
+	  HM_SKIP_MAX, 0 },
+	/* no ses= (old kernel); a PATH without SYSCALL has no pid */
+	{ "absent.log", "open open ok p0=/etc/syslog.conf pid=yes ses=-", NULL,
+	  HM_SKIP_MAX, 0 },
+	{ "absent.log", "other - fail p0=/tmp/orphan pid=- ses=-", NULL,
+	  HM_SKIP_MAX, 0 },
+	/* mode= only with O_CREAT */
+	{ "open-mode.log", "open openat ok p0=/etc/hosts flags=02000000 mode=00", NULL,
+	  HM_SKIP_MAX, 0 },
+	{ "open-mode.log", "open open ok p0=/etc/hostname flags=00 mode=00", NULL,
+	  HM_SKIP_MAX, 0 },
+	{ "open-mode.log", "open openat ok p0=/tmp/out flags=01101 created mode=0644", NULL,
+	  HM_SKIP_MAX, 0 },
+	/* a tmpfs mount names no device; a bind mount its source */
+	{ "mount-tmpfs.log", "mount mount ok p0=/srv/cache/ mflags=0x6", "p1=/srv/cache/",
+	  HM_SKIP_MAX, 0 },
+	{ "mount-tmpfs.log", "mount mount ok p0=/srv/www/ p1=/data/www/ mflags=0x1000", NULL,
+	  HM_SKIP_MAX, 0 },
+	/* the last line has no newline: read, nothing counted */
+	{ "no-newline.log", "unlink unlink ok p0=/var/tmp/last", NULL,
+	  HM_SKIP_TRUNCATED, 0 },
+};
+
+static void test_shapes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(shape_cases); i++) {
+		const struct shape_case *sc = &shape_cases[i];
+		struct run r;
+
+		run_files(&r, &sc->file, 1, 0);
+		if (r.rc != 0 || !has_event(&r, sc->event) ||
+		    (sc->not && has_event(&r, sc->not))) {
+			print_message("%s: want \"%s\", not \"%s\" (rc %d):\n",
+				      sc->file, sc->event,
+				      sc->not ? sc->not : "", r.rc);
+			dump(&r);
+			fail();
+		}
+		if (sc->why != HM_SKIP_MAX &&
+		    r.st.skipped[sc->why] != sc->count) {
+			print_message("%s: %s %llu, want %llu\n", sc->file,
+				      hm_skip_names[sc->why],
+				      (unsigned long long)r.st.skipped[sc->why],
+				      (unsigned long long)sc->count);
+			fail();
+		}
+		run_free(&r);
+	}
+}
+
 /* Raw bytes the text rendering cannot show. */
 static void test_bytes(void **state)
 {
@@ -358,7 +457,8 @@ struct skip_case {
 static const struct skip_case bad_counts[] = {
 	{ HM_SKIP_NO_STAMP, 2, 2 },
 	{ HM_SKIP_GARBAGE, 1, 1 },
-	{ HM_SKIP_TRUNCATED, 1, 1 },
+	{ HM_SKIP_TRUNCATED, 0, 0 },	/* the last line is read, see below */
+	{ HM_SKIP_STRAY_QUOTE, 1, 1 },
 	{ HM_SKIP_UNKNOWN_RECORD, 1, 1 },
 	{ HM_SKIP_BAD_VALUE, 7, 20 },
 	{ HM_SKIP_LONG_LINE, 0, 0 },
@@ -642,6 +742,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_rotated),
 		cmocka_unit_test(test_bad),

@@ -35,6 +35,8 @@ static void exec_event(struct hm_event *ev)
 	ev->syscall = 59;
 	ev->syscall_name = "execve";
 	ev->success = true;
+	ev->present = HM_EVP_PID | HM_EVP_PPID | HM_EVP_UID | HM_EVP_AUID |
+		      HM_EVP_SES | HM_EVP_EXIT | HM_EVP_SUCCESS;
 	ev->pid = 100;
 	ev->ppid = 1;
 	ev->auid = 4294967295u;
@@ -63,6 +65,7 @@ static void connect_event(struct hm_event *ev)
 	ev->sec = 5;
 	ev->serial = 6;
 	ev->pid = 7;
+	ev->present = HM_EVP_PID;	/* the rest was not in the records */
 	ev->fd = 3;
 	ev->sock_family = AF_INET;
 	ev->sock_type = SOCK_STREAM;
@@ -96,13 +99,13 @@ static const struct {
 	  "{\"path\":\"/lib/ld\\\\303\\\\251.so\",\"nametype\":\"NORMAL\","
 	  "\"mode\":\"00\"}],\"argv\":[\"a\\\\040b\",\"\\\"q\\\"\"],"
 	  "\"argv_truncated\":false}\n" },
-	{ "connect as TSV: no syscall record, socket details",
+	{ "connect as TSV: no syscall record, absent ids '-', socket details",
 	  connect_event, HM_EVENT_TSV,
-	  "5.000\t6\t-\tconnect\t-\t-\t-\t7\t0\t0\t0\t0\t0\t0\t0\t-\t-\t-\t-\t"
+	  "5.000\t6\t-\tconnect\t-\t-\t-\t7\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t"
 	  "family=inet type=stream fd=3 addr=127.0.0.1 port=80\n" },
 	{ "connect as JSON",
 	  connect_event, HM_EVENT_JSON,
-	  "{\"time\":\"5.000\",\"serial\":6,\"kind\":\"connect\",\"fd\":3,"
+	  "{\"time\":\"5.000\",\"serial\":6,\"kind\":\"connect\",\"pid\":7,\"fd\":3,"
 	  "\"sock_family\":\"inet\",\"sock_type\":\"stream\","
 	  "\"sockaddr\":{\"family\":\"inet\",\"addr\":\"127.0.0.1\","
 	  "\"port\":80}}\n" },

@@ -1,0 +1,46 @@
+#!/bin/bash
+# t_shapes_learn.sh - the record shapes of tests/data (README, "Record
+# shapes") give the entries TOMOYO would have checked: no read of a
+# script or an ELF program by its own domain, the interpreter read kept;
+# RHEL 7 objtype= objects; a tmpfs mount without the mount point as its
+# device; a stray quote in key= keeps the exec; histmac events prints '-'
+# for values the records did not carry.
+set -eu
+export LC_ALL=C
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: t_shapes_learn: $*" >&2; exit 1; }
+data="$HM_SRC/tests/data"
+
+learn() {	# learn DIR LOG: a policy from one log, symlinks kept
+	"$HISTMAC" learn --no-resolve -p "$tmp/$1" -i "$data/$2" >"$tmp/$1.out" 2>&1 ||
+		fail "learn $2: $(cat "$tmp/$1.out")"
+}
+has() { grep -q -- "$2" "$1" || fail "$3 (no '$2' in $1)"; }
+hasnt() { ! grep -q -- "$2" "$1" || fail "$3 ('$2' in $1)"; }
+
+learn exec exec-repeat.log
+p="$tmp/exec/domain_policy.conf"
+has "$p" '^file read /bin/bash$' "script: interpreter read kept"
+hasnt "$p" '^file read /opt/app/run.sh$' "script: read of itself"
+hasnt "$p" '^file read /usr/bin/ls$' "ELF: read of its own binary"
+has "$p" '^<kernel> /opt/app/run.sh /usr/bin/ls$' "ELF: domain"
+
+learn rhel rhel7-objtype.log
+p="$tmp/rhel/domain_policy.conf"
+has "$p" '^file unlink /etc/audit/rules.d/audit.rules$' "objtype=DELETE"
+has "$p" '^file mkfifo /run/systemd/sessions/1.ref 0600$' "objtype=CREATE"
+hasnt "$p" 'rules.d/$' "objtype=PARENT as object"
+
+learn mnt mount-tmpfs.log
+p="$tmp/mnt/domain_policy.conf"
+has "$p" '^file mount \\\* /srv/cache/ \\\* 0x6$' "tmpfs mount: no device"
+hasnt "$p" '^file mount /srv/cache/ ' "tmpfs mount: mount point as device"
+
+learn quote stray-quote.log
+has "$tmp/quote/domain_policy.conf" '^<kernel> /usr/bin/true$' "stray quote in key=: exec kept"
+
+"$HISTMAC" events -i "$data/absent.log" >"$tmp/ev" 2>/dev/null || true
+has "$tmp/ev" $'^1180000000.100\t101\t-\topen\topen\tyes\t3\t3100\t1\t0\t0\t0\t0\t4294967295\t-\t' "no ses= printed as -"
+has "$tmp/ev" $'^1180000000.200\t102\t-\tother\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t' "no SYSCALL: pid, ids as -"
+echo "ok t_shapes_learn"
