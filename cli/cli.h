@@ -162,5 +162,18 @@ HM_CMD(report);
 HM_CMD(import);
 HM_CMD(enforce);
 HM_CMD(query);
+HM_CMD(config);
+
+/**
+ * hm_cli_config_apply() - put the options the configuration file gives
+ * subcommand (*@argv)[0] before its command line (cli_config.c).
+ * @file: the --config given before the subcommand, or NULL: a --config
+ *	among the subcommand's arguments wins, else the default file, which
+ *	may be missing.
+ * @argc, @argv: replaced by the new command line (kept until exit).
+ * Returns: HM_EXIT_OK, HM_EXIT_USAGE (errors in the file, printed as
+ * FILE:LINE) or HM_EXIT_FAIL (cannot read the file).
+ */
+int hm_cli_config_apply(const char *file, int *argc, char ***argv);
 
 #endif /* HISTMAC_CLI_H */
