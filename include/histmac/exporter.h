@@ -90,8 +90,9 @@ extern const struct hm_exporter hm_exporter_html;
 /**
  * hm_xml_schema_path() - where the RELAX NG schema of the xml format is:
  * $HISTMAC_SCHEMA if set, else schema/histmac.rng or
- * ../share/histmac/histmac.rng next to the running binary, else the
- * source tree's formats/schema/histmac.rng.
+ * ../share/histmac/histmac.rng next to the running binary (a build tree,
+ * a relocated install), else DATADIR/histmac/histmac.rng of the install
+ * prefix the build was configured for.
  * Returns: a path (static storage; the last candidate when none exists).
  */
 const char *hm_xml_schema_path(void);
