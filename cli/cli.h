@@ -65,6 +65,19 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 /** hm_cli_has_policy() - does @dir hold a policy (either TOMOYO file)? */
 bool hm_cli_has_policy(const char *dir);
 
+struct hm_provenance;
+
+/**
+ * hm_cli_load_provenance() - read @dir/provenance.conf, printing its
+ * diagnostics.
+ * @must: a missing file is an error; otherwise *@out is NULL then.
+ * @out: caller frees with hm_provenance_free().
+ * Returns: HM_EXIT_OK, HM_EXIT_FINDINGS (bad lines, skipped) or
+ * HM_EXIT_FAIL.
+ */
+int hm_cli_load_provenance(const char *cmd, const char *dir, bool must,
+			   struct hm_provenance **out);
+
 /** hm_cli_mkdir_p() - create @dir and its missing parents. Returns 0 or
  * negative errno. */
 int hm_cli_mkdir_p(const char *dir, mode_t mode);

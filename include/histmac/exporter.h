@@ -37,12 +37,17 @@ struct hm_check_result;
  * @diag: where write functions report problems with their options (an
  *	unknown root); may be NULL.
  */
+struct hm_provenance;
+
 struct hm_export_opts {
 	const char *root;
 	unsigned depth;
 	unsigned max_children;
 	unsigned max_nodes;
 	const struct hm_check_result *check;
+	/* report: list the entries of @prov fewer than @rare hosts had */
+	struct hm_provenance *prov;
+	unsigned rare;
 	const char *title;
 	struct hm_diag *diag;
 };
