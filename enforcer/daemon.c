@@ -127,8 +127,15 @@ static void print_stats(struct hm_enforcer *E, FILE *f)
  * HISTMAC_TEST_DECISION_DELAY_MS=N (1-10000), read once at start: every
  * decision sleeps N ms after its event was read, before it is answered,
  * as a stalled decision would.  For the fault tests only
- * (tests/e2e/t_enforce_faults.sh); anything else is ignored.
+ * (tests/e2e/t_enforce_faults.sh); anything else is ignored.  Only in
+ * test builds (HISTMAC_TEST_HOOKS); an installed enforcer has no such hook.
  */
+#ifndef HM_TEST_HOOKS
+static void read_test_delay(struct hm_enforcer *E)
+{
+	(void)E;
+}
+#else
 static void read_test_delay(struct hm_enforcer *E)
 {
 	const char *s = getenv("HISTMAC_TEST_DECISION_DELAY_MS");
@@ -147,6 +154,7 @@ static void read_test_delay(struct hm_enforcer *E)
 	hm_log("HISTMAC_TEST_DECISION_DELAY_MS=%lu: every decision stalls "
 	       "%lu ms (fault injection, tests only)", v, v);
 }
+#endif
 
 static void raise_nofile(void)
 {
