@@ -382,6 +382,7 @@ static int start(struct hm_enforcer *E)
 	       E->o.mode == HM_ENFORCER_MODE_PER_DOMAIN ? "per domain" :
 	       mode_names[E->o.mode], E->o.n_marks,
 	       E->o.n_marks == 1 ? "" : "s", E->sup ? ", supervisor" : "");
+	hm_notify_ready();
 	return 0;
 }
 
@@ -424,6 +425,7 @@ static void on_signal(struct hm_enforcer *E)
 static void on_tick(struct hm_enforcer *E, uint64_t now)
 {
 	E->next_tick_ns = now + 1000000000ull;
+	hm_notify_watchdog();
 	hm_execs_expire(&E->execs, now);
 	if (E->live->dirty && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
@@ -490,6 +492,7 @@ static int run(struct hm_enforcer *E)
 
 static void teardown(struct hm_enforcer *E)
 {
+	hm_notify_stopping();
 	hm_super_close(E->sup);			/* held queries: reject */
 	hm_answers_release(E->ans);		/* the rest: default */
 	hm_ignores_free(E->ignores);
