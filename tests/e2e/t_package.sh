@@ -22,7 +22,7 @@ mkdir "$src"
 git -C "$HM_SRC" ls-files -co --exclude-standard -z |
 	(cd "$HM_SRC" && tar --null -T - -cf -) | tar -C "$src" -xf -
 t0=$(date +%s)
-(cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=2" \
+(cd "$src" && DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=2" \
 	dpkg-buildpackage -us -uc -b) >"$HM_TMP/build.log" 2>&1 ||
 	{ tail -n 30 "$HM_TMP/build.log" >&2; hm_fail "dpkg-buildpackage failed"; }
 deb=$(ls "$HM_TMP"/histmac_*_*.deb)
