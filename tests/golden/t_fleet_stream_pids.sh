@@ -1,10 +1,9 @@
 #!/bin/bash
 # t_fleet_stream_pids.sh - as t_fleet_stream.sh, but the two hosts are
-# alike (the same image booted twice): the same pids in both.  Tracking
-# processes per node is needed for this; until the learner does it, this
-# test is expected to fail (WILL_FAIL in CMakeLists.txt): it learns
-# domains such as "<kernel> /etc/init.d/apache2 /etc/init.d/apache2"
-# that neither host ran.
+# alike (the same image booted twice): the same pids in both, records
+# interleaved.  Only processes tracked per node keep them apart; without
+# that, the stream learns domains such as
+# "<kernel> /etc/init.d/apache2 /etc/init.d/apache2" that neither host ran.
 set -eu
 export LC_ALL=C
 tmp=$(mktemp -d)
