@@ -65,4 +65,33 @@ grep -q "$tmp/none.conf: No such file" "$tmp/err" || fail "missing file not name
 rc=0
 "$HISTMAC" stats -p "$tmp/cli-pol" --config 2>/dev/null >/dev/null || rc=$?
 [ "$rc" = 2 ] || fail "--config without FILE: exit $rc, want 2"
+# every key stands for an option its commands still have (options get
+# renamed: cli/cli_config.c must follow)
+cat >"$tmp/all.conf" <<EOC
+policy_dir = /p
+state_file = /s
+save_interval = 1
+resolve_paths = no
+resolve_root = /r
+learn_failed = yes
+max_learning_entry = 1
+peer_ports = 1-2
+ephemeral_ports = 1-2
+enforce_marks = /m
+enforce_mode = permissive
+enforce_default = allow
+decision_timeout = 1
+query_timeout = 1
+cache_size = 1
+ignore_marks = 1
+pidfile = /f
+supervisor_socket = /k
+EOC
+for cmd in $("$HISTMAC" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/ {print $1}'); do
+	"$HISTMAC" --config "$tmp/all.conf" config "$cmd" | tr ' ' '\n' | grep '^--' |
+	while read -r opt; do
+		"$HISTMAC" "$cmd" --help | grep -q -- "$opt\b" ||
+			fail "histmac $cmd has no $opt (histmac.conf key)"
+	done
+done
 echo "ok t_config"
