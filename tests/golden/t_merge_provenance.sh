@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: t_merge_provenance: $*" >&2; exit 1; }
 data=$HM_SRC/tests/data
 RANDOM=14	# the same shuffles every run; a failure can be replayed
+mkdir -p "$tmp/log"
 
 # one policy per log, then each host: a mix of them (its own name)
 for log in apache2:$HM_SRC/samples/audit/apache2-sysv.log exec:$data/exec.log \
