@@ -319,9 +319,10 @@ static void set_session(struct proc *p, const struct hm_task *task)
 }
 
 /*
- * The process @task names, created by the rules of DESIGN.md: a known
- * pid with the same ppid (or reparented to its reaper) is the same
- * process; a new one inherits its parent's domain, else gets <kernel> EXE.
+ * The process @task names, created by the rules of docs/ARCHITECTURE.md
+ * ("Domain tracking"): a known pid with the same ppid (or reparented to
+ * its reaper) is the same process; a new one inherits its parent's
+ * domain, else gets <kernel> EXE.
  * @check_exe: an exe that changed without an exec means we missed the
  *	exec (not for the exec event itself, whose exe is the new program).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * walk.c - one normalised event -> the permission checks TOMOYO would have
- * made, each in the domain the process was in (DESIGN.md "Events
+ * made, each in the domain the process was in (docs/ARCHITECTURE.md "Events
  * learned").  Owns the tracker and a scratch name table for request names;
  * knows nothing of learning or checking, which receive the accesses.
  */

@@ -65,6 +65,19 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 /** hm_cli_has_policy() - does @dir hold a policy (either TOMOYO file)? */
 bool hm_cli_has_policy(const char *dir);
 
+struct hm_provenance;
+
+/**
+ * hm_cli_load_provenance() - read @dir/provenance.conf, printing its
+ * diagnostics.
+ * @must: a missing file is an error; otherwise *@out is NULL then.
+ * @out: caller frees with hm_provenance_free().
+ * Returns: HM_EXIT_OK, HM_EXIT_FINDINGS (bad lines, skipped) or
+ * HM_EXIT_FAIL.
+ */
+int hm_cli_load_provenance(const char *cmd, const char *dir, bool must,
+			   struct hm_provenance **out);
+
 /** hm_cli_mkdir_p() - create @dir and its missing parents. Returns 0 or
  * negative errno. */
 int hm_cli_mkdir_p(const char *dir, mode_t mode);
@@ -162,5 +175,18 @@ HM_CMD(report);
 HM_CMD(import);
 HM_CMD(enforce);
 HM_CMD(query);
+HM_CMD(config);
+
+/**
+ * hm_cli_config_apply() - put the options the configuration file gives
+ * subcommand (*@argv)[0] before its command line (cli_config.c).
+ * @file: the --config given before the subcommand, or NULL: a --config
+ *	among the subcommand's arguments wins, else the default file, which
+ *	may be missing.
+ * @argc, @argv: replaced by the new command line (kept until exit).
+ * Returns: HM_EXIT_OK, HM_EXIT_USAGE (errors in the file, printed as
+ * FILE:LINE) or HM_EXIT_FAIL (cannot read the file).
+ */
+int hm_cli_config_apply(const char *file, int *argc, char ***argv);
 
 #endif /* HISTMAC_CLI_H */

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "histmac/fs.h"
 #include "histmac/policy_io.h"
+#include "histmac/provenance.h"
 
 bool hm_cli_has_policy(const char *dir)
 {
@@ -196,4 +197,34 @@ int hm_cli_dialect_option(const char *cmd, const char *arg, int *out)
 					  "tomoyo-2.1 or tomoyo-1.8)", arg);
 	*out = d;
 	return 0;
+}
+
+int hm_cli_load_provenance(const char *cmd, const char *dir, bool must,
+			   struct hm_provenance **out)
+{
+	struct hm_diag d = { 0 };
+	char *path = NULL;
+	int r;
+
+	*out = NULL;
+	if (asprintf(&path, "%s/%s", dir, HM_PROVENANCE_FILE) < 0 ||
+	    hm_provenance_new(out)) {
+		free(path);
+		warnx("%s: out of memory", cmd);
+		return HM_EXIT_FAIL;
+	}
+	r = hm_provenance_read(*out, path, &d);
+	hm_cli_print_diag(&d, stderr);
+	if (r && (r != -ENOENT || must))
+		warnx("%s: %s: %s%s", cmd, path, strerror(-r), r == -ENOENT ?
+		      " (provenance comes from histmac merge)" : "");
+	free(path);
+	if (r == -ENOENT && !must) {
+		hm_provenance_free(*out);
+		*out = NULL;
+		r = 0;
+	}
+	r = r ? HM_EXIT_FAIL : d.n_errors ? HM_EXIT_FINDINGS : HM_EXIT_OK;
+	hm_diag_free(&d);
+	return r;
 }

@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "histmac/policy_io.h"
+#include "histmac/provenance.h"
 
 #define CMD "merge"
 
@@ -49,12 +51,54 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int merge_one(struct hm_model *out, const char *dir, bool first)
+/* The host a policy directory stands for: its name (web01/ -> web01). */
+static char *host_of(const char *dir)
+{
+	char *abs = realpath(dir, NULL);
+	char *slash = abs ? strrchr(abs, '/') : NULL;
+	char *host = slash ? strdup(slash + 1) : NULL;
+
+	free(abs);
+	return host;
+}
+
+/* @dir's provenance.conf when it was merged, else @dir's name is a host. */
+static int add_provenance(struct hm_provenance *p, const char *dir,
+			  const struct hm_model *m)
+{
+	struct hm_diag d = { 0 };
+	char *path, *host = NULL;
+	int r;
+
+	if (asprintf(&path, "%s/%s", dir, HM_PROVENANCE_FILE) < 0)
+		return HM_EXIT_FAIL;
+	r = hm_provenance_read(p, path, &d);
+	hm_cli_print_diag(&d, stderr);
+	if (r == -ENOENT) {
+		host = host_of(dir);
+		r = host ? hm_provenance_add_model(p, m, host) : -ENOMEM;
+		if (r == -EINVAL)
+			warnx("%s: %s: the directory's name '%s' is the host name: "
+			      "letters, digits, '.', '-' and '_'", CMD, dir, host);
+	} else if (r) {
+		warnx("%s: %s: %s", CMD, path, strerror(-r));
+	}
+	free(host);
+	free(path);
+	r = r == -EINVAL || d.n_errors ? HM_EXIT_FINDINGS : r ? HM_EXIT_FAIL : 0;
+	hm_diag_free(&d);
+	return r;
+}
+
+static int merge_one(struct hm_model *out, struct hm_provenance *prov,
+		     const char *dir, bool first)
 {
 	struct hm_model *m;
 	int status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
 	long n;
 
+	if (status == HM_EXIT_OK)
+		status = add_provenance(prov, dir, m);
 	if (status != HM_EXIT_OK) {
 		hm_model_free(m);
 		return status;
@@ -77,6 +121,7 @@ HM_CMD(merge)
 	const char *output = NULL;
 	int dialect = HM_DIALECT_AUTO;
 	struct hm_model *out;
+	struct hm_provenance *prov = NULL;
 	struct hm_convert_stats st = { 0 };
 	struct hm_cli_target t = { 0 };
 	struct hm_lock *lock = NULL;
@@ -113,19 +158,23 @@ HM_CMD(merge)
 	if (!output || optind >= argc)
 		return hm_cli_usage_error(CMD, "need POLICYDIR... and -o OUTDIR");
 	out = hm_model_new();
-	if (!out)
+	if (!out || hm_provenance_new(&prov)) {
+		hm_model_free(out);
 		return HM_EXIT_FAIL;
+	}
 	status = hm_cli_take_target(CMD, output, &t, &lock, &had);
 	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
-		status = merge_one(out, argv[i], i == optind);
+		status = merge_one(out, prov, argv[i], i == optind);
 	if (status == HM_EXIT_OK && had && t.append)
-		status = merge_one(out, output, false);
+		status = merge_one(out, prov, output, false);
 	if (status == HM_EXIT_OK) {
 		int r;
 
 		if (dialect >= 0)
 			out->dialect = (enum hm_dialect)dialect;
 		r = hm_policy_save_dir(out, output, out->dialect, 0, &st);
+		if (!r)
+			r = hm_provenance_save(prov, output);
 		if (r) {
 			warnx("%s: saving %s: %s", CMD, output, strerror(-r));
 			status = HM_EXIT_FAIL;
@@ -136,5 +185,6 @@ HM_CMD(merge)
 	}
 	hm_lock_release(lock, status != HM_EXIT_OK);
 	hm_model_free(out);
+	hm_provenance_free(prov);
 	return hm_cli_finish(status);
 }

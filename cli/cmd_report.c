@@ -15,6 +15,7 @@
 
 #include "cli_export.h"
 #include "histmac/policy_io.h"
+#include "histmac/provenance.h"
 
 #define CMD "report"
 
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 HM_TREE_OPTIONS_HELP
 "      --dialect D         read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
+"      --rare N            a merged policy (provenance.conf): list the\n"
+"                          entries fewer than N hosts had (default 2; 0: no list)\n"
 "  -h, --help              this text\n"
 "\n"
 "Exit: 0 written, 1 written but the policy has errors, 2 usage,\n"
@@ -49,6 +52,7 @@ static const struct option options[] = {
 	{ "check", required_argument, NULL, 'c' },
 	{ "highlight", required_argument, NULL, 'c' },
 	{ "dialect", required_argument, NULL, 'd' },
+	{ "rare", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -85,9 +89,11 @@ HM_CMD(report)
 	const char *check_file = NULL;
 	struct hm_model *m = NULL;
 	int dialect = HM_DIALECT_AUTO;
+	uint64_t rare = 2;
 	int status;
 	int c;
 
+	o.rare = 2;
 	while ((c = getopt_long(argc, argv, "p:o:c:h", options, NULL)) != -1) {
 		int r = hm_cli_parse_tree_opt(CMD, c, optarg, &o);
 
@@ -109,6 +115,12 @@ HM_CMD(report)
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;
+		case 'r':
+			if (hm_cli_parse_u64(optarg, UINT32_MAX, &rare))
+				return hm_cli_usage_error(CMD, "bad --rare '%s'",
+							  optarg);
+			o.rare = (unsigned)rare;
+			break;
 		case 'h':
 			usage(stdout);
 			return hm_cli_finish(HM_EXIT_OK);
@@ -124,7 +136,9 @@ HM_CMD(report)
 	if (check_file && hm_cli_load_check(CMD, check_file, &check))
 		return hm_cli_finish(HM_EXIT_FAIL);
 	o.check = check;
-	status = hm_cli_load_policy(CMD, policy, dialect, false, &m);
+	status = hm_cli_load_provenance(CMD, policy, false, &o.prov);
+	if (status != HM_EXIT_FAIL)
+		status = hm_cli_load_policy(CMD, policy, dialect, false, &m);
 	if (m) {
 		int r = write_report(m, &o, output);
 
@@ -132,6 +146,7 @@ HM_CMD(report)
 			status = r;
 	}
 	hm_model_free(m);
+	hm_provenance_free(o.prov);
 	hm_check_result_free(check);
 	return hm_cli_finish(status);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_rules.c - `histmac rules`: print the auditctl rules that produce
- * every record the collector and learner use (DESIGN "Events learned"),
+ * every record the collector and learner use (docs/ARCHITECTURE.md
+ * "Events learned"),
  * with a rule that keeps histmac's own activity out of the trail.
  * samples/audit/histmac.rules is this output for /usr/local/bin/histmac;
  * tests/golden/t_rules.sh checks that the two agree.

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "histmac/policy_io.h"
+#include "histmac/provenance.h"
 
 #define CMD "stats"
 
@@ -29,11 +30,17 @@ struct counts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac stats -p POLICYDIR\n"
+"usage: histmac stats -p POLICYDIR [--rare N]\n"
 "\n"
 "Print domains (by profile and flag), ACL entries by kind and operation,\n"
 "the exception policy's size, and the memory the loaded model uses for\n"
 "names, domains, entries and lookup indexes.\n"
+"\n"
+"  -p, --policy DIR   the policy directory\n"
+"      --rare N       instead, the entries of a merged policy that fewer\n"
+"                     than N of its hosts had (provenance.conf, written by\n"
+"                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
+"                     the domain and the entry, separated by tabs\n"
 "\n"
 "Exit: 0, 1 the policy has errors (stats of what loaded are printed),\n"
 "2 usage, 3 could not read.\n");
@@ -163,14 +170,45 @@ static void print_memory(const struct hm_model *m)
 	row(1, "total", "%zu byte%s", total, plural(total));
 }
 
+/* --rare N: what a reviewer checks first after a merge. */
+static int print_rare(const char *policy, unsigned long below)
+{
+	const struct hm_prov_entry *e;
+	struct hm_provenance *p;
+	size_t n, n_hosts, k = 0;
+	int status = hm_cli_load_provenance(CMD, policy, true, &p);
+
+	if (status == HM_EXIT_FAIL)
+		return status;
+	e = hm_provenance_entries(p, &n, &n_hosts);
+	for (size_t i = 0; i < n; i++)
+		k += e[i].n_hosts < below;
+	printf("# %zu of %zu entries on fewer than %lu of %zu hosts\n", k, n,
+	       below, n_hosts);
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].n_hosts >= below)
+			continue;
+		printf("%zu/%zu\t", e[i].n_hosts, n_hosts);
+		for (size_t j = 0; j < e[i].n_hosts; j++)
+			printf("%s%s", j ? "," : "", e[i].hosts[j]);
+		printf("\t%s\t%s\n", e[i].domain, e[i].entry);
+	}
+	if (n && !e)
+		status = HM_EXIT_FAIL;
+	hm_provenance_free(p);
+	return hm_cli_finish(status);
+}
+
 HM_CMD(stats)
 {
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
+		{ "rare", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = NULL;
+	uint64_t rare = 0;
 	struct hm_model *m;
 	struct counts *c;
 	int status;
@@ -181,12 +219,18 @@ HM_CMD(stats)
 			usage(stdout);
 			return hm_cli_finish(HM_EXIT_OK);
 		}
-		if (opt != 'p')
+		if (opt == 'r' && (hm_cli_parse_u64(optarg, UINT32_MAX, &rare) ||
+				   !rare))
+			return hm_cli_usage_error(CMD, "bad --rare '%s'", optarg);
+		if (opt != 'p' && opt != 'r')
 			return hm_cli_usage_error(CMD, "bad option");
-		policy = optarg;
+		if (opt == 'p')
+			policy = optarg;
 	}
 	if (!policy || optind != argc)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR");
+	if (rare)
+		return print_rare(policy, rare);
 	status = hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_FAIL)
 		return status;

@@ -32,13 +32,14 @@ const struct hm_cmd hm_commands[] = {
 	{ "import", cmd_import, "read an XML export back into a policy" },
 	{ "enforce", cmd_enforce, "enforce a policy live with fanotify (daemon)" },
 	{ "query", cmd_query, "answer the enforcer's held violations (supervisor)" },
+	{ "config", cmd_config, "print the options histmac.conf gives a command" },
 	{ NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: histmac [--version] [--help] COMMAND [ARGS]\n"
+		"usage: histmac [--version] [--help] [--config FILE] COMMAND [ARGS]\n"
 		"\n"
 		"Mandatory access control based on process invocation history,\n"
 		"in user space: learn TOMOYO-style per-domain policies from the\n"
@@ -49,7 +50,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", c->name, c->summary);
 	fprintf(f,
 		"\n"
-		"Run 'histmac COMMAND --help' for a command's options.\n"
+		"Run 'histmac COMMAND --help' for a command's options.  Options\n"
+		"also come from --config FILE (default " HM_CONFIG_FILE ");\n"
+		"the command line wins.\n"
 		"Exit status: 0 clean, 1 findings, 2 usage error, 3 could not run.\n");
 }
 
@@ -93,6 +96,17 @@ int hm_cli_stderr_is_tty(void)
 
 int main(int argc, char **argv)
 {
+	const char *config = NULL;
+	int rc;
+
+	if (argc > 2 && !strncmp(argv[1], "--config", 8)) {
+		int skip = argv[1][8] == '=' ? 1 : argv[1][8] ? 0 : 2;
+
+		if (skip)
+			config = skip == 1 ? argv[1] + 9 : argv[2];
+		argc -= skip;
+		argv += skip;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return HM_EXIT_USAGE;
@@ -107,8 +121,12 @@ int main(int argc, char **argv)
 		return hm_cli_finish(HM_EXIT_OK);
 	}
 	for (const struct hm_cmd *c = hm_commands; c->name; c++)
-		if (!strcmp(argv[1], c->name))
-			return c->fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], c->name)) {
+			argc--;
+			argv++;
+			rc = hm_cli_config_apply(config, &argc, &argv);
+			return rc ? rc : c->fn(argc, argv);
+		}
 	fprintf(stderr, "histmac: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return HM_EXIT_USAGE;

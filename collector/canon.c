@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * canon.c - object path names as TOMOYO writes them (DESIGN "Path names").
+ * canon.c - object path names as TOMOYO writes them
+ * (docs/ARCHITECTURE.md "Path names").
  *
  * A PATH record holds the name the process passed.  Here it is joined with
  * CWD when relative, "." ".." and "//" are removed, and, when asked,

@@ -127,8 +127,15 @@ static void print_stats(struct hm_enforcer *E, FILE *f)
  * HISTMAC_TEST_DECISION_DELAY_MS=N (1-10000), read once at start: every
  * decision sleeps N ms after its event was read, before it is answered,
  * as a stalled decision would.  For the fault tests only
- * (tests/e2e/t_enforce_faults.sh); anything else is ignored.
+ * (tests/e2e/t_enforce_faults.sh); anything else is ignored.  Only in
+ * test builds (HISTMAC_TEST_HOOKS); an installed enforcer has no such hook.
  */
+#ifndef HM_TEST_HOOKS
+static void read_test_delay(struct hm_enforcer *E)
+{
+	(void)E;
+}
+#else
 static void read_test_delay(struct hm_enforcer *E)
 {
 	const char *s = getenv("HISTMAC_TEST_DECISION_DELAY_MS");
@@ -147,6 +154,7 @@ static void read_test_delay(struct hm_enforcer *E)
 	hm_log("HISTMAC_TEST_DECISION_DELAY_MS=%lu: every decision stalls "
 	       "%lu ms (fault injection, tests only)", v, v);
 }
+#endif
 
 static void raise_nofile(void)
 {
@@ -374,6 +382,7 @@ static int start(struct hm_enforcer *E)
 	       E->o.mode == HM_ENFORCER_MODE_PER_DOMAIN ? "per domain" :
 	       mode_names[E->o.mode], E->o.n_marks,
 	       E->o.n_marks == 1 ? "" : "s", E->sup ? ", supervisor" : "");
+	hm_notify_ready();
 	return 0;
 }
 
@@ -416,6 +425,7 @@ static void on_signal(struct hm_enforcer *E)
 static void on_tick(struct hm_enforcer *E, uint64_t now)
 {
 	E->next_tick_ns = now + 1000000000ull;
+	hm_notify_watchdog();
 	hm_execs_expire(&E->execs, now);
 	if (E->live->dirty && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
@@ -482,6 +492,7 @@ static int run(struct hm_enforcer *E)
 
 static void teardown(struct hm_enforcer *E)
 {
+	hm_notify_stopping();
 	hm_super_close(E->sup);			/* held queries: reject */
 	hm_answers_release(E->ans);		/* the rest: default */
 	hm_ignores_free(E->ignores);

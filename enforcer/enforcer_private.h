@@ -157,6 +157,11 @@ uint64_t hm_now_ns(void);
 
 /* ---------------------------------------------------------------- log.c */
 
+/* notify.c: systemd's sd_notify (nothing outside systemd). */
+void hm_notify_ready(void);
+void hm_notify_watchdog(void);
+void hm_notify_stopping(void);
+
 void hm_log(const char *fmt, ...) HM_PRINTF(1, 2);
 
 /* One decision's audit user record (AUDIT_USER_AVC).  @audit_fd < 0:

@@ -2,8 +2,8 @@
 /*
  * proc.c - live domain tracking: the proc connector (fork, exec, exit)
  * feeds the analyzer's tracker, the same code and rules the learner uses;
- * /proc fills in processes that were running before we started (DESIGN.md
- * "Unobserved history": <kernel> EXE) and resyncs the table when netlink
+ * /proc fills in processes that were running before we started
+ * (docs/ARCHITECTURE.md, "Unobserved history": <kernel> EXE) and resyncs the table when netlink
  * lost messages (ENOBUFS).  Owns the netlink socket; the process table is
  * the tracker's.  Next: loop.c asks hm_proc_view() for each event.
  */

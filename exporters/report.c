@@ -24,6 +24,7 @@
 
 #include "export_private.h"
 #include "histmac/policy_io.h"
+#include "histmac/provenance.h"
 
 static const char page_css[] =
 "*{box-sizing:border-box}"
@@ -349,6 +350,42 @@ static void page_head(struct page *p, const char *title)
 		     "</div>\n<div id=\"tree\">\n");
 }
 
+/* The entries fewer than o->rare of the merged hosts had (histmac merge). */
+static void rare_entries(struct page *p)
+{
+	const struct hm_prov_entry *e;
+	size_t n, n_hosts, k = 0;
+
+	if (!p->o->prov || !p->o->rare)
+		return;
+	e = hm_provenance_entries(p->o->prov, &n, &n_hosts);
+	if (!e && n_hosts && !p->err)
+		p->err = -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k += e[i].n_hosts < p->o->rare;
+	hm_sbuf_printf(&p->b, "<section id=\"rare\"><h3>%zu entries on fewer "
+		       "than %u of %zu hosts</h3>\n<table><tr><th>hosts</th>"
+		       "<th>domain</th><th>entry</th></tr>\n", k, p->o->rare,
+		       n_hosts);
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].n_hosts >= p->o->rare)
+			continue;
+		hm_sbuf_adds(&p->b, "<tr><td>");
+		for (size_t j = 0; j < e[i].n_hosts; j++) {
+			hm_sbuf_adds(&p->b, j ? " " : "");
+			hm_sbuf_add_html(&p->b, e[i].hosts[j],
+					 strlen(e[i].hosts[j]));
+		}
+		hm_sbuf_adds(&p->b, "</td><td>");
+		hm_sbuf_add_html(&p->b, e[i].domain, strlen(e[i].domain));
+		hm_sbuf_adds(&p->b, "</td><td>");
+		hm_sbuf_add_html(&p->b, e[i].entry, strlen(e[i].entry));
+		hm_sbuf_adds(&p->b, "</td></tr>\n");
+		flush_page(p, false);
+	}
+	hm_sbuf_adds(&p->b, "</table></section>\n");
+}
+
 static void page_tail(struct page *p)
 {
 	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n"
@@ -362,7 +399,9 @@ static void page_tail(struct page *p)
 		     "<div id=\"detail-acl\" class=\"lines\"></div>"
 		     "<h3 id=\"detail-viol-head\"></h3>"
 		     "<div id=\"detail-viol\" class=\"lines\"></div>"
-		     "<div id=\"outside\"></div></section>\n</aside>\n</main>\n");
+		     "<div id=\"outside\"></div></section>\n");
+	rare_entries(p);
+	hm_sbuf_adds(&p->b, "</aside>\n</main>\n");
 }
 
 /* Nearest ancestor of each node that is a domain. */

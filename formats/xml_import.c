@@ -1091,9 +1091,7 @@ const char *hm_xml_schema_path(void)
 				return path;
 		}
 	}
-	snprintf(path, sizeof(path), "%s", HM_SOURCE_DIR
-		 "/formats/schema/histmac.rng");
-	return path;
+	return HM_SCHEMA_FILE;
 }
 
 static xmlRelaxNGPtr load_schema(struct imp *im, const char *path)

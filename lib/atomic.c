@@ -181,8 +181,14 @@ static int write_new(const char *dir, const struct hm_file_out *f)
 
 /*
  * Tests make saving slow on purpose (HISTMAC_TEST_SAVE_DELAY_US between
- * the steps of a save), so that a SIGKILL lands inside one.
+ * the steps of a save), so that a SIGKILL lands inside one.  Only in test
+ * builds (HISTMAC_TEST_HOOKS).
  */
+#ifndef HM_TEST_HOOKS
+static void test_delay(void)
+{
+}
+#else
 static void test_delay(void)
 {
 	static long us = -1;
@@ -197,6 +203,7 @@ static void test_delay(void)
 	if (us)
 		usleep((useconds_t)us);
 }
+#endif
 
 /*
  * Rename every ".NAME.hmnew" listed in @names (one per line; NULL for

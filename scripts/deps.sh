@@ -6,9 +6,10 @@ set -eu
 
 build="build-essential cmake pkg-config libaudit-dev libauparse-dev
 	libxml2-dev libxml2-utils libgraphviz-dev graphviz libpcre2-dev
-	libcmocka-dev"
+	libcmocka-dev libsystemd-dev"
 test="$build auditd tomoyo-tools clang libclang-rt-14-dev valgrind
-	chromium curl apache2 iproute2 procps psmisc jq nodejs time"
+	chromium curl apache2 iproute2 procps psmisc jq nodejs time
+	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3"
 bench="$test hyperfine laurel fapolicyd time"
 
 want=""

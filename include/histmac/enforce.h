@@ -21,7 +21,7 @@
 /*
  * hm_enf_path_name() - the TOMOYO name of a path the kernel printed
  * (readlink of /proc/self/fd/N: already absolute, symlinks resolved),
- * exactly as the learner names it (DESIGN.md "Path names"):
+ * exactly as the learner names it (docs/ARCHITECTURE.md "Path names"):
  * "/proc/<@pid>/x" and "/proc/self/x" as "proc:/self/x", other "/proc/x"
  * as "proc:/x", every byte through hm_encode(), a trailing '/' on
  * directories.

@@ -73,7 +73,8 @@ enum hm_nametype {
 /*
  * struct hm_ev_path - one object path of an event.
  * @path: absolute, joined with CWD, "." ".." "//" removed; symlinks
- *	resolved when the collector was asked to (see DESIGN "Path names");
+ *	resolved when the collector was asked to (see docs/ARCHITECTURE.md
+ *	"Path names");
  *	"/proc/<own pid>/x" written as "proc:/self/x", other /proc/x as
  *	"proc:/x"; directories end with '/'.  Relative (as passed) when it
  *	could not be made absolute (relative to a dirfd of an *at() call).

@@ -37,12 +37,17 @@ struct hm_check_result;
  * @diag: where write functions report problems with their options (an
  *	unknown root); may be NULL.
  */
+struct hm_provenance;
+
 struct hm_export_opts {
 	const char *root;
 	unsigned depth;
 	unsigned max_children;
 	unsigned max_nodes;
 	const struct hm_check_result *check;
+	/* report: list the entries of @prov fewer than @rare hosts had */
+	struct hm_provenance *prov;
+	unsigned rare;
 	const char *title;
 	struct hm_diag *diag;
 };
@@ -90,8 +95,9 @@ extern const struct hm_exporter hm_exporter_html;
 /**
  * hm_xml_schema_path() - where the RELAX NG schema of the xml format is:
  * $HISTMAC_SCHEMA if set, else schema/histmac.rng or
- * ../share/histmac/histmac.rng next to the running binary, else the
- * source tree's formats/schema/histmac.rng.
+ * ../share/histmac/histmac.rng next to the running binary (a build tree,
+ * a relocated install), else DATADIR/histmac/histmac.rng of the install
+ * prefix the build was configured for.
  * Returns: a path (static storage; the last candidate when none exists).
  */
 const char *hm_xml_schema_path(void);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tracker.h - which domain each process is in (DESIGN.md "Domain tracking
- * from audit records").  The learner feeds it audit events, the enforcer
+ * tracker.h - which domain each process is in (docs/ARCHITECTURE.md
+ * "Domain tracking").  The learner feeds it audit events, the enforcer
  * proc-connector events; both get the same domain names because both use
  * this code, including the "unobserved history" rule.
  *

@@ -23,13 +23,16 @@ hm_audit_start
 hm_audit_rules "$HM_TMP/histmac.rules"
 hm_audit_marker >/dev/null
 
-bash -c '
+# from a neutral directory: the log carries the cwd, and the recording
+# machine's working directory is nobody's business
+mkdir -p /srv/histmac-demo
+(cd /srv/histmac-demo && bash -c '
 	echo 4242 >/proc/self/loginuid
 	/etc/init.d/apache2 start
 	for i in $(seq 50); do curl -sf http://127.0.0.1/ -o /dev/null && break; sleep 0.1; done
 	curl -sf http://127.0.0.1/ -o /dev/null
 	/etc/init.d/apache2 stop
-' >"$HM_TMP/run.out" 2>&1 || { cat "$HM_TMP/run.out" >&2; hm_fail "apache2 run"; }
+') >"$HM_TMP/run.out" 2>&1 || { cat "$HM_TMP/run.out" >&2; hm_fail "apache2 run"; }
 hm_wait_for '! pgrep -x apache2' 100 || hm_fail "apache2 did not stop"
 hm_audit_marker >/dev/null
 hm_audit_copy "$HM_TMP/all.log"

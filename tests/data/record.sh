@@ -18,6 +18,9 @@ hm_audit_rules "$HM_TMP/rules"
 work=/tmp/hmrec
 rm -rf "$work"
 mkdir -p "$work"
+# records carry the cwd: record from a neutral directory, not the tree
+mkdir -p /srv/histmac-demo
+cd /srv/histmac-demo
 
 # STEP: run it, wait for the marker, keep the slice of log it wrote
 record() {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_tracker.c - domain transitions (exception policy precedence,
- * aggregator, alias) and the process table rules of DESIGN.md: fork
+ * aggregator, alias) and the process table rules of docs/ARCHITECTURE.md: fork
  * inheritance, unobserved history, pid reuse, reparenting, state files.
  */
 #include <errno.h>
