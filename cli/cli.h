@@ -162,5 +162,6 @@ HM_CMD(report);
 HM_CMD(import);
 HM_CMD(enforce);
 HM_CMD(query);
+HM_CMD(sandbox);
 
 #endif /* HISTMAC_CLI_H */
