@@ -243,6 +243,14 @@ void hm_assembler_free(struct hm_assembler *as);
 int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		struct hm_event *ev, struct hm_arena *a);
 
+/* ---- landlock.c: Landlock's audit records (not named by libaudit) */
+#define HM_AUDIT_LANDLOCK_ACCESS	1423
+#define HM_AUDIT_LANDLOCK_DOMAIN	1424
+
+/* Add what a Landlock record says to @ev; false if it is not one. */
+bool hm_landlock_record(auparse_state_t *au, struct hm_event *ev,
+			struct hm_arena *a);
+
 /* ---- event.c: syscall tables */
 struct hm_syscall_info {
 	const char *name;

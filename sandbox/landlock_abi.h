@@ -85,10 +85,6 @@ enum { HM_LL_FS_RIGHTS(X) };
 			      HM_LL_FS_READ_FILE | HM_LL_FS_TRUNCATE |  \
 			      HM_LL_FS_IOCTL_DEV)
 
-/* Audit record types (ABI 7); libaudit 3.0.9 does not name them. */
-#define HM_AUDIT_LANDLOCK_ACCESS	1423
-#define HM_AUDIT_LANDLOCK_DOMAIN	1424
-
 /* The newest ABI this code knows. */
 #define HM_LL_ABI_MAX	7
 
