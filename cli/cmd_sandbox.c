@@ -395,7 +395,8 @@ static int set_env(int fd, const char *preload)
 	char v[32];
 	char *lp = NULL;
 
-	snprintf(v, sizeof(v), "%d:0!", fd);
+	snprintf(v, sizeof(v), "%d:%0*u:%c", fd, HM_SBX_DOM_DIGITS, 0,
+		 HM_SBX_APPLIED);
 	if (setenv(HM_SBX_ENV, v, 1))
 		return -errno;
 	if (!preload)

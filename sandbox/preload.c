@@ -4,8 +4,8 @@
  * `histmac sandbox` narrows itself to its own domain's subtree.
  *
  * The sandbox sets LD_PRELOAD to this library and HISTMAC_SANDBOX to
- * "FD:DOMAIN", FD being a sealed memfd holding the precomputed table
- * (table.h) and DOMAIN the index of the domain the parent ran in.  At
+ * "FD:DOMAIN:STATE" (table.h), FD being a sealed memfd holding the
+ * precomputed table and DOMAIN the index of the domain the parent ran in.  At
  * start (before main), the library finds the exec edge of that domain
  * named by the program as it was executed (AT_EXECFN, made absolute),
  * applies the child domain's ruleset on top of the inherited one, and
@@ -14,9 +14,8 @@
  *
  * What it cannot do is documented in docs/SANDBOX.md: a static program,
  * one started without the environment or with FD closed keeps its
- * parent's (wider) ruleset, which the kernel still enforces.  "FD:-"
- * marks such an unknown domain, so nothing below it narrows by a wrong
- * guess.  HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
+ * parent's (wider) ruleset, which the kernel still enforces.  STATE '-'
+ * marks an unknown domain, so nothing below it narrows by a wrong guess.  HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
  */
 #include <errno.h>
 #include <limits.h>
@@ -45,12 +44,18 @@ static void debug(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void set_domain(int fd, const char *dom)
+/*
+ * Write the domain back in place: a shell builds its children's
+ * environment from main()'s envp, which setenv() would not change, so
+ * the value keeps its length ("FD:DDDDDDDDDD:S", table.h).
+ */
+static void set_domain(char *v, uint32_t dom, char state)
 {
-	char v[64];
+	char *d = strchr(v, ':') + 1;
+	char buf[HM_SBX_DOM_DIGITS + 3];
 
-	snprintf(v, sizeof(v), "%d:%s", fd, dom);
-	setenv(HM_SBX_ENV, v, 1);
+	snprintf(buf, sizeof(buf), "%0*u:%c", HM_SBX_DOM_DIGITS, dom, state);
+	memcpy(d, buf, HM_SBX_DOM_DIGITS + 2);
 }
 
 /* The program as executed, absolute. */
@@ -89,13 +94,12 @@ static long find_edge(const struct hm_sbx_thdr *h, uint32_t dom,
 	return -1;
 }
 
-static void narrow(int fd, const struct hm_sbx_thdr *h, uint32_t dom)
+static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom)
 {
 	char prog[PATH_MAX];
 	char real[PATH_MAX];
 	struct hm_sbx_apply_stats st;
 	long child = -1;
-	char idx[24];
 	int r;
 
 	if (program(prog, sizeof(prog)))
@@ -105,7 +109,7 @@ static void narrow(int fd, const struct hm_sbx_thdr *h, uint32_t dom)
 	if (child < 0) {
 		debug("%s: no transition from %s: keeping its bound", prog,
 		      hm_sbx_tstr(h, hm_sbx_tdom(h, dom)->name));
-		set_domain(fd, "-");
+		set_domain(v, dom, HM_SBX_UNKNOWN);
 		return;
 	}
 	if ((uint32_t)child == dom)
@@ -113,19 +117,18 @@ static void narrow(int fd, const struct hm_sbx_thdr *h, uint32_t dom)
 	r = hm_sbx_apply(h, (uint32_t)child, &st);
 	if (r) {
 		debug("%s: cannot narrow: %s", prog, strerror(-r));
-		set_domain(fd, "-");
+		set_domain(v, dom, HM_SBX_UNKNOWN);
 		return;
 	}
 	debug("%s: %s (%u rules, %u gone)", prog,
 	      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name), st.rules,
 	      st.missing);
-	snprintf(idx, sizeof(idx), "%ld", child);
-	set_domain(fd, idx);
+	set_domain(v, (uint32_t)child, HM_SBX_PARENT);
 }
 
 __attribute__((constructor)) static void hm_sandbox_start(void)
 {
-	const char *v = getenv(HM_SBX_ENV);
+	char *v = getenv(HM_SBX_ENV);
 	unsigned long dom;
 	struct stat sb;
 	char *end;
@@ -135,22 +138,29 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 	if (!v)
 		return;
 	fd = (int)strtol(v, &end, 10);
-	if (*end != ':' || end[1] == '-' || fstat(fd, &sb) ||
-	    sb.st_size < (off_t)sizeof(struct hm_sbx_thdr))
-		return;
 	dom = strtoul(end + 1, &end, 10);
-	if (*end == '!') {	/* the sandbox applied it for this exec */
-		char idx[24];
-
-		snprintf(idx, sizeof(idx), "%lu", dom);
-		set_domain(fd, idx);
+	if (*end != ':' || strlen(end) != 2 || end[1] == HM_SBX_UNKNOWN ||
+	    (size_t)(end - strchr(v, ':')) != HM_SBX_DOM_DIGITS + 1)
+		return;
+	if (end[1] == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
+		end[1] = HM_SBX_PARENT;
 		return;
 	}
-	t = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (t == MAP_FAILED)
+	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(struct hm_sbx_thdr)) {
+		debug("%s=%s: no table open: keeping the parent's bound",
+		      HM_SBX_ENV, v);
 		return;
+	}
+	/* private: a shared map of a write-sealed memfd may be refused */
+	t = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (t == MAP_FAILED) {
+		debug("cannot map the table: %s", strerror(errno));
+		return;
+	}
 	if (hm_sbx_table_check(t, (size_t)sb.st_size) &&
 	    dom < ((const struct hm_sbx_thdr *)t)->n_domains)
-		narrow(fd, t, (uint32_t)dom);
+		narrow(v, t, (uint32_t)dom);
+	else
+		debug("fd %d holds no valid table", fd);
 	munmap(t, (size_t)sb.st_size);
 }

@@ -23,8 +23,17 @@
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
 #define HM_SBX_VERSION	1
 
-/* The environment variable that carries "FD:DOMAIN" across exec. */
-#define HM_SBX_ENV	"HISTMAC_SANDBOX"
+/*
+ * The environment variable that carries "FD:DDDDDDDDDD:S" across exec:
+ * the table's fd, the domain index in fixed width (the preload rewrites
+ * it in place), and a state: '!' the sandbox applied DOMAIN for this very
+ * exec, '.' DOMAIN is the parent's, '-' unknown (do not narrow).
+ */
+#define HM_SBX_ENV		"HISTMAC_SANDBOX"
+#define HM_SBX_DOM_DIGITS	10
+#define HM_SBX_APPLIED		'!'
+#define HM_SBX_PARENT		'.'
+#define HM_SBX_UNKNOWN		'-'
 
 struct hm_sbx_thdr {
 	uint32_t magic;
