@@ -177,12 +177,12 @@ static void nearest_existing(const char *root, char *path, uint32_t *widen)
 	while (!exists(root, path)) {
 		char *slash = strrchr(path, '/');
 
+		*widen |= 1u << HM_SBX_W_MISSING;
 		if (!slash || slash == path) {
 			strcpy(path, "/");
 			break;
 		}
 		*slash = '\0';
-		*widen |= 1u << HM_SBX_W_MISSING;
 	}
 }
 
@@ -204,15 +204,15 @@ static char *resolve(const char *root, const struct hm_name *name,
 		return strdup("/proc");
 	}
 	if (!strncmp(w, "proc:/", 6)) {
-		char *p;
+		char *word;
 
-		path = resolve(root, &(struct hm_name){ .str = w + 5,
-				.len = (uint32_t)(len - 5) }, parent, widen, ne);
-		if (!path || asprintf(&p, "/proc%s", strcmp(path, "/") ?
-				      path : "") < 0)
-			p = NULL;
-		free(path);
-		return p;
+		if (asprintf(&word, "/proc%s", w + 5) < 0)
+			return NULL;
+		path = resolve(root, &(struct hm_name){ .str = word,
+				.len = (uint32_t)strlen(word) }, parent, widen,
+			       ne);
+		free(word);
+		return path;
 	}
 	if (w[0] != '/') {
 		*ne = HM_SBX_NE_NOT_PATH;
