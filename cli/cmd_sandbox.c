@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -53,6 +54,7 @@ static void usage(FILE *f)
 "      --best-effort       without Landlock, run COMMAND unconfined (and\n"
 "                          say so) instead of failing\n"
 "      --dialect D         dialect of the policy (default: detected)\n"
+"      --stats             print how long building and applying took\n"
 "  -h, --help              this text\n"
 "\n"
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
@@ -61,7 +63,8 @@ static void usage(FILE *f)
 "2 usage, 3 could not run (no Landlock, I/O, memory).\n");
 }
 
-enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT };
+enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
+       OPT_STATS };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -70,6 +73,7 @@ static const struct option options[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "best-effort", no_argument, NULL, OPT_BEST },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -80,6 +84,7 @@ struct args {
 	bool dry_run;
 	bool explain;
 	bool best_effort;
+	bool stats;
 	int dialect;
 	char **cmd;		/* NULL: explain only */
 };
@@ -109,6 +114,9 @@ static int parse(int argc, char **argv, struct args *a)
 			break;
 		case OPT_BEST:
 			a->best_effort = true;
+			break;
+		case OPT_STATS:
+			a->stats = true;
 			break;
 		case OPT_DIALECT:
 			if (hm_cli_dialect_option(CMD, optarg, &a->dialect))
@@ -412,10 +420,20 @@ static int set_env(int fd, const char *preload)
 	return 0;
 }
 
-static int confine(const void *blob, size_t size, const char *preload)
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int confine(const void *blob, size_t size, const char *preload,
+		   bool stats)
 {
 	struct hm_sbx_apply_stats st;
 	int fd = table_fd(blob, size);
+	double t0 = now_ms();
 	int r;
 
 	if (fd < 0) {
@@ -434,6 +452,9 @@ static int confine(const void *blob, size_t size, const char *preload)
 	if (st.missing)
 		warnx("%u object%s vanished since the ruleset was built",
 		      st.missing, st.missing == 1 ? "" : "s");
+	if (stats)
+		fprintf(stderr, "sandbox: %u rules applied in %.2f ms\n",
+			st.rules, now_ms() - t0);
 	return 0;
 }
 
@@ -509,11 +530,17 @@ static int sandbox(const struct args *a, struct plan *p)
 	struct hm_sbx_opts o = { .abi = p->abi, .root = "", .program = p->prog,
 				 .preload = p->preload };
 	FILE *ef = a->cmd ? stderr : stdout;
+	double t0 = now_ms();
 	size_t size = 0;
 	void *blob = NULL;
 	int r;
 
 	r = hm_sbx_table(p->m, p->d, &o, &blob, &size, &sum);
+	if (!r && a->stats)
+		fprintf(stderr, "sandbox: rulesets of %lu domains (%lu entries, "
+			"%lu rules at the top, %zu bytes) built in %.2f ms\n",
+			(unsigned long)sum.domains, (unsigned long)sum.entries,
+			(unsigned long)sum.grants, size, now_ms() - t0);
 	if (r) {
 		warnx("cannot build the rulesets: %s", strerror(-r));
 		return HM_EXIT_FAIL;
@@ -527,7 +554,7 @@ static int sandbox(const struct args *a, struct plan *p)
 		else if (is_static(p->prog))
 			warnx("%s is statically linked: it and what it runs "
 			      "keep this subtree's ruleset", p->prog);
-		r = confine(blob, size, p->preload);
+		r = confine(blob, size, p->preload, a->stats);
 	} else if (!r && a->cmd) {
 		warnx("dry run: %s runs unconfined in %s", a->cmd[0],
 		      p->domain);

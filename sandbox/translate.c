@@ -426,16 +426,20 @@ static int grant_ports(struct hm_sbx_xlat *x, const struct hm_number *n,
 			 access, widen);
 }
 
-static bool any_address(const struct hm_addr *a)
+/* Does @a leave nothing for Landlock to miss: every address, or (bind)
+ * the wildcard address 0.0.0.0 / ::? */
+static bool any_address(const struct hm_addr *a, bool bind)
 {
 	size_t len = a->is_ipv6 ? 16 : 4;
+	bool all = true, wildcard = bind;
 
 	if (a->group)
 		return false;
-	for (size_t i = 0; i < len; i++)
-		if (a->min[i] != 0 || a->max[i] != 0xff)
-			return false;
-	return true;
+	for (size_t i = 0; i < len; i++) {
+		all &= a->min[i] == 0 && a->max[i] == 0xff;
+		wildcard &= a->min[i] == 0 && a->max[i] == 0;
+	}
+	return all || wildcard;
 }
 
 static int inet_ops(struct hm_sbx_xlat *x, const struct hm_acl_inet *e,
@@ -456,7 +460,7 @@ static int inet_ops(struct hm_sbx_xlat *x, const struct hm_acl_inet *e,
 		set_unenforced(x, HM_SBX_NE_SOCKET);
 	if (!access)
 		return 0;
-	if (!any_address(&e->addr))
+	if (!any_address(&e->addr, access == HM_LL_NET_BIND_TCP))
 		widen |= 1u << HM_SBX_W_ADDRESS;
 	return grant_ports(x, &e->port, access, widen);
 }
