@@ -15,8 +15,8 @@
 #
 # usage: bench/bench_sandbox.sh [BUILD_DIR] [OPENS] [ROUNDS]
 #   BUILD_DIR  a cmake build of histmac (default /tmp/b-bench, built here)
-#   OPENS      opens per measurement (default 100000; execs 1/50 of it,
-#              connects 1/5)
+#   OPENS      opens per measurement (default 100000; execs 1/1000 of it,
+#              connects 1/20)
 #   ROUNDS     rounds (default 5)
 # Needs root (ramfs, fanotify).  Everything started is stopped by pid,
 # the ramfs is unmounted.
@@ -26,8 +26,8 @@ src=$(cd "$here/.." && pwd)
 build=${1:-/tmp/b-bench}
 opens=${2:-100000}
 rounds=${3:-5}
-execs=$((opens / 50))
-connects=$((opens / 5))
+execs=$((opens / 1000))
+connects=$((opens / 20))
 
 [ "$(id -u)" = 0 ] || { echo "bench_sandbox: needs root" >&2; exit 3; }
 if [ ! -x "$build/bench/bench_sbx" ] || [ ! -x "$build/histmac" ]; then
@@ -60,7 +60,7 @@ for i in $(seq -w 0 4999); do echo "$i" >"$T/f/$i"; done
 for i in $(seq -w 0 9999); do echo "$i" >"$T/g/$i"; done
 for i in $(seq 1 100); do mkdir "$T/p$i"; done
 files=()
-for i in $(seq -w 0 999); do files+=("$T/f/$i"); done
+for i in $(seq -w 0 4999 | head -n 1000); do files+=("$T/f/$i"); done
 BS=$T/bench_sbx
 cp "$build/bench/bench_sbx" "$BS"
 cc -O2 -o "$tmp/tcp_listen" "$src/tests/e2e/tcp_listen.c"
