@@ -55,6 +55,8 @@ static void usage(FILE *f)
 "                          say so) instead of failing\n"
 "      --dialect D         dialect of the policy (default: detected)\n"
 "      --stats             print how long building and applying took\n"
+"      --abi N             use at most Landlock ABI N (1-7; default: the\n"
+"                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"
 "\n"
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
@@ -64,7 +66,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
-       OPT_STATS };
+       OPT_STATS, OPT_ABI };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -74,6 +76,7 @@ static const struct option options[] = {
 	{ "best-effort", no_argument, NULL, OPT_BEST },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "abi", required_argument, NULL, OPT_ABI },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -86,6 +89,7 @@ struct args {
 	bool best_effort;
 	bool stats;
 	int dialect;
+	int max_abi;
 	char **cmd;		/* NULL: explain only */
 };
 
@@ -94,6 +98,7 @@ static int parse(int argc, char **argv, struct args *a)
 	int c;
 
 	a->dialect = -1;
+	a->max_abi = HM_LL_ABI_MAX;
 	while ((c = getopt_long(argc, argv, "+p:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -118,6 +123,15 @@ static int parse(int argc, char **argv, struct args *a)
 		case OPT_STATS:
 			a->stats = true;
 			break;
+		case OPT_ABI: {
+			uint64_t v;
+
+			if (hm_cli_parse_u64(optarg, HM_LL_ABI_MAX, &v) || !v)
+				return hm_cli_usage_error(CMD, "bad --abi '%s'",
+							  optarg);
+			a->max_abi = (int)v;
+			break;
+		}
 		case OPT_DIALECT:
 			if (hm_cli_dialect_option(CMD, optarg, &a->dialect))
 				return HM_EXIT_USAGE;
@@ -599,8 +613,8 @@ HM_CMD(sandbox)
 	}
 	if (!r) {
 		p.abi = hm_sbx_abi();
-		if (p.abi > HM_LL_ABI_MAX)
-			p.abi = HM_LL_ABI_MAX;
+		if (p.abi > a.max_abi)
+			p.abi = a.max_abi;
 		p.preload = preload_path();
 	}
 	if (!r && p.abi < 0)
