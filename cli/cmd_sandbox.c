@@ -615,6 +615,11 @@ HM_CMD(sandbox)
 		p.abi = hm_sbx_abi();
 		if (p.abi > a.max_abi)
 			p.abi = a.max_abi;
+		if (p.abi < 0 && !a.cmd) {	/* explain for the newest ABI */
+			warnx("Landlock is not available here: explaining for "
+			      "ABI %d", a.max_abi);
+			p.abi = a.max_abi;
+		}
 		p.preload = preload_path();
 	}
 	if (!r && p.abi < 0)
