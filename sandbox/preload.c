@@ -131,16 +131,19 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 	char *v = getenv(HM_SBX_ENV);
 	unsigned long dom;
 	struct stat sb;
+	char *colon;
 	char *end;
 	void *t;
 	int fd;
 
 	if (!v)
 		return;
-	fd = (int)strtol(v, &end, 10);
-	dom = strtoul(end + 1, &end, 10);
-	if (*end != ':' || strlen(end) != 2 || end[1] == HM_SBX_UNKNOWN ||
-	    (size_t)(end - strchr(v, ':')) != HM_SBX_DOM_DIGITS + 1)
+	fd = (int)strtol(v, &colon, 10);
+	if (*colon != ':' || strlen(colon) != HM_SBX_DOM_DIGITS + 3)
+		return;		/* not "FD:DDDDDDDDDD:S" */
+	dom = strtoul(colon + 1, &end, 10);
+	if (end != colon + 1 + HM_SBX_DOM_DIGITS || *end != ':' ||
+	    end[1] == HM_SBX_UNKNOWN)
 		return;
 	if (end[1] == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
 		end[1] = HM_SBX_PARENT;
