@@ -330,6 +330,9 @@ static int explain_entry(const struct hm_acl_head *e, void *arg)
 	if (t.unenforced)
 		fprintf(x->f, "      not enforced: %s\n",
 			hm_sbx_unenforced_text[t.unenforced]);
+	if (t.static_exec)
+		fprintf(x->f, "      static program: it and what it runs keep "
+			"this domain's ruleset (no preload)\n");
 	hm_sbx_xlat_fini(&t);
 	return 0;
 }
@@ -354,6 +357,10 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 		if (s->unenforced[u])
 			fprintf(f, "  %lu: %s\n", (unsigned long)s->unenforced[u],
 				hm_sbx_unenforced_text[u]);
+	if (s->static_execs)
+		fprintf(f, "sandbox: %lu execute entries run static programs: "
+			"they cannot narrow below\n",
+			(unsigned long)s->static_execs);
 	if (s->abi_unenforced)
 		fprintf(f, "sandbox: %lu entries need rights this kernel's "
 			"ABI lacks\n", (unsigned long)s->abi_unenforced);

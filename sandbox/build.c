@@ -333,6 +333,7 @@ struct uset {
 	uint32_t n_bind, n_connect;
 	bool signal, abstract;		/* not scopable */
 	uint64_t entries;
+	uint64_t static_execs;
 	uint64_t widened[HM_SBX_W_MAX];
 	uint64_t unenforced[HM_SBX_NE_MAX];
 };
@@ -386,6 +387,7 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 	u->unenforced[x->unenforced]++;
 	u->signal |= x->scope_signal;
 	u->abstract |= x->scope_abstract;
+	u->static_execs += x->static_exec;
 	return r;
 }
 
@@ -546,6 +548,7 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 {
 	s->domains = b->n;
 	s->entries = u->entries;
+	s->static_execs = u->static_execs;
 	s->grants = td->n_rules;
 	memcpy(s->widened, u->widened, sizeof(s->widened));
 	memcpy(s->unenforced, u->unenforced, sizeof(s->unenforced));

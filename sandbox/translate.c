@@ -282,6 +282,7 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 	char *full = NULL;
 	char *interp;
 	char *path;
+	char magic[4];
 	bool script;
 	int fd;
 	int r;
@@ -294,6 +295,10 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 	if (fd < 0)
 		return 0;
 	interp = hm_exec_interp(fd, &script);
+	/* a static ELF loads no preload: it cannot narrow below */
+	if (!interp && pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	    !memcmp(magic, "\177ELF", 4))
+		c->x->static_exec = true;
 	close(fd);
 	if (!interp || interp[0] != '/') {
 		free(interp);

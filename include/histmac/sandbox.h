@@ -102,6 +102,8 @@ struct hm_sbx_grant {
  * @unenforced: why the entry (or a part of it) has no grant.
  * @scope_signal, @scope_abstract: the entry keeps the subtree from
  *	being scoped (a signal, an abstract unix address).
+ * @static_exec: an execute entry whose program (or interpreter) is a
+ *	static ELF: no preload, so it keeps its parent's ruleset.
  */
 struct hm_sbx_xlat {
 	struct hm_sbx_grant *grants;
@@ -109,6 +111,7 @@ struct hm_sbx_xlat {
 	enum hm_sbx_unenforced unenforced;
 	bool scope_signal;
 	bool scope_abstract;
+	bool static_exec;
 };
 
 /**
@@ -153,6 +156,7 @@ struct hm_sbx_summary {
 	uint64_t widened[HM_SBX_W_MAX];	/* entries with that widening */
 	uint64_t unenforced[HM_SBX_NE_MAX];
 	uint64_t abi_unenforced;	/* entries with a right the ABI lacks */
+	uint64_t static_execs;		/* execute entries of static programs */
 	uint64_t handled_fs, handled_net, scoped;
 	bool ports_too_wide_bind, ports_too_wide_connect;
 };

@@ -54,6 +54,7 @@ static int setup(void **state)
 	put("/etc/f", "x\n", 0644);
 	put("/bin/prog", "#!/bin/interp -x\necho\n", 0755);
 	put("/bin/interp", "not an ELF\n", 0755);
+	put("/bin/static", "\177ELF\2\1\1 no program interpreter", 0755);
 	return 0;
 }
 
@@ -215,6 +216,15 @@ static void test_scopes(void **state)
 	assert_int_equal(hm_sbx_translate(m, d->acl, root, &x), 0);
 	assert_true(x.scope_abstract);
 	assert_false(x.scope_signal);
+	hm_sbx_xlat_fini(&x);
+	/* a static program cannot load the preload: reported */
+	parse(m, d, "file execute /bin/static");
+	assert_int_equal(hm_sbx_translate(m, d->acl->next, root, &x), 0);
+	assert_true(x.static_exec);
+	hm_sbx_xlat_fini(&x);
+	parse(m, d, "file execute /bin/prog");
+	assert_int_equal(hm_sbx_translate(m, d->acl->next->next, root, &x), 0);
+	assert_false(x.static_exec);
 	hm_sbx_xlat_fini(&x);
 	hm_model_free(m);
 }
