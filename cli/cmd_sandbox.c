@@ -60,7 +60,8 @@ static void usage(FILE *f)
 "  -h, --help              this text\n"
 "\n"
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
-"to histmac, or ../lib/histmac/); HISTMAC_SANDBOX_DEBUG=1 makes it report.\n"
+"to histmac, else " HM_SANDBOX_PRELOAD ");\n"
+"HISTMAC_SANDBOX_DEBUG=1 makes it report what it does.\n"
 "Exit: COMMAND's status, or 1 the policy has errors or lacks the domain,\n"
 "2 usage, 3 could not run (no Landlock, I/O, memory).\n");
 }
@@ -234,31 +235,27 @@ static char *ancestry_domain(struct hm_model *m)
 	return dom;
 }
 
+/* The preload library: $HISTMAC_SANDBOX_PRELOAD, else next to this
+ * histmac (a build tree), else where it is installed. */
 static char *preload_path(void)
 {
 	const char *env = getenv("HISTMAC_SANDBOX_PRELOAD");
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *p = NULL;
-	char *slash;
 
 	if (env)
 		return access(env, R_OK) ? NULL : strdup(env);
-	if (len <= 0)
-		return NULL;
-	self[len] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	if (asprintf(&p, "%s/%s", self, PRELOAD_NAME) >= 0 && !access(p, R_OK))
-		return p;
-	free(p);
-	if (asprintf(&p, "%s/../lib/histmac/%s", self, PRELOAD_NAME) >= 0 &&
-	    !access(p, R_OK)) {
-		hm_sbx_normalize(p);
-		return p;
+	if (len > 0) {
+		self[len] = '\0';
+		*strrchr(self, '/') = '\0';
+		if (asprintf(&p, "%s/%s", self, PRELOAD_NAME) >= 0 &&
+		    !access(p, R_OK))
+			return p;
+		free(p);
 	}
-	free(p);
-	return NULL;
+	return access(HM_SANDBOX_PRELOAD, R_OK) ? NULL :
+	       strdup(HM_SANDBOX_PRELOAD);
 }
 
 /* ------------------------------------------------------------- explain */
