@@ -38,6 +38,7 @@ struct hm_checker {
 	struct vlist attempts;
 	struct hm_walker *w;
 	struct hm_generalizer *g;
+	uint64_t enforced_allowed;	/* Landlock denied, policy allows */
 	int found;			/* in the current event */
 };
 
@@ -188,6 +189,8 @@ static int record(struct vlist *l, const struct hm_access *a,
 			v->example_comm = strndup(a->ev->comm.s, a->ev->comm.len);
 	}
 	v->count++;
+	if (a->ev->landlock_blockers.s)
+		v->enforced++;
 	if (t && (!v->first_sec || t < v->first_sec))
 		v->first_sec = t;
 	if (t > v->last_sec)
@@ -290,6 +293,8 @@ int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
 
 	c->found = 0;
 	r = hm_walker_event(c->w, ev, check_access, c);
+	if (r >= 0 && !c->found && ev->landlock_blockers.s)
+		c->enforced_allowed++;
 	return r < 0 ? r : c->found;
 }
 
@@ -346,4 +351,9 @@ uint64_t hm_checker_unlisted(const struct hm_checker *c)
 uint64_t hm_checker_attempts_unlisted(const struct hm_checker *c)
 {
 	return c->attempts.unlisted;
+}
+
+uint64_t hm_checker_enforced_allowed(const struct hm_checker *c)
+{
+	return c->enforced_allowed;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -205,6 +206,27 @@ static int emit_path_number(struct walk *k, unsigned op,
 
 /* ------------------------------------------------------------ file kinds */
 
+/*
+ * A create that Landlock denied before the kernel looked the new name up:
+ * the trail holds only the directory, so the entry that would allow it
+ * names any file in it.
+ */
+static int denied_create(struct walk *k)
+{
+	const struct hm_name *dir, *any;
+	char *s;
+	int r = path_name(k, 0, true, &dir);
+
+	if (r)
+		return r < 0 ? r : 0;
+	if (asprintf(&s, "%s\\*", dir->str) < 0)
+		return -ENOMEM;
+	r = hm_name_intern(k->w->scratch, s, strlen(s), &any);
+	free(s);
+	return r ? r : emit_path_number(k, HM_FILE_CREATE, any,
+					k->ev->mode & 07777);
+}
+
 static int open_access(struct walk *k)
 {
 	const struct hm_event *ev = k->ev;
@@ -213,6 +235,10 @@ static int open_access(struct walk *k)
 	bool rd, wr;
 	int r;
 
+	if (ev->n_paths && is_dir(&ev->paths[0]) && (flags & O_CREAT) &&
+	    ev->landlock_blockers.s &&
+	    strstr(ev->landlock_blockers.s, "fs.make_reg"))
+		return denied_create(k);
 	if (ev->n_paths && is_dir(&ev->paths[0]))
 		return skip(k, HM_WSKIP_DIRECTORY);
 	if (!ev->has_open_flags)	/* openat2: no flags in the trail */
@@ -752,6 +778,10 @@ static int judge_result(struct walk *k)
 	enum hm_outcome o = hm_passed_outcome(ev);
 
 	if (ev->success)
+		return 0;
+	/* Landlock's check ran and denied it (histmac sandbox): a denial,
+	 * which check lists as enforced, not an attempt */
+	if (ev->landlock_blockers.s && ev->kind != HM_EV_EXEC)
 		return 0;
 	if (k->w->o.learn_failed && ev->kind != HM_EV_EXEC)
 		o = HM_OUTCOME_PASSED;

@@ -175,6 +175,7 @@ HM_CMD(report);
 HM_CMD(import);
 HM_CMD(enforce);
 HM_CMD(query);
+HM_CMD(sandbox);
 HM_CMD(config);
 
 /**

@@ -32,6 +32,7 @@ const struct hm_cmd hm_commands[] = {
 	{ "import", cmd_import, "read an XML export back into a policy" },
 	{ "enforce", cmd_enforce, "enforce a policy live with fanotify (daemon)" },
 	{ "query", cmd_query, "answer the enforcer's held violations (supervisor)" },
+	{ "sandbox", cmd_sandbox, "run a command confined by Landlock to its learned domain" },
 	{ "config", cmd_config, "print the options histmac.conf gives a command" },
 	{ NULL, NULL, NULL },
 };

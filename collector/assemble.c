@@ -607,6 +607,8 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 	int type = auparse_get_type(au);
 	struct item *it = NULL;
 
+	if (hm_landlock_record(au, ev, as->a))
+		return;
 	switch (type) {
 	case AUDIT_SYSCALL:
 	case AUDIT_EXECVE:

@@ -255,6 +255,20 @@ void hm_assembler_free(struct hm_assembler *as);
 int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		struct hm_event *ev, struct hm_arena *a);
 
+/* ---- landlock.c: Landlock's audit records (not named by libaudit) */
+#define HM_AUDIT_LANDLOCK_ACCESS	1423
+#define HM_AUDIT_LANDLOCK_DOMAIN	1424
+
+/**
+ * hm_landlock_record() - if auparse's current record is a Landlock one,
+ * add what it says to @ev: the blockers of an ACCESS record (joined with
+ * ',' when the event has several) and the Landlock domain id.
+ * @a: where the strings go (the event's arena).
+ * Returns: true when the record was Landlock's (the caller skips it).
+ */
+bool hm_landlock_record(auparse_state_t *au, struct hm_event *ev,
+			struct hm_arena *a);
+
 /* ---- event.c: syscall tables */
 struct hm_syscall_info {
 	const char *name;

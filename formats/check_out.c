@@ -83,8 +83,12 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	text_nodes(b, v);
 	if (v->example_errno)
 		hm_sbuf_printf(b, ", %s", errno_name(v->example_errno));
-	hm_sbuf_printf(b, ", audit serial %llu\n",
+	hm_sbuf_printf(b, ", audit serial %llu",
 		       (unsigned long long)v->example_serial);
+	if (v->enforced)
+		hm_sbuf_printf(b, "; enforced: Landlock denied %llu",
+			       (unsigned long long)v->enforced);
+	hm_sbuf_adds(b, "\n");
 	if (hm_acl_format(vm, v->entry, dialect, &line, NULL)) {
 		b->oom = true;
 		return;
@@ -152,6 +156,10 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       "over %d distinct missing entries\n",
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
+	if (hm_checker_enforced_allowed(c))
+		hm_sbuf_printf(&b, "# %llu Landlock denials of accesses the "
+			       "policy allows (docs/SANDBOX.md)\n",
+			       (unsigned long long)hm_checker_enforced_allowed(c));
 	text_list(&b, vm, v, n, dialect, "");
 	text_attempts(c, dialect, &b);
 	if (b.oom) {
@@ -184,10 +192,11 @@ static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	hm_sbuf_printf(b, ",\"no_domain\":%s,", v->no_domain ? "true" : "false");
 	json_key_str(b, "line", line);
 	hm_sbuf_printf(b, ",\"count\":%llu,\"first\":%lld,\"last\":%lld,"
-		       "\"pid\":%lld,\"serial\":%llu,",
+		       "\"pid\":%lld,\"serial\":%llu,\"enforced\":%llu,",
 		       (unsigned long long)v->count, (long long)v->first_sec,
 		       (long long)v->last_sec, (long long)v->example_pid,
-		       (unsigned long long)v->example_serial);
+		       (unsigned long long)v->example_serial,
+		       (unsigned long long)v->enforced);
 	json_key_str(b, "comm", v->example_comm);
 	if (v->example_errno) {
 		hm_sbuf_addc(b, ',');

@@ -38,6 +38,17 @@
 long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
 		      bool deleted, char **out);
 
+/**
+ * hm_exec_interp() - the interpreter the program open at @fd names: the
+ * first word of its "#!" line, or its ELF PT_INTERP (ld.so).  Reads with
+ * pread(), so @fd's offset does not move (a fanotify event fd: reading it
+ * raises no event).
+ * @script: out: true when @fd is a "#!" script.
+ * Returns: a malloc()ed path (caller frees with free()), or NULL when
+ * there is none (a static ELF, not an executable, a read error, ENOMEM).
+ */
+char *hm_exec_interp(int fd, bool *script);
+
 /* ---------------------------------------------------------- decisions */
 
 struct hm_enf_index;

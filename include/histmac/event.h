@@ -200,6 +200,10 @@ struct hm_event {
 	struct hm_bytes decision_domain; /* HM_DECISION: domain name */
 	struct hm_bytes decision_text;	/* HM_DECISION: the whole msg */
 
+	/* Landlock denials (records 1423/1424, collector/landlock.c) */
+	struct hm_bytes landlock_blockers; /* "fs.read_file,..." or NULL */
+	uint64_t landlock_domain;	/* the Landlock domain's id, 0 none */
+
 	struct hm_bytes proctitle;	/* decoded, NULs as spaces; NULL
 					 * unless opts.proctitle */
 };

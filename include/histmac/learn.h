@@ -227,6 +227,8 @@ struct hm_checker *hm_learner_checker(struct hm_learner *l);
  * @nodes: the hosts (node= of multi-host logs) it happened on, in the
  *	order seen; @more_nodes: more than HM_VIOLATION_NODES.
  * @example_errno: the failure of the example call (attempts), 0 if none.
+ * @enforced: how many of @count the kernel denied (Landlock audit
+ *	records in the same event: histmac sandbox).
  */
 #define HM_VIOLATION_NODES 8
 
@@ -235,6 +237,7 @@ struct hm_violation {
 	bool no_domain;
 	const struct hm_acl_head *entry;
 	uint64_t count;
+	uint64_t enforced;
 	int64_t first_sec, last_sec;
 	int64_t example_pid;
 	uint64_t example_serial;
@@ -280,6 +283,10 @@ const struct hm_violation *const *hm_checker_violations(struct hm_checker *c,
 
 /** hm_checker_unlisted() - denials not listed because the list was full. */
 uint64_t hm_checker_unlisted(const struct hm_checker *c);
+
+/** hm_checker_enforced_allowed() - events Landlock denied although the
+ * policy allows every access in them (what the translation cannot say). */
+uint64_t hm_checker_enforced_allowed(const struct hm_checker *c);
 
 /** hm_checker_model() - the model violations' entries live in (print
  * them with it). */

@@ -1,0 +1,206 @@
+#!/bin/bash
+# bench/bench_sandbox.sh - what confinement adds to open, exec and TCP
+# connect (latency per call, p50 and p99), side by side in one run:
+#   none      nothing
+#   sandbox   histmac sandbox (Landlock), a learned-size policy: the
+#             benchmark's domain subtree holds 5,000 file reads, 100
+#             patterns, its libraries, its exec and its port; 50 other
+#             domains hold 5,000 more entries
+#   sandbox-abi2  the same at Landlock ABI 2 (--abi 2): no truncate right,
+#             so an open no longer looks for it up to the root
+#   enforce   histmac enforce --mode enforcing (fanotify) with the same
+#             policy, marking the ramfs the files and the program are on
+#             (it judges opens and execs; connect is not its business)
+# and how long building the rulesets of a 10,000-entry subtree takes.
+# "added" is p50 minus none's p50 in the same round; the table shows the
+# median over rounds, configurations interleaved.
+#
+# usage: bench/bench_sandbox.sh [BUILD_DIR] [OPENS] [ROUNDS]
+#   BUILD_DIR  a cmake build of histmac (default /tmp/b-bench, built here)
+#   OPENS      opens per measurement (default 100000; execs 1/1000 of it,
+#              connects 1/20)
+#   ROUNDS     rounds (default 5)
+# Needs root (ramfs, fanotify).  Everything started is stopped by pid,
+# the ramfs is unmounted.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=${1:-/tmp/b-bench}
+opens=${2:-100000}
+rounds=${3:-5}
+execs=$((opens / 1000))
+connects=$((opens / 20))
+
+[ "$(id -u)" = 0 ] || { echo "bench_sandbox: needs root" >&2; exit 3; }
+if [ ! -x "$build/bench/bench_sbx" ] || [ ! -x "$build/histmac" ]; then
+	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build "$build" -j "$(nproc)" >/dev/null
+fi
+HISTMAC=$build/histmac
+
+tmp=$(mktemp -d /tmp/hm-bench-sbx.XXXXXX)
+T=$tmp/mnt
+POL=$tmp/policy
+POL10=$tmp/policy10k
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	mountpoint -q "$T" && umount "$T"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$T" "$POL" "$POL10"
+mount -t ramfs histmac-bench-sbx "$T"
+mkdir "$T/f" "$T/g"
+for i in $(seq -w 0 4999); do echo "$i" >"$T/f/$i"; done
+for i in $(seq -w 0 9999); do echo "$i" >"$T/g/$i"; done
+for i in $(seq 1 100); do mkdir "$T/p$i"; done
+files=()
+for i in $(seq -w 0 4999 | head -n 1000); do files+=("$T/f/$i"); done
+BS=$T/bench_sbx
+cp "$build/bench/bench_sbx" "$BS"
+cc -O2 -o "$tmp/tcp_listen" "$src/tests/e2e/tcp_listen.c"
+"$tmp/tcp_listen" 0 >"$tmp/port" &
+pids+=("$!")
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+read -r port <"$tmp/port"
+
+libs() {	# what the loader of $BS reads
+	echo "file read /etc/ld.so.cache"
+	ldd "$BS" | awk '$3 ~ /^\// { print "file read " $3 }'
+}
+{
+	echo "<kernel> $BS"
+	echo "use_profile 3"
+	libs
+	for f in "$T"/f/*; do echo "file read $f"; done
+	for i in $(seq 1 100); do echo "file read $T/p$i/\\*.conf"; done
+	echo "file execute $BS"
+	echo "network inet stream connect 127.0.0.1 $port"
+	echo
+	echo "<kernel> $BS $BS"
+	echo "use_profile 3"
+	libs
+	for d in $(seq 1 50); do
+		echo
+		echo "<kernel> /usr/bin/prog$d"
+		echo "use_profile 3"
+		for i in $(seq 1 98); do echo "file read /srv/prog$d/data$i"; done
+		echo "file write /srv/prog$d/\\*.log"
+		echo "file execute /usr/bin/helper$d"
+	done
+} >"$POL/domain_policy.conf"
+{
+	echo "<kernel> $BS"
+	echo "use_profile 3"
+	libs
+	for f in "$T"/g/*; do echo "file read $f"; done
+} >"$POL10/domain_policy.conf"
+: >"$POL/exception_policy.conf"
+: >"$POL10/exception_policy.conf"
+n_sub=$(awk '/^<kernel>/ { on = index($0, "'"$BS"'") > 0 } on && /^(file|network) /' \
+	"$POL/domain_policy.conf" | wc -l)
+n_all=$(grep -cE '^(file|network) ' "$POL/domain_policy.conf")
+
+run() {	# config op -> "op=.. p50_ns=.. p99_ns=.."
+	local cfg=$1 op=$2 n args
+	case $op in
+	open) n=$opens; args=("${files[@]}") ;;
+	exec) n=$execs; args=("$BS") ;;
+	connect) n=$connects; args=("$port") ;;
+	esac
+	if [ "$cfg" = sandbox ]; then
+		"$HISTMAC" sandbox -p "$POL" --domain "<kernel>" -- "$BS" "$op" "$n" "${args[@]}"
+	elif [ "$cfg" = sandbox-abi2 ]; then
+		"$HISTMAC" sandbox --abi 2 -p "$POL" --domain "<kernel>" -- \
+			"$BS" "$op" "$n" "${args[@]}"
+	else
+		"$BS" "$op" "$n" "${args[@]}"
+	fi
+}
+
+start_enforce() {
+	rm -f "$tmp/hm.pid"
+	"$HISTMAC" enforce -p "$POL" --mark "$T" --mode enforcing \
+		--pidfile "$tmp/hm.pid" 2>>"$tmp/enforce.log" &
+	epid=$!
+	pids+=("$epid")
+	for _ in $(seq 300); do
+		[ -s "$tmp/hm.pid" ] && grep -q 'enforcing: ' "$tmp/enforce.log" && return 0
+		sleep 0.1
+	done
+	cat "$tmp/enforce.log" >&2
+	exit 1
+}
+
+: >"$tmp/results"
+for r in $(seq 1 "$rounds"); do
+	for cfg in none sandbox sandbox-abi2 enforce; do
+		[ "$cfg" = enforce ] && start_enforce
+		for op in open exec connect; do
+			# a failed call is counted (fail=), the run goes on
+			out=$(run "$cfg" "$op") || true
+			case $out in
+			op=*) echo "$r $cfg $out" >>"$tmp/results" ;;
+			*) echo "bench_sandbox: $cfg $op: $out" >&2; exit 1 ;;
+			esac
+		done
+		if [ "$cfg" = enforce ]; then
+			kill -TERM "$epid"
+			wait "$epid" 2>/dev/null || true
+		fi
+	done
+done
+
+build_ms=()
+apply_ms=()
+for _ in $(seq 1 "$rounds"); do
+	"$HISTMAC" sandbox --stats -p "$POL10" --domain "<kernel>" -- "$BS" noop \
+		2>"$tmp/stats"
+	build_ms+=("$(sed -n 's/^sandbox: built in \([0-9.]*\) ms (\([0-9.]*\) ms CPU)/\1\/\2/p' "$tmp/stats")")
+	apply_ms+=("$(sed -n 's/^sandbox: .* applied in \([0-9.]*\) ms (\([0-9.]*\) ms CPU)/\1\/\2/p' "$tmp/stats")")
+done
+
+echo "# bench_sandbox: $(date -u +%Y-%m-%dT%H:%MZ) $(uname -r) $(nproc) CPUs;" \
+	"$rounds rounds; opens $opens, execs $execs, connects $connects per measurement"
+echo "# policy: $n_all entries, $n_sub in the benchmark's subtree"
+awk '
+	{ for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	  k = $2 " " f["op"]; p50[k, $1] = f["p50_ns"]; p99[k, $1] = f["p99_ns"]
+	  fail[k] += f["fail"]; calls[k] += f["n"]; rounds[$1] = 1 }
+	function median(a, key,   n, v, i, j, t) {
+		n = 0
+		for (i in rounds) v[++n] = a[key, i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return v[int((n + 1) / 2)]
+	}
+	function added(key, base,   n, v, i, j, t) {
+		n = 0
+		for (i in rounds) v[++n] = p50[key, i] - p50[base, i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return v[int((n + 1) / 2)]
+	}
+	END {
+		printf "%-8s %-13s %10s %10s %10s %8s %s\n", "op", "config",
+		       "p50_ns", "p99_ns", "added_ns", "vs_none", "failed"
+		split("open exec connect", ops, " ")
+		split("none sandbox sandbox-abi2 enforce", cfgs, " ")
+		for (o = 1; o <= 3; o++) for (c = 1; c <= 4; c++) {
+			k = cfgs[c] " " ops[o]; b = "none " ops[o]
+			a = added(k, b)
+			printf "%-8s %-13s %10d %10d %10d %7.1f%% %d/%d\n", ops[o],
+			       cfgs[c], median(p50, k), median(p99, k), a,
+			       100 * a / median(p50, b), fail[k], calls[k]
+		}
+	}' "$tmp/results"
+echo "# 10,000-entry subtree, per run, wall/CPU ms:"
+echo "#   build: ${build_ms[*]}"
+echo "#   apply: ${apply_ms[*]}"

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sandbox.h - a learned domain tree as Landlock rulesets (docs/SANDBOX.md).
+ *
+ *   policy entry --hm_sbx_translate()--> grants (object, Landlock rights,
+ *                                        widenings) or "not enforced"
+ *   domain D --hm_sbx_table()--> for D and every domain below it: the
+ *                                union of its subtree's grants, cut to
+ *                                the kernel's ABI, and its exec edges,
+ *                                as one blob (sandbox/table.h) that
+ *                                histmac sandbox applies and passes to
+ *                                libhistmac-sandbox.so
+ *
+ * The translation looks at the file system (which objects exist, what a
+ * program's interpreter is) but makes no Landlock call; applying is
+ * sandbox/apply.c's.
+ */
+#ifndef HISTMAC_SANDBOX_H
+#define HISTMAC_SANDBOX_H
+
+#include "model.h"
+
+/*
+ * Why a grant allows more than its entry said.
+ * X(enum suffix, word in --explain, explanation)
+ */
+#define HM_SBX_WIDENINGS(X)                                                   \
+	X(PARENT, "parent", "the name is not checked: any name in the "     \
+	  "directory")                                                       \
+	X(PATTERN, "pattern", "a pattern is granted on its longest literal " \
+	  "directory, everything beneath it")                                \
+	X(MISSING, "missing", "the object does not exist yet: granted on "   \
+	  "its nearest existing parent, everything beneath it")              \
+	X(PROC, "proc", "proc:/self names another inode in every process: " \
+	  "granted on /proc")                                                \
+	X(ADDRESS, "address", "the address is not checked, only the port")  \
+	X(CONDITION, "condition", "the condition is not checked")           \
+	X(EXEC_READ, "exec-read", "execute needs read: the kernel reads the " \
+	  "program (and its interpreter) it runs")
+
+enum hm_sbx_widen {
+#define X(e, w, s) HM_SBX_W_##e,
+	HM_SBX_WIDENINGS(X)
+#undef X
+	HM_SBX_W_MAX
+};
+
+extern const char *const hm_sbx_widen_words[HM_SBX_W_MAX];
+extern const char *const hm_sbx_widen_text[HM_SBX_W_MAX];
+
+/*
+ * Why (part of) an entry is not enforced.
+ * X(enum suffix, explanation)
+ */
+#define HM_SBX_UNENFORCED(X)                                                  \
+	X(NONE, "")                                                          \
+	X(SOCKET, "Landlock restricts only TCP bind and connect (no UDP, "  \
+	  "raw, unix sockets, listen, accept, send, recv)")                  \
+	X(ATTR, "Landlock does not restrict getattr, chmod, chown, chgrp")  \
+	X(IOCTL, "ioctl is not restricted (Landlock's device ioctl right "  \
+	  "is all or nothing per file)")                                     \
+	X(CHROOT, "Landlock does not restrict chroot (it needs "            \
+	  "CAP_SYS_CHROOT)")                                                 \
+	X(MOUNT, "always denied: Landlock forbids mount changes in a "      \
+	  "sandbox")                                                         \
+	X(ENV, "misc env is not a kernel access")                           \
+	X(NOT_PATH, "not a file system path")                               \
+	X(GROUP, "an empty or unknown group")                               \
+	X(SIGNAL, "signals are scoped all or nothing: with a signal entry " \
+	  "in the subtree, signals are not restricted")                      \
+	X(ABSTRACT, "abstract unix sockets are scoped all or nothing: with " \
+	  "such an entry in the subtree, they are not restricted")
+
+enum hm_sbx_unenforced {
+#define X(e, s) HM_SBX_NE_##e,
+	HM_SBX_UNENFORCED(X)
+#undef X
+	HM_SBX_NE_MAX
+};
+
+extern const char *const hm_sbx_unenforced_text[HM_SBX_NE_MAX];
+
+/*
+ * struct hm_sbx_grant - Landlock rights on one object.
+ * @path: raw absolute path (a file or directory), or NULL for a port.
+ * @port, @port_max: the TCP ports when @path is NULL.
+ * @access: LANDLOCK_ACCESS_FS_* (path) or LANDLOCK_ACCESS_NET_* (port)
+ *	bits, whatever the running kernel supports.
+ * @widen: bitmask of enum hm_sbx_widen.
+ */
+struct hm_sbx_grant {
+	char *path;
+	uint64_t port;
+	uint64_t port_max;
+	uint64_t access;
+	uint32_t widen;
+};
+
+/*
+ * struct hm_sbx_xlat - what one policy entry becomes.
+ * @grants: @n of them; malloc()ed with their paths.
+ * @unenforced: why the entry (or a part of it) has no grant.
+ * @scope_signal, @scope_abstract: the entry keeps the subtree from
+ *	being scoped (a signal, an abstract unix address).
+ * @static_exec: an execute entry whose program (or interpreter) is a
+ *	static ELF: no preload, so it keeps its parent's ruleset.
+ */
+struct hm_sbx_xlat {
+	struct hm_sbx_grant *grants;
+	size_t n;
+	enum hm_sbx_unenforced unenforced;
+	bool scope_signal;
+	bool scope_abstract;
+	bool static_exec;
+};
+
+/**
+ * hm_sbx_translate() - the Landlock grants for entry @e of @m.
+ * @root: prefix the objects are looked up under ("" for the real root; a
+ *	test's temp tree), never part of the grant's path.
+ * @out: caller frees with hm_sbx_xlat_fini().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_sbx_translate(const struct hm_model *m, const struct hm_acl_head *e,
+		     const char *root, struct hm_sbx_xlat *out);
+void hm_sbx_xlat_fini(struct hm_sbx_xlat *x);
+
+/* hm_sbx_fs_right_names[bit] - "fs.read_file", as audit names them. */
+extern const char *const hm_sbx_fs_right_names[64];
+
+/** hm_sbx_fs_abi_mask() - the file system rights ABI @abi handles. */
+uint64_t hm_sbx_fs_abi_mask(int abi);
+
+/** hm_sbx_right_abi() - the ABI that brought file system right @bit. */
+int hm_sbx_right_abi(unsigned bit);
+
+/* What hm_sbx_table() was asked to build. */
+struct hm_sbx_opts {
+	int abi;		/* the running kernel's Landlock ABI (>= 1) */
+	const char *root;	/* as for hm_sbx_translate(); "" usually */
+	const char *program;	/* raw path COMMAND is executed by: granted
+				 * execute and read in the entry domain;
+				 * may be NULL */
+	const char *preload;	/* raw path of libhistmac-sandbox.so:
+				 * granted read everywhere; may be NULL */
+	uint32_t max_ports;	/* a subtree allowing more ports than this
+				 * for bind or connect leaves that right
+				 * unrestricted; 0: 4096 */
+};
+
+/* Counts over the entry domain's subtree (what --explain sums up). */
+struct hm_sbx_summary {
+	uint64_t domains;		/* in the subtree */
+	uint64_t entries;		/* policy entries translated */
+	uint64_t grants;		/* rules of the entry ruleset */
+	uint64_t widened[HM_SBX_W_MAX];	/* entries with that widening */
+	uint64_t unenforced[HM_SBX_NE_MAX];
+	uint64_t abi_unenforced;	/* entries with a right the ABI lacks */
+	uint64_t static_execs;		/* execute entries of static programs */
+	uint64_t handled_fs, handled_net, scoped;
+	bool ports_too_wide_bind, ports_too_wide_connect;
+};
+
+/**
+ * hm_sbx_table() - the rulesets for @root and every domain reachable from
+ * it (children by name, and where its literal execute entries lead by the
+ * exception policy), as one table blob (sandbox/table.h); @root is
+ * domain 0.  A domain's ruleset is the union over its subtree.
+ * @m: the policy (names are interned in it while computing transitions).
+ * @blob, @size: malloc()ed table; caller frees with free().
+ * @sum: counts for @root; may be NULL.
+ * Returns: 0, -E2BIG (the table would pass 4 GiB), -ENOMEM.
+ */
+int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
+		 const struct hm_sbx_opts *o, void **blob, size_t *size,
+		 struct hm_sbx_summary *sum);
+
+/**
+ * hm_sbx_subtree() - @root and the domains reachable from it, @root
+ * first, each once.
+ * @out: malloc()ed array of @n borrowed domains; caller frees with free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_sbx_subtree(struct hm_model *m, const struct hm_domain *root,
+		   const struct hm_domain ***out, size_t *n);
+
+/**
+ * hm_sbx_domain_entries() - call @fn on each entry domain @d holds: its
+ * own and those of the acl_groups it uses.
+ * Returns: the first non-zero @fn result, or 0.
+ */
+int hm_sbx_domain_entries(const struct hm_model *m, const struct hm_domain *d,
+			  int (*fn)(const struct hm_acl_head *e, void *arg),
+			  void *arg);
+
+/**
+ * hm_sbx_enter_domain() - the domain name COMMAND runs in when executed
+ * as @program (its raw absolute path, as passed to execve) from the
+ * domain called @caller: TOMOYO's transition, exception policy included.
+ * @out: malloc()ed name; caller frees with free().
+ * Returns: 0, -EINVAL (@caller is not a domain name), -ENAMETOOLONG,
+ * -ENOMEM.
+ */
+int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
+			const char *program, char **out);
+
+#endif /* HISTMAC_SANDBOX_H */

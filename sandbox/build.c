@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * build.c - a domain's subtree as per-domain Landlock rulesets, in the
+ * table the sandbox applies and hands to the preload library (table.h).
+ *
+ * A Landlock domain is inherited across exec and can only narrow, so the
+ * ruleset a process starts under must hold everything its descendants
+ * will need: the union of the grants of its subtree.  The subtree is
+ * what the policy's transitions reach: child domains by name, and where
+ * each literal "file execute" entry leads by the exception policy.
+ * Every domain's entries are translated once; each domain's union is
+ * merged (sorted paths, a port bitmap) and cut to the kernel's ABI.
+ * Owns the builder state until the table is written; reads the model
+ * (interning names while computing transitions).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/pattern.h"
+#include "histmac/tracker.h"
+#include "internal.h"
+#include "landlock_abi.h"
+#include "table.h"
+
+#define DEFAULT_MAX_PORTS 4096
+#define NPORTS 65536
+
+struct edge {
+	uint32_t child;		/* index in builder.doms */
+	char *prog;		/* raw path as executed */
+};
+
+struct dom {
+	const struct hm_domain *d;
+	struct hm_sbx_xlat *x;	/* one per entry */
+	size_t n_x;
+	struct edge *edges;
+	size_t n_edges;
+};
+
+struct builder {
+	struct hm_model *m;
+	const struct hm_sbx_opts *o;
+	struct dom *doms;	/* the subtree, root first */
+	size_t n, cap;
+	const struct hm_domain **kids;	/* every domain, by parent */
+	size_t n_kids;
+	struct hm_sbx_xlat extra;	/* preload; program at [0] */
+	size_t n_program;		/* grants of extra for the program */
+};
+
+/* --------------------------------------------------------------- edges */
+
+static int cmp_parent(const void *a, const void *b)
+{
+	const struct hm_domain *x = *(const struct hm_domain *const *)a;
+	const struct hm_domain *y = *(const struct hm_domain *const *)b;
+
+	return (x->parent > y->parent) - (x->parent < y->parent);
+}
+
+static int index_of(const struct builder *b, const struct hm_domain *d)
+{
+	for (size_t i = 0; i < b->n; i++)	/* subtrees are small */
+		if (b->doms[i].d == d)
+			return (int)i;
+	return -1;
+}
+
+/* Index of @d in the subtree, added (untranslated) when new. */
+static int add_dom(struct builder *b, const struct hm_domain *d,
+		   uint32_t *out)
+{
+	int i = index_of(b, d);
+
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
+	}
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		struct dom *n = realloc(b->doms, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		b->doms = n;
+		b->cap = cap;
+	}
+	b->doms[b->n] = (struct dom){ .d = d };
+	*out = (uint32_t)b->n++;
+	return 0;
+}
+
+static int add_edge(struct builder *b, size_t from, const struct hm_domain *to,
+		    const char *word, size_t len)
+{
+	struct dom *f;
+	struct edge *e;
+	uint32_t child;
+	char *raw = malloc(len + 1);
+	size_t n;
+	int r;
+
+	if (!raw)
+		return -ENOMEM;
+	if (hm_decode(raw, &n, word, len) || !n || raw[0] != '/') {
+		free(raw);	/* a pattern or not a path: no edge name */
+		raw = NULL;
+	} else {
+		raw[n] = '\0';
+	}
+	r = add_dom(b, to, &child);
+	f = &b->doms[from];
+	e = r ? NULL : realloc(f->edges, (f->n_edges + 1) * sizeof(*e));
+	if (!e) {
+		free(raw);
+		return -ENOMEM;
+	}
+	f->edges = e;
+	f->edges[f->n_edges++] = (struct edge){ child, raw };
+	return 0;
+}
+
+/* Children by name: "<D> PROG" whose parent pointer is @d. */
+static int name_edges(struct builder *b, size_t from)
+{
+	const struct hm_domain *d = b->doms[from].d;
+	const struct hm_domain *key = &(struct hm_domain){ .parent =
+						(struct hm_domain *)d };
+	const struct hm_domain **k = bsearch(&key, b->kids, b->n_kids,
+					     sizeof(*k), cmp_parent);
+	int r = 0;
+
+	if (!k)
+		return 0;
+	while (k > b->kids && k[-1]->parent == d)
+		k--;
+	for (; !r && k < b->kids + b->n_kids && (*k)->parent == d; k++) {
+		const char *sp = strrchr((*k)->name->str, ' ');
+
+		if (sp)
+			r = add_edge(b, from, *k, sp + 1, strlen(sp + 1));
+	}
+	return r;
+}
+
+/* Where a literal "file execute X" leads by the exception policy. */
+static int exec_edge(const struct hm_acl_head *e, void *arg)
+{
+	struct builder *b = ((void **)arg)[0];
+	size_t from = *(size_t *)((void **)arg)[1];
+	const struct hm_name *prog, *cand;
+	struct hm_domain *to = NULL;
+	enum hm_transit type;
+	char *next;
+	int r;
+
+	if (e->kind != HM_ACL_PATH || !(e->perm & (1u << HM_FILE_EXECUTE)))
+		return 0;
+	prog = hm_container_of(e, struct hm_acl_path, head)->name.name;
+	if (!prog || prog->is_patterned)
+		return 0;
+	r = hm_transition_compute(b->m, b->doms[from].d->name, prog, NULL,
+				  &cand, &next, &type);
+	if (r == -ENAMETOOLONG)
+		return 0;
+	if (r)
+		return r;
+	r = hm_model_domain(b->m, next, strlen(next), false, &to);
+	free(next);
+	if (r < 0 || !to || to == b->doms[from].d)
+		return r < 0 ? r : 0;
+	return add_edge(b, from, to, prog->str, prog->len);
+}
+
+static int compute_edges(struct builder *b, size_t from)
+{
+	void *arg[2] = { b, &from };
+	int r = name_edges(b, from);
+
+	return r ? r : hm_sbx_domain_entries(b->m, b->doms[from].d,
+					     exec_edge, arg);
+}
+
+int hm_sbx_domain_entries(const struct hm_model *m, const struct hm_domain *d,
+			  int (*fn)(const struct hm_acl_head *e, void *arg),
+			  void *arg)
+{
+	int r = 0;
+
+	for (const struct hm_acl_head *e = d->acl; e && !r; e = e->next)
+		r = fn(e, arg);
+	for (unsigned g = 0; g < 256 && !r; g++) {
+		const struct hm_domain *ag = m->ex.acl_groups[g];
+
+		if (!(d->groups[g / 8] & (1u << (g % 8))) || !ag)
+			continue;
+		for (const struct hm_acl_head *e = ag->acl; e && !r; e = e->next)
+			r = fn(e, arg);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------- subtree */
+
+static void builder_fini(struct builder *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		for (size_t j = 0; j < b->doms[i].n_x; j++)
+			hm_sbx_xlat_fini(&b->doms[i].x[j]);
+		for (size_t j = 0; j < b->doms[i].n_edges; j++)
+			free(b->doms[i].edges[j].prog);
+		free(b->doms[i].x);
+		free(b->doms[i].edges);
+	}
+	free(b->doms);
+	free(b->kids);
+	hm_sbx_xlat_fini(&b->extra);
+}
+
+/* Breadth first from @root: b->doms is the subtree with its edges. */
+static int walk(struct builder *b, struct hm_model *m,
+		const struct hm_domain *root)
+{
+	uint32_t i0;
+	int r;
+
+	b->m = m;
+	b->kids = malloc((m->n_domains + 1) * sizeof(*b->kids));
+	if (!b->kids)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n_domains; i++)
+		if (m->domains[i]->parent)
+			b->kids[b->n_kids++] = m->domains[i];
+	qsort(b->kids, b->n_kids, sizeof(*b->kids), cmp_parent);
+	r = add_dom(b, root, &i0);
+	for (size_t i = 0; !r && i < b->n; i++)
+		r = compute_edges(b, i);
+	return r;
+}
+
+int hm_sbx_subtree(struct hm_model *m, const struct hm_domain *root,
+		   const struct hm_domain ***out, size_t *n)
+{
+	struct builder b = { 0 };
+	const struct hm_domain **v;
+	int r = walk(&b, m, root);
+
+	v = r ? NULL : malloc(b.n * sizeof(*v));
+	if (!r && !v)
+		r = -ENOMEM;
+	for (size_t i = 0; !r && i < b.n; i++)
+		v[i] = b.doms[i].d;
+	if (!r) {
+		*out = v;
+		*n = b.n;
+	}
+	builder_fini(&b);
+	return r;
+}
+
+/* --------------------------------------------------------- translation */
+
+static int xlat_one(const struct hm_acl_head *e, void *arg)
+{
+	void **a = arg;
+	struct builder *b = a[0];
+	struct dom *d = a[1];
+	struct hm_sbx_xlat *x = realloc(d->x, (d->n_x + 1) * sizeof(*x));
+	int r;
+
+	if (!x)
+		return -ENOMEM;
+	d->x = x;
+	r = hm_sbx_translate(b->m, e, b->o->root, &d->x[d->n_x]);
+	if (!r)
+		d->n_x++;
+	return r;
+}
+
+static int translate_all(struct builder *b)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < b->n && !r; i++) {
+		void *a[2] = { b, &b->doms[i] };
+
+		r = hm_sbx_domain_entries(b->m, b->doms[i].d, xlat_one, a);
+	}
+	if (!r && b->o->program) {
+		r = hm_sbx_exec_grants(b->o->root, b->o->program, &b->extra);
+		b->n_program = b->extra.n;
+	}
+	if (!r && b->o->preload) {
+		char *p = strdup(b->o->preload);
+		struct hm_sbx_xlat pre = { 0 };
+
+		r = p ? hm_sbx_exec_grants(b->o->root, p, &pre) : -ENOMEM;
+		free(p);
+		/* the preload is read, never executed */
+		for (size_t i = 0; !r && i < pre.n; i++) {
+			struct hm_sbx_grant *g;
+
+			g = realloc(b->extra.grants,
+				    (b->extra.n + 1) * sizeof(*g));
+			if (!g) {
+				r = -ENOMEM;
+				break;
+			}
+			b->extra.grants = g;
+			g[b->extra.n] = pre.grants[i];
+			g[b->extra.n].access = HM_LL_FS_READ_FILE;
+			pre.grants[i].path = NULL;
+			b->extra.n++;
+		}
+		hm_sbx_xlat_fini(&pre);
+	}
+	return r;
+}
+
+/* --------------------------------------------------------------- union */
+
+struct pgrant {
+	const char *path;
+	uint64_t access;
+};
+
+struct uset {
+	struct pgrant *p;
+	size_t n, cap;
+	uint8_t *bind, *connect;	/* port bitmaps */
+	uint32_t n_bind, n_connect;
+	bool signal, abstract;		/* not scopable */
+	uint64_t entries;
+	uint64_t static_execs;
+	uint64_t widened[HM_SBX_W_MAX];
+	uint64_t unenforced[HM_SBX_NE_MAX];
+};
+
+static int push_path(struct uset *u, const char *path, uint64_t access)
+{
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? 2 * u->cap : 256;
+		struct pgrant *n = realloc(u->p, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		u->p = n;
+		u->cap = cap;
+	}
+	u->p[u->n++] = (struct pgrant){ path, access };
+	return 0;
+}
+
+static void set_ports(uint8_t *map, uint32_t *count, uint64_t lo,
+		      uint64_t hi)
+{
+	for (uint64_t p = lo; p <= hi && p < NPORTS; p++) {
+		if (!(map[p / 8] & (1u << (p % 8))))
+			(*count)++;
+		map[p / 8] |= (uint8_t)(1u << (p % 8));
+	}
+}
+
+static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
+{
+	uint32_t widen = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < x->n && !r; i++) {
+		const struct hm_sbx_grant *g = &x->grants[i];
+
+		widen |= g->widen;
+		if (g->path) {
+			r = push_path(u, g->path, g->access);
+			continue;
+		}
+		if (g->access & HM_LL_NET_BIND_TCP)
+			set_ports(u->bind, &u->n_bind, g->port, g->port_max);
+		if (g->access & HM_LL_NET_CONNECT_TCP)
+			set_ports(u->connect, &u->n_connect, g->port,
+				  g->port_max);
+	}
+	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
+		u->widened[w] += !!(widen & (1u << w));
+	u->unenforced[x->unenforced]++;
+	u->signal |= x->scope_signal;
+	u->abstract |= x->scope_abstract;
+	u->static_execs += x->static_exec;
+	return r;
+}
+
+static int cmp_pgrant(const void *a, const void *b)
+{
+	return strcmp(((const struct pgrant *)a)->path,
+		      ((const struct pgrant *)b)->path);
+}
+
+/* Sort and merge equal paths. */
+static void merge_paths(struct uset *u)
+{
+	size_t k = 0;
+
+	qsort(u->p, u->n, sizeof(*u->p), cmp_pgrant);
+	for (size_t i = 0; i < u->n; i++) {
+		if (k && !strcmp(u->p[k - 1].path, u->p[i].path))
+			u->p[k - 1].access |= u->p[i].access;
+		else
+			u->p[k++] = u->p[i];
+	}
+	u->n = k;
+}
+
+static void uset_fini(struct uset *u)
+{
+	free(u->p);
+	free(u->bind);
+	free(u->connect);
+}
+
+/* The union over the subtree of @from (indexes into b->doms). */
+static int subtree_union(struct builder *b, size_t from, struct uset *u)
+{
+	uint8_t *seen = calloc(b->n, 1);
+	uint32_t *queue = malloc(b->n * sizeof(*queue));
+	size_t head = 0, tail = 0;
+	int r = 0;
+
+	u->bind = calloc(NPORTS / 8, 1);
+	u->connect = calloc(NPORTS / 8, 1);
+	if (!seen || !queue || !u->bind || !u->connect)
+		r = -ENOMEM;
+	if (!r) {
+		queue[tail++] = (uint32_t)from;
+		seen[from] = 1;
+	}
+	while (!r && head < tail) {
+		const struct dom *d = &b->doms[queue[head++]];
+
+		for (size_t i = 0; i < d->n_x && !r; i++, u->entries++)
+			r = add_xlat(u, &d->x[i]);
+		for (size_t i = 0; i < d->n_edges; i++)
+			if (!seen[d->edges[i].child]) {
+				seen[d->edges[i].child] = 1;
+				queue[tail++] = d->edges[i].child;
+			}
+	}
+	/* the preload everywhere; the program only where it is executed */
+	for (size_t i = from ? b->n_program : 0; !r && i < b->extra.n; i++)
+		r = push_path(u, b->extra.grants[i].path,
+			      b->extra.grants[i].access);
+	free(seen);
+	free(queue);
+	if (!r)
+		merge_paths(u);
+	return r;
+}
+
+/* --------------------------------------------------------------- table */
+
+struct out {
+	char *buf;
+	size_t len, cap;
+};
+
+static int out_add(struct out *o, const void *p, size_t len, uint32_t *off)
+{
+	if (o->len + len > UINT32_MAX)
+		return -E2BIG;
+	if (o->len + len > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		char *n;
+
+		while (cap < o->len + len)
+			cap *= 2;
+		n = realloc(o->buf, cap);
+		if (!n)
+			return -ENOMEM;
+		o->buf = n;
+		o->cap = cap;
+	}
+	if (off)
+		*off = (uint32_t)o->len;
+	memcpy(o->buf + o->len, p, len);
+	o->len += len;
+	return 0;
+}
+
+static int out_str(struct out *o, const char *s, uint32_t *off)
+{
+	return out_add(o, s, strlen(s) + 1, off);
+}
+
+struct tables {
+	struct out dom, edge, rule, str;
+	int abi;
+	uint32_t max_ports;
+};
+
+/* One domain's rules, cut to the ABI; fills @td's masks and rule range. */
+static int write_rules(struct tables *t, const struct uset *u,
+		       struct hm_sbx_tdom *td)
+{
+	uint64_t fs = hm_sbx_fs_abi_mask(t->abi) & ~(uint64_t)HM_LL_FS_IOCTL_DEV;
+	int r = 0;
+
+	td->handled_fs = fs;
+	if (t->abi >= 4) {
+		if (u->n_bind <= t->max_ports)
+			td->handled_net |= HM_LL_NET_BIND_TCP;
+		if (u->n_connect <= t->max_ports)
+			td->handled_net |= HM_LL_NET_CONNECT_TCP;
+	}
+	if (t->abi >= 6)
+		td->scoped = (u->signal ? 0 : HM_LL_SCOPE_SIGNAL) |
+			     (u->abstract ? 0 : HM_LL_SCOPE_ABSTRACT_UNIX);
+	td->rule_first = (uint32_t)(t->rule.len / sizeof(struct hm_sbx_trule));
+	for (size_t i = 0; i < u->n && !r; i++) {
+		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PATH,
+					   .access = u->p[i].access & fs };
+
+		if (!ru.access)
+			continue;
+		r = out_str(&t->str, u->p[i].path, &ru.path);
+		if (!r)
+			r = out_add(&t->rule, &ru, sizeof(ru), NULL);
+		td->n_rules++;
+	}
+	for (uint32_t p = 0; p < NPORTS && !r && td->handled_net; p++) {
+		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PORT, .port = p };
+
+		if (u->bind[p / 8] & (1u << (p % 8)))
+			ru.access |= HM_LL_NET_BIND_TCP;
+		if (u->connect[p / 8] & (1u << (p % 8)))
+			ru.access |= HM_LL_NET_CONNECT_TCP;
+		ru.access &= td->handled_net;
+		if (!ru.access)
+			continue;
+		r = out_add(&t->rule, &ru, sizeof(ru), NULL);
+		td->n_rules++;
+	}
+	return r;
+}
+
+static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
+		      const struct builder *b, struct hm_sbx_summary *s)
+{
+	s->domains = b->n;
+	s->entries = u->entries;
+	s->static_execs = u->static_execs;
+	s->grants = td->n_rules;
+	memcpy(s->widened, u->widened, sizeof(s->widened));
+	memcpy(s->unenforced, u->unenforced, sizeof(s->unenforced));
+	s->handled_fs = td->handled_fs;
+	s->handled_net = td->handled_net;
+	s->scoped = td->scoped;
+	s->ports_too_wide_bind = b->o->abi >= 4 &&
+				 !(td->handled_net & HM_LL_NET_BIND_TCP);
+	s->ports_too_wide_connect = b->o->abi >= 4 &&
+				    !(td->handled_net & HM_LL_NET_CONNECT_TCP);
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = 0; j < b->doms[i].n_x; j++)
+			for (size_t k = 0; k < b->doms[i].x[j].n; k++) {
+				const struct hm_sbx_grant *g =
+					&b->doms[i].x[j].grants[k];
+
+				if (g->path && (g->access & ~td->handled_fs)) {
+					s->abi_unenforced++;
+					break;
+				}
+			}
+}
+
+static int write_domain(struct builder *b, struct tables *t, size_t i,
+			struct hm_sbx_summary *sum)
+{
+	struct hm_sbx_tdom td = { 0 };
+	struct uset u = { 0 };
+	int r = subtree_union(b, i, &u);
+
+	if (!r)
+		r = out_str(&t->str, b->doms[i].d->name->str, &td.name);
+	if (!r)
+		r = write_rules(t, &u, &td);
+	td.edge_first = (uint32_t)(t->edge.len / sizeof(struct hm_sbx_tedge));
+	for (size_t j = 0; !r && j < b->doms[i].n_edges; j++) {
+		struct hm_sbx_tedge te = { .child = b->doms[i].edges[j].child };
+
+		if (!b->doms[i].edges[j].prog)
+			continue;
+		r = out_str(&t->str, b->doms[i].edges[j].prog, &te.program);
+		if (!r)
+			r = out_add(&t->edge, &te, sizeof(te), NULL);
+		td.n_edges++;
+	}
+	if (!r)
+		r = out_add(&t->dom, &td, sizeof(td), NULL);
+	if (!r && i == 0 && sum)
+		summarize(&u, &td, b, sum);
+	uset_fini(&u);
+	return r;
+}
+
+/* header | domains | edges | rules | strings, 8-byte aligned parts. */
+static int assemble(struct tables *t, size_t n_domains, uint32_t flags,
+		    void **blob, size_t *size)
+{
+	struct hm_sbx_thdr h = {
+		.magic = HM_SBX_MAGIC, .version = HM_SBX_VERSION,
+		.abi = (uint32_t)t->abi, .restrict_flags = flags,
+		.n_domains = (uint32_t)n_domains,
+		.n_edges = (uint32_t)(t->edge.len / sizeof(struct hm_sbx_tedge)),
+		.n_rules = (uint32_t)(t->rule.len / sizeof(struct hm_sbx_trule)),
+		.str_len = (uint32_t)t->str.len,
+	};
+	size_t off = (sizeof(h) + 7) & ~(size_t)7;
+	char *p;
+
+	h.dom_off = (uint32_t)off;
+	off += (t->dom.len + 7) & ~(size_t)7;
+	h.edge_off = (uint32_t)off;
+	off += (t->edge.len + 7) & ~(size_t)7;
+	h.rule_off = (uint32_t)off;
+	off += (t->rule.len + 7) & ~(size_t)7;
+	h.str_off = (uint32_t)off;
+	off += t->str.len;
+	if (off > UINT32_MAX)
+		return -E2BIG;
+	h.size = off;
+	p = calloc(1, off);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + h.dom_off, t->dom.buf, t->dom.len);
+	if (t->edge.len)
+		memcpy(p + h.edge_off, t->edge.buf, t->edge.len);
+	if (t->rule.len)
+		memcpy(p + h.rule_off, t->rule.buf, t->rule.len);
+	memcpy(p + h.str_off, t->str.buf, t->str.len);
+	*blob = p;
+	*size = off;
+	return 0;
+}
+
+int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
+		 const struct hm_sbx_opts *o, void **blob, size_t *size,
+		 struct hm_sbx_summary *sum)
+{
+	struct builder b = { .o = o };
+	struct tables t = { .abi = o->abi,
+			    .max_ports = o->max_ports ? o->max_ports :
+						       DEFAULT_MAX_PORTS };
+	int r = walk(&b, m, root);
+
+	if (!r)
+		r = translate_all(&b);
+	if (!r)
+		r = out_str(&t.str, "", NULL);	/* offset 0: "" */
+	for (size_t i = 0; !r && i < b.n; i++)
+		r = write_domain(&b, &t, i, sum);
+	if (!r)
+		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON, blob,
+			     size);
+	free(t.dom.buf);
+	free(t.edge.buf);
+	free(t.rule.buf);
+	free(t.str.buf);
+	builder_fini(&b);
+	return r;
+}
+
+/* ---------------------------------------------------------- transition */
+
+int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
+			const char *program, char **out)
+{
+	size_t plen = strlen(program);
+	char *enc = malloc(hm_encode_len(program, plen) + 1);
+	const struct hm_name *cur, *prog, *cand;
+	enum hm_transit type;
+	int r;
+
+	if (!enc)
+		return -ENOMEM;
+	enc[hm_encode(enc, program, plen)] = '\0';
+	if (strncmp(caller, "<", 1) || strlen(caller) > HM_MAX_DOMAIN) {
+		free(enc);
+		return -EINVAL;
+	}
+	r = hm_model_intern(m, caller, strlen(caller), &cur);
+	if (!r)
+		r = hm_model_intern(m, enc, strlen(enc), &prog);
+	free(enc);
+	return r ? r : hm_transition_compute(m, cur, prog, prog, &cand, out,
+					     &type);
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * table.h - the per-domain rulesets `histmac sandbox` precomputes for the
+ * preload library, so that a program starting below the sandbox narrows
+ * itself without parsing the policy: one read-only blob (a sealed memfd
+ * inherited across exec), offsets instead of pointers.
+ *
+ *   header | domains[] | edges[] | rules[] | strings (NUL-terminated)
+ *
+ * A domain's rules are the union over its subtree, already translated,
+ * merged and cut down to the running kernel's ABI; its edges say which
+ * domain an exec of a program (by its name, as TOMOYO names it) leads to.
+ * hm_sbx_table_check() validates every offset, so the preload can trust
+ * nothing but what it checked.
+ */
+#ifndef HISTMAC_SANDBOX_TABLE_H
+#define HISTMAC_SANDBOX_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
+#define HM_SBX_VERSION	1
+
+/*
+ * The environment variable that carries "FD:DDDDDDDDDD:S" across exec:
+ * the table's fd, the domain index in fixed width (the preload rewrites
+ * it in place), and a state: '!' the sandbox applied DOMAIN for this very
+ * exec, '.' DOMAIN is the parent's, '-' unknown (do not narrow).
+ */
+#define HM_SBX_ENV		"HISTMAC_SANDBOX"
+#define HM_SBX_DOM_DIGITS	10
+#define HM_SBX_APPLIED		'!'
+#define HM_SBX_PARENT		'.'
+#define HM_SBX_UNKNOWN		'-'
+
+struct hm_sbx_thdr {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t size;		/* of the whole blob */
+	uint32_t abi;		/* the ABI the rules were cut to */
+	uint32_t restrict_flags; /* landlock_restrict_self() flags */
+	uint32_t n_domains, n_edges, n_rules, str_len;
+	uint32_t dom_off, edge_off, rule_off, str_off;
+};
+
+struct hm_sbx_tdom {
+	uint32_t name;		/* string offset: encoded domain name */
+	uint32_t rule_first, n_rules;
+	uint32_t edge_first, n_edges;
+	uint32_t pad;
+	uint64_t handled_fs, handled_net, scoped;
+};
+
+struct hm_sbx_tedge {
+	uint32_t program;	/* string offset: raw absolute path */
+	uint32_t child;		/* domain index */
+};
+
+enum hm_sbx_rule_type {
+	HM_SBX_RULE_PATH = 1,
+	HM_SBX_RULE_PORT = 2,
+};
+
+struct hm_sbx_trule {
+	uint32_t type;		/* enum hm_sbx_rule_type */
+	uint32_t path;		/* string offset (path rules) */
+	uint64_t access;
+	uint64_t port;		/* port rules */
+};
+
+/*
+ * hm_sbx_table_check() - is @t (of @size bytes) a table whose offsets all
+ * stay inside it and whose strings are terminated?  Pure.
+ */
+bool hm_sbx_table_check(const void *t, size_t size);
+
+/* The parts of a checked table. */
+static inline const struct hm_sbx_tdom *
+hm_sbx_tdom(const struct hm_sbx_thdr *h, uint32_t i)
+{
+	return (const struct hm_sbx_tdom *)((const char *)h + h->dom_off) + i;
+}
+
+static inline const struct hm_sbx_tedge *
+hm_sbx_tedge(const struct hm_sbx_thdr *h, uint32_t i)
+{
+	return (const struct hm_sbx_tedge *)((const char *)h + h->edge_off) + i;
+}
+
+static inline const struct hm_sbx_trule *
+hm_sbx_trule(const struct hm_sbx_thdr *h, uint32_t i)
+{
+	return (const struct hm_sbx_trule *)((const char *)h + h->rule_off) + i;
+}
+
+static inline const char *hm_sbx_tstr(const struct hm_sbx_thdr *h,
+				      uint32_t off)
+{
+	return (const char *)h + h->str_off + off;
+}
+
+/* What applying one domain's rules did. */
+struct hm_sbx_apply_stats {
+	uint32_t rules;		/* added */
+	uint32_t missing;	/* path gone since the table was built */
+	uint32_t not_dir;	/* directory rights dropped on a non-directory */
+};
+
+/**
+ * hm_sbx_apply() - build a Landlock ruleset of domain @dom of table @h
+ * and restrict the calling thread with it (no_new_privs must be set).
+ * A path that no longer exists is skipped and counted: the rule would
+ * only have allowed more.
+ * @st: counters; may be NULL.
+ * Returns: 0 or negative errno (-E2BIG: the 16-layer limit).
+ */
+int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
+		 struct hm_sbx_apply_stats *st);
+
+/** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
+ * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */
+int hm_sbx_abi(void);
+
+/**
+ * hm_sbx_normalize() - clean absolute path @p in place, lexically, as
+ * the audit trail's names are: no "//", "/./" or "/../".
+ */
+void hm_sbx_normalize(char *p);
+
+#endif /* HISTMAC_SANDBOX_TABLE_H */

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * translate.c - one TOMOYO entry -> Landlock grants (docs/SANDBOX.md has
+ * the table).  Landlock names objects by inode, found at ruleset build
+ * time, and grants a right on an object and everything beneath it; so a
+ * name is resolved here to an existing object, and where that takes a
+ * coarser object than the entry named (a pattern's directory, a missing
+ * file's parent, /proc for proc:/self) the grant says so.  Reads the
+ * model and the file system; owns only the grants it returns.  Next:
+ * build.c unions the grants of a subtree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "histmac/enforce.h"
+#include "histmac/pattern.h"
+#include "internal.h"
+#include "landlock_abi.h"
+
+#define PORT_MAX 65535u
+#define INTERP_DEPTH 3	/* script -> interpreter -> ld.so */
+
+const char *const hm_sbx_widen_words[HM_SBX_W_MAX] = {
+#define X(e, w, s) [HM_SBX_W_##e] = w,
+	HM_SBX_WIDENINGS(X)
+#undef X
+};
+
+const char *const hm_sbx_widen_text[HM_SBX_W_MAX] = {
+#define X(e, w, s) [HM_SBX_W_##e] = s,
+	HM_SBX_WIDENINGS(X)
+#undef X
+};
+
+const char *const hm_sbx_unenforced_text[HM_SBX_NE_MAX] = {
+#define X(e, s) [HM_SBX_NE_##e] = s,
+	HM_SBX_UNENFORCED(X)
+#undef X
+};
+
+const char *const hm_sbx_fs_right_names[64] = {
+#define X(e, bit, abi, name) [bit] = name,
+	HM_LL_FS_RIGHTS(X)
+#undef X
+};
+
+static const int right_abi[64] = {
+#define X(e, bit, abi, name) [bit] = abi,
+	HM_LL_FS_RIGHTS(X)
+#undef X
+};
+
+int hm_sbx_right_abi(unsigned bit)
+{
+	return bit < 64 ? right_abi[bit] : 0;
+}
+
+uint64_t hm_sbx_fs_abi_mask(int abi)
+{
+	uint64_t m = 0;
+
+	for (unsigned b = 0; b < 64; b++)
+		if (right_abi[b] && right_abi[b] <= abi)
+			m |= 1ULL << b;
+	return m;
+}
+
+/* ------------------------------------------------------------- grants */
+
+/* Takes @path (NULL: a port grant; then @port..@port_max). */
+static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
+		     uint64_t port_max, uint64_t access, uint32_t widen)
+{
+	struct hm_sbx_grant *g;
+
+	for (size_t i = 0; path && i < x->n; i++) {
+		g = &x->grants[i];
+		if (g->path && g->widen == widen && !strcmp(g->path, path)) {
+			g->access |= access;	/* one line per object */
+			free(path);
+			return 0;
+		}
+	}
+	if (!(x->n & (x->n + 1))) {	/* n + 1 is a power of two: grow */
+		g = realloc(x->grants, (2 * x->n + 2) * sizeof(*g));
+		if (!g) {
+			free(path);
+			return -ENOMEM;
+		}
+		x->grants = g;
+	}
+	x->grants[x->n++] = (struct hm_sbx_grant){ path, port, port_max, access,
+						    widen };
+	return 0;
+}
+
+void hm_sbx_xlat_fini(struct hm_sbx_xlat *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->grants[i].path);
+	free(x->grants);
+	memset(x, 0, sizeof(*x));
+}
+
+static void set_unenforced(struct hm_sbx_xlat *x, enum hm_sbx_unenforced u)
+{
+	if (!x->unenforced)
+		x->unenforced = u;
+}
+
+/* ------------------------------------------------------------- names */
+
+/* The part of encoded word @w (@len bytes) that names a directory to
+ * grant on: @w itself, its parent (@parent), or a pattern's literal
+ * directory prefix.  Sets the widenings that took. */
+static size_t object_word(const char *w, size_t len, bool parent,
+			  uint32_t *widen)
+{
+	struct hm_name n = { .str = w, .len = (uint32_t)len };
+	const char *slash;
+
+	if (parent) {
+		size_t l = len > 1 && w[len - 1] == '/' ? len - 1 : len;
+
+		slash = memrchr(w, '/', l);
+		len = slash ? (size_t)(slash - w) + 1 : len;
+		*widen |= 1u << HM_SBX_W_PARENT;
+		n.len = (uint32_t)len;
+	}
+	hm_name_fill(&n);
+	if (!n.is_patterned)
+		return len;
+	slash = memrchr(w, '/', n.const_len);
+	*widen |= 1u << HM_SBX_W_PATTERN;
+	return slash ? (size_t)(slash - w) + 1 : 0;
+}
+
+/* Raw absolute path of encoded word @w, "/" kept only for the root. */
+static char *decode_path(const char *w, size_t len)
+{
+	char *raw = malloc(len + 1);
+	size_t n;
+
+	if (!raw || hm_decode(raw, &n, w, len)) {
+		free(raw);
+		return NULL;
+	}
+	while (n > 1 && raw[n - 1] == '/')
+		n--;
+	raw[n] = '\0';
+	return raw;
+}
+
+static bool exists(const char *root, const char *path)
+{
+	struct stat st;
+	char *full;
+	bool ok;
+
+	if (!*root)
+		return stat(path, &st) == 0;
+	if (asprintf(&full, "%s%s", root, path) < 0)
+		return false;
+	ok = stat(full, &st) == 0;
+	free(full);
+	return ok;
+}
+
+/* Walk @path up to an object that exists (at worst "/"). */
+static void nearest_existing(const char *root, char *path, uint32_t *widen)
+{
+	while (!exists(root, path)) {
+		char *slash = strrchr(path, '/');
+
+		*widen |= 1u << HM_SBX_W_MISSING;
+		if (!slash || slash == path) {
+			strcpy(path, "/");
+			break;
+		}
+		*slash = '\0';
+	}
+}
+
+/*
+ * The object to grant on for TOMOYO name @name: NULL with *@ne set when it
+ * is not a path.  proc:/self/x is another inode in every process; other
+ * proc:/x names are /proc/x.
+ */
+static char *resolve(const char *root, const struct hm_name *name,
+		     bool parent, uint32_t *widen,
+		     enum hm_sbx_unenforced *ne)
+{
+	const char *w = name->str;
+	size_t len = name->len;
+	char *path;
+
+	if (!strncmp(w, "proc:/self", 10)) {
+		*widen |= 1u << HM_SBX_W_PROC;
+		return strdup("/proc");
+	}
+	if (!strncmp(w, "proc:/", 6)) {
+		char *word;
+
+		if (asprintf(&word, "/proc%s", w + 5) < 0)
+			return NULL;
+		path = resolve(root, &(struct hm_name){ .str = word,
+				.len = (uint32_t)strlen(word) }, parent, widen,
+			       ne);
+		free(word);
+		return path;
+	}
+	if (w[0] != '/') {
+		*ne = HM_SBX_NE_NOT_PATH;
+		return NULL;
+	}
+	len = object_word(w, len, parent, widen);
+	path = len ? decode_path(w, len) : strdup("/");
+	if (path)
+		nearest_existing(root, path, widen);
+	return path;
+}
+
+/* Call @fn on each name of path operand @op (a word or a path_group). */
+static int each_name(const struct hm_name_op *op,
+		     int (*fn)(const struct hm_name *n, void *arg), void *arg)
+{
+	int r = 0;
+
+	if (op->name)
+		return fn(op->name, arg);
+	for (const struct hm_group_member *gm = op->group ?
+	     op->group->members : NULL; gm && !r; gm = gm->next)
+		r = fn(gm->name, arg);
+	return r;
+}
+
+/* --------------------------------------------------------------- file */
+
+struct fs_ctx {
+	struct hm_sbx_xlat *x;
+	const char *root;
+	uint64_t access;	/* rights on the object */
+	uint64_t dir_access;	/* instead, when the name is a directory */
+	bool parent;		/* on the parent directory */
+	uint32_t widen;		/* added to every grant */
+};
+
+static int grant_name(const struct hm_name *n, void *arg)
+{
+	struct fs_ctx *c = arg;
+	enum hm_sbx_unenforced ne = HM_SBX_NE_NONE;
+	uint32_t widen = c->widen;
+	char *path = resolve(c->root, n, c->parent, &widen, &ne);
+
+	if (!path) {
+		if (ne)
+			set_unenforced(c->x, ne);
+		return ne ? 0 : -ENOMEM;
+	}
+	return add_grant(c->x, path, 0, 0, n->is_dir && c->dir_access ?
+			 c->dir_access : c->access, widen);
+}
+
+static int fs_grant(struct fs_ctx *c, const struct hm_name_op *op,
+		    uint64_t access, uint64_t dir_access, bool parent)
+{
+	c->access = access;
+	c->dir_access = dir_access;
+	c->parent = parent;
+	return each_name(op, grant_name, c);
+}
+
+/* Execute: the program and what the kernel opens with it, each for
+ * execute and read (open_exec() asks for both). */
+static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
+{
+	char *full = NULL;
+	char *interp;
+	char *path;
+	char magic[4];
+	bool script;
+	int fd;
+	int r;
+
+	if (depth >= INTERP_DEPTH ||
+	    asprintf(&full, "%s%s", c->root, prog) < 0)
+		return 0;
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	free(full);
+	if (fd < 0)
+		return 0;
+	interp = hm_exec_interp(fd, &script);
+	/* a static ELF loads no preload: it cannot narrow below */
+	if (!interp && pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	    !memcmp(magic, "\177ELF", 4))
+		c->x->static_exec = true;
+	close(fd);
+	if (!interp || interp[0] != '/') {
+		free(interp);
+		return 0;
+	}
+	path = strdup(interp);
+	r = path ? add_grant(c->x, path, 0, 0,
+			     HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
+			     c->widen | 1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
+	if (!r)
+		r = grant_interp(c, interp, depth + 1);
+	free(interp);
+	return r;
+}
+
+static int grant_exec(const struct hm_name *n, void *arg)
+{
+	struct fs_ctx *c = arg;
+	size_t before = c->x->n;
+	int r;
+
+	c->access = HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE;
+	c->dir_access = 0;
+	c->parent = false;
+	r = grant_name(n, arg);
+	if (r || c->x->n == before)
+		return r;
+	c->x->grants[before].widen |= 1u << HM_SBX_W_EXEC_READ;
+	return n->is_patterned ? 0 :
+	       grant_interp(c, c->x->grants[before].path, 0);
+}
+
+/* Per operation on one path: rights, rights on a directory name, on the
+ * parent?  0 access: not enforced for the reason given. */
+static const struct {
+	uint64_t access;
+	uint64_t dir_access;
+	bool parent;
+	enum hm_sbx_unenforced ne;
+} path_ops[HM_FILE_OP_MAX] = {
+	[HM_FILE_READ] = { HM_LL_FS_READ_FILE, HM_LL_FS_READ_DIR },
+	[HM_FILE_WRITE] = { HM_LL_FS_WRITE_FILE },
+	[HM_FILE_APPEND] = { HM_LL_FS_WRITE_FILE },
+	[HM_FILE_TRUNCATE] = { HM_LL_FS_TRUNCATE },
+	[HM_FILE_UNLINK] = { HM_LL_FS_REMOVE_FILE, 0, true },
+	[HM_FILE_RMDIR] = { HM_LL_FS_REMOVE_DIR, 0, true },
+	[HM_FILE_SYMLINK] = { HM_LL_FS_MAKE_SYM, 0, true },
+	[HM_FILE_CREATE] = { HM_LL_FS_MAKE_REG, 0, true },
+	[HM_FILE_MKDIR] = { HM_LL_FS_MAKE_DIR, 0, true },
+	[HM_FILE_MKFIFO] = { HM_LL_FS_MAKE_FIFO, 0, true },
+	[HM_FILE_MKSOCK] = { HM_LL_FS_MAKE_SOCK, 0, true },
+	[HM_FILE_MKBLOCK] = { HM_LL_FS_MAKE_BLOCK, 0, true },
+	[HM_FILE_MKCHAR] = { HM_LL_FS_MAKE_CHAR, 0, true },
+	[HM_FILE_GETATTR] = { .ne = HM_SBX_NE_ATTR },
+	[HM_FILE_CHMOD] = { .ne = HM_SBX_NE_ATTR },
+	[HM_FILE_CHOWN] = { .ne = HM_SBX_NE_ATTR },
+	[HM_FILE_CHGRP] = { .ne = HM_SBX_NE_ATTR },
+	[HM_FILE_IOCTL] = { .ne = HM_SBX_NE_IOCTL },
+	[HM_FILE_CHROOT] = { .ne = HM_SBX_NE_CHROOT },
+	[HM_FILE_UNMOUNT] = { .ne = HM_SBX_NE_MOUNT },
+	[HM_FILE_MOUNT] = { .ne = HM_SBX_NE_MOUNT },
+	[HM_FILE_PIVOT_ROOT] = { .ne = HM_SBX_NE_MOUNT },
+};
+
+static int one_path_ops(struct fs_ctx *c, const struct hm_name_op *op,
+			uint32_t perm)
+{
+	int r = 0;
+
+	for (unsigned o = 0; o < HM_FILE_OP_MAX && !r; o++) {
+		if (!(perm & (1u << o)))
+			continue;
+		if (o == HM_FILE_EXECUTE)
+			r = each_name(op, grant_exec, c);
+		else if (path_ops[o].access)
+			r = fs_grant(c, op, path_ops[o].access,
+				     path_ops[o].dir_access, path_ops[o].parent);
+		else if (path_ops[o].ne)
+			set_unenforced(c->x, path_ops[o].ne);
+	}
+	return r;
+}
+
+/* link and rename: remove from the old parent, make in the new one, and
+ * refer on both when they differ (Landlock's reparenting right). */
+static int two_path_ops(struct fs_ctx *c, const struct hm_acl_path2 *p)
+{
+	bool dir = p->name1.name && p->name1.name->is_dir;
+	uint64_t make = dir ? HM_LL_FS_MAKE_DIR : HM_LL_FS_MAKE_REG;
+	size_t first = c->x->n;
+	int r = 0;
+
+	if (p->head.perm & (1u << HM_FILE_PIVOT_ROOT))
+		set_unenforced(c->x, HM_SBX_NE_MOUNT);
+	if (p->head.perm & (1u << HM_FILE_RENAME))
+		r = fs_grant(c, &p->name1, dir ? HM_LL_FS_REMOVE_DIR :
+			     HM_LL_FS_REMOVE_FILE, 0, true);
+	if (!r && (p->head.perm & (1u << HM_FILE_LINK)))
+		r = fs_grant(c, &p->name1, 0, 0, true);
+	if (!r && (p->head.perm & ((1u << HM_FILE_RENAME) |
+				   (1u << HM_FILE_LINK))))
+		r = fs_grant(c, &p->name2, make, 0, true);
+	for (size_t i = first; !r && i + 1 < c->x->n; i++)
+		if (strcmp(c->x->grants[i].path, c->x->grants[c->x->n - 1].path)) {
+			c->x->grants[i].access |= HM_LL_FS_REFER;
+			c->x->grants[c->x->n - 1].access |= HM_LL_FS_REFER;
+		}
+	return r;
+}
+
+/* ------------------------------------------------------------ network */
+
+static int grant_ports(struct hm_sbx_xlat *x, const struct hm_number *n,
+		       uint64_t access, uint32_t widen)
+{
+	int r = 0;
+
+	if (n->group) {
+		for (const struct hm_group_member *gm = n->group->members;
+		     gm && !r; gm = gm->next)
+			r = grant_ports(x, &gm->number, access, widen);
+		if (!n->group->members)
+			set_unenforced(x, HM_SBX_NE_GROUP);
+		return r;
+	}
+	if (n->min > PORT_MAX)
+		return 0;
+	/* A range is one grant; build.c expands it. */
+	return add_grant(x, NULL, n->min, n->max > PORT_MAX ? PORT_MAX : n->max,
+			 access, widen);
+}
+
+/* Does @a leave nothing for Landlock to miss: every address, or (bind)
+ * the wildcard address 0.0.0.0 / ::? */
+static bool any_address(const struct hm_addr *a, bool bind)
+{
+	size_t len = a->is_ipv6 ? 16 : 4;
+	bool all = true, wildcard = bind;
+
+	if (a->group)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		all &= a->min[i] == 0 && a->max[i] == 0xff;
+		wildcard &= a->min[i] == 0 && a->max[i] == 0;
+	}
+	return all || wildcard;
+}
+
+static int inet_ops(struct hm_sbx_xlat *x, const struct hm_acl_inet *e,
+		    uint32_t widen)
+{
+	uint32_t perm = e->head.perm;
+	uint64_t access = 0;
+
+	if (e->proto != HM_PROTO_STREAM) {
+		set_unenforced(x, HM_SBX_NE_SOCKET);
+		return 0;
+	}
+	if (perm & (1u << HM_NET_BIND))
+		access |= HM_LL_NET_BIND_TCP;
+	if (perm & (1u << HM_NET_CONNECT))
+		access |= HM_LL_NET_CONNECT_TCP;
+	if (perm & ~((1u << HM_NET_BIND) | (1u << HM_NET_CONNECT)))
+		set_unenforced(x, HM_SBX_NE_SOCKET);
+	if (!access)
+		return 0;
+	if (!any_address(&e->addr, access == HM_LL_NET_BIND_TCP))
+		widen |= 1u << HM_SBX_W_ADDRESS;
+	return grant_ports(x, &e->port, access, widen);
+}
+
+/* unix: only a bind to a path makes something Landlock sees (the socket
+ * inode, made in its directory); an abstract name keeps the subtree
+ * from abstract-unix scoping. */
+static int unix_ops(struct fs_ctx *c, const struct hm_acl_unix *e)
+{
+	const struct hm_name *n = e->name.name;
+
+	set_unenforced(c->x, HM_SBX_NE_SOCKET);
+	/* an abstract name starts with \000; a group may hold one */
+	if (!n || n->str[0] != '/') {
+		c->x->scope_abstract = true;
+		return 0;
+	}
+	if (!(e->head.perm & (1u << HM_NET_BIND)))
+		return 0;
+	return fs_grant(c, &e->name, HM_LL_FS_MAKE_SOCK, 0, true);
+}
+
+/* -------------------------------------------------------------- entry */
+
+int hm_sbx_translate(const struct hm_model *m, const struct hm_acl_head *e,
+		     const char *root, struct hm_sbx_xlat *out)
+{
+	struct fs_ctx c = { .x = out, .root = root ? root : "" };
+	int r = 0;
+
+	(void)m;
+	memset(out, 0, sizeof(*out));
+	if (e->cond)
+		c.widen |= 1u << HM_SBX_W_CONDITION;
+	switch (e->kind) {
+	case HM_ACL_PATH:
+		r = one_path_ops(&c, &hm_container_of(e, struct hm_acl_path,
+						      head)->name, e->perm);
+		break;
+	case HM_ACL_PATH_NUMBER:
+		r = one_path_ops(&c, &hm_container_of(
+			e, struct hm_acl_path_number, head)->name, e->perm);
+		break;
+	case HM_ACL_MKDEV:
+		r = one_path_ops(&c, &hm_container_of(e, struct hm_acl_mkdev,
+						      head)->name, e->perm);
+		break;
+	case HM_ACL_PATH2:
+		r = two_path_ops(&c, hm_container_of(e, struct hm_acl_path2,
+						     head));
+		break;
+	case HM_ACL_MOUNT:
+		set_unenforced(out, HM_SBX_NE_MOUNT);
+		break;
+	case HM_ACL_INET:
+		r = inet_ops(out, hm_container_of(e, struct hm_acl_inet, head),
+			     c.widen);
+		break;
+	case HM_ACL_UNIX:
+		r = unix_ops(&c, hm_container_of(e, struct hm_acl_unix, head));
+		break;
+	case HM_ACL_SIGNAL:
+		out->scope_signal = true;
+		set_unenforced(out, HM_SBX_NE_SIGNAL);
+		break;
+	case HM_ACL_ENV:
+		set_unenforced(out, HM_SBX_NE_ENV);
+		break;
+	}
+	if (r)
+		hm_sbx_xlat_fini(out);
+	return r;
+}
+
+int hm_sbx_exec_grants(const char *root, const char *path,
+		       struct hm_sbx_xlat *x)
+{
+	struct fs_ctx c = { .x = x, .root = root ? root : "" };
+	char *p = strdup(path);
+	int r;
+
+	r = p ? add_grant(x, p, 0, 0, HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
+			  1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
+	return r ? r : grant_interp(&c, path, 0);
+}

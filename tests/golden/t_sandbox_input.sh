@@ -1,0 +1,88 @@
+#!/bin/bash
+# t_sandbox_input.sh - `histmac sandbox` on bad input, without applying
+# anything: a policy with errors is refused with FILE:LINE, a domain the
+# policy lacks is refused unless --mode dry-run (which runs the command
+# unconfined and says so), usage errors exit 2, and --explain without a
+# command prints the translation (docs/SANDBOX.md).  Enforcing is
+# tests/e2e/t_sandbox_chain.sh's.  Needs $HISTMAC and $HM_SRC.
+set -eu
+export LC_ALL=C
+
+: "${HISTMAC:?set HISTMAC to the histmac binary}"
+: "${HM_SRC:?set HM_SRC to the source tree}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fails=0
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+expect_rc() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "$* exited $rc, want $want: $(cat "$tmp/err")"
+}
+
+has() {	# FILE REGEX WHAT
+	grep -qE -- "$2" "$1" || fail "$3: no /$2/ in $(cat "$1")"
+}
+
+good=$tmp/good
+mkdir -p "$good"
+cat >"$good/domain_policy.conf" <<'EOP'
+<kernel> /usr/bin/bash
+use_profile 3
+file execute /usr/bin/true
+
+<kernel> /usr/bin/bash /usr/bin/true
+use_profile 3
+file read /etc/ld.so.cache
+file create /tmp/\*.tmp 0600
+network inet stream connect 127.0.0.1 8080
+network inet dgram send 0.0.0.0 53
+EOP
+: >"$good/exception_policy.conf"
+bad=$tmp/bad
+cp -r "$good" "$bad"
+printf 'file frobnicate /etc/x\n' >>"$bad/domain_policy.conf"
+
+# A policy with errors: refused, the line named.
+expect_rc 1 "$HISTMAC" sandbox -p "$bad" --domain "<kernel> /usr/bin/bash" -- /usr/bin/true
+has "$tmp/err" 'domain_policy.conf:11: error: unknown file operation' "bad policy: FILE:LINE"
+has "$tmp/err" 'refusing to sandbox' "bad policy: refused"
+
+# A domain the policy lacks: refused; a dry run runs it, unconfined.
+expect_rc 1 "$HISTMAC" sandbox -p "$good" --domain "<kernel> /usr/bin/zsh" -- /usr/bin/true
+has "$tmp/err" "domain '<kernel> /usr/bin/zsh /usr/bin/true' is not in the policy" "unknown domain"
+expect_rc 0 "$HISTMAC" sandbox -p "$good" --mode dry-run --domain "<kernel> /usr/bin/zsh" -- /usr/bin/true
+has "$tmp/err" 'dry run: .* runs unconfined' "dry run says so"
+expect_rc 1 "$HISTMAC" sandbox -p "$good" --mode dry-run --domain "<kernel> /usr/bin/zsh" --explain
+
+# Usage errors.
+expect_rc 2 "$HISTMAC" sandbox -- /usr/bin/true
+expect_rc 2 "$HISTMAC" sandbox -p "$good" --mode permissive -- /usr/bin/true
+expect_rc 2 "$HISTMAC" sandbox -p "$good"
+expect_rc 2 "$HISTMAC" sandbox -p "$good" --abi 9 -- /usr/bin/true
+expect_rc 2 "$HISTMAC" sandbox -p "$good" --domain "not a domain" -- /usr/bin/true
+expect_rc 0 "$HISTMAC" sandbox --help
+has "$tmp/out" '^usage: histmac sandbox' "--help"
+
+# --explain of a domain, for ABI 3 (no network rules, no scoping).
+expect_rc 0 "$HISTMAC" sandbox -p "$good" --abi 3 --explain \
+	--domain "<kernel> /usr/bin/bash /usr/bin/true"
+has "$tmp/out" '^      fs.read_file on /etc/ld.so.cache$' "explain: read"
+has "$tmp/out" '^      fs.make_reg on /tmp  \[parent\]$' "explain: create"
+has "$tmp/out" 'net.connect_tcp port 8080 \(not enforced: ABI 4' "explain: ABI"
+has "$tmp/out" 'not enforced: Landlock restricts only TCP' "explain: UDP"
+has "$tmp/out" '^sandbox: 1 domain, 4 entries' "explain: summary"
+has "$tmp/out" 'TCP bind/connect not restricted \(needs ABI 4\)' "explain: ABI summary"
+# and its subtree from the caller's domain
+expect_rc 0 "$HISTMAC" sandbox -p "$good" --explain --domain "<kernel> /usr/bin/bash"
+has "$tmp/out" '^sandbox: 2 domains, 5 entries' "explain: subtree"
+has "$tmp/out" 'fs.execute,fs.read_file on /usr/bin/true  \[exec-read\]' "explain: execute"
+
+[ "$fails" = 0 ] || exit 1
+echo "ok: t_sandbox_input"
