@@ -193,9 +193,11 @@ int hm_source_set_files(struct hm_source *s, const char *const *paths,
 void hm_source_set_buffer(struct hm_source *s, const char *buf, size_t len,
 			  const char *name);
 void hm_source_set_fd(struct hm_source *s, int fd, const char *name);
-/* hm_source_follow() - follow @path from @from (may be NULL: its end). */
+/* hm_source_follow() - follow @path from @from (may be NULL: its end, or
+ * its beginning with @from_start). */
 int hm_source_follow(struct hm_source *s, const char *path,
-		     const struct hm_place *from, struct hm_diag *diag);
+		     const struct hm_place *from, bool from_start,
+		     struct hm_diag *diag);
 /*
  * hm_source_read() - the next chunk: HM_SRC_DATA, HM_SRC_FILE_END, 0 at
  * the end of all input, -EAGAIN nothing now (follow, plugin), or -errno

@@ -323,7 +323,8 @@ static int open_at_end(struct hm_source *s)
 }
 
 int hm_source_follow(struct hm_source *s, const char *path,
-		     const struct hm_place *from, struct hm_diag *diag)
+		     const struct hm_place *from, bool from_start,
+		     struct hm_diag *diag)
 {
 	int k;
 
@@ -332,7 +333,7 @@ int hm_source_follow(struct hm_source *s, const char *path,
 		return -ENOMEM;
 	s->npaths = 1;
 	if (!from || !from->valid)
-		return open_at_end(s);
+		return from_start ? open_rotated(s, 0, 0) : open_at_end(s);
 	k = find_rotated(path, from->dev, from->ino);
 	if (k < 0)
 		return open_oldest(s, diag);
