@@ -121,6 +121,10 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
 			  uint64_t serial, const char *fmt, ...)
 	HM_PRINTF(4, 5);
 
+/* hm_report_warn() - FILE:LINE: message, verbose or not. */
+void hm_report_warn(struct hm_report *r, const char *fmt, ...)
+	HM_PRINTF(2, 3);
+
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
 
