@@ -39,6 +39,7 @@ struct learn {
 	unsigned save_interval;		/* seconds, follow/plugin */
 	int resolve;
 	const char *resolve_root;
+	const char *from;		/* --from start|end, or NULL */
 	bool verbose;
 	bool quiet;
 	bool said_comments;
@@ -73,6 +74,9 @@ static void usage(FILE *f)
 "      --follow LOG         follow LOG like tail -F, across auditd's rotations\n"
 "      --plugin             run as an auditd plugin (events on stdin)\n"
 "      --checkpoint FILE    follow mode position (default POLICYDIR/follow.checkpoint)\n"
+"      --from start|end     follow mode with no checkpoint yet: read LOG from its\n"
+"                           beginning or from its current end (default; said\n"
+"                           on stderr)\n"
 "      --state FILE         process table, loaded at start and saved with the\n"
 "                           policy (default POLICYDIR/histmac.state in follow and\n"
 "                           plugin mode); the enforcer can import it\n"
@@ -98,7 +102,8 @@ static void usage(FILE *f)
 "                           (default 1024-65535)\n"
 "      --ephemeral-ports A-B  connect/send ports in A-B are learned as A-B\n"
 "                           (default 32768-60999)\n"
-"      --save-interval SEC  follow/plugin: save every SEC seconds (default 60)\n"
+"      --save-interval SEC  follow/plugin: save every SEC seconds (default 60);\n"
+"                           each save is logged on stderr (events, new entries)\n"
 "      --wait[=SECONDS]     another command is writing POLICYDIR: wait for it\n"
 "                           (default: fail at once, exit 3)\n"
 "\n"
@@ -126,7 +131,7 @@ enum {
 	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_RESOLVE,
 	OPT_NO_RESOLVE, OPT_RESOLVE_ROOT, OPT_DIALECT, OPT_PROFILE, OPT_MAX,
 	OPT_NO_BUILTIN, OPT_NO_REALPATH, OPT_FAILED, OPT_PEER, OPT_EPHEMERAL,
-	OPT_SAVE_INTERVAL, OPT_WAIT,
+	OPT_SAVE_INTERVAL, OPT_WAIT, OPT_FROM,
 };
 
 static const struct option options[] = {
@@ -149,6 +154,7 @@ static const struct option options[] = {
 	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
 	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
 	{ "wait", optional_argument, NULL, OPT_WAIT },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -221,6 +227,11 @@ static int parse_option(struct learn *L, int c, const char *arg)
 		return port_option(arg, &L->lo.peer_port_min, &L->lo.peer_port_max);
 	case OPT_EPHEMERAL:
 		return port_option(arg, &L->lo.ephemeral_min, &L->lo.ephemeral_max);
+	case OPT_FROM:
+		if (strcmp(arg, "start") && strcmp(arg, "end"))
+			return hm_cli_usage_error(CMD, "--from start or end");
+		L->from = arg;
+		return 0;
 	case OPT_SAVE_INTERVAL:
 		if (number_option("save-interval", arg, 86400, &v))
 			return HM_EXIT_USAGE;
@@ -277,6 +288,8 @@ static int parse_args(struct learn *L, int argc, char **argv)
 		L->state = in_policy(L->policy, "histmac.state");
 	if (L->in.follow && !L->checkpoint)
 		L->checkpoint = in_policy(L->policy, "follow.checkpoint");
+	if (L->from && !L->in.follow)
+		return hm_cli_usage_error(CMD, "--from needs --follow");
 	return 0;
 }
 
@@ -341,6 +354,19 @@ static void progress(struct learn *L, bool force)
 		fputc('\n', stderr);
 }
 
+/* A long-running learner says each save: one line. */
+static void saved(struct learn *L)
+{
+	struct hm_learn_stats st;
+
+	if (L->quiet)
+		return;
+	hm_learner_stats(hm_learn_session_learner(L->s), &st);
+	fprintf(stderr, "learn: saved %s: %llu events, %llu new entries\n",
+		L->policy, (unsigned long long)st.events,
+		(unsigned long long)st.entries_new);
+}
+
 /* Learn until the input ends; print what the session has to say. */
 static int run_loop(struct learn *L)
 {
@@ -356,6 +382,7 @@ static int run_loop(struct learn *L)
 		hm_cli_print_diag(&L->diag, stderr);
 		hm_diag_free(&L->diag);
 		say_comments(L);
+		saved(L);
 	}
 	return r;
 }
@@ -460,6 +487,13 @@ static int open_input(struct learn *L)
 		return r;
 	}
 	hm_path_rule_of(&o, &L->used);
+	if (L->in.follow && access(L->checkpoint, F_OK) != 0) {
+		o.from_start = L->from && !strcmp(L->from, "start");
+		if (!L->quiet && !L->from)
+			warnx("%s: no checkpoint %s: starting at the end of %s "
+			      "(--from start reads it from its beginning)", CMD,
+			      L->checkpoint, L->in.follow);
+	}
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 

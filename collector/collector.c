@@ -219,7 +219,8 @@ static int start_follow(struct hm_collector *c, const char *path)
 		if (rc < 0)
 			return rc;
 	}
-	rc = hm_source_follow(c->src, path, &from, c->o.diag);
+	rc = hm_source_follow(c->src, path, &from, c->o.from_start,
+			      c->o.diag);
 	if (rc < 0)
 		return rc;
 	quiet_at(c, 0);

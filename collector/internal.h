@@ -127,6 +127,9 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
  * assembler counts it as a bad value where the event needs the field.
  */
 #define HM_MALFORMED_VALUE	"%malformed%"
+/* hm_report_warn() - FILE:LINE: message, verbose or not. */
+void hm_report_warn(struct hm_report *r, const char *fmt, ...)
+	HM_PRINTF(2, 3);
 
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
@@ -204,9 +207,11 @@ int hm_source_set_files(struct hm_source *s, const char *const *paths,
 void hm_source_set_buffer(struct hm_source *s, const char *buf, size_t len,
 			  const char *name);
 void hm_source_set_fd(struct hm_source *s, int fd, const char *name);
-/* hm_source_follow() - follow @path from @from (may be NULL: its end). */
+/* hm_source_follow() - follow @path from @from (may be NULL: its end, or
+ * its beginning with @from_start). */
 int hm_source_follow(struct hm_source *s, const char *path,
-		     const struct hm_place *from, struct hm_diag *diag);
+		     const struct hm_place *from, bool from_start,
+		     struct hm_diag *diag);
 /*
  * hm_source_read() - the next chunk: HM_SRC_DATA, HM_SRC_FILE_END, 0 at
  * the end of all input, -EAGAIN nothing now (follow, plugin), or -errno

@@ -40,3 +40,14 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
 		    "event %llu: %s: %s", (unsigned long long)serial,
 		    hm_skip_names[why], msg);
 }
+
+void hm_report_warn(struct hm_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->diag)
+		return;
+	va_start(ap, fmt);
+	hm_diag_vadd(r->diag, HM_DIAG_WARNING, r->file, r->line, fmt, ap);
+	va_end(ap);
+}

@@ -30,6 +30,14 @@
 
 #include "internal.h"
 
+/* Where a file's records begin, to sort files by. */
+struct hm_file_key {
+	uint64_t sec;
+	uint32_t msec;
+	uint64_t serial;
+	size_t index;
+};
+
 struct hm_source {
 	enum hm_src_mode mode;
 	struct hm_report *rep;
@@ -92,6 +100,73 @@ void hm_source_free(struct hm_source *s)
 	free(s);
 }
 
+/* The first msg=audit(SEC.MSEC:SERIAL) of @path, as one sortable key. */
+static bool first_stamp(const char *path, struct hm_file_key *k)
+{
+	char buf[8192];
+	const char *p;
+	unsigned long long sec, serial;
+	unsigned int msec;
+	ssize_t n;
+	int fd;
+
+	if (!strcmp(path, "-") || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strstr(buf, "msg=audit(");
+	if (!p || sscanf(p, "msg=audit(%llu.%u:%llu)", &sec, &msec,
+			 &serial) != 3)
+		return false;
+	k->sec = sec;
+	k->msec = msec;
+	k->serial = serial;
+	return true;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct hm_file_key *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->msec != y->msec)
+		return x->msec < y->msec ? -1 : 1;
+	if (x->serial != y->serial)
+		return x->serial < y->serial ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Logs given in any order are read in record-time order: a rotated set
+ * (audit.log.3 ... audit.log, which a shell glob lists newest first) is
+ * sorted by the first record of each file.  Only when every file has
+ * one: stdin or an unreadable file keeps the order given.
+ */
+static void sort_by_time(struct hm_source *s)
+{
+	struct hm_file_key *k = calloc(s->npaths, sizeof(*k));
+	char **sorted = calloc(s->npaths, sizeof(*sorted));
+	size_t i;
+
+	for (i = 0; k && sorted && i < s->npaths; i++) {
+		k[i].index = i;
+		if (!first_stamp(s->paths[i], &k[i]))
+			break;
+	}
+	if (k && sorted && i == s->npaths) {
+		qsort(k, s->npaths, sizeof(*k), key_cmp);
+		for (i = 0; i < s->npaths; i++)
+			sorted[i] = s->paths[k[i].index];
+		memcpy(s->paths, sorted, s->npaths * sizeof(*sorted));
+	}
+	free(k);
+	free(sorted);
+}
+
 int hm_source_set_files(struct hm_source *s, const char *const *paths,
 			size_t n)
 {
@@ -104,6 +179,8 @@ int hm_source_set_files(struct hm_source *s, const char *const *paths,
 			return -ENOMEM;
 		s->npaths = i + 1;
 	}
+	if (n > 1)
+		sort_by_time(s);
 	return 0;
 }
 
@@ -323,7 +400,8 @@ static int open_at_end(struct hm_source *s)
 }
 
 int hm_source_follow(struct hm_source *s, const char *path,
-		     const struct hm_place *from, struct hm_diag *diag)
+		     const struct hm_place *from, bool from_start,
+		     struct hm_diag *diag)
 {
 	int k;
 
@@ -332,7 +410,7 @@ int hm_source_follow(struct hm_source *s, const char *path,
 		return -ENOMEM;
 	s->npaths = 1;
 	if (!from || !from->valid)
-		return open_at_end(s);
+		return from_start ? open_rotated(s, 0, 0) : open_at_end(s);
 	k = find_rotated(path, from->dev, from->ino);
 	if (k < 0)
 		return open_oldest(s, diag);

@@ -82,6 +82,9 @@ struct hm_stream {
 	struct hm_report *rep;
 	uint64_t quiet_off;	/* consumed at the latest quiet place */
 	uint64_t quiet_gen;	/* quiet places seen */
+	int64_t newest_sec;	/* of this file's records so far */
+	uint64_t newest_serial;
+	bool said_backwards;	/* once per file */
 	struct pend *q;		/* ring: seq & (cap - 1) */
 	size_t cap;
 	uint64_t head, tail;	/* seqs: [head, tail) wait */
@@ -431,6 +434,31 @@ static int push(struct hm_stream *s, const struct stamp *st,
 	return 0;
 }
 
+/*
+ * Time going backwards within one input: a record older (by more than
+ * auparse's 2 s) and with a lower serial than one before it.  A system
+ * call that blocked is stamped when it began, so an older time alone is
+ * normal; with the serial going back too, the file holds logs joined out
+ * of order (cat audit.log audit.log.1), which are read as they are.
+ */
+static void check_order(struct hm_stream *s, const struct stamp *st)
+{
+	if (st->sec + EOE_TIMEOUT < s->newest_sec &&
+	    st->serial < s->newest_serial && !s->said_backwards) {
+		hm_report_warn(s->rep, "time goes backwards: audit(%lld:%llu) "
+			       "after audit(%lld:%llu); are logs joined out "
+			       "of order?", (long long)st->sec,
+			       (unsigned long long)st->serial,
+			       (long long)s->newest_sec,
+			       (unsigned long long)s->newest_serial);
+		s->said_backwards = true;
+	}
+	if (st->sec > s->newest_sec)
+		s->newest_sec = st->sec;
+	if (st->serial > s->newest_serial)
+		s->newest_serial = st->serial;
+}
+
 /* Queue one good line under its event; complete the event if it ends. */
 static int track(struct hm_stream *s, const struct stamp *st,
 		 const char *line, const char *nl)
@@ -445,6 +473,7 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	int rc;
 
 	s->line_no++;
+	check_order(s, st);
 	seq = find(s, st, node_hash);
 	if (seq != NONE && at(s, seq)->nrec >= HM_COLLECTOR_MAX_RECORDS) {
 		hm_report_skip(s->rep, HM_SKIP_EVENT_SPLIT,
@@ -752,6 +781,9 @@ int hm_stream_end_file(struct hm_stream *s, bool whole)
 	s->skipping_long = false;
 	s->carried = 0;
 	s->consumed = 0;
+	s->newest_sec = 0;
+	s->newest_serial = 0;
+	s->said_backwards = false;
 	return rc;
 }
 

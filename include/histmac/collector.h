@@ -109,6 +109,8 @@ struct hm_collector_stats {
  *	often while running, and at the end (default 5000).  0: only when
  *	the caller calls hm_collector_checkpoint(), after it has saved what
  *	it made of the events (the learner saves its policy first).
+ * @from_start: follow mode without a checkpoint to resume from: read the
+ *	log from its beginning (default: from its current end, as tail -F).
  * @timeout_ms: follow and plugin mode: hm_collector_next() returns -EAGAIN
  *	after waiting this long for an event, so the caller can do periodic
  *	work.  0 (default) waits for ever.
@@ -129,6 +131,7 @@ struct hm_collector_opts {
 	struct hm_diag *diag;
 	const char *checkpoint;
 	unsigned int checkpoint_interval_ms;
+	bool from_start;
 	unsigned int timeout_ms;
 	volatile sig_atomic_t *stop;
 	volatile sig_atomic_t *reload;
@@ -178,7 +181,8 @@ int hm_collector_open_fd(struct hm_collector **out, int fd, const char *name,
  * and go on with the new one, losing and repeating nothing.  With
  * @o->checkpoint, start where the last run stopped (also when the log was
  * rotated meanwhile: PATH.1 ... PATH.9 are searched for the inode);
- * without one, start at the current end of @path.
+ * without one, start at the current end of @path (at its beginning with
+ * @o->from_start).
  * Returns: 0, -ENOMEM, or the negative errno of opening @path or reading
  * the checkpoint.  Caller frees with hm_collector_free().
  */
