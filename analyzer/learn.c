@@ -48,46 +48,78 @@ static void count_event(struct hm_learner *l, const struct hm_access *a)
 		d->last_seen = t;
 }
 
-static void quota_hit(struct hm_learner *l, struct hm_domain *d)
+bool hm_learn_full(const struct hm_model *m, const struct hm_domain *d)
 {
-	if (!(d->flags & HM_DOMAIN_QUOTA_EXCEEDED))
+	return m->max_learning_entry && d->n_acl >= m->max_learning_entry;
+}
+
+/* Refused by max_learning_entry; says whether it is @d's first time. */
+static void refuse(struct hm_domain *d, struct hm_learn_added *out)
+{
+	out->what = HM_LEARN_QUOTA;
+	out->first_quota_hit = !(d->flags & HM_DOMAIN_QUOTA_EXCEEDED);
+	d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
+}
+
+int hm_learn_add(struct hm_model *m, struct hm_domain *d,
+		 const union hm_acl_any *e, struct hm_learn_added *out)
+{
+	size_t before = d->n_acl;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!e || (hm_learn_full(m, d) && !hm_domain_find(d, &e->head))) {
+		refuse(d, out);
+		return 0;
+	}
+	r = hm_domain_add(m, d, &e->head, &out->in);
+	if (r <= 0)
+		return r;	/* 0: the entry already had those bits */
+	if (d->n_acl == before) {
+		out->what = HM_LEARN_WIDENED;
+		return 0;
+	}
+	out->what = HM_LEARN_ADDED;
+	r = hm_domain_fold(m, d, out->in);
+	if (r < 0)
+		return r;
+	out->folded = (uint32_t)r;
+	return 0;
+}
+
+static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
+{
+	if (first)
 		hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
 			    "%s: max_learning_entry (%u) reached; "
 			    "learning stops for this domain",
 			    d->name->str, l->m->max_learning_entry);
-	d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
 	l->st.quota_hits++;
 }
 
-static bool full(const struct hm_learner *l, const struct hm_domain *d)
-{
-	return l->m->max_learning_entry &&
-	       d->n_acl >= l->m->max_learning_entry;
-}
-
+/* Returns 1 when something was added, 0, or negative errno. */
 static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		     const union hm_acl_any *e)
 {
-	size_t before = d->n_acl;
-	struct hm_acl_head *in;
-	int r;
+	struct hm_learn_added res;
+	int r = hm_learn_add(l->m, d, e, &res);
 
-	if (full(l, d) && !hm_domain_find(d, &e->head)) {
-		quota_hit(l, d);
-		return 0;
-	}
-	r = hm_domain_add(l->m, d, &e->head, &in);
-	if (r <= 0)
+	if (r)
 		return r;
-	if (d->n_acl == before) {
+	switch (res.what) {
+	case HM_LEARN_QUOTA:
+		quota_hit(l, d, res.first_quota_hit);
+		return 0;
+	case HM_LEARN_WIDENED:
 		l->st.perms_new++;
 		return 1;
+	case HM_LEARN_ADDED:
+		l->st.entries_new++;
+		l->st.folded += res.folded;
+		return 1;
+	default:
+		return 0;
 	}
-	l->st.entries_new++;
-	r = hm_domain_fold(l->m, d, in);
-	if (r > 0)
-		l->st.folded += (uint64_t)r;
-	return r < 0 ? r : 1;
 }
 
 /*
@@ -141,11 +173,15 @@ static int learn_access(const struct hm_access *a, void *arg)
 	}
 	if (hm_domain_allows(l->m, d, &a->req, NULL))
 		return 0;
-	if (full(l, d)) {
+	if (hm_learn_full(l->m, d)) {
 		r = at_quota(l, a);
 		if (r <= 0) {
-			if (!r)
-				quota_hit(l, d);
+			if (!r) {
+				struct hm_learn_added res;
+
+				refuse(d, &res);
+				quota_hit(l, d, res.first_quota_hit);
+			}
 			return r;
 		}
 	}

@@ -128,6 +128,14 @@ void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f)
 			fprintf(f, "  not learned: %-36s %llu\n",
 				hm_walk_skip_names[i],
 				(unsigned long long)st->skipped[i]);
+	if (st->attempts)	/* docs/PASSED.md */
+		fprintf(f, "  not learned: %-36s %llu\n",
+			"failed before a check (attempt)",
+			(unsigned long long)st->attempts);
+	if (st->failed_passed)
+		fprintf(f, "  learned: %-40s %llu\n",
+			"failed after the check had passed",
+			(unsigned long long)st->failed_passed);
 }
 
 /* Every input is readable before anything is read: a run with one bad

@@ -19,6 +19,7 @@
 #include "enforcer_private.h"
 #include "histmac/lock.h"
 #include "histmac/policy_io.h"
+#include "histmac/profile.h"
 
 /**
  * hm_live_profile() - the profile that applies to a domain.
@@ -266,35 +267,32 @@ int hm_live_reload_finish(struct hm_live *L)
 /* ------------------------------------------------------------ learning */
 
 /* A domain created by learning inherits use_group and use_profile from
- * its parent, as TOMOYO's (and the tracker's) do. */
+ * its nearest ancestor, as TOMOYO's (and the tracker's) do. */
 static int learn_domain(struct hm_live *L, const struct hm_name *name,
 			struct hm_domain **out)
 {
 	int r = hm_model_domain(L->m, name->str, name->len, true, out);
 
 	if (r == 1) {
-		const struct hm_domain *near = (*out)->parent;
-
-		if (!near) {
-			struct hm_name parent = *name;
-			const char *sp = memrchr(name->str, ' ', name->len);
-
-			if (sp) {
-				parent.len = (uint32_t)(sp - name->str);
-				near = hm_enf_nearest(L->m, &parent);
-			}
-		}
-		if (near) {
-			memcpy((*out)->groups, near->groups,
-			       sizeof((*out)->groups));
-			if (L->m->inherit_profile)
-				(*out)->profile = near->profile;
-		}
+		hm_domain_inherit(L->m, *out);
 		/* processes already in it must find it */
 		if (L->t)
 			hm_tracker_set_model(L->t, L->m);
 	}
 	return r < 0 ? r : 0;
+}
+
+/* Folding freed entries the index points to: build it again. */
+static int reindex(struct hm_live *L)
+{
+	struct hm_enf_index *ix;
+	int r = hm_enf_index_new(L->m, &ix);
+
+	if (r)
+		return r;
+	hm_enf_index_free(L->ix);
+	L->ix = ix;
+	return 0;
 }
 
 /**
@@ -313,30 +311,36 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 {
 	struct hm_request req = { .kind = HM_ACL_PATH, .op = HM_FILE_READ,
 				  .name1 = path, .ctx = ctx };
+	struct hm_learn_added res;
 	union hm_acl_any e;
-	struct hm_acl_head *in;
+	union hm_acl_any *pe = NULL;
 	struct hm_domain *d;
 	int r = learn_domain(L, domain_name, &d);
 
 	if (r)
 		return r;
-	if (L->m->max_learning_entry && d->n_acl >= L->m->max_learning_entry) {
-		if (!(d->flags & HM_DOMAIN_QUOTA_EXCEEDED))
+	/* At the quota only an entry the domain holds may widen: a name the
+	 * model lacks would be interned for nothing (unbounded growth). */
+	if (!hm_learn_full(L->m, d) ||
+	    hm_name_lookup(L->m->names, path->str, path->len)) {
+		r = hm_generalize_request(L->g, L->m, &req, NULL, &e);
+		if (r)
+			return r;
+		e.head.perm = perm ? perm : 1u << HM_FILE_READ;
+		pe = &e;
+	}
+	r = hm_learn_add(L->m, d, pe, &res);	/* learn's own path */
+	if (r || res.what == HM_LEARN_KNOWN)
+		return r;
+	if (res.what == HM_LEARN_QUOTA) {
+		if (res.first_quota_hit)
 			hm_log("%s: max_learning_entry (%u) reached; learning "
 			       "stops for this domain", d->name->str,
 			       L->m->max_learning_entry);
-		d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
 		return 0;
 	}
-	r = hm_generalize_request(L->g, L->m, &req, NULL, &e);
-	if (r)
-		return r;
-	e.head.perm = perm ? perm : 1u << HM_FILE_READ;
-	r = hm_domain_add(L->m, d, &e.head, &in);
-	if (r <= 0)
-		return r;
 	L->dirty = true;
-	return hm_enf_index_add(L->ix, d, in);
+	return res.folded ? reindex(L) : hm_enf_index_add(L->ix, d, res.in);
 }
 
 /**

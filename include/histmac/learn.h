@@ -165,6 +165,37 @@ void hm_walker_set_model(struct hm_walker *w, struct hm_model *m);
 
 /* -------------------------------------------------------------- learner */
 
+/* What hm_learn_add() did. */
+struct hm_learn_added {
+	enum {
+		HM_LEARN_KNOWN,		/* the domain had it: nothing changed */
+		HM_LEARN_ADDED,		/* a new entry (@in) */
+		HM_LEARN_WIDENED,	/* bits merged into entry @in */
+		HM_LEARN_QUOTA,		/* refused by max_learning_entry */
+	} what;
+	bool first_quota_hit;	/* the domain's first refusal: say so */
+	uint32_t folded;	/* literal entries folded into @in (they
+				 * are gone: pointers to them are stale) */
+	struct hm_acl_head *in;	/* the entry in the domain, or NULL */
+};
+
+/**
+ * hm_learn_add() - the one way learning changes a domain, for `learn` and
+ * the enforcer's live learning alike: a domain at max_learning_entry gets
+ * no new entry (it is flagged HM_DOMAIN_QUOTA_EXCEEDED), only bits merged
+ * into an entry it holds; a duplicate merges; a new patterned entry folds
+ * the literal entries it covers (hm_domain_fold()).
+ * @e: the generalized entry, its names interned in @m; NULL for one known
+ *	to be new in a full domain (a name @m lacks: not interned for a
+ *	refusal), which is refused.
+ * Returns: 0 (see @out) or negative errno.
+ */
+int hm_learn_add(struct hm_model *m, struct hm_domain *d,
+		 const union hm_acl_any *e, struct hm_learn_added *out);
+
+/** hm_learn_full() - is @d at max_learning_entry? */
+bool hm_learn_full(const struct hm_model *m, const struct hm_domain *d);
+
 struct hm_learn_stats {
 	uint64_t events;
 	uint64_t domains_new;
