@@ -34,7 +34,7 @@ static void usage(FILE *f)
 "the exception policy's size, and the memory the loaded model uses for\n"
 "names, domains, entries and lookup indexes.\n"
 "\n"
-"Exit: 0, 1 the policy has errors (stats of what loaded are printed),\n"
+"Exit: 0, 4 the policy has errors (stats of what loaded are printed),\n"
 "2 usage, 3 could not read.\n");
 }
 
