@@ -17,6 +17,7 @@ enum {
 	HM_EXIT_FINDINGS = 1,	/* denials, invalid lines, differences */
 	HM_EXIT_USAGE = 2,	/* bad command line */
 	HM_EXIT_FAIL = 3,	/* could not run: I/O, memory */
+	HM_EXIT_POLICY = 4,	/* the policy (or document) read has errors */
 };
 
 struct hm_cmd {
@@ -56,7 +57,7 @@ int hm_cli_stderr_is_tty(void);
  *	new directory).
  * @out: the model (also when the policy had errors); caller frees with
  *	hm_model_free().
- * Returns: HM_EXIT_OK, HM_EXIT_FINDINGS (errors in the policy, *@out set)
+ * Returns: HM_EXIT_OK, HM_EXIT_POLICY (errors in the policy, *@out set)
  * or HM_EXIT_FAIL (*@out NULL).
  */
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
@@ -87,6 +88,12 @@ int hm_cli_mkdir_p(const char *dir, mode_t mode);
  * Returns: 0, or HM_EXIT_USAGE after printing the usage error.
  */
 int hm_cli_dialect_option(const char *cmd, const char *arg, int *out);
+
+/**
+ * hm_cli_read_dialect_error() - the usage error of a command that only
+ * reads a policy and was given --dialect (which names what is written).
+ */
+int hm_cli_read_dialect_error(const char *cmd);
 
 /** hm_cli_parse_u64() - a whole number <= @max (0x and 0 prefixes ok). */
 int hm_cli_parse_u64(const char *s, uint64_t max, uint64_t *out);

@@ -70,10 +70,16 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		warnx("%s: %s: %d error%s in the policy", cmd, dir, r,
 		      r == 1 ? "" : "s");
 		*out = m;
-		return HM_EXIT_FINDINGS;
+		return HM_EXIT_POLICY;
 	}
 	*out = m;
 	return HM_EXIT_OK;
+}
+
+int hm_cli_read_dialect_error(const char *cmd)
+{
+	return hm_cli_usage_error(cmd, "--dialect names the dialect written; "
+				  "to read the policy as D, use --from D");
 }
 
 int hm_cli_parse_u64(const char *s, uint64_t max, uint64_t *out)

@@ -46,7 +46,7 @@ static void usage(FILE *f)
 "\n"
 "  -p, --policy DIR       the policy directory\n"
 "  -i, --input LOG...     audit logs, oldest first; - is stdin\n"
-"      --format F         text (default) or json\n"
+"  -f, --format F         text (default) or json\n"
 "      --dialect D        print lines as tomoyo, tomoyo-2.1 or tomoyo-1.8\n"
 "                         (default: the policy's own)\n"
 "  -o, --output FILE      write the report to FILE instead of stdout\n"
@@ -58,12 +58,12 @@ static void usage(FILE *f)
 "  -v, --verbose          list every skipped record on stderr\n"
 "  -h, --help             this text\n"
 "\n"
-"Exit: 0 nothing denied, 1 something denied (or the policy has errors),\n"
+"Exit: 0 nothing denied, 1 something denied, 4 the policy has errors,\n"
 "2 usage, 3 could not run.\n");
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_DIALECT, OPT_RESOLVE, OPT_NO_RESOLVE,
+	OPT_DIALECT = 256, OPT_RESOLVE, OPT_NO_RESOLVE,
 	OPT_RESOLVE_ROOT, OPT_NO_BUILTIN, OPT_PEER, OPT_EPHEMERAL,
 };
 
@@ -71,7 +71,7 @@ static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "format", required_argument, NULL, 'f' },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
@@ -112,7 +112,7 @@ static int parse_option(struct check *C, int c, char *arg)
 	case 'p': C->policy = arg; return 0;
 	case 'i': return add_input(C, arg) ? HM_EXIT_FAIL : 0;
 	case 'o': C->output = arg; return 0;
-	case OPT_FORMAT:
+	case 'f':
 		if (strcmp(arg, "json") && strcmp(arg, "text"))
 			return hm_cli_usage_error(CMD, "unknown format '%s'", arg);
 		C->json = !strcmp(arg, "json");
@@ -135,7 +135,7 @@ static int parse_args(struct check *C, int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:i:o:vh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:i:f:o:vh", options, NULL)) != -1) {
 		int r;
 
 		if (c == 'h') {

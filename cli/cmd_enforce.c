@@ -69,7 +69,7 @@ static void usage(FILE *f)
 "\n"
 "Signals: SIGHUP reloads the policy (events keep being answered), SIGUSR1\n"
 "prints counters, SIGTERM/SIGINT answer what is pending, save and exit.\n"
-"Exit: 0 stopped cleanly, 1 the policy has errors (nothing marked; use\n"
+"Exit: 0 stopped cleanly, 4 the policy has errors (nothing marked; use\n"
 "--mode permissive to run anyway), 2 usage or a refused --mark, 3 could\n"
 "not run.\n");
 }

@@ -38,7 +38,7 @@ static void on_hup(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac events -i LOG... | --follow LOG [--checkpoint FILE] | --plugin\n"
+"usage: histmac events [[-i] LOG...] | --follow LOG [--checkpoint FILE] | --plugin\n"
 "                      [--resolve] [--resolve-root DIR] [--format tsv|json]\n"
 "                      [--verbose] [--stats] [-o FILE]\n"
 "\n"
@@ -47,7 +47,8 @@ static void usage(FILE *f)
 "\n"
 "  -i, --input LOG...    read these logs in order, oldest first, as one\n"
 "                        stream (a rotated set: audit.log.4 ... audit.log);\n"
-"                        '-' is stdin.  Names after the options are logs too\n"
+"                        '-' is stdin.  Names after the options are logs too;\n"
+"                        with no log at all, stdin is read\n"
 "      --follow LOG      follow LOG like tail -F, across auditd's rotations\n"
 "      --checkpoint FILE with --follow: resume from and keep FILE (inode,\n"
 "                        offset, serials; written atomically)\n"
@@ -214,9 +215,13 @@ int cmd_events(int argc, char **argv)
 			return hm_cli_usage_error("events", "bad option");
 		}
 	}
-	if (in.n_files)
+	/* words after the options are logs; no input at all is stdin */
+	if (!in.follow && !in.plugin) {
 		while (optind < argc)
 			in.files[in.n_files++] = argv[optind++];
+		if (!in.n_files)
+			in.files[in.n_files++] = "-";
+	}
 	if (optind < argc || (!!in.n_files + !!in.follow + in.plugin) != 1) {
 		free(in.files);
 		return hm_cli_usage_error("events",

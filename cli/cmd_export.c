@@ -76,7 +76,7 @@ static void usage(FILE *f)
 "  -o, --output OUT      directory (TOMOYO formats) or file to write\n"
 "  -h, --help            this help\n"
 "\n"
-"Exit: 0 written, 1 written but the input policy had errors, 2 usage,\n"
+"Exit: 0 written, 4 written but the input policy had errors, 2 usage,\n"
 "3 could not read or write.\n");
 }
 

@@ -41,7 +41,7 @@ static void usage(FILE *f)
 "                       (default: fail at once, exit 3)\n"
 "  -h, --help           this text\n"
 "\n"
-"Exit: 0 imported, 1 the document is invalid (nothing written), 2 usage,\n"
+"Exit: 0 imported, 4 the document is invalid (nothing written), 2 usage,\n"
 "3 could not read or write, POLICYDIR holds a policy (without --append or\n"
 "--force) or is being written by another command.\n");
 }
@@ -173,7 +173,7 @@ HM_CMD(import)
 	if (r == -EINVAL) {
 		warnx("%s: %s is not a valid policy document; nothing "
 		      "imported", CMD, input);
-		return hm_cli_finish(HM_EXIT_FINDINGS);
+		return hm_cli_finish(HM_EXIT_POLICY);
 	}
 	if (r) {
 		warnx("%s: %s: %s", CMD, input, strerror(-r));

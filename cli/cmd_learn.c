@@ -122,7 +122,7 @@ static void usage(FILE *f)
 "Only domains in learning mode learn (histmac profile): in a permissive or\n"
 "enforcing domain an access the ACL lacks is printed as a violation, as\n"
 "histmac check prints it, and not added.\n"
-"Exit: 0 saved, 1 the policy in POLICYDIR has errors (nothing written) or\n"
+"Exit: 0 saved, 4 the policy in POLICYDIR has errors (nothing written), 1\n"
 "violations in domains not in learning mode, 2 usage, 3 could not read,\n"
 "learn or save.\n");
 }
@@ -528,7 +528,7 @@ static int setup(struct learn *L)
 	r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
 
 	if (r != HM_EXIT_OK) {
-		if (r == HM_EXIT_FINDINGS)
+		if (r == HM_EXIT_POLICY)
 			warnx("%s: fix the policy first (histmac policy check -p "
 			      "%s); nothing was learned", CMD, L->policy);
 		return r;

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 "                      (default: fail at once, exit 3)\n"
 "  -h, --help          this text\n"
 "\n"
-"Exit: 0 written, 1 an input policy has errors (nothing written),\n"
+"Exit: 0 written, 4 an input policy has errors (nothing written),\n"
 "2 usage, 3 could not read or write, OUTDIR holds a policy (without\n"
 "--append or --force) or is being written by another command.\n");
 }

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 "                     wait for it (default: fail at once, exit 3)\n"
 "  -h, --help         this text\n"
 "\n"
-"Exit: 0, 1 the policy has errors, 2 usage, 3 could not run.\n");
+"Exit: 0, 4 the policy has errors, 2 usage, 3 could not run.\n");
 }
 
 static void print(const struct hm_suggestion *s, size_t n)

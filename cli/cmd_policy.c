@@ -18,18 +18,18 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac policy check -p POLICYDIR [--dialect DIALECT]\n"
+"usage: histmac policy check -p POLICYDIR [--from DIALECT]\n"
 "\n"
 "Load POLICYDIR/domain_policy.conf, exception_policy.conf and rewrite.conf\n"
 "(a missing file is empty) and print every problem as FILE:LINE: message,\n"
 "then a summary: dialect, domains, ACL entries, exception entries.\n"
 "\n"
 "  -p, --policy DIR      the policy directory\n"
-"  -d, --dialect D       read as tomoyo (2.6), tomoyo-2.1 or tomoyo-1.8\n"
+"      --from D          read as tomoyo (2.6), tomoyo-2.1 or tomoyo-1.8\n"
 "                        instead of detecting it from the text\n"
 "  -h, --help            this help\n"
 "\n"
-"Exit: 0 clean, 1 the policy has errors, 2 usage, 3 could not read.\n");
+"Exit: 0 clean, 4 the policy has errors, 2 usage, 3 could not read.\n");
 }
 
 static int check(const char *dir, int dialect)
@@ -59,7 +59,7 @@ static int check(const char *dir, int dialect)
 	       pc.exception, pc.rewrites, d.n_errors,
 	       d.n_errors == 1 ? "" : "s", d.n_warnings,
 	       d.n_warnings == 1 ? "" : "s");
-	r = d.n_errors ? HM_EXIT_FINDINGS : HM_EXIT_OK;
+	r = d.n_errors ? HM_EXIT_POLICY : HM_EXIT_OK;
 	hm_diag_free(&d);
 	hm_model_free(m);
 	return r;
@@ -69,7 +69,8 @@ int cmd_policy(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
-		{ "dialect", required_argument, NULL, 'd' },
+		{ "from", required_argument, NULL, 'd' },
+		{ "dialect", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,11 +87,13 @@ int cmd_policy(int argc, char **argv)
 		return hm_cli_usage_error(CMD, "expected 'check'");
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "p:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			dir = optarg;
 			break;
+		case 'D':
+			return hm_cli_read_dialect_error(CMD);
 		case 'd':
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;

@@ -38,7 +38,7 @@ static void usage(FILE *f)
 "                         domain_policy.conf and send it SIGHUP)\n"
 "  -h, --help             this text\n"
 "\n"
-"Exit: 0 done, 1 a DOMAIN is not in the policy (nothing saved) or the\n"
+"Exit: 0 done, 1 a DOMAIN is not in the policy (nothing saved), 4 the\n"
 "policy has errors, 2 usage, 3 could not read or save, or POLICYDIR is\n"
 "being written by another command.\n");
 }

@@ -36,13 +36,13 @@ static void usage(FILE *f)
 "  -c, --check FILE        output of 'histmac check --format json'\n"
 "      --highlight FILE    the same as --check\n"
 HM_TREE_OPTIONS_HELP
-"      --dialect D         read the policy as tomoyo, tomoyo-2.1 or\n"
+"      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
 "      --rare N            a merged policy (provenance.conf): list the\n"
 "                          entries fewer than N hosts had (default 2; 0: no list)\n"
 "  -h, --help              this text\n"
 "\n"
-"Exit: 0 written, 1 written but the policy has errors, 2 usage,\n"
+"Exit: 0 written, 4 written but the policy has errors, 2 usage,\n"
 "3 could not read or write.\n");
 }
 
@@ -51,7 +51,8 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "check", required_argument, NULL, 'c' },
 	{ "highlight", required_argument, NULL, 'c' },
-	{ "dialect", required_argument, NULL, 'd' },
+	{ "from", required_argument, NULL, 'd' },
+	{ "dialect", required_argument, NULL, 'D' },
 	{ "rare", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
@@ -111,6 +112,8 @@ HM_CMD(report)
 		case 'c':
 			check_file = optarg;
 			break;
+		case 'D':
+			return hm_cli_read_dialect_error(CMD);
 		case 'd':
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;

@@ -53,7 +53,8 @@ static void usage(FILE *f)
 "                          without COMMAND, else stderr)\n"
 "      --best-effort       without Landlock, run COMMAND unconfined (and\n"
 "                          say so) instead of failing\n"
-"      --dialect D         dialect of the policy (default: detected)\n"
+"      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
+"                          tomoyo-1.8 (default: detected)\n"
 "      --stats             print how long building and applying took\n"
 "      --abi N             use at most Landlock ABI N (1-7; default: the\n"
 "                          kernel's), as an older kernel would\n"
@@ -62,12 +63,12 @@ static void usage(FILE *f)
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
 "to histmac, else " HM_SANDBOX_PRELOAD ");\n"
 "HISTMAC_SANDBOX_DEBUG=1 makes it report what it does.\n"
-"Exit: COMMAND's status, or 1 the policy has errors or lacks the domain,\n"
-"2 usage, 3 could not run (no Landlock, I/O, memory).\n");
+"Exit: COMMAND's status, or 1 the policy lacks the domain, 4 the policy\n"
+"has errors, 2 usage, 3 could not run (no Landlock, I/O, memory).\n");
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
-       OPT_STATS, OPT_ABI };
+       OPT_STATS, OPT_ABI, OPT_WRITE_DIALECT };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -75,7 +76,8 @@ static const struct option options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "best-effort", no_argument, NULL, OPT_BEST },
-	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "from", required_argument, NULL, OPT_DIALECT },
+	{ "dialect", required_argument, NULL, OPT_WRITE_DIALECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "abi", required_argument, NULL, OPT_ABI },
 	{ "help", no_argument, NULL, 'h' },
@@ -133,6 +135,8 @@ static int parse(int argc, char **argv, struct args *a)
 			a->max_abi = (int)v;
 			break;
 		}
+		case OPT_WRITE_DIALECT:
+			return hm_cli_read_dialect_error(CMD);
 		case OPT_DIALECT:
 			if (hm_cli_dialect_option(CMD, optarg, &a->dialect))
 				return HM_EXIT_USAGE;
@@ -630,7 +634,7 @@ HM_CMD(sandbox)
 	if (r)
 		return r;
 	r = hm_cli_load_policy(CMD, a.policy, a.dialect, false, &p.m);
-	if (r == HM_EXIT_FINDINGS)
+	if (r == HM_EXIT_POLICY)
 		warnx("refusing to sandbox with a policy that has errors");
 	if (!r)
 		r = plan_domain(&a, &p);

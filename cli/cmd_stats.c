@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
 "                     the domain and the entry, separated by tabs\n"
 "\n"
-"Exit: 0, 1 the policy has errors (stats of what loaded are printed),\n"
+"Exit: 0, 4 the policy has errors (stats of what loaded are printed),\n"
 "2 usage, 3 could not read.\n");
 }
 

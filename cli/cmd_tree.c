@@ -40,7 +40,7 @@ static void usage(FILE *f)
 "      --highlight FILE    mark the domains with violations in FILE, the\n"
 "                          output of 'histmac check --format json'\n"
 HM_TREE_OPTIONS_HELP
-"      --dialect D         read the policy as tomoyo, tomoyo-2.1 or\n"
+"      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
 "  -h, --help              this text\n"
 "\n"
@@ -49,7 +49,7 @@ HM_TREE_OPTIONS_HELP
 "  + /sbin/init\n"
 "    + /etc/init.d/rc\n"
 "\n"
-"Exit: 0 drawn, 1 drawn but the policy has errors, 2 usage (or an\n"
+"Exit: 0 drawn, 4 drawn but the policy has errors, 2 usage (or an\n"
 "unknown --root), 3 could not read or write.\n");
 }
 
@@ -58,7 +58,8 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "highlight", required_argument, NULL, 'H' },
-	{ "dialect", required_argument, NULL, 'd' },
+	{ "from", required_argument, NULL, 'd' },
+	{ "dialect", required_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -120,6 +121,8 @@ HM_CMD(tree)
 		case 'H':
 			highlight = optarg;
 			break;
+		case 'D':
+			return hm_cli_read_dialect_error(CMD);
 		case 'd':
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;

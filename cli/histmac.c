@@ -51,10 +51,12 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", c->name, c->summary);
 	fprintf(f,
 		"\n"
-		"Run 'histmac COMMAND --help' for a command's options.  Options\n"
-		"also come from --config FILE (default " HM_CONFIG_FILE ");\n"
-		"the command line wins.\n"
-		"Exit status: 0 clean, 1 findings, 2 usage error, 3 could not run.\n");
+		"Run 'histmac help COMMAND' (or 'histmac COMMAND --help') for a\n"
+		"command's options.  Options also come from --config FILE\n"
+		"(default " HM_CONFIG_FILE "); the command line wins.\n"
+		"Exit status: 0 clean, 1 findings (denials, violations,\n"
+		"differences), 2 usage error, 3 could not run, 4 the policy read\n"
+		"has errors.\n");
 }
 
 int hm_cli_finish(int status)
@@ -109,6 +111,17 @@ int main(int argc, char **argv)
 		argv += skip;
 	}
 	if (argc < 2) {
+		usage(stderr);
+		return HM_EXIT_USAGE;
+	}
+	/* "histmac help CMD" is "histmac CMD --help" */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		char *help[] = { argv[2], "--help", NULL };
+
+		for (const struct hm_cmd *c = hm_commands; c->name; c++)
+			if (!strcmp(argv[2], c->name))
+				return c->fn(2, help);
+		fprintf(stderr, "histmac: unknown command '%s'\n", argv[2]);
 		usage(stderr);
 		return HM_EXIT_USAGE;
 	}

@@ -326,7 +326,7 @@ static int prepare(struct hm_enforcer *E)
 	if ((r = setup_signals(E)))
 		return r;
 	if ((r = hm_live_load(&E->o, &E->c, &E->live))) {
-		E->status = r == -EINVAL ? 1 : 3;	/* errors in it: 1 */
+		E->status = r == -EINVAL ? 4 : 3;	/* errors in it: 4 */
 		return r;
 	}
 	if ((r = hm_marks_check(E->o.marks, E->o.n_marks, E->o.policy))) {

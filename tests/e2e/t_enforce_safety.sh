@@ -30,7 +30,7 @@ expect_exit 2 "unknown mode" -p "$POL" --mark "$T" --mode strict
 mkdir -p "$HM_TMP/bad"
 printf '<kernel> %s\nuse_profile 3\nfile read %s/a\nfile frobnicate %s/b\n' \
 	"$T/helper" "$T" "$T" >"$HM_TMP/bad/domain_policy.conf"
-expect_exit 1 "domain_policy.conf:4:.*refusing to enforce|refusing to enforce" \
+expect_exit 4 "domain_policy.conf:4:.*refusing to enforce|refusing to enforce" \
 	-p "$HM_TMP/bad" --mark "$T" --mode enforcing
 grep -q "domain_policy.conf:4:" "$HM_TMP/out" || hm_fail "the error does not say where"
 hm_enf_ok "$T/other" read "$T/c"

@@ -11,7 +11,7 @@ log=$HM_SRC/tests/data/exec.log
 
 # --- NUL bytes: the line is skipped; a domain header with one takes its
 # ACL lines with it (they must not land in the domain before it)
-run 1 "$HISTMAC" policy check -p "$hostile/policy-nul"
+run 4 "$HISTMAC" policy check -p "$hostile/policy-nul"
 p=$hostile/policy-nul
 for l in 4 5 6 9; do
 	has "$tmp/out" "^$p/domain_policy.conf:$l: error: NUL byte in line; skipped\$" "nul: line $l"
@@ -22,12 +22,12 @@ has "$tmp/out" "^$p/exception_policy.conf:1: error: NUL byte in line" "nul: exce
 has "$tmp/out" "^$p/rewrite.conf:1: error: NUL byte in line" "nul: rewrite.conf"
 has "$tmp/out" ': tomoyo, 2 domains, 2 entries, 1 exception entries, 1 rewrite rules: 7 errors' \
 	"nul: the rest loaded"
-run 1 "$HISTMAC" export -p "$p" --format tomoyo
+run 4 "$HISTMAC" export -p "$p" --format tomoyo
 hasnt "$tmp/out" 'in-nul-domain' "nul: entry of the bad domain exported"
 
 # --- over-long words, bad escapes, unbalanced \{ \}, too many wildcards
 p=$hostile/policy-words
-run 1 "$HISTMAC" policy check -p "$p"
+run 4 "$HISTMAC" policy check -p "$p"
 f="^$p/domain_policy.conf"
 has "$tmp/out" "$f:4: error: name longer than 8192 bytes\$" "words: 8,193 bytes"
 has "$tmp/out" "$f:5: error: name longer than 8192 bytes\$" "words: 30,001 bytes"
@@ -45,14 +45,14 @@ has "$tmp/out" "$f:16: error: .*must come right after '/'" "words: nested braces
 has "$tmp/out" "$f:17: error: .*must come right before '/'" "words: \\} at the end"
 has "$tmp/out" "$f:18: error: .*more than 20 wildcards" "words: 21 wildcards"
 has "$tmp/out" ': tomoyo, 1 domains, 4 entries, .*: 15 errors' "words: the 4 good lines loaded"
-run 1 "$HISTMAC" export -p "$p" --format tomoyo
+run 4 "$HISTMAC" export -p "$p" --format tomoyo
 has "$tmp/out" '^file read /w{8191}$' "words: 8,192 bytes kept"
 has "$tmp/out" '^file read /ok/\\\{dir\\\}/file$' "words: good braces kept"
 has "$tmp/out" '^file read /last-good$' "words: line after the bad ones"
 
 # --- 300 acl_groups (0-255 valid), use_group out of range
 p=$hostile/policy-groups
-run 1 "$HISTMAC" policy check -p "$p"
+run 4 "$HISTMAC" policy check -p "$p"
 [ "$(grep -c ': error: acl_group: expected a number from 0 to 255$' "$tmp/out")" -eq 47 ] ||
 	fail "groups: 44 over 255 and 3 bad numbers"
 has "$tmp/out" "^$p/exception_policy.conf:257: error: acl_group" "groups: 256 is the first bad one"
@@ -60,7 +60,7 @@ for l in 5 6 7; do
 	has "$tmp/out" "^$p/domain_policy.conf:$l: error: use_group: .* is not a number from 0 to 255\$" "groups: use_group line $l"
 done
 has "$tmp/out" ': tomoyo, 1 domains, 1 entries, 256 exception entries' "groups: 256 loaded"
-run 1 "$HISTMAC" export -p "$p" --format tomoyo
+run 4 "$HISTMAC" export -p "$p" --format tomoyo
 has "$tmp/out" '^acl_group 255 file read /tmp/g255$' "groups: group 255 kept"
 has "$tmp/out" '^use_group 255$' "groups: use_group 255 kept"
 hasnt "$tmp/out" '^acl_group 25[6-9]' "groups: over 255 dropped"
@@ -80,12 +80,12 @@ hasnt "$tmp/out" 'path_group defined ' "undefined: a defined group is not report
 # FILE:LINE error, the next line still read, and never held in memory
 mkdir "$tmp/long"
 $gen longline 100 >"$tmp/long/domain_policy.conf"
-run 1 "$HISTMAC" policy check -p "$tmp/long"
+run 4 "$HISTMAC" policy check -p "$tmp/long"
 has "$tmp/out" "^$tmp/long/domain_policy.conf:2: error: line longer than 65536 bytes; skipped\$" \
 	"100 MB: FILE:LINE"
 has "$tmp/out" ', 1 domains, 1 entries, ' "100 MB: line after it read"
 rss_below 16384 "policy check, 100 MB line"
-run 1 "$HISTMAC" learn -p "$tmp/long" -i "$log"
+run 4 "$HISTMAC" learn -p "$tmp/long" -i "$log"
 has "$tmp/err" 'domain_policy.conf:2: error: line longer than 65536 bytes' "100 MB: learn reports"
 has "$tmp/err" 'nothing was learned' "100 MB: learn refuses"
 rss_below 16384 "learn, 100 MB policy line"
@@ -95,7 +95,7 @@ rss_below 16384 "check, 100 MB policy line"
 mv "$tmp/long/domain_policy.conf" "$tmp/long/exception_policy.conf"
 cp "$tmp/long/exception_policy.conf" "$tmp/long/rewrite.conf"
 head -c 104857600 /dev/zero | tr '\0' x >"$tmp/long/domain_policy.conf"
-run 1 "$HISTMAC" policy check -p "$tmp/long"
+run 4 "$HISTMAC" policy check -p "$tmp/long"
 has "$tmp/out" "domain_policy.conf:1: error: line longer than 65536 bytes" "100 MB: no newline"
 has "$tmp/out" "exception_policy.conf:2: error: line longer than 65536 bytes" "100 MB: exception policy"
 has "$tmp/out" "rewrite.conf:2: error: line longer than 65536 bytes" "100 MB: rewrite.conf"
@@ -107,7 +107,7 @@ mkdir "$tmp/dom"
 { echo '<kernel>'; echo 'file read /kernel-ok'
   printf '<kernel> /%s\n' "$(head -c 70000 /dev/zero | tr '\0' d)"
   echo 'file read /of-the-long-domain'; } >"$tmp/dom/domain_policy.conf"
-run 1 "$HISTMAC" policy check -p "$tmp/dom"
+run 4 "$HISTMAC" policy check -p "$tmp/dom"
 has "$tmp/out" 'domain_policy.conf:3: error: line longer than 65536 bytes' "long domain: reported"
 has "$tmp/out" "domain_policy.conf:4: error: 'file read /of-the-long-domain' skipped: its domain header is bad" \
 	"long domain: its ACL skipped"

@@ -73,7 +73,7 @@ grep -v '^#' "$tmp/modern-18.tomoyo/rewrite.conf" >"$tmp/got"
 diff -u "$tmp/want" "$tmp/got" || fail "rewrite.conf changed"
 
 # --from forces the dialect: the 2.1 example read as 2.6 is all errors.
-expect_rc 1 "$HISTMAC" export -p "$g/policy-apache2-2007" --from tomoyo
+expect_rc 4 "$HISTMAC" export -p "$g/policy-apache2-2007" --from tomoyo
 grep -q "TOMOYO 2.1 syntax, not TOMOYO 2.6" "$tmp/err" || fail "--from ignored"
 
 # Other formats come from the exporter registry.

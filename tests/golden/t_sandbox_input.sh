@@ -50,7 +50,7 @@ cp -r "$good" "$bad"
 printf 'file frobnicate /etc/x\n' >>"$bad/domain_policy.conf"
 
 # A policy with errors: refused, the line named.
-expect_rc 1 "$HISTMAC" sandbox -p "$bad" --domain "<kernel> /usr/bin/bash" -- /usr/bin/true
+expect_rc 4 "$HISTMAC" sandbox -p "$bad" --domain "<kernel> /usr/bin/bash" -- /usr/bin/true
 has "$tmp/err" 'domain_policy.conf:11: error: unknown file operation' "bad policy: FILE:LINE"
 has "$tmp/err" 'refusing to sandbox' "bad policy: refused"
 

@@ -46,7 +46,7 @@ grep -q 'events="' "$tmp/learned.xml" || fail "learned: no counters"
 # --- what must fail, and leave nothing behind ---------------------------------
 sed 's/perm="read"/perm="read fly"/' "$tmp/apache2.xml" >"$tmp/bad.xml"
 line=$(grep -n 'perm="read fly"' "$tmp/bad.xml" | head -1 | cut -d: -f1)
-expect_rc 1 "$HISTMAC" import --format xml -i "$tmp/bad.xml" -p "$tmp/bad.pol"
+expect_rc 4 "$HISTMAC" import --format xml -i "$tmp/bad.xml" -p "$tmp/bad.pol"
 grep -q "bad.xml:$line: error: schema:" "$tmp/err" ||
 	{ fail "schema error without FILE:LINE ($line)"; cat "$tmp/err" >&2; }
 [ ! -e "$tmp/bad.pol" ] || fail "a refused import created the policy"
@@ -56,12 +56,12 @@ cp -r "$tmp/apache2.pol" "$tmp/keep.pol"
 sum_before=$(cat "$tmp/keep.pol"/* | md5sum)
 sed 's/<\/histmac-policy>/<domain name="x" profile="1"\/><\/histmac-policy>/' \
 	"$tmp/learned.xml" >"$tmp/bad2.xml"
-expect_rc 1 "$HISTMAC" import --format xml -i "$tmp/bad2.xml" -p "$tmp/keep.pol"
+expect_rc 4 "$HISTMAC" import --format xml -i "$tmp/bad2.xml" -p "$tmp/keep.pol"
 grep -q "not a valid domain name" "$tmp/err" || fail "bad domain name not reported"
 [ "$(cat "$tmp/keep.pol"/* | md5sum)" = "$sum_before" ] || fail "a refused import changed the policy"
 
 printf '<?xml version="1.0"?>\n<histmac-policy version="1"\n' >"$tmp/cut.xml"
-expect_rc 1 "$HISTMAC" import -i "$tmp/cut.xml" --dry-run
+expect_rc 4 "$HISTMAC" import -i "$tmp/cut.xml" --dry-run
 grep -q "cut.xml:[0-9]*: error: xml:" "$tmp/err" || fail "truncated XML: no FILE:LINE"
 expect_rc 0 "$HISTMAC" import -i "$tmp/apache2.xml" --dry-run
 grep -q "^valid " "$tmp/out" || fail "--dry-run summary"
