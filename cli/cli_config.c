@@ -19,7 +19,7 @@
 enum cfg_type {
 	CFG_PATH,	/* one absolute path */
 	CFG_PATHS,	/* absolute paths separated by spaces: a repeated option */
-	CFG_NUM,	/* a whole number (the subcommand checks the range) */
+	CFG_NUM,	/* a number, fraction allowed (the subcommand checks) */
 	CFG_WORD,	/* one word (the subcommand checks which) */
 	CFG_BOOL,	/* yes: the option; no: @off (or nothing) */
 };
@@ -104,7 +104,13 @@ static const char *check_value(enum cfg_type t, const char *v)
 	case CFG_PATHS:
 		return *v == '/' ? NULL : "expected absolute paths";
 	case CFG_NUM:
-		return v[strspn(v, "0123456789")] ? "expected a number" : NULL;
+	{
+		size_t n = strspn(v, "0123456789");
+
+		if (v[n] == '.' && n)
+			n += 1 + strspn(v + n + 1, "0123456789");
+		return !n || v[n] ? "expected a number" : NULL;
+	}
 	case CFG_WORD:
 		return strpbrk(v, " \t") ? "expected one word" : NULL;
 	case CFG_BOOL:

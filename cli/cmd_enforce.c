@@ -40,8 +40,8 @@ static void usage(FILE *f)
 "      --supervisor SOCKET  hold enforcing-mode violations and ask the\n"
 "                           `histmac query` client connected to SOCKET\n"
 "      --query-timeout SEC  no answer within SEC (default 10) rejects\n"
-"      --decision-timeout MS  the watchdog answers a decision late by MS\n"
-"                           (default 1000)\n"
+"      --decision-timeout SEC  the watchdog answers a decision late by SEC\n"
+"                           seconds, fractions allowed (default 1; 0.01-600)\n"
 "      --default allow|deny answer of the watchdog and of internal errors\n"
 "                           (default allow; without it the watchdog\n"
 "                           denies when something is enforced)\n"
@@ -154,10 +154,11 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 						  arg);
 		return 0;
 	case OPT_DECISION_TIMEOUT:
-		if (hm_cli_parse_u64(arg, 600000, &v) || v < 10)
+		if (parse_seconds(arg, &o->decision_timeout_ms) ||
+		    o->decision_timeout_ms < 10 ||
+		    o->decision_timeout_ms > 600000)
 			return hm_cli_usage_error(CMD, "bad --decision-timeout "
-						  "'%s' (10-600000 ms)", arg);
-		o->decision_timeout_ms = (unsigned)v;
+						  "'%s' (0.01-600 seconds)", arg);
 		return 0;
 	case OPT_DEFAULT:
 		if (strcmp(arg, "allow") && strcmp(arg, "deny"))

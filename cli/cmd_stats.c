@@ -4,6 +4,7 @@
  * by profile and flag, entries by kind and operation, exception policy,
  * and the memory the model uses per category.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
+#include "histmac/sbuf.h"
 
 #define CMD "stats"
 
@@ -30,13 +32,15 @@ struct counts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac stats -p POLICYDIR [--rare N]\n"
+"usage: histmac stats -p POLICYDIR [--format text|json] [--rare N]\n"
 "\n"
 "Print domains (by profile and flag), ACL entries by kind and operation,\n"
 "the exception policy's size, and the memory the loaded model uses for\n"
 "names, domains, entries and lookup indexes.\n"
 "\n"
 "  -p, --policy DIR   the policy directory\n"
+"  -f, --format F     text (default) or json: one object with the same\n"
+"                     counts (docs/JSON.md)\n"
 "      --rare N       instead, the entries of a merged policy that fewer\n"
 "                     than N of its hosts had (provenance.conf, written by\n"
 "                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
@@ -170,6 +174,87 @@ static void print_memory(const struct hm_model *m)
 	row(1, "total", "%zu byte%s", total, plural(total));
 }
 
+/* "NAME": {"KEY": N, ...} of the non-zero @v[i], keys from @names. */
+static void json_counts(struct hm_sbuf *b, const char *name,
+			const size_t *v, size_t n, const char *const *names)
+{
+	bool first = true;
+
+	hm_sbuf_printf(b, ",\"%s\":{", name);
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		hm_sbuf_adds(b, first ? "" : ",");
+		if (names)
+			hm_sbuf_add_json(b, names[i], strlen(names[i]));
+		else
+			hm_sbuf_printf(b, "\"%zu\"", i);
+		hm_sbuf_printf(b, ":%zu", v[i]);
+		first = false;
+	}
+	hm_sbuf_addc(b, '}');
+}
+
+/* --format json: the counts of the text output, for scripts. */
+static int print_json(const struct counts *c, const struct hm_model *m)
+{
+	static const char *const flag_ids[] = {
+		"history_unobserved", "parent_unobserved",
+		"transition_failed", "quota_exceeded", "flag_4", "flag_5",
+		"flag_6", "flag_7",
+	};
+	struct hm_policy_counts pc;
+	struct hm_sbuf b = { 0 };
+	size_t groups = 0, rules = 0, total = 0;
+	int r;
+
+	hm_policy_count(m, &pc);
+	for (const struct hm_group *g = m->ex.groups; g; g = g->next)
+		groups++;
+	for (const struct hm_rewrite_rule *w = m->ex.rewrites; w; w = w->next)
+		rules++;
+	hm_sbuf_printf(&b, "{\"domains\":%zu", m->n_domains);
+	json_counts(&b, "profiles", c->profiles, 256, NULL);
+	json_counts(&b, "flags", c->flags, 8, flag_ids);
+	hm_sbuf_printf(&b, ",\"entries\":%zu,\"largest_domain\":",
+		       c->entries);
+	if (c->max_domain) {
+		hm_sbuf_add_json(&b, c->max_domain, strlen(c->max_domain));
+		hm_sbuf_printf(&b, ",\"largest_domain_entries\":%zu",
+			       c->max_entries);
+	} else {
+		hm_sbuf_adds(&b, "null");
+	}
+	{
+		const char *ids[HM_ACL_KIND_MAX];
+
+		for (int k = 0; k < HM_ACL_KIND_MAX; k++)
+			ids[k] = hm_kinds[k].id;
+		json_counts(&b, "kinds", c->kinds, HM_ACL_KIND_MAX, ids);
+	}
+	json_counts(&b, "file_ops", c->file_ops, HM_FILE_OP_MAX,
+		    hm_file_op_names);
+	json_counts(&b, "network_ops", c->net_ops, HM_NET_OP_MAX,
+		    hm_net_op_names);
+	hm_sbuf_printf(&b, ",\"exception_entries\":%zu,\"groups\":%zu,"
+		       "\"rewrite_rules\":%zu,\"dialect\":\"%s\","
+		       "\"names\":%zu,\"memory\":{", pc.exception, groups,
+		       rules, hm_dialect_names[m->dialect],
+		       hm_names_count(m->names));
+	for (int i = 0; i < HM_MEM_CAT_MAX; i++) {
+		hm_sbuf_printf(&b, "\"%s\":{\"bytes\":%zu,\"blocks\":%zu},",
+			       hm_mem_cat_names[i], m->mem.bytes[i],
+			       m->mem.count[i]);
+		total += m->mem.bytes[i];
+	}
+	hm_sbuf_printf(&b, "\"total\":%zu}}\n", total);
+	r = b.oom ? -ENOMEM : 0;
+	if (!r && fwrite(b.s, 1, b.len, stdout) != b.len)
+		r = -EIO;
+	hm_sbuf_free(&b);
+	return r;
+}
+
 /* --rare N: what a reviewer checks first after a merge. */
 static int print_rare(const char *policy, unsigned long below)
 {
@@ -204,20 +289,30 @@ HM_CMD(stats)
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "rare", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = NULL;
 	uint64_t rare = 0;
+	bool json = false;
 	struct hm_model *m;
 	struct counts *c;
 	int status;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "p:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:f:h", options, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return hm_cli_finish(HM_EXIT_OK);
+		}
+		if (opt == 'f') {
+			json = !strcmp(optarg, "json");
+			if (!json && strcmp(optarg, "text"))
+				return hm_cli_usage_error(CMD, "unknown format "
+							  "'%s' (text, json)",
+							  optarg);
+			continue;
 		}
 		if (opt == 'r' && (hm_cli_parse_u64(optarg, UINT32_MAX, &rare) ||
 				   !rare))
@@ -241,9 +336,14 @@ HM_CMD(stats)
 	}
 	for (size_t i = 0; i < m->n_domains; i++)
 		count_domain(c, m->domains[i]);
-	print_counts(c, m);
-	print_exception(m);
-	print_memory(m);
+	if (json) {
+		if (print_json(c, m) < 0)
+			status = HM_EXIT_FAIL;
+	} else {
+		print_counts(c, m);
+		print_exception(m);
+		print_memory(m);
+	}
 	free(c);
 	hm_model_free(m);
 	return hm_cli_finish(status);

@@ -78,7 +78,7 @@ STALL=4000
 TMO=200
 for def in allow deny; do
 	HISTMAC_TEST_DECISION_DELAY_MS=$STALL \
-		hm_enf_start --mode enforcing --no-audit --decision-timeout $TMO --default $def
+		hm_enf_start --mode enforcing --no-audit --decision-timeout 0.$TMO --default $def
 	hm_enf_log_has "HISTMAC_TEST_DECISION_DELAY_MS=$STALL: every decision stalls"
 	t0=$(now_ms)
 	if [ $def = allow ]; then
@@ -120,7 +120,7 @@ for def in allow deny; do
 	hm_ok "stalled decision, --default $def: the watchdog answered in $ms ms (and $ms2 ms while the loop stalled); the late answer was not sent"
 done
 # the EPERM was the watchdog's: without the stall the policy allows it
-hm_enf_start --mode enforcing --no-audit --decision-timeout $TMO --default deny
+hm_enf_start --mode enforcing --no-audit --decision-timeout 0.$TMO --default deny
 hm_enf_ok "$FH" read "$T/a"
 hm_enf_eperm "$FH" read "$T/c"
 hm_enf_stop
@@ -131,7 +131,7 @@ hm_ok "without the stall the policy answers (the EPERM above was the watchdog's)
 # --- 2. an opener killed while its event is decided --------------------------
 STALL=3000
 HISTMAC_TEST_DECISION_DELAY_MS=$STALL \
-	hm_enf_start --mode enforcing --no-audit --decision-timeout 10000 --default allow
+	hm_enf_start --mode enforcing --no-audit --decision-timeout 10 --default allow
 hm_enf_bg "$FH" read "$T/c"
 hm_wait_for "daemon_holds '$T/c'" 100 ||
 	hm_fail "the daemon did not read the open's event"
@@ -165,7 +165,7 @@ hm_ok "an opener killed during its decision: counted, and the daemon keeps answe
 # the default answer, allow, unjudged)
 B=640
 # (a watchdog answer on a loaded machine would not be the bug looked for)
-hm_enf_start --mode enforcing --no-audit --decision-timeout 10000
+hm_enf_start --mode enforcing --no-audit --decision-timeout 10
 hm_on_exit '[ -n "${DPID:-}" ] && kill -CONT "$DPID" 2>/dev/null'
 kill -STOP "$DPID"
 pids=()

@@ -18,7 +18,7 @@ STALL=3000
 TMO=200
 
 HISTMAC_TEST_DECISION_DELAY_MS=$STALL \
-	hm_enf_start --mode enforcing --decision-timeout $TMO
+	hm_enf_start --mode enforcing --decision-timeout 0.$TMO
 # one process: $T/a stalls the loop, $T/c comes while it is stalled (a
 # new exec now would be read and denied by the watchdog too)
 hm_enf_nobody read "$T/a" "$T/c"
@@ -40,7 +40,7 @@ hm_enf_want "audit records not sent" -eq 0
 hm_ok "enforcing, no --default: the watchdog denies, and each of its answers is logged"
 
 HISTMAC_TEST_DECISION_DELAY_MS=$STALL \
-	hm_enf_start --mode enforcing --decision-timeout $TMO --default allow
+	hm_enf_start --mode enforcing --decision-timeout 0.$TMO --default allow
 hm_enf_nobody read "$T/a"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "--default allow: the watchdog denied: $HM_ENF_OUT"
 hm_wait_for "grep -q 'timeout (watchdog: allow) pid=[0-9]* $T/a' '$DLOG'" 100 ||
