@@ -74,8 +74,11 @@ grep -q "\"kind\":\"rename\".*\"paths\":\\[{\"path\":\"$w/f\"" "$HM_TMP/ev.json"
 hm_ok "JSON output"
 
 # what must fail does fail
-rc=0; "$HISTMAC" events >/dev/null 2>&1 || rc=$?
-[ "$rc" = 2 ] || hm_fail "no input: exit $rc, want 2"
+rc=0; "$HISTMAC" events --checkpoint "$HM_TMP/ck" >/dev/null 2>&1 </dev/null || rc=$?
+[ "$rc" = 2 ] || hm_fail "--checkpoint without --follow: exit $rc, want 2"
+# no input named: stdin, as with -i -
+rc=0; "$HISTMAC" events </dev/null >"$HM_TMP/empty.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] && [ ! -s "$HM_TMP/empty.out" ] || hm_fail "empty stdin: exit $rc"
 rc=0; "$HISTMAC" events -i "$HM_TMP/none" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] || hm_fail "missing file: exit $rc, want 3"
 rc=0; printf 'garbage\n' | "$HISTMAC" events -i - >/dev/null 2>"$HM_TMP/err" || rc=$?
