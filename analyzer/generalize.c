@@ -278,8 +278,13 @@ static int learn_operand(struct hm_generalizer *g, struct hm_model *m,
 			 void *field)
 {
 	const void *rf = (const char *)r + o->req;
-	const struct hm_name *n = *(const struct hm_name *const *)rf;
+	const struct hm_name *n = NULL;
 	struct hm_addr *a = field;
+
+	/* only name operands point at a pointer (an address is bytes) */
+	if (o->type == HM_OT_NAME || o->type == HM_OT_WORD ||
+	    o->type == HM_OT_DOMAIN)
+		n = *(const struct hm_name *const *)rf;
 
 	switch (o->type) {
 	case HM_OT_NAME:

@@ -402,6 +402,8 @@ static void merge_paths(struct uset *u)
 {
 	size_t k = 0;
 
+	if (u->n < 2)	/* qsort() of a NULL array is undefined */
+		return;
 	qsort(u->p, u->n, sizeof(*u->p), cmp_pgrant);
 	for (size_t i = 0; i < u->n; i++) {
 		if (k && !strcmp(u->p[k - 1].path, u->p[i].path))
