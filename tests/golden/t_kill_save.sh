@@ -23,7 +23,10 @@ for ((i = 1; i <= rounds; i++)); do
 	# What the new policy is: learn the same into a copy, unkilled.
 	rm -rf "$tmp/want"
 	cp -r "$pol" "$tmp/want"
-	"$HISTMAC" learn -q -p "$tmp/want" -i "$tmp/in.log" 2>/dev/null
+	t0=$(date +%s%N)
+	"$HISTMAC" learn -q -p "$tmp/want" -i "$tmp/in.log" 2>"$tmp/want.err" ||
+		{ cat "$tmp/want.err" >&2; die "round $i: learn failed"; }
+	took=$(($(date +%s%N) - t0))
 	snapshot "$tmp/want" >"$tmp/want.txt"
 	snapshot "$pol" >"$tmp/old.txt"
 	cmp -s "$tmp/old.txt" "$tmp/want.txt" && die "round $i learns nothing new"
@@ -31,7 +34,10 @@ for ((i = 1; i <= rounds; i++)); do
 	HISTMAC_TEST_SAVE_DELAY_US=$((RANDOM % 3000)) \
 		"$HISTMAC" learn -q -p "$pol" -i "$tmp/in.log" 2>/dev/null &
 	pid=$!
-	sleep "0.0$((RANDOM % 30))"
+	# Kill anywhere in up to 1.5 times an
+	# unkilled run's time (a slow build, ASan, a busy machine: the window
+	# scales with it; the save delays make this run a little longer).
+	sleep "$(awk -v t="$took" -v r="$RANDOM" 'BEGIN { printf "%.4f", t / 1e9 * r / 32768 * 1.5 }')"
 	kill -KILL "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	[ -e "$pol/.histmac-commit" ] && killed_mid=$((killed_mid + 1))
