@@ -148,6 +148,14 @@ struct hm_cli_target {
 };
 
 /**
+ * hm_cli_target_option() - --append ('a'), --force ('F') or
+ * --wait[=SECONDS] ('w') of a command that writes a whole policy.
+ * Returns: 0, or HM_EXIT_USAGE after printing the usage error.
+ */
+int hm_cli_target_option(const char *cmd, int c, const char *arg,
+			 struct hm_cli_target *t);
+
+/**
  * hm_cli_take_target() - lock @dir for writing a whole policy; a @dir
  * that holds a policy already is refused unless @t says --force or
  * --append.

@@ -139,13 +139,9 @@ HM_CMD(merge)
 				return HM_EXIT_USAGE;
 			break;
 		case 'a':
-			t.append = true;
-			break;
 		case 'F':
-			t.force = true;
-			break;
 		case 'w':
-			if (hm_cli_wait_option(CMD, optarg, &t.wait_s))
+			if (hm_cli_target_option(CMD, c, optarg, &t))
 				return HM_EXIT_USAGE;
 			break;
 		case 'h':
