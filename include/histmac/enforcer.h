@@ -18,6 +18,11 @@
 /* Profiles as --mode names them; -1: each domain's own. */
 #define HM_ENFORCER_MODE_PER_DOMAIN (-1)
 
+/* The daemon's nice value unless told (bench/bench_starve.sh), and "leave
+ * it as started". */
+#define HM_ENFORCER_NICE_DEFAULT	(-20)
+#define HM_ENFORCER_NICE_KEEP		100
+
 /* What `histmac enforce` was asked to do. */
 struct hm_enforcer_opts {
 	const char *policy;		/* policy directory */
@@ -38,6 +43,8 @@ struct hm_enforcer_opts {
 	unsigned cache_ttl_ms;		/* a cached allow lives this long */
 	size_t ignore_max;		/* kernel ignore marks; 0: none */
 	int proc_buffer;		/* proc connector socket buffer */
+	int nice;			/* the daemon's nice value, or
+					 * HM_ENFORCER_NICE_KEEP */
 	bool audit;			/* FAN_AUDIT + user records */
 	const char *pidfile;
 	const char *ready_file;		/* written once marks are in place */
