@@ -31,11 +31,11 @@ fleet_check() {
 	local d=$1
 	fleet_merge "$d/web1.log" "$d/web2.log" >"$d/fleet.log"
 	grep -q '^node=web1 ' "$d/fleet.log" && grep -q '^node=web2 ' "$d/fleet.log" ||
-		fail "the stream lacks a host"
+		die "the stream lacks a host"
 	"$HISTMAC" learn -q -p "$d/stream" -i "$d/fleet.log" 2>/dev/null
 	"$HISTMAC" learn -q -p "$d/web1" -i "$d/web1.log" 2>/dev/null
 	"$HISTMAC" learn -q -p "$d/web2" -i "$d/web2.log" 2>/dev/null
 	"$HISTMAC" merge "$d/web1" "$d/web2" -o "$d/merged" >/dev/null
 	diff -u "$d/merged/domain_policy.conf" "$d/stream/domain_policy.conf" >&2 ||
-		fail "learning the fleet's stream differs from merging its hosts"
+		die "learning the fleet's stream differs from merging its hosts"
 }

@@ -3,11 +3,7 @@
 # command line wins (also for a repeated option), bad lines are refused
 # with FILE:LINE and exit 2, an explicit --config must exist, and a
 # learn with policy_dir from the file writes the same policy as -p.
-set -eu
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: t_config: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 log=$HM_SRC/samples/audit/apache2-sysv.log
 
 cat >"$tmp/c.conf" <<EOC
@@ -20,32 +16,32 @@ resolve_paths = no
 EOC
 got=$("$HISTMAC" --config "$tmp/c.conf" config enforce)
 [ "$got" = "histmac enforce --policy $tmp/conf-pol --save-interval 5 --mark /srv --mark /var/www --supervisor /run/hm-test.sock" ] ||
-	fail "enforce options: $got"
+	die "enforce options: $got"
 got=$("$HISTMAC" config --config="$tmp/c.conf" query)
-[ "$got" = "histmac query --socket /run/hm-test.sock" ] || fail "query: $got"
+[ "$got" = "histmac query --socket /run/hm-test.sock" ] || die "query: $got"
 got=$("$HISTMAC" --config "$tmp/c.conf" config learn)
 [ "$got" = "histmac learn --policy $tmp/conf-pol --save-interval 5 --no-resolve" ] ||
-	fail "learn options: $got"
+	die "learn options: $got"
 got=$("$HISTMAC" --config "$tmp/c.conf" config match)
-[ "$got" = "histmac match" ] || fail "match takes no key: $got"
+[ "$got" = "histmac match" ] || die "match takes no key: $got"
 
 # policy_dir from the file: the same policy as -p
 "$HISTMAC" learn --config "$tmp/c.conf" -q -i "$log" 2>/dev/null
 "$HISTMAC" learn -q -p "$tmp/cli-pol" --no-resolve -i "$log" 2>/dev/null
-diff -r "$tmp/cli-pol" "$tmp/conf-pol" >&2 || fail "policy_dir gave another policy"
+diff -r "$tmp/cli-pol" "$tmp/conf-pol" >&2 || die "policy_dir gave another policy"
 # the command line wins: -p elsewhere leaves conf-pol alone
 "$HISTMAC" stats --config "$tmp/c.conf" -p "$tmp/cli-pol" >"$tmp/s1"
 "$HISTMAC" --config "$tmp/c.conf" stats >"$tmp/s2"
-diff "$tmp/s1" "$tmp/s2" >/dev/null || fail "stats from policy_dir differs"
+diff "$tmp/s1" "$tmp/s2" >/dev/null || die "stats from policy_dir differs"
 "$HISTMAC" --config "$tmp/c.conf" stats -p "$tmp/missing" >/dev/null 2>&1 &&
-	fail "-p did not win over policy_dir"
+	die "-p did not win over policy_dir"
 
 # bad lines: FILE:LINE, exit 2, nothing done
 printf 'bogus\npolicy_dir = relative\nsave_interval = x\nno_such_key = 1\nsave_interval = 2\nsave_interval = 3\n' >"$tmp/bad.conf"
 rc=0
 "$HISTMAC" --config "$tmp/bad.conf" learn -p "$tmp/bad-pol" -i "$log" 2>"$tmp/err" || rc=$?
-[ "$rc" = 2 ] || fail "bad config: exit $rc, want 2"
-[ ! -e "$tmp/bad-pol" ] || fail "a command ran with a bad config"
+[ "$rc" = 2 ] || die "bad config: exit $rc, want 2"
+[ ! -e "$tmp/bad-pol" ] || die "a command ran with a bad config"
 cat >"$tmp/want" <<EOW
 $tmp/bad.conf:1: error: expected 'key = value'
 $tmp/bad.conf:4: error: unknown key: 'no_such_key'
@@ -54,17 +50,17 @@ $tmp/bad.conf:6: error: key given twice: 'save_interval'
 $tmp/bad.conf:2: error: policy_dir: expected an absolute path
 $tmp/bad.conf:3: error: save_interval: expected a number
 EOW
-diff -u "$tmp/want" "$tmp/err" || fail "bad config messages"
+diff -u "$tmp/want" "$tmp/err" || die "bad config messages"
 # --help still works with a broken file
-"$HISTMAC" --config "$tmp/bad.conf" learn --help >/dev/null || fail "--help read the config"
+"$HISTMAC" --config "$tmp/bad.conf" learn --help >/dev/null || die "--help read the config"
 
 rc=0
 "$HISTMAC" --config "$tmp/none.conf" stats -p "$tmp/cli-pol" 2>"$tmp/err" >/dev/null || rc=$?
-[ "$rc" = 3 ] || fail "missing --config: exit $rc, want 3"
-grep -q "$tmp/none.conf: No such file" "$tmp/err" || fail "missing file not named"
+[ "$rc" = 3 ] || die "missing --config: exit $rc, want 3"
+grep -q "$tmp/none.conf: No such file" "$tmp/err" || die "missing file not named"
 rc=0
 "$HISTMAC" stats -p "$tmp/cli-pol" --config 2>/dev/null >/dev/null || rc=$?
-[ "$rc" = 2 ] || fail "--config without FILE: exit $rc, want 2"
+[ "$rc" = 2 ] || die "--config without FILE: exit $rc, want 2"
 # every key stands for an option its commands still have (options get
 # renamed: cli/cli_config.c must follow)
 cat >"$tmp/all.conf" <<EOC
@@ -91,7 +87,7 @@ for cmd in $("$HISTMAC" --help | awk '/^Commands:/ {on=1; next} on && /^  [a-z]/
 	"$HISTMAC" --config "$tmp/all.conf" config "$cmd" | tr ' ' '\n' | grep '^--' |
 	while read -r opt; do
 		"$HISTMAC" "$cmd" --help | grep -q -- "$opt\b" ||
-			fail "histmac $cmd has no $opt (histmac.conf key)"
+			die "histmac $cmd has no $opt (histmac.conf key)"
 	done
 done
-echo "ok t_config"
+finish "t_config"

@@ -5,11 +5,7 @@
 # `histmac learn`, give what learning each host and merging gives.  Here
 # the hosts' pids do not collide; t_fleet_stream_pids.sh is the case where
 # they do.
-set -eu
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: t_fleet_stream: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 . "$HM_SRC/tests/golden/fleet_lib.sh"
 log=$HM_SRC/samples/audit/apache2-sysv.log
 
@@ -19,5 +15,5 @@ fleet_check "$tmp"
 # interleaved for real: some web2 record comes before web1's last
 first2=$(grep -n -m1 '^node=web2 ' "$tmp/fleet.log" | cut -d: -f1)
 last1=$(grep -n '^node=web1 ' "$tmp/fleet.log" | tail -n 1 | cut -d: -f1)
-[ "$first2" -lt "$last1" ] || fail "the hosts' records do not interleave"
-echo "ok t_fleet_stream"
+[ "$first2" -lt "$last1" ] || die "the hosts' records do not interleave"
+finish "t_fleet_stream"

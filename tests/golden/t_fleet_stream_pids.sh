@@ -4,15 +4,11 @@
 # interleaved.  Only processes tracked per node keep them apart; without
 # that, the stream learns domains such as
 # "<kernel> /etc/init.d/apache2 /etc/init.d/apache2" that neither host ran.
-set -eu
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: t_fleet_stream_pids: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 . "$HM_SRC/tests/golden/fleet_lib.sh"
 log=$HM_SRC/samples/audit/apache2-sysv.log
 
 fleet_host web1 0 0 "$log" >"$tmp/web1.log"
 fleet_host web2 1500 0 "$log" >"$tmp/web2.log"
 fleet_check "$tmp"
-echo "ok t_fleet_stream_pids"
+finish "t_fleet_stream_pids"

@@ -5,23 +5,18 @@
 # (node, pid), so each host's chain is its own and the domains are shared;
 # check names the node of a violation; the saved process table keeps the
 # node, so learning on with it still tells the hosts apart.
-set -eu
-export LC_ALL=C
-: "${HISTMAC:?}" "${HM_SRC:?}"
+. "$(dirname "$0")/lib.sh"
 log=$HM_SRC/tests/data/nodes.log
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$HISTMAC" learn -p "$tmp/p" -i "$log" >/dev/null 2>&1 || fail "learn exited $?"
+"$HISTMAC" learn -p "$tmp/p" -i "$log" >/dev/null 2>&1 || die "learn exited $?"
 w='<kernel> /tmp/hm-e2e.XquIVi/workload'
 printf '%s\n' '<kernel>' "$w" "$w /bin/date" "$w /bin/echo" "$w /usr/bin/true" \
 	>"$tmp/want"
 grep '^<kernel>' "$tmp/p/domain_policy.conf" | sort >"$tmp/got"
-diff -u "$tmp/want" "$tmp/got" || fail "the hosts' chains were mixed"
+diff -u "$tmp/want" "$tmp/got" || die "the hosts' chains were mixed"
 
 "$HISTMAC" check -p "$tmp/p" -i "$log" >"$tmp/check" ||
-	{ cat "$tmp/check" >&2; fail "the learning log is not clean"; }
+	{ cat "$tmp/check" >&2; die "the learning log is not clean"; }
 
 # Only web2 runs date: without that entry check names web2, not web1.
 cp -r "$tmp/p" "$tmp/q"
@@ -32,21 +27,21 @@ set +e
 rc=$?
 "$HISTMAC" check -p "$tmp/q" -i "$log" --format json >"$tmp/check2.json"
 set -e
-[ "$rc" = 1 ] || fail "check exit $rc, want 1"
+[ "$rc" = 1 ] || die "check exit $rc, want 1"
 grep -q 'pid 15769 (date) on node web2,' "$tmp/check2" ||
-	fail "the violation does not name node web2: $(cat "$tmp/check2")"
-grep -q 'web1' "$tmp/check2" && fail "web1 named for web2's exec"
+	die "the violation does not name node web2: $(cat "$tmp/check2")"
+grep -q 'web1' "$tmp/check2" && die "web1 named for web2's exec"
 grep -q '"nodes":\["web2"\]' "$tmp/check2.json" ||
-	fail "JSON does not name node web2: $(cat "$tmp/check2.json")"
+	die "JSON does not name node web2: $(cat "$tmp/check2.json")"
 
 # The log in two runs, the process table saved between them (lines 1-14
 # are the parents' execs on both hosts): the same policy.
 head -n 14 "$log" >"$tmp/part1"
 tail -n +15 "$log" >"$tmp/part2"
 "$HISTMAC" learn -p "$tmp/r" -i "$tmp/part1" --state "$tmp/state" >/dev/null 2>&1
-grep -q '^web1@15766 ' "$tmp/state" || fail "state lost node web1: $(cat "$tmp/state")"
-grep -q '^web2@15766 ' "$tmp/state" || fail "state lost node web2"
+grep -q '^web1@15766 ' "$tmp/state" || die "state lost node web1: $(cat "$tmp/state")"
+grep -q '^web2@15766 ' "$tmp/state" || die "state lost node web2"
 "$HISTMAC" learn -p "$tmp/r" -i "$tmp/part2" --state "$tmp/state" >/dev/null 2>&1
 grep '^<kernel>' "$tmp/r/domain_policy.conf" | sort >"$tmp/got2"
-diff -u "$tmp/want" "$tmp/got2" || fail "the saved table mixed the hosts"
-echo "ok: two hosts with the same pids keep their own chains"
+diff -u "$tmp/want" "$tmp/got2" || die "the saved table mixed the hosts"
+finish "t_learn_nodes: two hosts with the same pids keep their own chains"

@@ -3,13 +3,8 @@
 # (audit.log.2 oldest ... audit.log newest, cuts falling inside events)
 # gives the same policy whatever order the files are named in: the
 # shell's audit.log* (newest first), time order, or mixed.
-set -eu
-export LC_ALL=C
-: "${HISTMAC:?}" "${HM_SRC:?}"
+. "$(dirname "$0")/lib.sh"
 log=$HM_SRC/samples/audit/apache2-sysv.log
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 n=$(wc -l <"$log")
 mkdir "$tmp/logs"
@@ -17,13 +12,13 @@ head -n $((n / 3)) "$log" >"$tmp/logs/audit.log.2"
 sed -n "$((n / 3 + 1)),$((2 * n / 3))p" "$log" >"$tmp/logs/audit.log.1"
 tail -n +$((2 * n / 3 + 1)) "$log" >"$tmp/logs/audit.log"
 cat "$tmp/logs/audit.log.2" "$tmp/logs/audit.log.1" "$tmp/logs/audit.log" |
-	cmp -s - "$log" || fail "the cut set is not the log"
+	cmp -s - "$log" || die "the cut set is not the log"
 
 learn() {
 	local name=$1
 	shift
 	"$HISTMAC" learn -q --no-resolve -p "$tmp/$name" -i "$@" ||
-		fail "learn ($name) exited $?"
+		die "learn ($name) exited $?"
 }
 learn whole "$log"
 learn time "$tmp/logs/audit.log.2" "$tmp/logs/audit.log.1" "$tmp/logs/audit.log"
@@ -31,7 +26,7 @@ learn glob "$tmp"/logs/audit.log*
 learn mixed "$tmp/logs/audit.log.1" "$tmp/logs/audit.log" "$tmp/logs/audit.log.2"
 for d in time glob mixed; do
 	diff -r "$tmp/whole" "$tmp/$d" >&2 ||
-		fail "learning the set in '$d' order differs from the whole log"
+		die "learning the set in '$d' order differs from the whole log"
 done
-grep -q '^<kernel> ' "$tmp/whole/domain_policy.conf" || fail "nothing learned"
-echo "ok: the rotated set in any order gives the policy of the whole log"
+grep -q '^<kernel> ' "$tmp/whole/domain_policy.conf" || die "nothing learned"
+finish "t_learn_order: the rotated set in any order gives the policy of the whole log"

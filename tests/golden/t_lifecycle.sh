@@ -4,25 +4,14 @@
 # is refused and a failed run changes nothing on disk (sha256 and inode of
 # every file), import and merge do not overwrite without --force.
 # Needs $HISTMAC and $HM_SRC; no root.
-set -u
-export LC_ALL=C
-: "${HISTMAC:?}" "${HM_SRC:?}"
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+set +e	# each step counts its own failure (fail) and the next goes on
 follower=
 cleanup() {
 	[ -n "$follower" ] && kill -TERM "$follower" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-# expect_rc WANT CMD... : run CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect_rc() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" -eq "$want" ] || { fail "$* exited $rc, want $want"; cat "$tmp/err" >&2; }
-}
 said() { grep -qF -- "$1" "$tmp/err" || fail "stderr lacks '$1'"; }
 # Every file of a directory: name, inode, sha256.
 fingerprint() {
@@ -155,8 +144,4 @@ rc=0
 "$HISTMAC" learn -q -p "$tmp/live" -i "$sample" >/dev/null 2>&1 || rc=$?
 [ "$rc" -ne 3 ] || fail "the lock is still held after the follower stopped"
 
-if [ "$fails" -ne 0 ]; then
-	echo "t_lifecycle: $fails failure(s)" >&2
-	exit 1
-fi
-echo "t_lifecycle: ok"
+finish t_lifecycle

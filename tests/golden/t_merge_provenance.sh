@@ -5,11 +5,7 @@
 # changes no provenance; provenance.conf says how many hosts had each
 # entry, beside TOMOYO's files (tomoyo-checkpolicy still clean); stats
 # --rare and the report list the entries one host alone had.
-set -eu
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: t_merge_provenance: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 data=$HM_SRC/tests/data
 RANDOM=14	# the same shuffles every run; a failure can be replayed
 mkdir -p "$tmp/log"
@@ -34,7 +30,7 @@ done
 
 "$HISTMAC" merge "${hosts[@]}" -o "$tmp/ref" >/dev/null
 prov=$tmp/ref/provenance.conf
-[ "$(sed -n 's/^hosts\t//p' "$prov" | wc -w)" = 20 ] || fail "not 20 hosts"
+[ "$(sed -n 's/^hosts\t//p' "$prov" | wc -w)" = 20 ] || die "not 20 hosts"
 
 shuffle() { local a=("$@") i j t; for ((i = ${#a[@]} - 1; i > 0; i--)); do
 	j=$((RANDOM % (i + 1))); t=${a[i]}; a[i]=${a[j]}; a[j]=$t; done; echo "${a[@]}"; }
@@ -58,40 +54,40 @@ for trial in $(seq 1 6); do
 	fi
 	"$HISTMAC" merge "${groups[@]}" -o "$tmp/t$trial/all" >/dev/null
 	diff -r "$tmp/ref" "$tmp/t$trial/all" >&2 ||
-		fail "trial $trial (${#groups[@]} groups) differs from the plain merge"
+		die "trial $trial (${#groups[@]} groups) differs from the plain merge"
 done
 
 # idempotent provenance: a host merged twice, a merge merged with itself
 "$HISTMAC" merge "$tmp/ref" "$tmp/hosts/host05" -o "$tmp/again" >/dev/null
-cmp "$prov" "$tmp/again/provenance.conf" || fail "re-merging host05 changed provenance"
+cmp "$prov" "$tmp/again/provenance.conf" || die "re-merging host05 changed provenance"
 "$HISTMAC" merge "$tmp/ref" "$tmp/ref" -o "$tmp/self" >/dev/null
-cmp "$prov" "$tmp/self/provenance.conf" || fail "merging with itself changed provenance"
+cmp "$prov" "$tmp/self/provenance.conf" || die "merging with itself changed provenance"
 strip() { sed 's/ events=[0-9]*//' "$1"; }
 diff <(strip "$tmp/ref/domain_policy.conf") <(strip "$tmp/self/domain_policy.conf") >&2 ||
-	fail "merging with itself changed entries"
+	die "merging with itself changed entries"
 
 # counts: apache2's entries on all 20, mount.log's on host07 alone
 grep -q $'^20\t<kernel> /etc/init.d/apache2\tfile execute /usr/bin/cat\t' "$prov" ||
-	fail "an apache2 entry is not on 20 hosts"
+	die "an apache2 entry is not on 20 hosts"
 awk -F'\t' '$1 != split($4, h, ",") && !/^#|^hosts/ {bad = 1} END {exit bad}' "$prov" ||
-	fail "a count is not its number of hosts"
+	die "a count is not its number of hosts"
 "$HISTMAC" stats -p "$tmp/ref" --rare 2 >"$tmp/rare"
-[ "$(grep -vc '^#' "$tmp/rare")" -gt 0 ] || fail "no rare entries"
-grep -v '^#' "$tmp/rare" | grep -qv $'^1/20\thost07\t' && fail "a rare entry not of host07 alone"
+[ "$(grep -vc '^#' "$tmp/rare")" -gt 0 ] || die "no rare entries"
+grep -v '^#' "$tmp/rare" | grep -qv $'^1/20\thost07\t' && die "a rare entry not of host07 alone"
 mount_entry=$(grep -m1 '^file mount ' "$tmp/log/mount/domain_policy.conf" | cut -d' ' -f1-3)
-[ -n "$mount_entry" ] || fail "mount.log learned no mount"
-grep -qF "$mount_entry" "$tmp/rare" || fail "host07's mount entry is not listed as rare"
+[ -n "$mount_entry" ] || die "mount.log learned no mount"
+grep -qF "$mount_entry" "$tmp/rare" || die "host07's mount entry is not listed as rare"
 "$HISTMAC" stats -p "$tmp/ref" --rare 21 | grep -q '^# [0-9]* of \([0-9]*\) entries on fewer than 21 of 20 hosts' ||
-	fail "--rare 21 header"
+	die "--rare 21 header"
 
 # beside the policy, not in it
-! grep -rq host07 "$tmp/ref"/*_policy.conf "$tmp/ref/profile.conf" || fail "host names in TOMOYO files"
+! grep -rq host07 "$tmp/ref"/*_policy.conf "$tmp/ref/profile.conf" || die "host names in TOMOYO files"
 out=$(tomoyo-checkpolicy d <"$tmp/ref/domain_policy.conf" 2>&1) || true
-grep -q ' 0 Error *0 Warning' <<<"$out" || fail "tomoyo-checkpolicy: $out"
+grep -q ' 0 Error *0 Warning' <<<"$out" || die "tomoyo-checkpolicy: $out"
 "$HISTMAC" report -p "$tmp/ref" -o "$tmp/rep" >/dev/null
 k=$(grep -vc '^#' "$tmp/rare")
 grep -q "<section id=\"rare\"><h3>$k entries on fewer than 2 of 20 hosts" "$tmp/rep/index.html" ||
-	fail "the report does not list the $k rare entries"
+	die "the report does not list the $k rare entries"
 [ "$(grep -o '<tr><td>host07</td>' "$tmp/rep/index.html" | wc -l)" = "$k" ] ||
-	fail "report rows differ from stats --rare"
-echo "ok t_merge_provenance ($(grep -vc '^#\|^hosts' "$prov") entries, $k rare)"
+	die "report rows differ from stats --rare"
+finish "t_merge_provenance ($(grep -vc '^#\|^hosts' "$prov") entries, $k rare)"

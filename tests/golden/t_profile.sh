@@ -3,43 +3,38 @@
 # set to enforcing is unchanged by a further learn, which reports the
 # access its ACL lacks as a violation (exit 1); a learning domain still
 # learns; --subtree reaches the domains below.
-set -eu
-export LC_ALL=C
-: "${HISTMAC:?}" "${HM_SRC:?}"
+. "$(dirname "$0")/lib.sh"
 log=$HM_SRC/samples/audit/apache2-sysv.log
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 chain='<kernel> /etc/init.d/apache2 /usr/bin/env /usr/sbin/apache2ctl /usr/sbin/apache2'
 ctl='<kernel> /etc/init.d/apache2 /usr/bin/env /usr/sbin/apache2ctl'
 
-"$HISTMAC" learn -q -p "$tmp/p" -i "$log" 2>/dev/null || fail "learn exited $?"
+"$HISTMAC" learn -q -p "$tmp/p" -i "$log" 2>/dev/null || die "learn exited $?"
 "$HISTMAC" profile -p "$tmp/p" >"$tmp/list"
-grep -qx "1 learning $chain" "$tmp/list" || fail "listing: $(cat "$tmp/list")"
+grep -qx "1 learning $chain" "$tmp/list" || die "listing: $(cat "$tmp/list")"
 
-"$HISTMAC" profile -p "$tmp/p" enforcing "$chain" >/dev/null || fail "profile exited $?"
+"$HISTMAC" profile -p "$tmp/p" enforcing "$chain" >/dev/null || die "profile exited $?"
 grep -qx "3 enforcing $chain" <("$HISTMAC" profile -p "$tmp/p") ||
-	fail "the domain is not enforcing"
+	die "the domain is not enforcing"
 grep -qx "1 learning $ctl" <("$HISTMAC" profile -p "$tmp/p") ||
-	fail "the parent changed too"
+	die "the parent changed too"
 set +e
 "$HISTMAC" profile -p "$tmp/p" enforcing '<kernel> /no/such' 2>/dev/null
-[ $? = 1 ] || fail "an unknown domain was not refused"
+[ $? = 1 ] || die "an unknown domain was not refused"
 "$HISTMAC" profile -p "$tmp/p" bogus "$chain" 2>/dev/null
-[ $? = 2 ] || fail "a bad mode was not a usage error"
+[ $? = 2 ] || die "a bad mode was not a usage error"
 set -e
 
 # Remove one entry from the enforcing domain and one from its learning parent.
 drop() {	# drop DOMAIN LINE
 	awk -v d="$1" -v l="$2" '$0 == d { on = 1 } /^<kernel>/ && $0 != d { on = 0 }
 		!(on && $0 == l)' "$tmp/p/domain_policy.conf" >"$tmp/x"
-	cmp -s "$tmp/x" "$tmp/p/domain_policy.conf" && fail "nothing to drop: $2"
+	cmp -s "$tmp/x" "$tmp/p/domain_policy.conf" && die "nothing to drop: $2"
 	mv "$tmp/x" "$tmp/p/domain_policy.conf"
 }
 drop "$chain" 'file read /etc/apache2/apache2.conf'
 ctl_line=$(awk -v d="$ctl" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 }
 	on && /^file read / { print; exit }' "$tmp/p/domain_policy.conf")
-[ -n "$ctl_line" ] || fail "no file read in $ctl"
+[ -n "$ctl_line" ] || die "no file read in $ctl"
 drop "$ctl" "$ctl_line"
 cp "$tmp/p/domain_policy.conf" "$tmp/before"
 
@@ -47,18 +42,18 @@ set +e
 "$HISTMAC" learn -p "$tmp/p" -i "$log" >"$tmp/learn2" 2>&1
 rc=$?
 set -e
-[ "$rc" = 1 ] || { cat "$tmp/learn2" >&2; fail "learn exit $rc, want 1"; }
+[ "$rc" = 1 ] || { cat "$tmp/learn2" >&2; die "learn exit $rc, want 1"; }
 grep -qx 'file read /etc/apache2/apache2.conf' "$tmp/learn2" ||
-	fail "learn does not report the violation: $(cat "$tmp/learn2")"
+	die "learn does not report the violation: $(cat "$tmp/learn2")"
 section() { awk -v d="$1" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 }
 	on && !/^# histmac:/' "$2"; }
 diff <(section "$chain" "$tmp/before") <(section "$chain" "$tmp/p/domain_policy.conf") ||
-	fail "learn changed the enforcing domain"
+	die "learn changed the enforcing domain"
 section "$ctl" "$tmp/p/domain_policy.conf" | grep -qxF -- "$ctl_line" ||
-	fail "the learning parent did not learn '$ctl_line' again"
+	die "the learning parent did not learn '$ctl_line' again"
 
 # A new domain below an enforcing one is enforcing too.
 "$HISTMAC" profile -p "$tmp/p" permissive "$ctl" --subtree >/dev/null
 grep -qx "2 permissive $chain" <("$HISTMAC" profile -p "$tmp/p") ||
-	fail "--subtree did not reach $chain"
-echo "ok: profiles are honoured"
+	die "--subtree did not reach $chain"
+finish "t_profile: profiles are honoured"

@@ -5,19 +5,15 @@
 # RHEL 7 objtype= objects; a tmpfs mount without the mount point as its
 # device; a stray quote in key= keeps the exec; histmac events prints '-'
 # for values the records did not carry.
-set -eu
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: t_shapes_learn: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 data="$HM_SRC/tests/data"
 
 learn() {	# learn DIR LOG: a policy from one log, symlinks kept
 	"$HISTMAC" learn --no-resolve -p "$tmp/$1" -i "$data/$2" >"$tmp/$1.out" 2>&1 ||
-		fail "learn $2: $(cat "$tmp/$1.out")"
+		die "learn $2: $(cat "$tmp/$1.out")"
 }
-has() { grep -q -- "$2" "$1" || fail "$3 (no '$2' in $1)"; }
-hasnt() { ! grep -q -- "$2" "$1" || fail "$3 ('$2' in $1)"; }
+has() { grep -q -- "$2" "$1" || die "$3 (no '$2' in $1)"; }
+hasnt() { ! grep -q -- "$2" "$1" || die "$3 ('$2' in $1)"; }
 
 learn exec exec-repeat.log
 p="$tmp/exec/domain_policy.conf"
@@ -43,4 +39,4 @@ has "$tmp/quote/domain_policy.conf" '^<kernel> /usr/bin/true$' "stray quote in k
 "$HISTMAC" events -i "$data/absent.log" >"$tmp/ev" 2>/dev/null || true
 has "$tmp/ev" $'^1180000000.100\t101\t-\topen\topen\tyes\t3\t3100\t1\t0\t0\t0\t0\t4294967295\t-\t' "no ses= printed as -"
 has "$tmp/ev" $'^1180000000.200\t102\t-\tother\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t' "no SYSCALL: pid, ids as -"
-echo "ok t_shapes_learn"
+finish "t_shapes_learn"
