@@ -62,6 +62,19 @@ static char *host_of(const char *dir)
 	return host;
 }
 
+/* The merged policy and its provenance.conf, in one commit. */
+static int save_merged(const struct hm_model *out, struct hm_provenance *prov,
+		       const char *dir, struct hm_convert_stats *st)
+{
+	struct hm_file_out f = { 0 };
+	int r = hm_provenance_text(prov, &f);
+
+	if (!r)
+		r = hm_policy_save_dir_with(out, dir, out->dialect, 0, st, &f, 1);
+	free((char *)f.text);
+	return r;
+}
+
 /* @dir's provenance.conf when it was merged, else @dir's name is a host. */
 static int add_provenance(struct hm_provenance *p, const char *dir,
 			  const struct hm_model *m)
@@ -168,9 +181,7 @@ HM_CMD(merge)
 
 		if (dialect >= 0)
 			out->dialect = (enum hm_dialect)dialect;
-		r = hm_policy_save_dir(out, output, out->dialect, 0, &st);
-		if (!r)
-			r = hm_provenance_save(prov, output);
+		r = save_merged(out, prov, output, &st);
 		if (r) {
 			warnx("%s: saving %s: %s", CMD, output, strerror(-r));
 			status = HM_EXIT_FAIL;

@@ -130,24 +130,21 @@ int hm_path_rule_load(const char *dir, struct hm_path_rule *out,
 	return 0;
 }
 
-int hm_path_rule_save(const char *dir, const struct hm_path_rule *r)
+int hm_path_rule_text(const struct hm_path_rule *r, struct hm_file_out *out)
 {
-	char *path = join(dir, HM_PATH_RULE_FILE);
 	char name[RULE_MAX];
 	char *text = NULL;
-	int n, rc;
+	int n = asprintf(&text,
+			 "# histmac: how the object paths of this policy are "
+			 "named (symlinks\n"
+			 "# resolved or not); histmac check and enforce read "
+			 "it.\n"
+			 "paths %s\n", hm_path_rule_name(r, name, sizeof(name)));
 
-	if (!path)
+	if (n < 0)
 		return -ENOMEM;
-	n = asprintf(&text,
-		     "# histmac: how the object paths of this policy are named "
-		     "(symlinks\n"
-		     "# resolved or not); histmac check and enforce read it.\n"
-		     "paths %s\n", hm_path_rule_name(r, name, sizeof(name)));
-	rc = n < 0 ? -ENOMEM : hm_atomic_write(path, text, (size_t)n);
-	free(text);
-	free(path);
-	return rc;
+	*out = (struct hm_file_out){ HM_PATH_RULE_FILE, text, (size_t)n };
+	return 0;
 }
 
 static bool same(const struct hm_path_rule *a, const struct hm_path_rule *b)

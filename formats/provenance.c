@@ -257,18 +257,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int hm_provenance_save(struct hm_provenance *p, const char *dir)
+int hm_provenance_text(struct hm_provenance *p, struct hm_file_out *out)
 {
 	const struct hm_prov_entry *e;
 	struct hm_sbuf b = { 0 };
 	char **hosts = NULL;
-	char *path = NULL;
 	size_t n, n_hosts;
 	int r = -ENOMEM;
 
 	e = hm_provenance_entries(p, &n, &n_hosts);
-	if ((!e && p->n_pairs) || asprintf(&path, "%s/%s", dir,
-					   HM_PROVENANCE_FILE) < 0)
+	if (!e && p->n_pairs)
 		return -ENOMEM;
 	hosts = malloc((n_hosts + 1) * sizeof(*hosts));
 	if (!hosts)
@@ -291,12 +289,14 @@ int hm_provenance_save(struct hm_provenance *p, const char *dir)
 			hm_sbuf_printf(&b, "%s%s", j ? "," : "", e[i].hosts[j]);
 		hm_sbuf_addc(&b, '\n');
 	}
-	if (!b.oom)
-		r = hm_atomic_write(path, b.s, b.len);
+	if (!b.oom) {
+		*out = (struct hm_file_out){ HM_PROVENANCE_FILE, b.s, b.len };
+		b.s = NULL;
+		r = 0;
+	}
 out:
 	hm_sbuf_free(&b);
 	free(hosts);
-	free(path);
 	return r;
 }
 

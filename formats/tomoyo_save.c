@@ -132,9 +132,20 @@ static int render_all(const struct hm_model *m, const char *dir,
 	return r;
 }
 
+/* Files saved with a policy: its path rule, a merge's provenance. */
+#define HM_SAVE_EXTRA_MAX 4
+
 int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 		       enum hm_dialect dialect, unsigned flags,
 		       struct hm_convert_stats *st)
+{
+	return hm_policy_save_dir_with(m, dir, dialect, flags, st, NULL, 0);
+}
+
+int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
+			    enum hm_dialect dialect, unsigned flags,
+			    struct hm_convert_stats *st,
+			    const struct hm_file_out *extra, size_t n_extra)
 {
 	/* The order files are replaced in: see policy_io.h. */
 	struct out_file f[] = {
@@ -148,13 +159,18 @@ int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	r = render_all(m, dir, dialect, flags, st, f);
+	if (!r && n_extra > HM_SAVE_EXTRA_MAX)
+		r = -EINVAL;
 	if (!r) {
-		struct hm_file_out set[HM_ARRAY_SIZE(f)];
+		struct hm_file_out set[HM_ARRAY_SIZE(f) + HM_SAVE_EXTRA_MAX];
+		size_t n = 0;
 
 		for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
-			set[i] = (struct hm_file_out){ f[i].name, f[i].text,
-						       f[i].len };
-		r = hm_atomic_write_set(dir, set, HM_ARRAY_SIZE(set));
+			set[n++] = (struct hm_file_out){ f[i].name, f[i].text,
+							 f[i].len };
+		for (size_t i = 0; i < n_extra; i++)
+			set[n++] = extra[i];
+		r = hm_atomic_write_set(dir, set, n);
 	}
 	for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
 		free(f[i].text);

@@ -194,6 +194,19 @@ static int new_base(struct hm_learn_session *s)
 	return 0;
 }
 
+/* The policy and the path rule its object names follow, in one commit. */
+static int save_policy(struct hm_learn_session *s, enum hm_dialect dialect)
+{
+	struct hm_file_out rule = { 0 };
+	int r = s->o.paths ? hm_path_rule_text(s->o.paths, &rule) : 0;
+
+	if (!r)
+		r = hm_policy_save_dir_with(s->m, s->o.policy, dialect, 0,
+					    &s->conv, &rule, rule.text ? 1 : 0);
+	free((char *)rule.text);
+	return r;
+}
+
 int hm_learn_session_save(struct hm_learn_session *s)
 {
 	enum hm_dialect dialect;
@@ -207,9 +220,7 @@ int hm_learn_session_save(struct hm_learn_session *s)
 	r = hm_mkdir_p(s->o.policy, 0700);
 	if (r)
 		return failed(s, s->o.policy, "creating", r);
-	r = hm_policy_save_dir(s->m, s->o.policy, dialect, 0, &s->conv);
-	if (!r && s->o.paths)
-		r = hm_path_rule_save(s->o.policy, s->o.paths);
+	r = save_policy(s, dialect);
 	if (r)
 		return failed(s, s->o.policy, "saving", r);
 	r = new_base(s);

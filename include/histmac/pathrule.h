@@ -50,10 +50,12 @@ int hm_path_rule_load(const char *dir, struct hm_path_rule *out,
 		      struct hm_diag *d);
 
 /**
- * hm_path_rule_save() - record @r in policy directory @dir (atomically).
- * Returns: 0 or a negative errno.
+ * hm_path_rule_text() - the HM_PATH_RULE_FILE that records @r, to be saved
+ * with the policy it describes (hm_policy_save_dir_with()).
+ * @out: gets the file, named, text malloc'd (the caller frees out->text).
+ * Returns: 0 or -ENOMEM.
  */
-int hm_path_rule_save(const char *dir, const struct hm_path_rule *r);
+int hm_path_rule_text(const struct hm_path_rule *r, struct hm_file_out *out);
 
 /** hm_path_rule_free() - free what hm_path_rule_load() allocated. */
 void hm_path_rule_free(struct hm_path_rule *r);

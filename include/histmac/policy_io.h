@@ -219,18 +219,30 @@ enum hm_save_flags {
 
 /**
  * hm_policy_save_dir() - save @m into @dir (created if absent, one level)
- * in @dialect.  Every file is rendered in memory first, then each is
- * replaced atomically with hm_atomic_write() (temp file, fsync, rename),
- * in this order: exception_policy.conf, domain_policy.conf, rewrite.conf,
- * then profile.conf and manager.conf when absent (2.6 and 1.8 only).  A
- * crash leaves every file either old or new, never half written.
+ * in @dialect.  Every file is rendered in memory first, then the set is
+ * replaced in one commit (hm_atomic_write_set(): temp files, fsync, a
+ * journal, renames): exception_policy.conf, domain_policy.conf,
+ * rewrite.conf, then profile.conf and manager.conf when absent (2.6 and
+ * 1.8 only).  A crash leaves the set all old or all new; files whose text
+ * is unchanged are not rewritten.
  * @flags: enum hm_save_flags.
  * @st: conversion counts to add to; may be NULL.
- * Returns: 0 or a negative errno (files already renamed stay new).
+ * Returns: 0 or a negative errno (before the commit point nothing changed).
  */
 int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 		       enum hm_dialect dialect, unsigned flags,
 		       struct hm_convert_stats *st);
+
+/**
+ * hm_policy_save_dir_with() - hm_policy_save_dir(), and @n_extra more
+ * files that describe the policy (its path rule, a merge's provenance) in
+ * the same commit, so they never disagree with it after a crash.
+ * @extra: borrowed; an entry whose text is NULL is left alone.
+ */
+int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
+			    enum hm_dialect dialect, unsigned flags,
+			    struct hm_convert_stats *st,
+			    const struct hm_file_out *extra, size_t n_extra);
 
 /**
  * hm_dialect_parse() - "tomoyo", "tomoyo-2.6", "2.6", "tomoyo-2.1", "2.1",

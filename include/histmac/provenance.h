@@ -69,9 +69,11 @@ const struct hm_prov_entry *hm_provenance_entries(struct hm_provenance *p,
 						  size_t *n, size_t *n_hosts);
 
 /**
- * hm_provenance_save() - write @p as @dir/provenance.conf, atomically.
- * Returns: 0 or negative errno.
+ * hm_provenance_text() - @p as the provenance.conf to be saved with the
+ * merged policy (hm_policy_save_dir_with()).
+ * @out: gets the file, named, text malloc'd (the caller frees out->text).
+ * Returns: 0 or -ENOMEM.
  */
-int hm_provenance_save(struct hm_provenance *p, const char *dir);
+int hm_provenance_text(struct hm_provenance *p, struct hm_file_out *out);
 
 #endif

@@ -90,4 +90,44 @@ grep -q "<section id=\"rare\"><h3>$k entries on fewer than 2 of 20 hosts" "$tmp/
 	die "the report does not list the $k rare entries"
 [ "$(grep -o '<tr><td>host07</td>' "$tmp/rep/index.html" | wc -l)" = "$k" ] ||
 	die "report rows differ from stats --rare"
+
+# provenance.conf is saved in the policy's own commit: a merge killed at
+# any point of its save leaves policy and provenance both old or both new
+# (a reader rolls a committed set forward first).
+"$HISTMAC" merge "${hosts[@]:0:10}" -o "$tmp/c-old" >/dev/null
+"$HISTMAC" merge "${hosts[@]}" -o "$tmp/c-new" >/dev/null
+pair() { cat "$1/domain_policy.conf" "$1/provenance.conf" 2>&1 | sha256sum; }
+old=$(pair "$tmp/c-old")
+new=$(pair "$tmp/c-new")
+[ "$old" != "$new" ] || die "the two merges do not differ"
+# the kills fall over the whole run of a merge saving slowly (20 ms per
+# step of its commit), timed here: from its start to past its end
+t0=$(date +%s%N)
+HISTMAC_TEST_SAVE_DELAY_US=20000 "$HISTMAC" merge "${hosts[@]}" -o "$tmp/c-time" \
+	>/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+seen=
+for pct in 0 10 20 30 40 50 60 70 75 80 85 90 95 150; do
+	t=$(awk -v ms="$ms" -v p="$pct" 'BEGIN { printf "%.3f", ms * p / 100000 }')
+	rm -rf "$tmp/c"
+	cp -a "$tmp/c-old" "$tmp/c"
+	HISTMAC_TEST_SAVE_DELAY_US=20000 "$HISTMAC" merge "${hosts[@]}" \
+		-o "$tmp/c" --force >/dev/null 2>&1 &
+	pid=$!
+	sleep "$t"
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	"$HISTMAC" stats -p "$tmp/c" >/dev/null 2>&1 || true
+	got=$(pair "$tmp/c")
+	case $got in
+	"$old") seen="$seen old" ;;
+	"$new") seen="$seen new" ;;
+	*) fail "killed after ${t}s of ${ms} ms: policy and provenance disagree" ;;
+	esac
+done
+case $seen in
+*old*new*) ;;
+*) fail "the kills did not fall on both sides of the commit:$seen" ;;
+esac
+
 finish "t_merge_provenance ($(grep -vc '^#\|^hosts' "$prov") entries, $k rare)"
