@@ -117,7 +117,8 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 
 /**
  * hm_cli_no_records() - after reading files: when not one audit record
- * was read, say so for each input ("FILE: no audit records").
+ * was read, say so (the collector has named each input without one,
+ * "FILE: warning: no audit records", also among good ones).
  * Returns: 0, or -ENODATA (printed) — the caller exits HM_EXIT_FAIL.
  */
 int hm_cli_no_records(const char *cmd, const struct hm_cli_input *in,

@@ -191,9 +191,8 @@ int hm_cli_no_records(const char *cmd, const struct hm_cli_input *in,
 {
 	if (st->records || in->follow || in->plugin)
 		return 0;
-	for (size_t i = 0; i < in->n_files; i++)
-		warnx("%s: %s: no audit records", cmd,
-		      strcmp(in->files[i], "-") ? in->files[i] : "stdin");
+	warnx("%s: not one audit record in %s", cmd,
+	      in->n_files > 1 ? "the inputs" : "the input");
 	return -ENODATA;
 }
 

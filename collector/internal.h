@@ -110,6 +110,8 @@ struct hm_report {
 	struct hm_collector_stats st;
 	const char *file;		/* being read, for diagnostics */
 	unsigned long line;		/* lines seen in this file */
+	unsigned long stamped;		/* its lines with an audit stamp */
+	bool file_ended;		/* its end was handled */
 	bool verbose;
 	struct hm_diag *diag;		/* may be NULL */
 };

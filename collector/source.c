@@ -222,6 +222,8 @@ static void start_file(struct hm_source *s, int fd, bool own,
 	s->file_base = base;
 	s->rep->file = name;
 	s->rep->line = 0;
+	s->rep->stamped = 0;
+	s->rep->file_ended = false;
 	s->cur_dev = s->cur_ino = 0;
 	if (fstat(fd, &st) == 0) {
 		s->cur_dev = st.st_dev;

@@ -648,6 +648,7 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl)
 		if (!parse_stamp(line, nl, &st)) {
 			why = HM_SKIP_NO_STAMP;
 		} else {
+			s->rep->stamped++;
 			rc = track(s, &st, line, nl);
 			goto done;
 		}
@@ -777,6 +778,12 @@ int hm_stream_end_file(struct hm_stream *s, bool whole)
 				  s->skipping_long ? "line too long" :
 				  "incomplete last line");
 	}
+	/* one input of several that holds nothing to learn from is named;
+	 * reading commands refuse a run where no input has a record */
+	if (!s->rep->stamped && !s->rep->file_ended && s->rep->diag)
+		hm_diag_add(s->rep->diag, HM_DIAG_WARNING, s->rep->file, 0,
+			    "no audit records");
+	s->rep->file_ended = true;
 	hm_sbuf_reset(&s->partial);
 	s->skipping_long = false;
 	s->carried = 0;

@@ -39,11 +39,18 @@ expect_rc 3 "$HISTMAC" learn -q -p "$pol" -i "$HM_SRC/tests/data/file.log" "$tmp
 said "$tmp/missing.log: No such file or directory"
 printf 'not an audit record\n' >"$tmp/junk.log"
 expect_rc 3 "$HISTMAC" learn -q -p "$pol" -i "$tmp/junk.log"
-said "$tmp/junk.log: no audit records"
+said "$tmp/junk.log: warning: no audit records"
+said "learn: not one audit record in the input"
 fingerprint "$pol" >"$tmp/fp3"
 cmp -s "$tmp/fp1" "$tmp/fp3" || { diff "$tmp/fp1" "$tmp/fp3" >&2; fail "a failed learn changed the directory"; }
 expect_rc 3 "$HISTMAC" check -p "$pol" -i "$tmp/junk.log"
-said "$tmp/junk.log: no audit records"
+said "$tmp/junk.log: warning: no audit records"
+# one input without records among good ones is named, and the run goes on
+: >"$tmp/empty.log"
+expect_rc 0 "$HISTMAC" check -p "$pol" -i "$tmp/empty.log" "$sample" "$tmp/junk.log"
+said "$tmp/empty.log: warning: no audit records"
+said "$tmp/junk.log: warning: no audit records"
+grep -qF "$sample: warning" "$tmp/err" && fail "a good input was named as empty"
 # ... and leaves no directory behind for an unreadable log
 expect_rc 3 "$HISTMAC" learn -q -p "$tmp/new" -i "$tmp/missing.log"
 [ ! -e "$tmp/new" ] || fail "a failed learn created its policy directory"
