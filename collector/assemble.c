@@ -985,14 +985,15 @@ static void network(struct hm_assembler *as, struct hm_event *ev,
 		if (!ev->success || ev->exit < 0)
 			return;
 		ev->fd = (int)ev->exit;
-		si = hm_socktab_put(as->socks, ev->pid, ev->fd, as->st);
+		si = hm_socktab_put(as->socks, ev->node, ev->pid, ev->fd,
+				    as->st);
 		si->family = ev->sock_family;
 		si->type = ev->sock_type;
 		si->protocol = ev->sock_protocol;
 		return;
 	}
 	ev->fd = (int)(int32_t)ev->a[0];
-	si = hm_socktab_get(as->socks, ev->pid, ev->fd, as->st);
+	si = hm_socktab_get(as->socks, ev->node, ev->pid, ev->fd, as->st);
 	if (si) {
 		ev->sock_family = si->family;
 		ev->sock_type = si->type;
@@ -1013,7 +1014,8 @@ static void network(struct hm_assembler *as, struct hm_event *ev,
 		struct hm_sock_info copy = si ? *si : (struct hm_sock_info){ 0 };
 		struct hm_sock_info *n;
 
-		n = hm_socktab_put(as->socks, ev->pid, (int)ev->exit, as->st);
+		n = hm_socktab_put(as->socks, ev->node, ev->pid, (int)ev->exit,
+				   as->st);
 		n->family = copy.family;
 		n->type = copy.type;
 		n->protocol = copy.protocol;

@@ -100,9 +100,11 @@ struct hm_sock_info {
 
 struct hm_socktab *hm_socktab_new(size_t size);
 void hm_socktab_free(struct hm_socktab *t);
-struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, int64_t pid, int fd,
+struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, struct hm_bytes node,
+				    int64_t pid, int fd,
 				    struct hm_collector_stats *st);
-struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, int64_t pid, int fd,
+struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, struct hm_bytes node,
+				    int64_t pid, int fd,
 				    struct hm_collector_stats *st);
 
 /* ---- report.c: counters, the position read, skipped input */

@@ -77,8 +77,10 @@ hm_ok "JSON output"
 rc=0; "$HISTMAC" events --checkpoint "$HM_TMP/ck" >/dev/null 2>&1 </dev/null || rc=$?
 [ "$rc" = 2 ] || hm_fail "--checkpoint without --follow: exit $rc, want 2"
 # no input named: stdin, as with -i -
-rc=0; "$HISTMAC" events </dev/null >"$HM_TMP/empty.out" 2>&1 || rc=$?
+rc=0; "$HISTMAC" events </dev/null >"$HM_TMP/empty.out" 2>"$HM_TMP/empty.err" || rc=$?
 [ "$rc" = 0 ] && [ ! -s "$HM_TMP/empty.out" ] || hm_fail "empty stdin: exit $rc"
+grep -qx '(stdin): warning: no audit records' "$HM_TMP/empty.err" ||
+	hm_fail "empty stdin not named: $(cat "$HM_TMP/empty.err")"
 rc=0; "$HISTMAC" events -i "$HM_TMP/none" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 3 ] || hm_fail "missing file: exit $rc, want 3"
 rc=0; printf 'garbage\n' | "$HISTMAC" events -i - >/dev/null 2>"$HM_TMP/err" || rc=$?

@@ -44,4 +44,20 @@ grep -q '^web2@15766 ' "$tmp/state" || die "state lost node web2"
 "$HISTMAC" learn -p "$tmp/r" -i "$tmp/part2" --state "$tmp/state" >/dev/null 2>&1
 grep '^<kernel>' "$tmp/r/domain_policy.conf" | sort >"$tmp/got2"
 diff -u "$tmp/want" "$tmp/got2" || die "the saved table mixed the hosts"
+
+# Sockets too: on each host the same pid has descriptor 3, a stream
+# socket on one and a datagram socket on the other (nodes-net.log).  Each
+# connect and bind is typed by its own host's socket(): the stream learns
+# what the two hosts learn apart.
+data=$HM_SRC/tests/data
+flip() { sed '/syscall=41 /{s/ a1=1 / a1=X /; s/ a1=2 / a1=1 /; s/ a1=X / a1=2 /}'; }
+flip <"$data/net.log" >"$tmp/flip.log"
+"$HISTMAC" learn -q -p "$tmp/n1" -i "$data/net.log" 2>/dev/null || die "learn net.log"
+"$HISTMAC" learn -q -p "$tmp/n2" -i "$tmp/flip.log" 2>/dev/null || die "learn the flipped log"
+"$HISTMAC" learn -q -p "$tmp/n12" -i "$data/nodes-net.log" 2>/dev/null || die "learn nodes-net.log"
+cat "$tmp/n1/domain_policy.conf" "$tmp/n2/domain_policy.conf" | grep '^network ' |
+	sort -u >"$tmp/net-want"
+grep '^network ' "$tmp/n12/domain_policy.conf" | sort -u >"$tmp/net-got"
+[ -s "$tmp/net-want" ] || die "no network entries learned"
+diff -u "$tmp/net-want" "$tmp/net-got" >&2 || fail "the hosts' sockets were mixed"
 finish "t_learn_nodes: two hosts with the same pids keep their own chains"
