@@ -178,6 +178,7 @@ static int record(struct vlist *l, const struct hm_access *a,
 			free(v);
 			return -ENOMEM;
 		}
+		v->seq = l->n;
 		v->domain = vd->name;
 		v->no_domain = !a->dom.domain;
 		v->entry = entry;

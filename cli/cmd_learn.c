@@ -21,6 +21,7 @@
 #include "histmac/check_out.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
+#include "histmac/sbuf.h"
 #include "histmac/session.h"
 
 #define CMD "learn"
@@ -43,6 +44,7 @@ struct learn {
 	bool verbose;
 	bool quiet;
 	bool said_comments;
+	uint64_t said_violations;	/* seq of the last one logged live */
 	int wait_s;			/* --wait: for the directory's lock */
 	struct hm_learn_opts lo;
 	struct hm_lock *lock;		/* held from load to the last save */
@@ -121,7 +123,8 @@ static void usage(FILE *f)
 "A run over files (-i) that fails saves nothing.\n"
 "Only domains in learning mode learn (histmac profile): in a permissive or\n"
 "enforcing domain an access the ACL lacks is printed as a violation, as\n"
-"histmac check prints it, and not added.\n"
+"histmac check prints it, and not added; a live learner (--follow, --plugin)\n"
+"also logs each one on stderr at the save after it was first seen.\n"
 "Exit: 0 saved, 4 the policy in POLICYDIR has errors (nothing written), 1\n"
 "violations in domains not in learning mode, 2 usage, 3 could not read,\n"
 "learn or save.\n");
@@ -355,6 +358,53 @@ static void progress(struct learn *L, bool force)
 }
 
 /* A long-running learner says each save: one line. */
+static bool live(const struct learn *L)
+{
+	return L->in.follow || L->in.plugin;
+}
+
+/*
+ * A live learner logs each violation once, when first seen (by the save
+ * after it): an operator watching does not wait for the exit report.
+ */
+static void log_new_violations(struct learn *L)
+{
+	struct hm_checker *ck =
+		hm_learner_checker(hm_learn_session_learner(L->s));
+	const struct hm_model *m = hm_checker_model(ck);
+	const struct hm_violation *const *v;
+	uint64_t top = L->said_violations;
+	struct hm_sbuf b = { 0 };
+	size_t n;
+
+	v = hm_checker_violations(ck, &n);
+	for (size_t i = 0; v && i < n; i++) {
+		char *e = NULL;
+
+		if (v[i]->seq <= L->said_violations)
+			continue;
+		if (v[i]->seq > top)
+			top = v[i]->seq;
+		if (hm_acl_format(m, v[i]->entry, m->dialect, &e, NULL))
+			continue;
+		hm_sbuf_reset(&b);
+		hm_sbuf_printf(&b, "learn: violation: %s: %s (pid %lld",
+			       v[i]->domain->str, e,
+			       (long long)v[i]->example_pid);
+		if (v[i]->example_comm) {	/* the process names itself */
+			hm_sbuf_adds(&b, " comm=");
+			hm_sbuf_add_printable(&b, v[i]->example_comm,
+					      strlen(v[i]->example_comm));
+		}
+		hm_sbuf_adds(&b, ")\n");
+		if (!b.oom)
+			fputs(b.s, stderr);
+		free(e);
+	}
+	hm_sbuf_free(&b);
+	L->said_violations = top;
+}
+
 static void saved(struct learn *L)
 {
 	struct hm_learn_stats st;
@@ -383,6 +433,8 @@ static int run_loop(struct learn *L)
 		hm_diag_free(&L->diag);
 		say_comments(L);
 		saved(L);
+		if (live(L))
+			log_new_violations(L);
 	}
 	return r;
 }
@@ -432,11 +484,6 @@ static void summary(struct learn *L)
 	print_tracker(L);
 	hm_cli_print_collector_skips(cs, stdout);
 	hm_cli_print_walk_skips(ws, stdout);
-}
-
-static bool live(const struct learn *L)
-{
-	return L->in.follow || L->in.plugin;
 }
 
 /*

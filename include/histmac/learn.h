@@ -277,6 +277,7 @@ struct hm_violation {
 	const struct hm_name *nodes[HM_VIOLATION_NODES];
 	uint32_t n_nodes;
 	bool more_nodes;
+	uint64_t seq;		/* 1, 2, ... in the order first seen */
 };
 
 struct hm_checker;

@@ -56,4 +56,29 @@ section "$ctl" "$tmp/p/domain_policy.conf" | grep -qxF -- "$ctl_line" ||
 "$HISTMAC" profile -p "$tmp/p" permissive "$ctl" --subtree >/dev/null
 grep -qx "2 permissive $chain" <("$HISTMAC" profile -p "$tmp/p") ||
 	die "--subtree did not reach $chain"
+
+# A live learner logs a violation when it is first seen, not only at its
+# exit: the sample again, one second later on the clock (so its events lie
+# after the learned marks), into a policy whose enforcing apache2 lost
+# one entry.
+"$HISTMAC" learn -q -p "$tmp/live" -i "$log" 2>/dev/null || die "learn exited $?"
+"$HISTMAC" profile -p "$tmp/live" enforcing "$chain" >/dev/null
+awk -v d="$chain" '/^<kernel>/ { cur = $0 }
+	!(cur == d && $0 == "file read /etc/apache2/apache2.conf")' \
+	"$tmp/live/domain_policy.conf" >"$tmp/dp" && mv "$tmp/dp" "$tmp/live/domain_policy.conf"
+perl -pe 's/audit\((\d+)/"audit(" . ($1 + 1)/e' "$log" >"$tmp/later.log"
+timeout 60 "$HISTMAC" learn -p "$tmp/live" --follow "$tmp/later.log" --from start \
+	--save-interval 1 >"$tmp/live.out" 2>"$tmp/live.err" &
+lpid=$!
+want="learn: violation: $chain: file read /etc/apache2/apache2.conf (pid "
+for _ in $(seq 200); do
+	grep -qF "$want" "$tmp/live.err" && break
+	sleep 0.1
+done
+grep -qF "$want" "$tmp/live.err" || fail "no violation logged while following: $(cat "$tmp/live.err")"
+kill -TERM "$lpid"
+wait "$lpid" || true
+[ "$(grep -cF "$want" "$tmp/live.err")" = 1 ] || fail "the violation was logged more than once"
+grep -q "^file read /etc/apache2/apache2.conf" "$tmp/live.out" ||
+	fail "the exit report lacks the violation"
 finish "t_profile: profiles are honoured"
