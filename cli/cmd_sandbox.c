@@ -309,6 +309,7 @@ struct explain {
 	FILE *f;
 	struct hm_model *m;
 	const struct hm_sbx_summary *s;
+	uint64_t missing;	/* entries granted on a missing object's parent */
 };
 
 static int explain_entry(const struct hm_acl_head *e, void *arg)
@@ -323,11 +324,17 @@ static int explain_entry(const struct hm_acl_head *e, void *arg)
 		return r;
 	fprintf(x->f, "  %s\n", text);
 	free(text);
-	r = hm_sbx_translate(x->m, e, "", &t);
+	/* looked up now, so that [missing] says what applying will do */
+	r = hm_sbx_translate(x->m, e, "", HM_SBX_LOOKUP, &t);
 	if (r)
 		return r;
 	for (size_t i = 0; i < t.n; i++)
 		print_grant(x->f, &t.grants[i], x->s);
+	for (size_t i = 0; i < t.n; i++)
+		if (t.grants[i].widen & (1u << HM_SBX_W_MISSING)) {
+			x->missing++;
+			break;
+		}
 	if (t.unenforced)
 		fprintf(x->f, "      not enforced: %s\n",
 			hm_sbx_unenforced_text[t.unenforced]);
@@ -385,7 +392,8 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		   const struct hm_sbx_summary *s, int abi)
 {
 	const struct hm_domain **v;
-	struct explain x = { f, m, s };
+	struct explain x = { f, m, s, 0 };
+	struct hm_sbx_summary sum = *s;
 	size_t n;
 	int r = hm_sbx_subtree(m, root, &v, &n);
 
@@ -395,7 +403,8 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 	}
 	if (!r)
 		free(v);
-	print_summary(f, s, abi);
+	sum.widened[HM_SBX_W_MISSING] = x.missing;	/* the build did not look */
+	print_summary(f, &sum, abi);
 	return r;
 }
 
@@ -475,7 +484,7 @@ static int confine(const void *blob, size_t size, const char *preload,
 	struct hm_sbx_apply_stats st;
 	int fd = table_fd(blob, size);
 	struct stopwatch sw = stopwatch_start();
-	char what[64];
+	char what[96];
 	int r;
 
 	if (fd < 0) {
@@ -491,12 +500,9 @@ static int confine(const void *blob, size_t size, const char *preload,
 		warnx("cannot apply the Landlock ruleset: %s", strerror(-r));
 		return HM_EXIT_FAIL;
 	}
-	if (st.missing)
-		warnx("%u object%s vanished since the ruleset was built",
-		      st.missing, st.missing == 1 ? "" : "s");
 	if (stats) {
-		snprintf(what, sizeof(what), "sandbox: %u rules applied",
-			 st.rules);
+		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
+			 "a missing object's parent)", st.rules, st.missing);
 		stopwatch_print(&sw, what);
 	}
 	return 0;

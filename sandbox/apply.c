@@ -6,10 +6,11 @@
  * model, no allocation.  Owns no state.
  */
 #include <errno.h>
-#include <string.h>
 #include <fcntl.h>
-#include <sys/stat.h>
+#include <limits.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "landlock_abi.h"
@@ -38,10 +39,9 @@ static bool in(uint64_t off, uint64_t len, uint64_t limit)
 	return off <= limit && len <= limit - off;
 }
 
-bool hm_sbx_table_check(const void *t, size_t size)
+bool hm_sbx_table_check_header(const void *t, size_t size)
 {
 	const struct hm_sbx_thdr *h = t;
-	const char *s;
 
 	if (size < sizeof(*h) || h->magic != HM_SBX_MAGIC ||
 	    (h->dom_off | h->edge_off | h->rule_off) % 8 ||
@@ -54,53 +54,212 @@ bool hm_sbx_table_check(const void *t, size_t size)
 		size) ||
 	    !in(h->str_off, h->str_len, size) || !h->str_len)
 		return false;
-	s = hm_sbx_tstr(h, 0);
-	if (s[h->str_len - 1])
-		return false;	/* every string ends inside the blob */
-	for (uint32_t i = 0; i < h->n_domains; i++) {
-		const struct hm_sbx_tdom *d = hm_sbx_tdom(h, i);
+	/* every string ends inside the blob */
+	return !hm_sbx_tstr(h, 0)[h->str_len - 1];
+}
 
-		if (d->name >= h->str_len ||
-		    !in(d->rule_first, d->n_rules, h->n_rules) ||
-		    !in(d->edge_first, d->n_edges, h->n_edges))
-			return false;
-	}
-	for (uint32_t i = 0; i < h->n_edges; i++) {
-		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, i);
+bool hm_sbx_table_check_domain(const struct hm_sbx_thdr *h, uint32_t dom)
+{
+	const struct hm_sbx_tdom *d;
+
+	if (dom >= h->n_domains)
+		return false;
+	d = hm_sbx_tdom(h, dom);
+	if (d->name >= h->str_len ||
+	    !in(d->rule_first, d->n_rules, h->n_rules) ||
+	    !in(d->edge_first, d->n_edges, h->n_edges))
+		return false;
+	for (uint32_t i = 0; i < d->n_edges; i++) {
+		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + i);
 
 		if (e->program >= h->str_len || e->child >= h->n_domains)
 			return false;
 	}
+	return true;
+}
+
+bool hm_sbx_table_check(const void *t, size_t size)
+{
+	const struct hm_sbx_thdr *h = t;
+
+	if (!hm_sbx_table_check_header(t, size))
+		return false;
+	for (uint32_t i = 0; i < h->n_domains; i++)
+		if (!hm_sbx_table_check_domain(h, i))
+			return false;
 	for (uint32_t i = 0; i < h->n_rules; i++)
 		if (hm_sbx_trule(h, i)->path >= h->str_len)
 			return false;
 	return true;
 }
 
-static int add_path(int rfd, const char *path, uint64_t access,
-		    struct hm_sbx_apply_stats *st)
-{
-	struct hm_ll_path_beneath_attr pb = { .allowed_access = access };
-	struct stat sb;
-	int r = 0;
+/*
+ * Opening rule objects costs most of applying: one O_PATH open, one
+ * landlock_add_rule() and one close per object.  So a directory shared
+ * by consecutive rules (the table is sorted by path) is opened once and
+ * its entries relative to it; the type is asked of the kernel only when
+ * directory rights are at stake (O_DIRECTORY); and fds are closed a run
+ * of consecutive numbers at a time.
+ */
+#define CLOSE_BATCH 32
 
-	pb.parent_fd = open(path, O_PATH | O_CLOEXEC);
-	if (pb.parent_fd < 0) {
-		st->missing++;
-		return 0;
-	}
-	/* The object may have been replaced by a file since the build. */
-	if (fstat(pb.parent_fd, &sb) == 0 && !S_ISDIR(sb.st_mode) &&
-	    (access & ~(uint64_t)HM_LL_FS_FILE_RIGHTS)) {
-		pb.allowed_access &= HM_LL_FS_FILE_RIGHTS;
+struct opener {
+	int dfd;		/* the directory of the last object, or -1 */
+	const char *dir;	/* its path (in the table), @dlen bytes */
+	size_t dlen;
+	int lo, hi;		/* open fds lo..hi, all ours; lo > hi: none */
+};
+
+static void close_run(struct opener *o)
+{
+	if (o->lo <= o->hi && close_range((unsigned)o->lo, (unsigned)o->hi, 0))
+		for (int fd = o->lo; fd <= o->hi; fd++)
+			close(fd);
+	o->lo = 0;
+	o->hi = -1;
+}
+
+/* @fd is done with: close it now or with its run. */
+static void put_fd(struct opener *o, int fd)
+{
+	if (o->lo > o->hi || fd != o->hi + 1 || o->hi - o->lo >= CLOSE_BATCH)
+		close_run(o);
+	if (o->lo > o->hi)
+		o->lo = fd;
+	o->hi = fd;
+}
+
+static void opener_fini(struct opener *o)
+{
+	close_run(o);
+	if (o->dfd >= 0)
+		close(o->dfd);
+	o->dfd = -1;
+}
+
+/* The length of @path's directory part ("/a/b" of "/a/b/c"), or 0 when
+ * it is "/" or @path has no name after it. */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash > path && slash[1] ? (size_t)(slash - path) : 0;
+}
+
+/* An O_PATH fd of @name at @dfd; with directory rights in *@access a
+ * non-directory loses them (counted).  Negative errno on failure. */
+static int open_typed(int dfd, const char *name, uint64_t *access,
+		      struct hm_sbx_apply_stats *st)
+{
+	int fd;
+
+	if (!(*access & ~(uint64_t)HM_LL_FS_FILE_RIGHTS))
+		fd = openat(dfd, name, O_PATH | O_CLOEXEC);
+	else if ((fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_DIRECTORY)) < 0 &&
+		 errno == ENOTDIR &&
+		 (fd = openat(dfd, name, O_PATH | O_CLOEXEC)) >= 0) {
+		/* replaced by a file since the policy was learned */
+		*access &= HM_LL_FS_FILE_RIGHTS;
 		st->not_dir++;
 	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* Make @path's directory the cached one if @next shares it. */
+static void cache_dir(struct opener *o, const char *path, size_t dlen,
+		      const char *next)
+{
+	char buf[PATH_MAX];
+
+	if (o->dfd >= 0 && dlen == o->dlen && !memcmp(path, o->dir, dlen))
+		return;
+	if (!next || dir_len(next) != dlen || memcmp(path, next, dlen + 1) ||
+	    dlen >= sizeof(buf))
+		return;
+	if (o->dfd >= 0)
+		close(o->dfd);
+	memcpy(buf, path, dlen);
+	buf[dlen] = '\0';
+	o->dfd = open(buf, O_PATH | O_CLOEXEC | O_DIRECTORY);
+	o->dir = path;
+	o->dlen = dlen;
+}
+
+/* Is @err "this object is not there (for us)": the rule then goes to the
+ * nearest existing parent.  Anything else (no fds, no memory) must fail
+ * the apply rather than widen it. */
+static bool absent(int err)
+{
+	return err == -ENOENT || err == -ENOTDIR || err == -EACCES ||
+	       err == -ELOOP || err == -ENAMETOOLONG;
+}
+
+/* The nearest existing parent of missing @path (at worst "/"). */
+static int open_parent(const char *path, uint64_t *access,
+		       struct hm_sbx_apply_stats *st)
+{
+	char buf[PATH_MAX];
+	size_t n = strnlen(path, sizeof(buf) - 1);
+	int fd;
+
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	do {
+		char *slash = strrchr(buf, '/');
+
+		if (!slash || slash == buf) {
+			strcpy(buf, "/");
+		} else {
+			*slash = '\0';
+		}
+		fd = open_typed(AT_FDCWD, buf, access, st);
+	} while (fd < 0 && absent(fd) && strcmp(buf, "/"));
+	return fd;
+}
+
+/* The O_PATH fd of @path's object, or of its nearest existing parent
+ * (counted in st->missing).  @next: the next rule's path, or NULL. */
+static int open_object(struct opener *o, const char *path, const char *next,
+		       uint64_t *access, struct hm_sbx_apply_stats *st)
+{
+	size_t dlen = dir_len(path);
+	int fd;
+
+	if (dlen)
+		cache_dir(o, path, dlen, next);
+	if (dlen && o->dfd >= 0 && dlen == o->dlen &&
+	    !memcmp(path, o->dir, dlen))
+		fd = open_typed(o->dfd, path + dlen + 1, access, st);
+	else
+		fd = open_typed(AT_FDCWD, path, access, st);
+	if (fd == -EMFILE) {	/* our batch of fds to close counts too */
+		close_run(o);
+		fd = open_typed(AT_FDCWD, path, access, st);
+	}
+	if (fd >= 0 || !absent(fd))
+		return fd;
+	st->missing++;
+	return open_parent(path, access, st);
+}
+
+static int add_path(int rfd, struct opener *o, const char *path,
+		    const char *next, uint64_t access,
+		    struct hm_sbx_apply_stats *st)
+{
+	struct hm_ll_path_beneath_attr pb;
+	int fd = open_object(o, path, next, &access, st);
+	int r = 0;
+
+	if (fd < 0)
+		return fd;
+	pb.allowed_access = access;
+	pb.parent_fd = fd;
 	if (pb.allowed_access &&
 	    syscall(HM_LL_SYS_ADD_RULE, rfd, HM_LL_RULE_PATH_BENEATH, &pb, 0))
 		r = -errno;
 	else if (pb.allowed_access)
 		st->rules++;
-	close(pb.parent_fd);
+	put_fd(o, pb.parent_fd);
 	return r;
 }
 
@@ -120,20 +279,27 @@ static int add_rules(int rfd, const struct hm_sbx_thdr *h,
 		     const struct hm_sbx_tdom *d,
 		     struct hm_sbx_apply_stats *st)
 {
-	for (uint32_t i = 0; i < d->n_rules; i++) {
-		const struct hm_sbx_trule *ru = hm_sbx_trule(h, d->rule_first + i);
-		int r;
+	struct opener o = { .dfd = -1, .lo = 0, .hi = -1 };
+	int r = 0;
 
-		if (ru->type == HM_SBX_RULE_PATH)
-			r = add_path(rfd, hm_sbx_tstr(h, ru->path),
+	for (uint32_t i = 0; i < d->n_rules && !r; i++) {
+		const struct hm_sbx_trule *ru = hm_sbx_trule(h, d->rule_first + i);
+		const struct hm_sbx_trule *nx = i + 1 < d->n_rules ? ru + 1 : NULL;
+
+		if (ru->path >= h->str_len)	/* checked here, where read */
+			r = -EINVAL;
+		else if (ru->type == HM_SBX_RULE_PATH)
+			r = add_path(rfd, &o, hm_sbx_tstr(h, ru->path),
+				     nx && nx->type == HM_SBX_RULE_PATH &&
+				     nx->path < h->str_len ?
+				     hm_sbx_tstr(h, nx->path) : NULL,
 				     ru->access & d->handled_fs, st);
 		else
 			r = add_port(rfd, ru->port, ru->access & d->handled_net,
 				     st);
-		if (r)
-			return r;
 	}
-	return 0;
+	opener_fini(&o);
+	return r;
 }
 
 int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
@@ -146,6 +312,7 @@ int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
 		.scoped = d->scoped,
 	};
 	struct hm_sbx_apply_stats dummy;
+	struct timespec t0, t1;
 	int rfd;
 	int r;
 
@@ -157,9 +324,13 @@ int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
 	if (rfd < 0)
 		return -errno;
 	r = add_rules(rfd, h, d, st);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!r && syscall(HM_LL_SYS_RESTRICT_SELF, rfd,
 			  h->abi >= 7 ? h->restrict_flags : 0))
 		r = -errno;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	st->restrict_us = (uint32_t)((t1.tv_sec - t0.tv_sec) * 1000000L +
+				     (t1.tv_nsec - t0.tv_nsec) / 1000);
 	close(rfd);
 	return r;
 }

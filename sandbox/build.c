@@ -273,7 +273,7 @@ static int xlat_one(const struct hm_acl_head *e, void *arg)
 	if (!x)
 		return -ENOMEM;
 	d->x = x;
-	r = hm_sbx_translate(b->m, e, b->o->root, &d->x[d->n_x]);
+	r = hm_sbx_translate(b->m, e, b->o->root, 0, &d->x[d->n_x]);
 	if (!r)
 		d->n_x++;
 	return r;
@@ -498,13 +498,14 @@ struct tables {
 	struct out dom, edge, rule, str;
 	int abi;
 	uint32_t max_ports;
+	uint64_t fs;		/* the file system rights handled */
 };
 
 /* One domain's rules, cut to the ABI; fills @td's masks and rule range. */
 static int write_rules(struct tables *t, const struct uset *u,
 		       struct hm_sbx_tdom *td)
 {
-	uint64_t fs = hm_sbx_fs_abi_mask(t->abi) & ~(uint64_t)HM_LL_FS_IOCTL_DEV;
+	uint64_t fs = t->fs;
 	int r = 0;
 
 	td->handled_fs = fs;
@@ -545,9 +546,24 @@ static int write_rules(struct tables *t, const struct uset *u,
 	return r;
 }
 
+/* Does entry @x need rights the ABI lacks? */
+static void count_unhandled(const struct hm_sbx_xlat *x, int abi,
+			    uint64_t handled, struct hm_sbx_summary *s)
+{
+	uint64_t abi_fs = hm_sbx_fs_abi_mask(abi);
+	uint64_t want = 0;
+
+	(void)handled;
+	for (size_t k = 0; k < x->n; k++)
+		if (x->grants[k].path)
+			want |= x->grants[k].access;
+	s->abi_unenforced += !!(want & ~abi_fs);
+}
+
 static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 		      const struct builder *b, struct hm_sbx_summary *s)
 {
+	*s = (struct hm_sbx_summary){ 0 };
 	s->domains = b->n;
 	s->entries = u->entries;
 	s->static_execs = u->static_execs;
@@ -563,15 +579,8 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 				    !(td->handled_net & HM_LL_NET_CONNECT_TCP);
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t j = 0; j < b->doms[i].n_x; j++)
-			for (size_t k = 0; k < b->doms[i].x[j].n; k++) {
-				const struct hm_sbx_grant *g =
-					&b->doms[i].x[j].grants[k];
-
-				if (g->path && (g->access & ~td->handled_fs)) {
-					s->abi_unenforced++;
-					break;
-				}
-			}
+			count_unhandled(&b->doms[i].x[j], b->o->abi,
+					td->handled_fs, s);
 }
 
 static int write_domain(struct builder *b, struct tables *t, size_t i,
@@ -653,8 +662,11 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 	struct tables t = { .abi = o->abi,
 			    .max_ports = o->max_ports ? o->max_ports :
 						       DEFAULT_MAX_PORTS };
-	int r = walk(&b, m, root);
+	int r;
 
+	/* every right of the ABI but device ioctl (docs/SANDBOX.md) */
+	t.fs = hm_sbx_fs_abi_mask(o->abi) & ~(uint64_t)HM_LL_FS_IOCTL_DEV;
+	r = walk(&b, m, root);
 	if (!r)
 		r = translate_all(&b);
 	if (!r)

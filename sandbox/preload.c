@@ -26,6 +26,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "table.h"
@@ -94,7 +95,18 @@ static long find_edge(const struct hm_sbx_thdr *h, uint32_t dom,
 	return -1;
 }
 
-static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom)
+/* Microseconds since @t0 (CLOCK_MONOTONIC), for the debug report. */
+static long usec_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000L +
+	       (t.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom,
+		   const struct timespec *t0)
 {
 	char prog[PATH_MAX];
 	char real[PATH_MAX];
@@ -106,6 +118,10 @@ static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom)
 		child = find_edge(h, dom, prog);
 	if (child < 0 && realpath(prog, real))
 		child = find_edge(h, dom, real);
+	if (child >= 0 && !hm_sbx_table_check_domain(h, (uint32_t)child)) {
+		debug("%s: domain %ld is not valid in the table", prog, child);
+		child = -1;
+	}
 	if (child < 0) {
 		debug("%s: no transition from %s: keeping its bound", prog,
 		      hm_sbx_tstr(h, hm_sbx_tdom(h, dom)->name));
@@ -120,15 +136,17 @@ static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom)
 		set_domain(v, dom, HM_SBX_UNKNOWN);
 		return;
 	}
-	debug("%s: %s (%u rules, %u gone)", prog,
+	debug("%s: %s (%u rules, %u on a missing object's parent) in %ld us, "
+	      "%u us of them in landlock_restrict_self()", prog,
 	      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name), st.rules,
-	      st.missing);
+	      st.missing, usec_since(t0), st.restrict_us);
 	set_domain(v, (uint32_t)child, HM_SBX_PARENT);
 }
 
 __attribute__((constructor)) static void hm_sandbox_start(void)
 {
 	char *v = getenv(HM_SBX_ENV);
+	struct timespec t0;
 	unsigned long dom;
 	struct stat sb;
 	char *colon;
@@ -149,6 +167,7 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 		end[1] = HM_SBX_PARENT;
 		return;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(struct hm_sbx_thdr)) {
 		debug("%s=%s: no table open: keeping the parent's bound",
 		      HM_SBX_ENV, v);
@@ -160,9 +179,9 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 		debug("cannot map the table: %s", strerror(errno));
 		return;
 	}
-	if (hm_sbx_table_check(t, (size_t)sb.st_size) &&
-	    dom < ((const struct hm_sbx_thdr *)t)->n_domains)
-		narrow(v, t, (uint32_t)dom);
+	if (hm_sbx_table_check_header(t, (size_t)sb.st_size) &&
+	    dom <= UINT32_MAX && hm_sbx_table_check_domain(t, (uint32_t)dom))
+		narrow(v, t, (uint32_t)dom, &t0);
 	else
 		debug("fd %d holds no valid table", fd);
 	munmap(t, (size_t)sb.st_size);

@@ -10,7 +10,7 @@
  * A domain's rules are the union over its subtree, already translated,
  * merged and cut down to the running kernel's ABI; its edges say which
  * domain an exec of a program (by its name, as TOMOYO names it) leads to.
- * hm_sbx_table_check() validates every offset, so the preload can trust
+ * hm_sbx_table_check*() validate the offsets, so the preload can trust
  * nothing but what it checked.
  */
 #ifndef HISTMAC_SANDBOX_TABLE_H
@@ -72,9 +72,17 @@ struct hm_sbx_trule {
 
 /*
  * hm_sbx_table_check() - is @t (of @size bytes) a table whose offsets all
- * stay inside it and whose strings are terminated?  Pure.
+ * stay inside it and whose strings are terminated?  Pure.  It is
+ * hm_sbx_table_check_header(), hm_sbx_table_check_domain() of every
+ * domain and a check of every rule's string; the preload checks only the
+ * header and the two domains it reads, and hm_sbx_apply() each rule it
+ * reads, so an exec does not touch the whole table.
  */
 bool hm_sbx_table_check(const void *t, size_t size);
+bool hm_sbx_table_check_header(const void *t, size_t size);
+/* @dom is a domain of checked-header table @h: its name, its rule and
+ * edge ranges and its edges stay inside the table. */
+bool hm_sbx_table_check_domain(const struct hm_sbx_thdr *h, uint32_t dom);
 
 /* The parts of a checked table. */
 static inline const struct hm_sbx_tdom *
@@ -104,17 +112,24 @@ static inline const char *hm_sbx_tstr(const struct hm_sbx_thdr *h,
 /* What applying one domain's rules did. */
 struct hm_sbx_apply_stats {
 	uint32_t rules;		/* added */
-	uint32_t missing;	/* path gone since the table was built */
+	uint32_t missing;	/* objects that did not exist: their rules
+				 * went to the nearest existing parent */
 	uint32_t not_dir;	/* directory rights dropped on a non-directory */
+	uint32_t restrict_us;	/* in landlock_restrict_self(): the kernel
+				 * copying every inherited rule into the
+				 * new domain */
 };
 
 /**
  * hm_sbx_apply() - build a Landlock ruleset of domain @dom of table @h
  * and restrict the calling thread with it (no_new_privs must be set).
- * A path that no longer exists is skipped and counted: the rule would
- * only have allowed more.
+ * A rule's object that does not exist (a file created later) is granted
+ * on its nearest existing parent and counted: the widening docs/SANDBOX.md
+ * calls "missing".
  * @st: counters; may be NULL.
- * Returns: 0 or negative errno (-E2BIG: the 16-layer limit).
+ * Returns: 0 or negative errno (-E2BIG: the 16-layer limit; -EMFILE,
+ * -ENOMEM: nothing was widened for them; -EINVAL: a rule's string is
+ * outside the table).
  */
 int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
 		 struct hm_sbx_apply_stats *st);

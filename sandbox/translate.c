@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * translate.c - one TOMOYO entry -> Landlock grants (docs/SANDBOX.md has
- * the table).  Landlock names objects by inode, found at ruleset build
- * time, and grants a right on an object and everything beneath it; so a
- * name is resolved here to an existing object, and where that takes a
- * coarser object than the entry named (a pattern's directory, a missing
- * file's parent, /proc for proc:/self) the grant says so.  Reads the
- * model and the file system; owns only the grants it returns.  Next:
- * build.c unions the grants of a subtree.
+ * the table).  Landlock names objects by inode, opened when the ruleset
+ * is applied, and grants a right on an object and everything beneath it;
+ * so a name becomes a path to open, and where that is a coarser object
+ * than the entry named (a pattern's directory, a parent, /proc for
+ * proc:/self) the grant says so.  Whether the object exists is the
+ * applier's question (apply.c opens the nearest existing parent of a
+ * missing one); with HM_SBX_LOOKUP this file asks it too, for --explain's
+ * [missing].  Reads the model, and the file system only for an
+ * executable's interpreter and with HM_SBX_LOOKUP; owns only the grants
+ * it returns.  Next: build.c unions the grants of a subtree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,7 +174,8 @@ static bool exists(const char *root, const char *path)
 	return ok;
 }
 
-/* Walk @path up to an object that exists (at worst "/"). */
+/* Walk @path up to an object that exists (at worst "/"), as apply.c
+ * does when it opens the object. */
 static void nearest_existing(const char *root, char *path, uint32_t *widen)
 {
 	while (!exists(root, path)) {
@@ -191,8 +195,8 @@ static void nearest_existing(const char *root, char *path, uint32_t *widen)
  * is not a path.  proc:/self/x is another inode in every process; other
  * proc:/x names are /proc/x.
  */
-static char *resolve(const char *root, const struct hm_name *name,
-		     bool parent, uint32_t *widen,
+static char *resolve(const char *root, bool lookup,
+		     const struct hm_name *name, bool parent, uint32_t *widen,
 		     enum hm_sbx_unenforced *ne)
 {
 	const char *w = name->str;
@@ -208,7 +212,7 @@ static char *resolve(const char *root, const struct hm_name *name,
 
 		if (asprintf(&word, "/proc%s", w + 5) < 0)
 			return NULL;
-		path = resolve(root, &(struct hm_name){ .str = word,
+		path = resolve(root, lookup, &(struct hm_name){ .str = word,
 				.len = (uint32_t)strlen(word) }, parent, widen,
 			       ne);
 		free(word);
@@ -220,7 +224,7 @@ static char *resolve(const char *root, const struct hm_name *name,
 	}
 	len = object_word(w, len, parent, widen);
 	path = len ? decode_path(w, len) : strdup("/");
-	if (path)
+	if (path && lookup)
 		nearest_existing(root, path, widen);
 	return path;
 }
@@ -244,6 +248,7 @@ static int each_name(const struct hm_name_op *op,
 struct fs_ctx {
 	struct hm_sbx_xlat *x;
 	const char *root;
+	bool lookup;		/* HM_SBX_LOOKUP */
 	uint64_t access;	/* rights on the object */
 	uint64_t dir_access;	/* instead, when the name is a directory */
 	bool parent;		/* on the parent directory */
@@ -255,7 +260,7 @@ static int grant_name(const struct hm_name *n, void *arg)
 	struct fs_ctx *c = arg;
 	enum hm_sbx_unenforced ne = HM_SBX_NE_NONE;
 	uint32_t widen = c->widen;
-	char *path = resolve(c->root, n, c->parent, &widen, &ne);
+	char *path = resolve(c->root, c->lookup, n, c->parent, &widen, &ne);
 
 	if (!path) {
 		if (ne)
@@ -491,9 +496,11 @@ static int unix_ops(struct fs_ctx *c, const struct hm_acl_unix *e)
 /* -------------------------------------------------------------- entry */
 
 int hm_sbx_translate(const struct hm_model *m, const struct hm_acl_head *e,
-		     const char *root, struct hm_sbx_xlat *out)
+		     const char *root, unsigned int flags,
+		     struct hm_sbx_xlat *out)
 {
-	struct fs_ctx c = { .x = out, .root = root ? root : "" };
+	struct fs_ctx c = { .x = out, .root = root ? root : "",
+			    .lookup = flags & HM_SBX_LOOKUP };
 	int r = 0;
 
 	(void)m;

@@ -114,15 +114,23 @@ struct hm_sbx_xlat {
 	bool static_exec;
 };
 
+/* hm_sbx_translate() flags */
+#define HM_SBX_LOOKUP	0x1u	/* resolve a missing object to its nearest
+				 * existing parent now ([missing]), as
+				 * applying will; without it, a grant names
+				 * the object lexically and costs no stat() */
+
 /**
  * hm_sbx_translate() - the Landlock grants for entry @e of @m.
  * @root: prefix the objects are looked up under ("" for the real root; a
  *	test's temp tree), never part of the grant's path.
+ * @flags: HM_SBX_LOOKUP or 0.
  * @out: caller frees with hm_sbx_xlat_fini().
  * Returns: 0 or -ENOMEM.
  */
 int hm_sbx_translate(const struct hm_model *m, const struct hm_acl_head *e,
-		     const char *root, struct hm_sbx_xlat *out);
+		     const char *root, unsigned int flags,
+		     struct hm_sbx_xlat *out);
 void hm_sbx_xlat_fini(struct hm_sbx_xlat *x);
 
 /* hm_sbx_fs_right_names[bit] - "fs.read_file", as audit names them. */
@@ -153,7 +161,10 @@ struct hm_sbx_summary {
 	uint64_t domains;		/* in the subtree */
 	uint64_t entries;		/* policy entries translated */
 	uint64_t grants;		/* rules of the entry ruleset */
-	uint64_t widened[HM_SBX_W_MAX];	/* entries with that widening */
+	uint64_t widened[HM_SBX_W_MAX];	/* entries with that widening; the
+					 * build does not look at the file
+					 * system, so [HM_SBX_W_MISSING] is
+					 * 0 (--explain counts it) */
 	uint64_t unenforced[HM_SBX_NE_MAX];
 	uint64_t abi_unenforced;	/* entries with a right the ABI lacks */
 	uint64_t static_execs;		/* execute entries of static programs */

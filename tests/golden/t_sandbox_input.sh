@@ -84,5 +84,25 @@ expect_rc 0 "$HISTMAC" sandbox -p "$good" --explain --domain "<kernel> /usr/bin/
 has "$tmp/out" '^sandbox: 2 domains, 5 entries' "explain: subtree"
 has "$tmp/out" 'fs.execute,fs.read_file on /usr/bin/true  \[exec-read\]' "explain: execute"
 
+# A missing object: the table names it as the policy does (no stat at
+# build time); --explain looks it up and shows the grant applying will
+# make, on its nearest existing parent, and counts it.
+trunc=$tmp/trunc
+mkdir -p "$trunc"
+cat >"$trunc/domain_policy.conf" <<'EOP'
+<kernel> /usr/bin/true
+use_profile 3
+file read/truncate /etc/ld.so.cache
+file read /nonexistent-hm-sbx/x
+file write /etc/nonexistent-hm-sbx
+EOP
+: >"$trunc/exception_policy.conf"
+dom="<kernel> /usr/bin/true"
+expect_rc 0 "$HISTMAC" sandbox -p "$trunc" --abi 7 --explain --domain "$dom"
+has "$tmp/out" '^      fs.read_file,fs.truncate on /etc/ld.so.cache$' "truncate enforced by default"
+has "$tmp/out" '^      fs.read_file on /  \[missing\]$' "explain: missing, up to /"
+has "$tmp/out" '^      fs.write_file on /etc  \[missing\]$' "explain: missing file"
+has "$tmp/out" 'widened: parent 0 pattern 0 missing 2 ' "explain: missing counted"
+
 [ "$fails" = 0 ] || exit 1
 echo "ok: t_sandbox_input"

@@ -3,8 +3,10 @@
  * test_sandbox.c - the TOMOYO -> Landlock translation table of
  * docs/SANDBOX.md, one row per case, against a small file tree made
  * here (objects that exist, a directory, a script and its interpreter,
- * a missing path); the subtree and per-domain tables; the table checker.
- * No Landlock call: applying is the e2e test's (t_sandbox_chain.sh).
+ * a missing path); the subtree and per-domain tables; the table checker;
+ * and applying a table with the real Landlock in a child process (the
+ * objects the table names lexically, opened then: missing ones on their
+ * nearest existing parent).  The whole chain is t_sandbox_chain.sh's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -193,7 +197,7 @@ static void test_table(void **state)
 		assert_true(hm_model_domain(m, "<kernel>", 8, true, &d) >= 0);
 		parse(m, d, rows[i].line);
 		assert_int_equal(d->n_acl, 1);
-		assert_int_equal(hm_sbx_translate(m, d->acl, root, &x), 0);
+		assert_int_equal(hm_sbx_translate(m, d->acl, root, HM_SBX_LOOKUP, &x), 0);
 		describe(&x, got, sizeof(got));
 		if (strcmp(got, rows[i].grants) || x.unenforced != rows[i].ne)
 			fail_msg("'%s':\n  got  '%s' (unenforced %d)\n  want "
@@ -213,17 +217,17 @@ static void test_scopes(void **state)
 	(void)state;
 	assert_true(hm_model_domain(m, "<kernel>", 8, true, &d) >= 0);
 	parse(m, d, "network unix dgram send \\000x");
-	assert_int_equal(hm_sbx_translate(m, d->acl, root, &x), 0);
+	assert_int_equal(hm_sbx_translate(m, d->acl, root, HM_SBX_LOOKUP, &x), 0);
 	assert_true(x.scope_abstract);
 	assert_false(x.scope_signal);
 	hm_sbx_xlat_fini(&x);
 	/* a static program cannot load the preload: reported */
 	parse(m, d, "file execute /bin/static");
-	assert_int_equal(hm_sbx_translate(m, d->acl->next, root, &x), 0);
+	assert_int_equal(hm_sbx_translate(m, d->acl->next, root, 0, &x), 0);
 	assert_true(x.static_exec);
 	hm_sbx_xlat_fini(&x);
 	parse(m, d, "file execute /bin/prog");
-	assert_int_equal(hm_sbx_translate(m, d->acl->next->next, root, &x), 0);
+	assert_int_equal(hm_sbx_translate(m, d->acl->next->next, root, 0, &x), 0);
 	assert_false(x.static_exec);
 	hm_sbx_xlat_fini(&x);
 	hm_model_free(m);
@@ -470,6 +474,116 @@ static void test_landlock_records(void **state)
 	hm_model_free(m);
 }
 
+/* Without HM_SBX_LOOKUP the build names objects as the policy does and
+ * asks the file system nothing; the lookup is --explain's (and the
+ * applier's). */
+static void test_lexical(void **state)
+{
+	static const char *const lines[][3] = {
+		{ "file read /dir/missing/deeper", "fs.read_file /dir/missing/deeper",
+		  "fs.read_file /dir [missing]" },
+		{ "file create /dir/missing/new 0600",
+		  "fs.make_reg /dir/missing [parent]",
+		  "fs.make_reg /dir [parent,missing]" },
+		{ "file read /etc/f", "fs.read_file /etc/f", "fs.read_file /etc/f" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(lines); i++) {
+		for (unsigned look = 0; look < 2; look++) {
+			struct hm_model *m = hm_model_new();
+			struct hm_domain *d;
+			struct hm_sbx_xlat x;
+			char got[256];
+
+			assert_true(hm_model_domain(m, "<kernel>", 8, true, &d) >= 0);
+			parse(m, d, lines[i][0]);
+			assert_int_equal(hm_sbx_translate(m, d->acl, root,
+							  look ? HM_SBX_LOOKUP : 0,
+							  &x), 0);
+			describe(&x, got, sizeof(got));
+			assert_string_equal(got, lines[i][1 + look]);
+			hm_sbx_xlat_fini(&x);
+			hm_model_free(m);
+		}
+	}
+}
+
+/* Apply a table of lexical rules in a child and try what it allows:
+ * returns the child's exit status (0: all as expected). */
+static int apply_in_child(const void *blob, const char *r)
+{
+	char p[256];
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct hm_sbx_apply_stats as;
+		static const struct { const char *rel; int err; } tries[] = {
+			{ "/etc/f", 0 }, { "/etc/g", 0 },
+			{ "/dir/other", 0 },	/* beneath /dir: missing's parent */
+			{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
+		};
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    hm_sbx_apply(blob, 0, &as))
+			_exit(10);
+		if (as.rules != 3 || as.missing != 1 || as.not_dir != 1)
+			_exit(11);
+		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
+			int fd;
+
+			snprintf(p, sizeof(p), "%s%s", r, tries[i].rel);
+			fd = open(p, O_RDONLY);
+			if (fd >= 0)
+				close(fd);
+			if (fd >= 0 ? tries[i].err != 0 : errno != tries[i].err)
+				_exit(20 + (int)i);
+		}
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void test_apply(void **state)
+{
+	int abi = hm_sbx_abi();
+	char text[1024];
+	struct hm_sbx_opts o = { .root = "" };
+	struct hm_model *m;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	if (abi < 0) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+			fail_msg("no Landlock in CI: %s", strerror(-abi));
+		skip();
+	}
+	o.abi = abi > HM_LL_ABI_MAX ? HM_LL_ABI_MAX : abi;
+	put("/etc/g", "g\n", 0644);
+	put("/etc/h", "h\n", 0644);
+	put("/dir/other", "o\n", 0644);
+	/* sorted: /dir/missing/deeper, /etc/f (also as a directory: the
+	 * directory right is dropped), /etc/g: two share /etc */
+	snprintf(text, sizeof(text),
+		 "<kernel> /a\n"
+		 "file read %1$s/etc/f\n"
+		 "file read %1$s/etc/f/\n"
+		 "file read %1$s/etc/g\n"
+		 "file read %1$s/dir/missing/deeper\n", root);
+	m = policy(text, "");
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 3);
+	assert_int_equal(apply_in_child(blob, root), 0);
+	free(blob);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_subtree_table),
 		cmocka_unit_test(test_port_cap),
+		cmocka_unit_test(test_lexical),
+		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_enter_domain),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_landlock_records),
