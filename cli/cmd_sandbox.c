@@ -53,6 +53,9 @@ static void usage(FILE *f)
 "                          without COMMAND, else stderr)\n"
 "      --best-effort       without Landlock, run COMMAND unconfined (and\n"
 "                          say so) instead of failing\n"
+"      --no-truncate       leave truncation (truncate, ftruncate, O_TRUNC)\n"
+"                          to file permissions: faster opens, but any file\n"
+"                          the user may write can be truncated\n"
 "      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
 "      --stats             print how long building and applying took\n"
@@ -68,7 +71,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
-       OPT_STATS, OPT_ABI, OPT_WRITE_DIALECT };
+       OPT_STATS, OPT_ABI, OPT_WRITE_DIALECT, OPT_NO_TRUNCATE };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -76,6 +79,7 @@ static const struct option options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "best-effort", no_argument, NULL, OPT_BEST },
+	{ "no-truncate", no_argument, NULL, OPT_NO_TRUNCATE },
 	{ "from", required_argument, NULL, OPT_DIALECT },
 	{ "dialect", required_argument, NULL, OPT_WRITE_DIALECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -90,6 +94,7 @@ struct args {
 	bool dry_run;
 	bool explain;
 	bool best_effort;
+	bool no_truncate;
 	bool stats;
 	int dialect;
 	int max_abi;
@@ -122,6 +127,9 @@ static int parse(int argc, char **argv, struct args *a)
 			break;
 		case OPT_BEST:
 			a->best_effort = true;
+			break;
+		case OPT_NO_TRUNCATE:
+			a->no_truncate = true;
 			break;
 		case OPT_STATS:
 			a->stats = true;
@@ -264,7 +272,7 @@ static char *preload_path(void)
 
 /* ------------------------------------------------------------- explain */
 
-static void print_rights(FILE *f, uint64_t access, uint64_t handled)
+static void print_rights(FILE *f, uint64_t access, uint64_t handled, int abi)
 {
 	const char *sep = "";
 
@@ -272,19 +280,21 @@ static void print_rights(FILE *f, uint64_t access, uint64_t handled)
 		if (!(access & (1ULL << b)) || !hm_sbx_fs_right_names[b])
 			continue;
 		fprintf(f, "%s%s", sep, hm_sbx_fs_right_names[b]);
-		if (!(handled & (1ULL << b)))
+		if (!(handled & (1ULL << b)) && hm_sbx_right_abi(b) > abi)
 			fprintf(f, "(not enforced: ABI %d)",
 				hm_sbx_right_abi(b));
+		else if (!(handled & (1ULL << b)))
+			fputs("(not enforced: --no-truncate)", f);
 		sep = ",";
 	}
 }
 
 static void print_grant(FILE *f, const struct hm_sbx_grant *g,
-			const struct hm_sbx_summary *s)
+			const struct hm_sbx_summary *s, int abi)
 {
 	fputs("      ", f);
 	if (g->path) {
-		print_rights(f, g->access, s->handled_fs);
+		print_rights(f, g->access, s->handled_fs, abi);
 		fprintf(f, " on %s", g->path);
 	} else {
 		fprintf(f, "%s%s%s port %lu", g->access & HM_LL_NET_BIND_TCP ?
@@ -309,6 +319,7 @@ struct explain {
 	FILE *f;
 	struct hm_model *m;
 	const struct hm_sbx_summary *s;
+	int abi;
 	uint64_t missing;	/* entries granted on a missing object's parent */
 };
 
@@ -329,7 +340,7 @@ static int explain_entry(const struct hm_acl_head *e, void *arg)
 	if (r)
 		return r;
 	for (size_t i = 0; i < t.n; i++)
-		print_grant(x->f, &t.grants[i], x->s);
+		print_grant(x->f, &t.grants[i], x->s, x->abi);
 	for (size_t i = 0; i < t.n; i++)
 		if (t.grants[i].widen & (1u << HM_SBX_W_MISSING)) {
 			x->missing++;
@@ -343,6 +354,17 @@ static int explain_entry(const struct hm_acl_head *e, void *arg)
 			"this domain's ruleset (no preload)\n");
 	hm_sbx_xlat_fini(&t);
 	return 0;
+}
+
+/* --no-truncate, said wherever what is enforced is said. */
+static void print_truncate(FILE *f, const struct hm_sbx_summary *s, int abi)
+{
+	if (abi < 3 || (s->handled_fs & HM_LL_FS_TRUNCATE))
+		return;
+	fprintf(f, "sandbox: fs.truncate not enforced (--no-truncate): "
+		"truncate, ftruncate and O_TRUNC of any file are left to file "
+		"permissions; %lu entries grant it\n",
+		(unsigned long)s->truncate_unenforced);
 }
 
 static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
@@ -372,6 +394,7 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 	if (s->abi_unenforced)
 		fprintf(f, "sandbox: %lu entries need rights this kernel's "
 			"ABI lacks\n", (unsigned long)s->abi_unenforced);
+	print_truncate(f, s, abi);
 	if (abi < 4 || s->ports_too_wide_bind || s->ports_too_wide_connect)
 		fprintf(f, "sandbox: TCP %s%s%s not restricted (%s)\n",
 			abi < 4 || s->ports_too_wide_bind ? "bind" : "",
@@ -392,7 +415,7 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		   const struct hm_sbx_summary *s, int abi)
 {
 	const struct hm_domain **v;
-	struct explain x = { f, m, s, 0 };
+	struct explain x = { f, m, s, abi, 0 };
 	struct hm_sbx_summary sum = *s;
 	size_t n;
 	int r = hm_sbx_subtree(m, root, &v, &n);
@@ -578,7 +601,8 @@ static int sandbox(const struct args *a, struct plan *p)
 {
 	struct hm_sbx_summary sum = { 0 };
 	struct hm_sbx_opts o = { .abi = p->abi, .root = "", .program = p->prog,
-				 .preload = p->preload };
+				 .preload = p->preload,
+				 .no_truncate = a->no_truncate };
 	FILE *ef = a->cmd ? stderr : stdout;
 	struct stopwatch sw = stopwatch_start();
 	size_t size = 0;
@@ -592,6 +616,7 @@ static int sandbox(const struct args *a, struct plan *p)
 			(unsigned long)sum.domains, (unsigned long)sum.entries,
 			(unsigned long)sum.grants, size);
 		stopwatch_print(&sw, "sandbox: built");
+		print_truncate(stderr, &sum, p->abi);
 	}
 	if (r) {
 		warnx("cannot build the rulesets: %s", strerror(-r));

@@ -546,18 +546,19 @@ static int write_rules(struct tables *t, const struct uset *u,
 	return r;
 }
 
-/* Does entry @x need rights the ABI lacks? */
+/* Does entry @x need rights the ABI lacks, or truncate left unhandled? */
 static void count_unhandled(const struct hm_sbx_xlat *x, int abi,
 			    uint64_t handled, struct hm_sbx_summary *s)
 {
 	uint64_t abi_fs = hm_sbx_fs_abi_mask(abi);
 	uint64_t want = 0;
 
-	(void)handled;
 	for (size_t k = 0; k < x->n; k++)
 		if (x->grants[k].path)
 			want |= x->grants[k].access;
 	s->abi_unenforced += !!(want & ~abi_fs);
+	s->truncate_unenforced += !!(want & abi_fs & ~handled &
+				     HM_LL_FS_TRUNCATE);
 }
 
 static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
@@ -666,6 +667,8 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 
 	/* every right of the ABI but device ioctl (docs/SANDBOX.md) */
 	t.fs = hm_sbx_fs_abi_mask(o->abi) & ~(uint64_t)HM_LL_FS_IOCTL_DEV;
+	if (o->no_truncate)
+		t.fs &= ~(uint64_t)HM_LL_FS_TRUNCATE;
 	r = walk(&b, m, root);
 	if (!r)
 		r = translate_all(&b);

@@ -154,6 +154,8 @@ struct hm_sbx_opts {
 	uint32_t max_ports;	/* a subtree allowing more ports than this
 				 * for bind or connect leaves that right
 				 * unrestricted; 0: 4096 */
+	bool no_truncate;	/* do not handle fs.truncate: truncation is
+				 * left to file permissions (--no-truncate) */
 };
 
 /* Counts over the entry domain's subtree (what --explain sums up). */
@@ -167,6 +169,9 @@ struct hm_sbx_summary {
 					 * 0 (--explain counts it) */
 	uint64_t unenforced[HM_SBX_NE_MAX];
 	uint64_t abi_unenforced;	/* entries with a right the ABI lacks */
+	uint64_t truncate_unenforced;	/* entries granting fs.truncate,
+					 * left to file permissions by
+					 * no_truncate */
 	uint64_t static_execs;		/* execute entries of static programs */
 	uint64_t handled_fs, handled_net, scoped;
 	bool ports_too_wide_bind, ports_too_wide_connect;

@@ -86,7 +86,8 @@ has "$tmp/out" 'fs.execute,fs.read_file on /usr/bin/true  \[exec-read\]' "explai
 
 # A missing object: the table names it as the policy does (no stat at
 # build time); --explain looks it up and shows the grant applying will
-# make, on its nearest existing parent, and counts it.
+# make, on its nearest existing parent, and counts it.  --no-truncate
+# leaves truncate unhandled and says so per right and in the summary.
 trunc=$tmp/trunc
 mkdir -p "$trunc"
 cat >"$trunc/domain_policy.conf" <<'EOP'
@@ -103,6 +104,17 @@ has "$tmp/out" '^      fs.read_file,fs.truncate on /etc/ld.so.cache$' "truncate 
 has "$tmp/out" '^      fs.read_file on /  \[missing\]$' "explain: missing, up to /"
 has "$tmp/out" '^      fs.write_file on /etc  \[missing\]$' "explain: missing file"
 has "$tmp/out" 'widened: parent 0 pattern 0 missing 2 ' "explain: missing counted"
+grep -q 'not enforced (--no-truncate)' "$tmp/out" && fail "truncate reported unenforced by default"
+expect_rc 0 "$HISTMAC" sandbox -p "$trunc" --abi 7 --no-truncate --explain --domain "$dom"
+has "$tmp/out" '^      fs.read_file,fs.truncate\(not enforced: --no-truncate\) on /etc/ld.so.cache$' \
+	"--no-truncate: per right"
+has "$tmp/out" '^sandbox: fs.truncate not enforced \(--no-truncate\): .*; 1 entries grant it$' \
+	"--no-truncate: summary"
+grep -q 'ABI lacks' "$tmp/out" && fail "--no-truncate counted as the ABI's"
+# ABI 2 has no truncate right: that is the ABI's, not --no-truncate's
+expect_rc 0 "$HISTMAC" sandbox -p "$trunc" --abi 2 --no-truncate --explain --domain "$dom"
+has "$tmp/out" 'fs.truncate\(not enforced: ABI 3\)' "ABI 2: truncate is the ABI's"
+has "$tmp/out" '^sandbox: 1 entries need rights this kernel.s ABI lacks' "ABI 2: summary"
 
 [ "$fails" = 0 ] || exit 1
 echo "ok: t_sandbox_input"

@@ -584,6 +584,36 @@ static void test_apply(void **state)
 	hm_model_free(m);
 }
 
+/* --no-truncate: truncate is not handled, and entries granting it are
+ * counted as not enforced (not as the ABI's). */
+static void test_no_truncate(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file read/truncate /etc/f\n"
+				    "file read /etc/g\n", "");
+	struct hm_sbx_opts o = { .abi = 7, .root = root };
+	struct hm_sbx_summary s;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, &s), 0);
+	assert_true(hm_sbx_tdom(blob, 0)->handled_fs & HM_LL_FS_TRUNCATE);
+	assert_int_equal(s.truncate_unenforced, 0);
+	free(blob);
+	o.no_truncate = true;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, &s), 0);
+	assert_false(hm_sbx_tdom(blob, 0)->handled_fs & HM_LL_FS_TRUNCATE);
+	assert_true(hm_sbx_tdom(blob, 0)->handled_fs & HM_LL_FS_READ_FILE);
+	assert_int_equal(hm_sbx_trule(blob, 0)->access, HM_LL_FS_READ_FILE);
+	assert_int_equal(s.truncate_unenforced, 1);
+	assert_int_equal(s.abi_unenforced, 0);
+	free(blob);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_port_cap),
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_no_truncate),
 		cmocka_unit_test(test_enter_domain),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_landlock_records),
