@@ -2,18 +2,34 @@
 # bench/bench_sandbox.sh - what confinement adds to open, exec and TCP
 # connect (latency per call, p50 and p99), side by side in one run:
 #   none      nothing
+#   floor     Landlock's own cost: the kernel's ABI, the rights the
+#             sandbox handles, one rule covering what is measured (read on
+#             the files' directory; execute+read on / for exec; the port),
+#             applied by bench_sbx --floor itself
 #   sandbox   histmac sandbox (Landlock), a learned-size policy: the
 #             benchmark's domain subtree holds 5,000 file reads, 100
 #             patterns, its libraries, its exec and its port; 50 other
 #             domains hold 5,000 more entries
-#   sandbox-abi2  the same at Landlock ABI 2 (--abi 2): no truncate right,
-#             so an open no longer looks for it up to the root
+#   floor-notrunc, sandbox-notrunc
+#             the same with truncate not handled (histmac sandbox
+#             --no-truncate): an open no longer looks for the truncate
+#             right up to the root
+#   floor-abi2, sandbox-abi2
+#             the same at Landlock ABI 2 (--abi 2): no truncate right, no
+#             network rules, no scoping
 #   enforce   histmac enforce --mode enforcing (fanotify) with the same
 #             policy, marking the ramfs the files and the program are on
 #             (it judges opens and execs; connect is not its business)
-# and how long building the rulesets of a 10,000-entry subtree takes.
-# "added" is p50 minus none's p50 in the same round; the table shows the
-# median over rounds, configurations interleaved.
+# and how long building and applying the rulesets of a 10,000-entry
+# subtree takes, and what an exec below the sandbox spends narrowing
+# (the preload) and of that in the kernel (landlock_restrict_self).
+# "added" is p50 minus none's p50 in the same round, "vs floor" a sandbox
+# p50 minus its floor's: what histmac's ruleset adds to Landlock's own
+# cost.  The table shows medians over rounds.  Every round measures each
+# operation under every configuration back to back, in an order rotated
+# from round to round; the measured processes run pinned to one CPU
+# (BENCH_CPU, default the last), the listener and the enforce daemon on
+# the others: unpinned, runs vary by +-30 %.
 #
 # usage: bench/bench_sandbox.sh [BUILD_DIR] [OPENS] [ROUNDS]
 #   BUILD_DIR  a cmake build of histmac (default /tmp/b-bench, built here)
@@ -37,6 +53,20 @@ if [ ! -x "$build/bench/bench_sbx" ] || [ ! -x "$build/histmac" ]; then
 	cmake --build "$build" -j "$(nproc)" >/dev/null
 fi
 HISTMAC=$build/histmac
+ncpu=$(nproc)
+cpu=${BENCH_CPU:-$((ncpu - 1))}
+pin=()
+other=()
+if [ "$ncpu" -gt 1 ] && command -v taskset >/dev/null; then
+	pin=(pinned)
+	other=(taskset -c "$(seq 0 $((ncpu - 1)) | grep -vx "$cpu" | paste -sd,)")
+fi
+# pinned CMD...: run CMD on $cpu, executed by this shell as unpinned it
+# would be (histmac enforce judges an exec by the program executing it,
+# so no taskset in between)
+pinned() {
+	(taskset -pc "$cpu" "$BASHPID" >/dev/null && exec "$@")
+}
 
 tmp=$(mktemp -d /tmp/hm-bench-sbx.XXXXXX)
 T=$tmp/mnt
@@ -66,7 +96,7 @@ for i in $(seq -w 0 4999 | head -n 1000); do files+=("$T/f/$i"); done
 BS=$T/bench_sbx
 cp "$build/bench/bench_sbx" "$BS"
 cc -O2 -o "$tmp/tcp_listen" "$src/tests/e2e/tcp_listen.c"
-"$tmp/tcp_listen" 0 >"$tmp/port" &
+"${other[@]}" "$tmp/tcp_listen" 0 >"$tmp/port" &
 pids+=("$!")
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 read -r port <"$tmp/port"
@@ -108,26 +138,40 @@ n_sub=$(awk '/^<kernel>/ { on = index($0, "'"$BS"'") > 0 } on && /^(file|network
 	"$POL/domain_policy.conf" | wc -l)
 n_all=$(grep -cE '^(file|network) ' "$POL/domain_policy.conf")
 
+# The ABI the sandbox uses here (the kernel's, at most the newest known).
+mkdir "$tmp/empty"
+echo "<kernel>" >"$tmp/empty/domain_policy.conf"
+: >"$tmp/empty/exception_policy.conf"
+abi=$("$HISTMAC" sandbox -p "$tmp/empty" --domain '<kernel>' --explain |
+	sed -n 's/.*; Landlock ABI \([0-9]*\)$/\1/p')
+[ -n "$abi" ] || { echo "bench_sandbox: no Landlock ABI" >&2; exit 3; }
+
+configs=(none floor sandbox floor-notrunc sandbox-notrunc floor-abi2 sandbox-abi2 enforce)
+declare -A floor_of=([sandbox]=floor [sandbox-notrunc]=floor-notrunc
+		     [sandbox-abi2]=floor-abi2)
+
 run() {	# config op -> "op=.. p50_ns=.. p99_ns=.."
-	local cfg=$1 op=$2 n args
+	local cfg=$1 op=$2 n args sbx=("$HISTMAC" sandbox -p "$POL" --domain "<kernel>")
 	case $op in
 	open) n=$opens; args=("${files[@]}") ;;
 	exec) n=$execs; args=("$BS") ;;
 	connect) n=$connects; args=("$port") ;;
 	esac
-	if [ "$cfg" = sandbox ]; then
-		"$HISTMAC" sandbox -p "$POL" --domain "<kernel>" -- "$BS" "$op" "$n" "${args[@]}"
-	elif [ "$cfg" = sandbox-abi2 ]; then
-		"$HISTMAC" sandbox --abi 2 -p "$POL" --domain "<kernel>" -- \
-			"$BS" "$op" "$n" "${args[@]}"
-	else
-		"$BS" "$op" "$n" "${args[@]}"
-	fi
+	case $cfg in
+	floor) "${pin[@]}" "$BS" --floor "$abi" "$op" "$n" "${args[@]}" ;;
+	floor-notrunc) "${pin[@]}" "$BS" --floor "$abi:notrunc" "$op" "$n" "${args[@]}" ;;
+	floor-abi2) "${pin[@]}" "$BS" --floor 2 "$op" "$n" "${args[@]}" ;;
+	sandbox) "${pin[@]}" "${sbx[@]}" -- "$BS" "$op" "$n" "${args[@]}" ;;
+	sandbox-notrunc) "${pin[@]}" "${sbx[@]}" --no-truncate -- "$BS" "$op" "$n" "${args[@]}" ;;
+	sandbox-abi2) "${pin[@]}" "${sbx[@]}" --abi 2 -- "$BS" "$op" "$n" "${args[@]}" ;;
+	*) "${pin[@]}" "$BS" "$op" "$n" "${args[@]}" ;;
+	esac
 }
 
 start_enforce() {
 	rm -f "$tmp/hm.pid"
-	"$HISTMAC" enforce -p "$POL" --mark "$T" --mode enforcing \
+	: >"$tmp/enforce.log"
+	"${other[@]}" "$HISTMAC" enforce -p "$POL" --mark "$T" --mode enforcing \
 		--pidfile "$tmp/hm.pid" 2>>"$tmp/enforce.log" &
 	epid=$!
 	pids+=("$epid")
@@ -140,67 +184,89 @@ start_enforce() {
 }
 
 : >"$tmp/results"
+nc=${#configs[@]}
 for r in $(seq 1 "$rounds"); do
-	for cfg in none sandbox sandbox-abi2 enforce; do
-		[ "$cfg" = enforce ] && start_enforce
-		for op in open exec connect; do
+	for op in open exec connect; do
+		for i in $(seq 0 $((nc - 1))); do
+			cfg=${configs[$(((i + r) % nc))]}	# rotated each round
+			[ "$cfg" = enforce ] && start_enforce
 			# a failed call is counted (fail=), the run goes on
 			out=$(run "$cfg" "$op") || true
+			if [ "$cfg" = enforce ]; then
+				kill -TERM "$epid"
+				wait "$epid" 2>/dev/null || true
+			fi
 			case $out in
 			op=*) echo "$r $cfg $out" >>"$tmp/results" ;;
 			*) echo "bench_sandbox: $cfg $op: $out" >&2; exit 1 ;;
 			esac
 		done
-		if [ "$cfg" = enforce ]; then
-			kill -TERM "$epid"
-			wait "$epid" 2>/dev/null || true
-		fi
 	done
 done
 
 build_ms=()
 apply_ms=()
 for _ in $(seq 1 "$rounds"); do
-	"$HISTMAC" sandbox --stats -p "$POL10" --domain "<kernel>" -- "$BS" noop \
+	"${pin[@]}" "$HISTMAC" sandbox --stats -p "$POL10" --domain "<kernel>" -- "$BS" noop \
 		2>"$tmp/stats"
 	build_ms+=("$(sed -n 's/^sandbox: built in \([0-9.]*\) ms (\([0-9.]*\) ms CPU)/\1\/\2/p' "$tmp/stats")")
-	apply_ms+=("$(sed -n 's/^sandbox: .* applied in \([0-9.]*\) ms (\([0-9.]*\) ms CPU)/\1\/\2/p' "$tmp/stats")")
+	apply_ms+=("$(sed -n 's/^sandbox: [0-9]* rules applied .* in \([0-9.]*\) ms (\([0-9.]*\) ms CPU)/\1\/\2/p' "$tmp/stats")")
 done
 
-echo "# bench_sandbox: $(date -u +%Y-%m-%dT%H:%MZ) $(uname -r) $(nproc) CPUs;" \
-	"$rounds rounds; opens $opens, execs $execs, connects $connects per measurement"
+# What an exec below the sandbox spends narrowing, as the preload reports
+# it: "... in T us, K us of them in landlock_restrict_self()".
+HISTMAC_SANDBOX_DEBUG=1 run sandbox exec 2>"$tmp/narrow" >/dev/null || true
+narrow=$(sed -n 's/.* in \([0-9]*\) us, \([0-9]*\) us of them in landlock_restrict_self().*/\1 \2/p' \
+	"$tmp/narrow" | sort -n | awk '{ t[NR] = $1; k[NR] = $2 }
+	END { if (NR) printf "%d us, of which %d us in landlock_restrict_self() (median of %d execs)",
+		t[int((NR + 1) / 2)], k[int((NR + 1) / 2)], NR }')
+
+echo "# bench_sandbox: $(date -u +%Y-%m-%dT%H:%MZ) $(uname -r) $ncpu CPUs${pin[*]:+, measured on CPU $cpu};" \
+	"Landlock ABI $abi; $rounds rounds; opens $opens, execs $execs, connects $connects per measurement"
 echo "# policy: $n_all entries, $n_sub in the benchmark's subtree"
-awk '
+FLOORS="sandbox=floor sandbox-notrunc=floor-notrunc sandbox-abi2=floor-abi2" \
+CONFIGS="${configs[*]}" awk '
 	{ for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 	  k = $2 " " f["op"]; p50[k, $1] = f["p50_ns"]; p99[k, $1] = f["p99_ns"]
 	  fail[k] += f["fail"]; calls[k] += f["n"]; rounds[$1] = 1 }
-	function median(a, key,   n, v, i, j, t) {
+	function sort_mid(v, n,   i, j, t) {
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return v[int((n + 1) / 2)]
+	}
+	function median(a, key,   n, v, i) {
 		n = 0
 		for (i in rounds) v[++n] = a[key, i]
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return v[int((n + 1) / 2)]
+		return sort_mid(v, n)
 	}
-	function added(key, base,   n, v, i, j, t) {
+	function added(key, base,   n, v, i) {	# median of per-round differences
 		n = 0
 		for (i in rounds) v[++n] = p50[key, i] - p50[base, i]
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return v[int((n + 1) / 2)]
+		return sort_mid(v, n)
 	}
 	END {
-		printf "%-8s %-13s %10s %10s %10s %8s %s\n", "op", "config",
-		       "p50_ns", "p99_ns", "added_ns", "vs_none", "failed"
+		nf = split(ENVIRON["FLOORS"], fl, " ")
+		for (i = 1; i <= nf; i++) { split(fl[i], kv, "="); floor_of[kv[1]] = kv[2] }
+		nc = split(ENVIRON["CONFIGS"], cfgs, " ")
 		split("open exec connect", ops, " ")
-		split("none sandbox sandbox-abi2 enforce", cfgs, " ")
-		for (o = 1; o <= 3; o++) for (c = 1; c <= 4; c++) {
+		printf "%-8s %-16s %10s %10s %10s %8s %10s %8s %s\n", "op", "config",
+		       "p50_ns", "p99_ns", "added_ns", "vs_none", "vs_floor", "", "failed"
+		for (o = 1; o <= 3; o++) for (c = 1; c <= nc; c++) {
 			k = cfgs[c] " " ops[o]; b = "none " ops[o]
 			a = added(k, b)
-			printf "%-8s %-13s %10d %10d %10d %7.1f%% %d/%d\n", ops[o],
+			vf = "-"; vfp = ""
+			if (cfgs[c] in floor_of) {
+				fk = floor_of[cfgs[c]] " " ops[o]
+				d = added(k, fk)
+				vf = sprintf("%d", d)
+				vfp = sprintf("%+.1f%%", 100 * d / median(p50, fk))
+			}
+			printf "%-8s %-16s %10d %10d %10d %7.1f%% %10s %8s %d/%d\n", ops[o],
 			       cfgs[c], median(p50, k), median(p99, k), a,
-			       100 * a / median(p50, b), fail[k], calls[k]
+			       100 * a / median(p50, b), vf, vfp, fail[k], calls[k]
 		}
 	}' "$tmp/results"
 echo "# 10,000-entry subtree, per run, wall/CPU ms:"
 echo "#   build: ${build_ms[*]}"
 echo "#   apply: ${apply_ms[*]}"
+echo "# an exec below the sandbox narrowing to its domain: ${narrow:-not reported}"

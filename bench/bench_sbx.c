@@ -3,11 +3,20 @@
  * bench_sbx.c - latency of the three things a sandbox is in the way of,
  * for bench/bench_sandbox.sh: each call timed alone, one line printed:
  *   op=OP n=N p50_ns=A p99_ns=B fail=F
- * usage: bench_sbx open N FILE...    open+close, files round robin
+ * usage: bench_sbx [--floor ABI[:notrunc]] OP N ARG...
+ *        bench_sbx open N FILE...    open+close, files round robin
  *        bench_sbx exec N PROG       fork, execve PROG noop, wait
  *        bench_sbx connect N PORT    TCP connect to 127.0.0.1:PORT, close
  *        bench_sbx noop              exit 0 (what exec runs)
  * Runs in the domain under test itself: no wrapper in front of it.
+ *
+ * --floor: first restrict itself with Landlock's smallest ruleset for the
+ * operation, handling what `histmac sandbox` handles at that ABI (file
+ * rights, all but device ioctl, and truncate unless ":notrunc"; TCP
+ * ports from ABI 4; signal and abstract unix scoping from ABI 6) with one
+ * rule: read on the directory of the files (open), execute and read on
+ * "/" (exec: the program and its libraries), the port (connect).  What
+ * the sandbox costs beyond that is its ruleset's.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,10 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../sandbox/landlock_abi.h"
 
 static uint64_t now_ns(void)
 {
@@ -75,6 +88,65 @@ static int do_connect(int port)
 	return r;
 }
 
+static int add_path_rule(int rfd, const char *path, uint64_t access)
+{
+	struct hm_ll_path_beneath_attr pb;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -1;
+	pb.allowed_access = access;
+	pb.parent_fd = fd;
+	r = (int)syscall(HM_LL_SYS_ADD_RULE, rfd, HM_LL_RULE_PATH_BENEATH, &pb, 0);
+	close(fd);
+	return r;
+}
+
+/* The floor ruleset (see the top) for @op with @arg; @spec "ABI[:notrunc]". */
+static int floor_restrict(const char *spec, const char *op, const char *arg)
+{
+	int abi = atoi(spec);
+	struct hm_ll_ruleset_attr attr = { 0 };
+	struct hm_ll_net_port_attr np = { HM_LL_NET_CONNECT_TCP, 0 };
+	char dir[4096];
+	char *slash;
+	int rfd, r = 0;
+
+	/* the rights of ABI 1..abi: bits 0-12, refer (2), truncate (3) */
+	attr.handled_access_fs = (1ULL << (abi >= 3 ? 15 : abi >= 2 ? 14 : 13)) - 1;
+	if (strstr(spec, ":notrunc"))
+		attr.handled_access_fs &= ~(uint64_t)HM_LL_FS_TRUNCATE;
+	if (abi >= 4)
+		attr.handled_access_net = HM_LL_NET_BIND_TCP | HM_LL_NET_CONNECT_TCP;
+	if (abi >= 6)
+		attr.scoped = HM_LL_SCOPE_SIGNAL | HM_LL_SCOPE_ABSTRACT_UNIX;
+	rfd = (int)syscall(HM_LL_SYS_CREATE_RULESET, &attr,
+			   abi >= 6 ? sizeof(attr) : abi >= 4 ? 16 : 8, 0);
+	if (rfd < 0)
+		return -1;
+	if (!strcmp(op, "open")) {
+		snprintf(dir, sizeof(dir), "%s", arg);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		r = add_path_rule(rfd, dir, HM_LL_FS_READ_FILE);
+	} else if (!strcmp(op, "exec")) {
+		r = add_path_rule(rfd, "/", HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE);
+	} else if (abi >= 4) {
+		np.port = (uint64_t)atoi(arg);
+		r = (int)syscall(HM_LL_SYS_ADD_RULE, rfd, HM_LL_RULE_NET_PORT,
+				 &np, 0);
+	}
+	if (!r)
+		r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	if (!r)
+		r = (int)syscall(HM_LL_SYS_RESTRICT_SELF, rfd, abi >= 7 ?
+				 HM_LL_RESTRICT_LOG_NEW_EXEC_ON : 0);
+	close(rfd);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	long n, fail = 0;
@@ -82,8 +154,17 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "noop"))
 		return 0;
+	if (argc >= 6 && !strcmp(argv[1], "--floor")) {
+		if (floor_restrict(argv[2], argv[3], argv[5])) {
+			perror("bench_sbx: floor ruleset");
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: bench_sbx open|exec|connect N ARG...\n");
+		fprintf(stderr, "usage: bench_sbx [--floor ABI[:notrunc]] "
+			"open|exec|connect N ARG...\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
