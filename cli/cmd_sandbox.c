@@ -507,7 +507,7 @@ static int confine(const void *blob, size_t size, const char *preload,
 	struct hm_sbx_apply_stats st;
 	int fd = table_fd(blob, size);
 	struct stopwatch sw = stopwatch_start();
-	char what[96];
+	char what[160];
 	int r;
 
 	if (fd < 0) {
@@ -525,7 +525,8 @@ static int confine(const void *blob, size_t size, const char *preload,
 	}
 	if (stats) {
 		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
-			 "a missing object's parent)", st.rules, st.missing);
+			 "a missing object's parent, %u unreachable skipped)",
+			 st.rules, st.missing, st.unreachable);
 		stopwatch_print(&sw, what);
 	}
 	return 0;

@@ -185,13 +185,20 @@ static void cache_dir(struct opener *o, const char *path, size_t dlen,
 	o->dlen = dlen;
 }
 
-/* Is @err "this object is not there (for us)": the rule then goes to the
- * nearest existing parent.  Anything else (no fds, no memory) must fail
- * the apply rather than widen it. */
+/* Is @err "this object does not exist": the rule then goes to the
+ * nearest existing parent.  Anything else must not widen it. */
 static bool absent(int err)
 {
-	return err == -ENOENT || err == -ENOTDIR || err == -EACCES ||
-	       err == -ELOOP || err == -ENAMETOOLONG;
+	return err == -ENOENT || err == -ENOTDIR;
+}
+
+/* Is @err "this process cannot reach the object" (a directory it may not
+ * search, a symlink loop): the rule is skipped, since the process cannot
+ * open it by that name either, and a parent (say "/" for /root/x) would
+ * allow far more.  Anything else (no fds, no memory) fails the apply. */
+static bool unreachable(int err)
+{
+	return err == -EACCES || err == -ELOOP || err == -ENAMETOOLONG;
 }
 
 /* The nearest existing parent of missing @path (at worst "/"). */
@@ -250,6 +257,10 @@ static int add_path(int rfd, struct opener *o, const char *path,
 	int fd = open_object(o, path, next, &access, st);
 	int r = 0;
 
+	if (fd < 0 && unreachable(fd)) {
+		st->unreachable++;
+		return 0;
+	}
 	if (fd < 0)
 		return fd;
 	pb.allowed_access = access;

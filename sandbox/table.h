@@ -115,6 +115,8 @@ struct hm_sbx_apply_stats {
 	uint32_t missing;	/* objects that did not exist: their rules
 				 * went to the nearest existing parent */
 	uint32_t not_dir;	/* directory rights dropped on a non-directory */
+	uint32_t unreachable;	/* skipped: the process may not reach the
+				 * object (EACCES, ELOOP, ENAMETOOLONG) */
 	uint32_t restrict_us;	/* in landlock_restrict_self(): the kernel
 				 * copying every inherited rule into the
 				 * new domain */
@@ -125,7 +127,8 @@ struct hm_sbx_apply_stats {
  * and restrict the calling thread with it (no_new_privs must be set).
  * A rule's object that does not exist (a file created later) is granted
  * on its nearest existing parent and counted: the widening docs/SANDBOX.md
- * calls "missing".
+ * calls "missing".  One the process may not reach (a directory it may not
+ * search) is skipped and counted: it could not open it either.
  * @st: counters; may be NULL.
  * Returns: 0 or negative errno (-E2BIG: the 16-layer limit; -EMFILE,
  * -ENOMEM: nothing was widened for them; -EINVAL: a rule's string is

@@ -159,19 +159,19 @@ static char *decode_path(const char *w, size_t len)
 	return raw;
 }
 
+/* Does @path exist (as apply.c decides: only ENOENT and ENOTDIR say
+ * no; an object this process may not reach is not widened)? */
 static bool exists(const char *root, const char *path)
 {
 	struct stat st;
-	char *full;
-	bool ok;
+	char *full = NULL;
+	int r;
 
-	if (!*root)
-		return stat(path, &st) == 0;
-	if (asprintf(&full, "%s%s", root, path) < 0)
-		return false;
-	ok = stat(full, &st) == 0;
+	if (*root && asprintf(&full, "%s%s", root, path) < 0)
+		return true;	/* no memory: do not claim a widening */
+	r = stat(full ? full : path, &st) ? errno : 0;
 	free(full);
-	return ok;
+	return r != ENOENT && r != ENOTDIR;
 }
 
 /* Walk @path up to an object that exists (at worst "/"), as apply.c

@@ -528,7 +528,8 @@ static int apply_in_child(const void *blob, const char *r)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    hm_sbx_apply(blob, 0, &as))
 			_exit(10);
-		if (as.rules != 3 || as.missing != 1 || as.not_dir != 1)
+		if (as.rules != 3 || as.missing != 1 || as.not_dir != 1 ||
+		    as.unreachable != 1)
 			_exit(11);
 		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
 			int fd;
@@ -567,18 +568,22 @@ static void test_apply(void **state)
 	put("/etc/g", "g\n", 0644);
 	put("/etc/h", "h\n", 0644);
 	put("/dir/other", "o\n", 0644);
+	snprintf(text, sizeof(text), "%s/etc/loop", root);
+	assert_int_equal(symlink("loop", text), 0);
 	/* sorted: /dir/missing/deeper, /etc/f (also as a directory: the
-	 * directory right is dropped), /etc/g: two share /etc */
+	 * directory right is dropped), /etc/g, /etc/loop (a symlink loop:
+	 * unreachable, skipped rather than widened): three share /etc */
 	snprintf(text, sizeof(text),
 		 "<kernel> /a\n"
 		 "file read %1$s/etc/f\n"
 		 "file read %1$s/etc/f/\n"
 		 "file read %1$s/etc/g\n"
-		 "file read %1$s/dir/missing/deeper\n", root);
+		 "file read %1$s/dir/missing/deeper\n"
+		 "file read %1$s/etc/loop\n", root);
 	m = policy(text, "");
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
-	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 3);
+	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 4);
 	assert_int_equal(apply_in_child(blob, root), 0);
 	free(blob);
 	hm_model_free(m);
