@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dcache.c - the enforcer's decision cache: which (domain, object) pairs
- * were allowed since the policy last changed.  Fixed size, four-way set
+ * were allowed since the policy last changed, and with which operations
+ * (a hit still checks how the file is opened).  Fixed size, four-way set
  * associative (the oldest entry of a set goes), counted; a flush is one generation bump, so a reload or a
  * learned entry never walks the table; entries expire after a time to
  * live.  Owns its slots; knows nothing of
@@ -18,6 +19,7 @@ struct slot {
 	struct hm_dcache_key k;
 	uint64_t gen;		/* valid when == cache gen */
 	uint64_t when_ns;	/* inserted */
+	uint32_t granted;	/* what the policy grants on the object */
 };
 
 struct hm_dcache {
@@ -85,7 +87,7 @@ static bool same(const struct hm_dcache_key *a, const struct hm_dcache_key *b)
 }
 
 bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
-		      uint64_t now_ns)
+		      uint64_t now_ns, uint32_t *granted)
 {
 	struct slot *w = &c->slots[WAYS * set_of(c, k)];
 
@@ -99,6 +101,8 @@ bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 			break;
 		}
 		c->st.hits++;
+		if (granted)
+			*granted = w[i].granted;
 		return true;
 	}
 	c->st.misses++;
@@ -106,7 +110,7 @@ bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 }
 
 void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
-		      uint64_t now_ns)
+		      uint32_t granted, uint64_t now_ns)
 {
 	struct slot *w = &c->slots[WAYS * set_of(c, k)];
 	int i, victim = 0;
@@ -132,6 +136,7 @@ void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
 	w[i].k = *k;
 	w[i].gen = c->gen;
 	w[i].when_ns = now_ns;
+	w[i].granted = granted;
 	c->st.inserts++;
 }
 

@@ -8,6 +8,7 @@
  * the kernel, this file judges, enforcer/ answers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -439,6 +440,64 @@ static void decide_exec(const struct hm_model *m,
 	out->program = q->path;
 }
 
+uint32_t hm_enf_open_ops(uint64_t flags, bool empty)
+{
+	uint64_t acc = flags & O_ACCMODE;
+	uint32_t ops = 0;
+
+	if (acc != O_WRONLY)
+		ops |= 1u << HM_FILE_READ;
+	if (acc != O_RDONLY)
+		ops |= 1u << ((flags & O_APPEND) ? HM_FILE_APPEND :
+						   HM_FILE_WRITE);
+	/* the kernel truncates a regular file even on O_RDONLY|O_TRUNC */
+	if ((flags & O_TRUNC) && !empty)
+		ops |= 1u << HM_FILE_TRUNCATE;
+	if ((flags & O_CREAT) && empty)
+		ops |= HM_ENF_OPEN_CREAT;
+	return ops;
+}
+
+bool hm_enf_open_allows(uint32_t granted, uint32_t ask)
+{
+	if ((ask & HM_ENF_OPEN_CREAT) && (granted & HM_ENF_OPEN_CREAT))
+		return true;
+	ask &= HM_ENF_OPEN_OPS;
+	return ask && !(ask & ~granted);
+}
+
+/*
+ * What @d grants on the query's path, one operation at a time (an open
+ * for reading and writing may be granted by two entries).  *@cond: some
+ * entry that granted one has a condition.
+ */
+static uint32_t granted_ops(const struct hm_model *m,
+			    const struct hm_domain *d,
+			    const struct hm_enf_query *q,
+			    const struct hm_acl_head **match, bool *cond)
+{
+	static const unsigned ops[] = { HM_FILE_READ, HM_FILE_WRITE,
+					HM_FILE_APPEND, HM_FILE_TRUNCATE };
+	struct hm_request req = { .kind = HM_ACL_PATH, .name1 = q->path,
+				  .ctx = q->ctx };
+	uint32_t granted = 0;
+
+	*match = NULL;
+	*cond = false;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(ops); i++) {
+		const struct hm_acl_head *e;
+
+		req.op = ops[i];
+		if (!hm_domain_allows(m, d, &req, &e))
+			continue;
+		granted |= 1u << ops[i];
+		*cond |= e->cond != NULL;
+		if (!*match)
+			*match = e;
+	}
+	return granted;
+}
+
 static void decide_open(const struct hm_model *m,
 			const struct hm_enf_index *ix,
 			const struct hm_domain *acl_dom,
@@ -446,26 +505,37 @@ static void decide_open(const struct hm_model *m,
 			const struct hm_enf_query *q,
 			struct hm_enf_answer *out)
 {
-	struct hm_request req = {
-		.kind = HM_ACL_PATH, .name1 = q->path, .ctx = q->ctx,
-		.op_mask = 1u << HM_FILE_READ | 1u << HM_FILE_WRITE |
-			   1u << HM_FILE_APPEND | 1u << HM_FILE_TRUNCATE,
-	};
+	const struct hm_acl_head *create;
+	bool cond;
 
-	out->allowed = hm_domain_allows(m, acl_dom, &req, &out->match);
-	if (!out->allowed) {
-		out->match = create_match(ix, c, q->path, q->ctx);
-		out->allowed = out->match != NULL;
+	out->granted = granted_ops(m, acl_dom, q, &out->match, &cond);
+	create = create_match(ix, c, q->path, q->ctx);
+	if (create) {
+		out->granted |= HM_ENF_OPEN_CREAT;
+		cond |= create->cond != NULL;
+		if (!out->match)
+			out->match = create;
 	}
-	if (out->allowed && ix->any_global) {
+	if (q->ask) {
+		out->allowed = hm_enf_open_allows(out->granted, q->ask);
+	} else {
+		/* no mode can be refused: no need to read it */
+		out->allowed = (out->granted & HM_ENF_OPEN_OPS) ==
+			       HM_ENF_OPEN_OPS;
+		out->need_mode = !out->allowed && out->granted;
+	}
+	out->cacheable = !cond;
+	if ((out->granted & HM_ENF_OPEN_OPS) == HM_ENF_OPEN_OPS &&
+	    ix->any_global) {
 		struct hm_domain global = { .group_no = -1 };
-		const struct hm_acl_head *g = NULL;
+		const struct hm_acl_head *g;
 
 		memcpy(global.groups, ix->global, sizeof(global.groups));
-		/* an ignore mark allows every process: only an entry with no
-		 * condition (task.uid=0 holds for root, not for the rest) */
-		out->global = hm_domain_allows(m, &global, &req, &g) && g &&
-			      !g->cond;
+		/* an ignore mark lets every process open the file in every
+		 * mode: only when every operation is granted by entries with
+		 * no condition (task.uid=0 holds for root, not the rest) */
+		out->global = granted_ops(m, &global, q, &g, &cond) ==
+				      HM_ENF_OPEN_OPS && !cond;
 	}
 }
 
@@ -488,9 +558,13 @@ void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 		acl_dom = &fake;
 	}
 	containers_of(m, d, acl_dom->groups, &c);
-	if (q->exec)
+	if (q->exec) {
 		decide_exec(m, ix, acl_dom, &c, q, out);
-	else
+		out->cacheable = !out->match || !out->match->cond;
+	} else {
 		decide_open(m, ix, acl_dom, &c, q, out);
-	out->cacheable = out->allowed && (!out->match || !out->match->cond);
+	}
+	/* an open's entry may be cached with what it grants, even when the
+	 * mode is yet to be read */
+	out->cacheable &= out->allowed || out->need_mode;
 }

@@ -211,7 +211,9 @@ static int write_pidfile(const char *path)
 static int open_fanotify(struct hm_enforcer *E)
 {
 	unsigned ev_flags = O_RDONLY | O_LARGEFILE | O_CLOEXEC;
-	unsigned flags = FAN_CLOEXEC | FAN_NONBLOCK;
+	/* the thread, not its group: /proc/TID/syscall shows the open the
+	 * event is about (another thread may wait in an open of its own) */
+	unsigned flags = FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID;
 
 	if (E->o.dry_run) {
 		E->fan_fd = fanotify_init(flags | FAN_CLASS_NOTIF, ev_flags);

@@ -70,6 +70,8 @@
 	X(directories, "directories (not judged)")			\
 	X(no_path, "path not resolvable from the event fd")		\
 	X(exited, "process gone before its event was read")		\
+	X(mode_reads, "open modes read from /proc/TID/syscall")	\
+	X(mode_unknown, "open modes unknown (judged read and write)")	\
 	X(proc_gone, "process gone while judged (/proc unreadable)")	\
 	X(late, "decided after the watchdog had answered")		\
 	X(overflow, "fanotify queue overflows")				\
@@ -231,11 +233,11 @@ int hm_proc_import(struct hm_proc *p, const char *state);
 /* @pid's domain; reads /proc for a process not seen yet.
  * Returns 0, -ESRCH (gone), or negative errno. */
 int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out);
-/* What the open @pid waits in asked for (bitmask of enum hm_file_op:
- * read, write, append, truncate), from /proc/PID/syscall, into @out
- * (0: unknown).  Returns 0, or -ESRCH when the process is gone (its
- * /proc entry cannot be read; @out untouched). */
-int hm_proc_open_perm(int32_t pid, uint32_t *out);
+/* The flags of the open thread @tid waits in, from /proc/TID/syscall.
+ * Returns 0, -ENODATA (cannot be told), or -ESRCH (gone). */
+int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out);
+/* The thread group of thread @tid.  Returns 0, -ESRCH, or -errno. */
+int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out);
 /* task values for conditions, from /proc/PID/status; -ESRCH: gone */
 int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx);
 /* encoded /proc/PID/exe into @buf (size @cap); length or -errno */
@@ -367,6 +369,9 @@ struct hm_loop_cfg {
 	struct hm_execs *execs;
 	struct hm_super *sup;		/* may be NULL */
 	struct hm_enforcer_counters *c;
+	/* tests: the flags of the open @tid waits in (stands in for the
+	 * kernel's /proc); NULL: hm_proc_open_flags() */
+	int (*open_flags)(int32_t tid, uint64_t *flags);
 };
 
 struct hm_loop;

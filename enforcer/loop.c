@@ -26,8 +26,8 @@
 
 #include "enforcer_private.h"
 
-/* A read returns whole events, and ours carry no info records (no
- * FAN_REPORT_* flags): a buffer this size never holds more than
+/* A read returns whole events, and ours carry no info records
+ * (FAN_REPORT_TID adds none): a buffer this size never holds more than
  * HM_LOOP_BATCH of them, so every event read is judged. */
 #define BATCH_BYTES (HM_LOOP_BATCH * FAN_EVENT_METADATA_LEN)
 #define PERM_MASK (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)
@@ -36,7 +36,7 @@
 struct taken {
 	struct hm_slot_ref ref;
 	int fd;
-	int32_t pid;
+	int32_t tid;		/* FAN_REPORT_TID: the opening thread */
 	bool exec;
 	bool dry;		/* notification only (--dry-run) */
 };
@@ -45,7 +45,8 @@ struct taken {
 struct ev {
 	struct hm_slot_ref ref;
 	int fd;
-	int32_t pid;
+	int32_t tid;		/* the thread that opens */
+	int32_t pid;		/* its process (thread group) */
 	bool exec;
 	bool dry;
 	bool done;
@@ -61,7 +62,10 @@ struct ev {
 	bool cache_ok;
 	struct hm_cond_ctx ctx;
 	bool has_ctx;
-	uint32_t perm;		/* violations: what was asked (hm_file_op) */
+	bool unknown;		/* the open's mode could not be read */
+	uint32_t ask;		/* open: hm_enf_open_ops(); 0: not read */
+	uint32_t perm;		/* violations: what was asked and not
+				 * granted (hm_file_op) */
 	char raw[PATH_MAX];	/* last: not cleared per event */
 };
 
@@ -149,8 +153,10 @@ static void report(struct hm_loop *l, struct ev *e,
 		word = l->cfg.stall_deny ? "timeout (watchdog: deny)" :
 					   "timeout (watchdog: allow)";
 	}
-	hm_log("%s pid=%d domain=\"%s\" %s%s", word, e->pid,
+	hm_log("%s pid=%d domain=\"%s\" %s%s%s", word, e->pid,
 	       e->v.name->str, line ? line : e->nm.str,
+	       e->unknown ? " (open mode unknown: judged as read and write)" :
+			    "",
 	       e->gone ? " (process gone)" : "");
 	free(line);
 	e->reported = true;
@@ -223,18 +229,46 @@ static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
 	report(l, e, HM_DECISION_DENY, prof);
 }
 
+/*
+ * What the open asks (hm_enf_open_ops()), read once per event from the
+ * thread that waits inside open() for our answer.  When it cannot be
+ * read: read and write (fail closed), said in the log line; a --dry-run
+ * opener does not wait, so there it is only a guess, and unknown is read.
+ */
+static uint32_t ask_of(struct hm_loop *l, struct ev *e)
+{
+	uint64_t flags;
+	int r;
+
+	if (e->ask)
+		return e->ask;
+	l->c->mode_reads++;
+	r = l->cfg.open_flags ? l->cfg.open_flags(e->tid, &flags) :
+				hm_proc_open_flags(l->cfg.proc, e->tid, &flags);
+	if (!r) {
+		e->ask = hm_enf_open_ops(flags, e->stx.stx_size == 0);
+		return e->ask;
+	}
+	if (r == -ESRCH)
+		gone(l, e);
+	l->c->mode_unknown++;
+	e->unknown = !e->dry;
+	e->ask = e->dry ? 1u << HM_FILE_READ : HM_ENF_OPEN_UNKNOWN;
+	return e->ask;
+}
+
 /* Not allowed by the policy: what the profile says. */
 static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 		      const struct hm_enf_answer *a)
 {
-	(void)a;
 	/* asked before answering: the opener still waits inside open() */
-	if (prof != HM_PROFILE_DISABLED) {
-		e->perm = 0;
-		if (e->exec)
-			e->perm = 1u << HM_FILE_EXECUTE;
-		else if (hm_proc_open_perm(e->pid, &e->perm) == -ESRCH)
-			gone(l, e);
+	if (prof != HM_PROFILE_DISABLED && e->exec) {
+		e->perm = 1u << HM_FILE_EXECUTE;
+	} else if (prof != HM_PROFILE_DISABLED) {
+		uint32_t ask = ask_of(l, e) & HM_ENF_OPEN_OPS;
+
+		/* what is missing is what is reported and learned */
+		e->perm = ask & ~a->granted ? ask & ~a->granted : ask;
 	}
 	switch (prof) {
 	case HM_PROFILE_DISABLED:
@@ -243,7 +277,8 @@ static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 		finish(l, e, true, false);
 		l->c->disabled++;
 		if (!e->exec && e->cache_ok)
-			hm_dcache_insert(l->cfg.cache, &e->key, l->now_ns);
+			hm_dcache_insert(l->cfg.cache, &e->key,
+					 HM_ENF_OPEN_OPS, l->now_ns);
 		return;
 	case HM_PROFILE_LEARNING:
 		if (e->exec)
@@ -420,22 +455,30 @@ static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 
 /*
  * The plain open fsnotify sends after each exec open of a program, its
- * loader or its interpreter is part of the exec: read-only.  An open of
- * the same file for writing (the exec may have failed, and the process
- * goes on) is judged like any other.
+ * loader or its interpreter is part of the exec: read-only.  Any other
+ * open of the same file (the exec may have failed, and the process goes
+ * on), or one whose mode cannot be read, is judged like any other.
  */
-static bool exec_open(struct ev *e, const struct hm_pending_exec *pe)
+static bool exec_open(struct hm_loop *l, struct ev *e,
+		      const struct hm_pending_exec *pe)
 {
-	uint32_t perm = 0;
-
 	if (!hm_execs_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
 					  e->stx.stx_dev_minor,
 			      e->stx.stx_ino))
 		return false;
-	if (hm_proc_open_perm(e->pid, &perm) == -ESRCH)
-		return true;	/* gone: nothing is written */
-	return !(perm & (1u << HM_FILE_WRITE | 1u << HM_FILE_APPEND |
-			 1u << HM_FILE_TRUNCATE));
+	return ask_of(l, e) == 1u << HM_FILE_READ;
+}
+
+/* A cache hit holds when what was granted covers what is asked; the
+ * mode is read only when it could matter. */
+static bool cached(struct hm_loop *l, struct ev *e)
+{
+	uint32_t granted;
+
+	if (!hm_dcache_lookup(l->cfg.cache, &e->key, l->now_ns, &granted))
+		return false;
+	return (granted & HM_ENF_OPEN_OPS) == HM_ENF_OPEN_OPS ||
+	       hm_enf_open_allows(granted, ask_of(l, e));
 }
 
 /* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
@@ -456,9 +499,16 @@ static void judge(struct hm_loop *l, struct ev *e)
 	uint8_t prof;
 	int r;
 
-	hm_proc_apply(l->cfg.proc, e->pid);	/* its exec first */
-	r = hm_proc_view(l->cfg.proc, e->pid, &e->v);
-
+	r = hm_proc_tgid(l->cfg.proc, e->tid, &e->pid);
+	if (!r && e->pid == l->cfg.self) {
+		l->c->self++;	/* one of our own threads */
+		finish(l, e, true, false);
+		return;
+	}
+	if (!r) {
+		hm_proc_apply(l->cfg.proc, e->pid);	/* its exec first */
+		r = hm_proc_view(l->cfg.proc, e->pid, &e->v);
+	}
 	if (r) {
 		if (r == -ESRCH)
 			l->c->exited++;
@@ -468,8 +518,9 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	if (statx(e->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
-		  STATX_TYPE | STATX_INO | STATX_NLINK | STATX_CTIME |
-			  STATX_MTIME | STATX_MNT_ID, &e->stx) < 0) {
+		  STATX_TYPE | STATX_INO | STATX_NLINK | STATX_SIZE |
+			  STATX_CTIME | STATX_MTIME | STATX_MNT_ID,
+		  &e->stx) < 0) {
 		l->c->no_path++;
 		finish_default(l, e);
 		return;
@@ -480,14 +531,13 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	pe = l->cfg.execs->n ? hm_execs_find(l->cfg.execs, e->pid) : NULL;
-	if (!e->exec && pe && exec_open(e, pe)) {
+	if (!e->exec && pe && exec_open(l, e, pe)) {
 		l->c->exec_part++;
 		finish(l, e, true, false);
 		return;
 	}
 	set_key(e);
-	if (e->cache_ok && !e->exec &&
-	    hm_dcache_lookup(l->cfg.cache, &e->key, l->now_ns)) {
+	if (e->cache_ok && !e->exec && cached(l, e)) {
 		l->c->cache_allowed++;
 		finish(l, e, true, false);
 		return;
@@ -500,7 +550,9 @@ static void judge(struct hm_loop *l, struct ev *e)
 	if (e->exec && exec_shortcut(l, e, pe))
 		return;
 	if (hm_enf_index_needs_task(l->cfg.live->ix)) {
-		r = hm_proc_ctx(e->pid, &e->ctx);
+		/* credentials are per thread */
+		r = hm_proc_ctx(e->tid, &e->ctx);
+		e->ctx.pid = (uint64_t)e->pid;
 		e->has_ctx = !r;
 		if (r == -ESRCH)
 			gone(l, e);
@@ -512,8 +564,11 @@ static void judge(struct hm_loop *l, struct ev *e)
 	q = (struct hm_enf_query){ .exec = e->exec, .path = &e->nm,
 				   .domain_name = e->v.name,
 				   .domain = e->v.domain,
-				   .ctx = e->has_ctx ? &e->ctx : NULL };
+				   .ctx = e->has_ctx ? &e->ctx : NULL,
+				   .ask = e->exec ? 0 : e->ask };
 	hm_enf_decide(l->cfg.live->m, l->cfg.live->ix, &q, &a);
+	if (a.need_mode)
+		a.allowed = hm_enf_open_allows(a.granted, ask_of(l, e));
 	prof = hm_live_profile(l->cfg.live, a.profile);
 	if (!a.allowed) {
 		violation(l, e, prof, &a);
@@ -530,10 +585,11 @@ static void judge(struct hm_loop *l, struct ev *e)
 	if (a.global)
 		l->c->global_allowed++;
 	if (!e->exec && e->cache_ok && a.cacheable)
-		hm_dcache_insert(l->cfg.cache, &e->key, l->now_ns);
+		hm_dcache_insert(l->cfg.cache, &e->key, a.granted, l->now_ns);
 }
 
-/* First pass: count, let our own pid through, take a slot for each. */
+/* First pass: count, let our own main thread through (our other
+ * threads once judge() has placed them), take a slot for each. */
 static size_t take_all(struct hm_loop *l, const char *buf, size_t len)
 {
 	const struct fanotify_event_metadata *md = (const void *)buf;
@@ -577,7 +633,7 @@ static size_t take_all(struct hm_loop *l, const char *buf, size_t len)
 			}
 			continue;
 		}
-		*t = (struct taken){ .fd = md->fd, .pid = md->pid,
+		*t = (struct taken){ .fd = md->fd, .tid = md->pid,
 				     .exec = md->mask & (FAN_OPEN_EXEC_PERM |
 							 FAN_OPEN_EXEC),
 				     .dry = !perm };
@@ -611,7 +667,8 @@ static struct ev *ev_of(struct hm_loop *l, const struct taken *t)
 	e->raw[0] = '\0';
 	e->ref = t->ref;
 	e->fd = t->fd;
-	e->pid = t->pid;
+	e->tid = t->tid;
+	e->pid = t->tid;	/* until judge() maps it */
 	e->exec = t->exec;
 	e->dry = t->dry;
 	return e;

@@ -26,6 +26,16 @@
 #include "enforcer_private.h"
 #include "histmac/pattern.h"
 
+struct hm_tid {
+	int32_t tid;			/* 0: free */
+	int32_t tgid;
+};
+
+struct hm_sysfd {
+	int fd;				/* 0: free (we never get fd 0) */
+	int32_t tid;
+	uint64_t used;
+};
 
 struct hm_proc {
 	int fd;				/* proc connector, or -1 */
@@ -45,6 +55,13 @@ struct hm_proc {
 	/* thread groups whose leader exited before the other threads */
 	int32_t leaderless[256];
 	size_t n_leaderless;
+
+	/* threads (not leaders) and their groups, from fork events */
+	struct hm_tid tids[4096];
+
+	/* kept /proc/TID/syscall fds, least recently used goes (0: none) */
+	struct hm_sysfd sysfd[16];
+	uint64_t sysfd_clock;
 };
 
 /**
@@ -140,6 +157,9 @@ void hm_proc_free(struct hm_proc *p)
 		return;
 	if (p->fd >= 0)
 		close(p->fd);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(p->sysfd); i++)
+		if (p->sysfd[i].fd > 0)
+			close(p->sysfd[i].fd);
 	free(p);
 }
 
@@ -252,13 +272,13 @@ int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
 }
 
 /* openat2's flags: the first member of its struct open_how. */
-static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
+static bool openat2_flags(int32_t tid, uint64_t how, uint64_t *flags)
 {
 	char path[64];
 	int fd;
 	bool ok;
 
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	snprintf(path, sizeof(path), "/proc/%d/mem", tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -268,37 +288,79 @@ static bool openat2_flags(int32_t pid, uint64_t how, uint64_t *flags)
 	return ok;
 }
 
-/**
- * hm_proc_open_perm() - what a waiting open asked for
- * @pid: the opener, waiting inside open() for our answer
- * @out: bitmask of enum hm_file_op (read, write, append, truncate), 0 when
- *	it cannot be told (a 32-bit task, another call)
- *
- * Returns 0, or -ESRCH when the process is gone (killed while it waited,
- * and reaped: /proc/PID/syscall cannot be read); @out is then untouched.
+/*
+ * /proc/TID/syscall of @tid into @buf, through a kept fd: a pread at
+ * offset 0 makes the seq file show the call anew (measured: a third of
+ * an open+read+close).  A kept fd names its task, not the number: once
+ * the thread is gone it reads ESRCH, and a reused tid is opened afresh.
  */
-int hm_proc_open_perm(int32_t pid, uint32_t *out)
+static ssize_t read_syscall(struct hm_proc *p, int32_t tid, char *buf,
+			    size_t cap)
 {
+	struct hm_sysfd *f = NULL, *old = &p->sysfd[0];
 	char path[64];
+	ssize_t n;
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(p->sysfd); i++) {
+		if (p->sysfd[i].fd > 0 && p->sysfd[i].tid == tid)
+			f = &p->sysfd[i];
+		else if (p->sysfd[i].used < old->used)
+			old = &p->sysfd[i];
+	}
+	if (f) {
+		f->used = ++p->sysfd_clock;
+		n = pread(f->fd, buf, cap - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			return n;
+		}
+		close(f->fd);	/* the task is gone: maybe a new one */
+		f->fd = 0;
+		old = f;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	if (old->fd > 0)
+		close(old->fd);
+	old->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (old->fd <= 0) {
+		n = errno == ENOENT ? -ESRCH : -errno;
+		old->fd = 0;
+		return n;
+	}
+	old->tid = tid;
+	old->used = ++p->sysfd_clock;
+	n = pread(old->fd, buf, cap - 1, 0);
+	if (n < 0)
+		return errno == ESRCH ? -ESRCH : -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/**
+ * hm_proc_open_flags() - the flags of the open a thread waits in.
+ * @p: the keeper (its kept /proc fds).
+ * @tid: the opening thread (FAN_REPORT_TID), waiting inside open() for
+ *	our answer: its arguments are in /proc/TID/syscall.
+ * @out: the flags (open(2), openat(2), creat(2), open_by_handle_at(2),
+ *	openat2(2)'s open_how); O_RDONLY for the opens an exec makes.
+ * Returns: 0; -ENODATA when they cannot be told (a 32-bit task, io_uring,
+ * a call we do not know, /proc unreadable); -ESRCH when the thread is
+ * gone (killed while it waited).  *@out is set only on 0.
+ */
+int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
+{
 	char buf[512];
 	unsigned long long a[6];
 	long nr;
 	uint64_t flags;
-	uint32_t perm = 0;
-	ssize_t n;
-	bool wr;
+	ssize_t n = read_syscall(p, tid, buf, sizeof(buf));
 
-	/* the opener waits for us inside open(): its arguments are there,
-	 * unless it was killed meanwhile (and reaped: no /proc/PID) */
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	n = read_small(path, buf, sizeof(buf));
-	if (n == -ENOENT || n == -ESRCH)
+	if (n == -ESRCH)
 		return -ESRCH;
-	*out = 0;
 	if (n <= 0 ||
 	    sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1],
 		   &a[2], &a[3], &a[4], &a[5]) != 7)
-		return 0;
+		return -ENODATA;
 	switch (nr) {
 #ifdef SYS_open
 	case SYS_open:
@@ -311,27 +373,94 @@ int hm_proc_open_perm(int32_t pid, uint32_t *out)
 		break;
 #endif
 	case SYS_openat:
+	case SYS_open_by_handle_at:
 		flags = a[2];
 		break;
 #ifdef SYS_openat2
 	case SYS_openat2:
-		if (!openat2_flags(pid, a[2], &flags))
-			return 0;
+		if (!openat2_flags(tid, a[2], &flags))
+			return -ENODATA;
 		break;
 #endif
+	case SYS_execve:
+	case SYS_execveat:
+		flags = O_RDONLY;	/* the program, its loader: read */
+		break;
 	default:
-		return 0;	/* not an open we know (a 32-bit task...) */
+		return -ENODATA;	/* not an open we know */
 	}
-	wr = (flags & O_ACCMODE) != O_RDONLY;
-	if ((flags & O_ACCMODE) != O_WRONLY)
-		perm |= 1u << HM_FILE_READ;
-	if (wr)
-		perm |= 1u << ((flags & O_APPEND) ? HM_FILE_APPEND :
-						     HM_FILE_WRITE);
-	if (wr && (flags & O_TRUNC))
-		perm |= 1u << HM_FILE_TRUNCATE;
-	*out = perm;
+	*out = flags;
 	return 0;
+}
+
+/* ------------------------------------------------------------ threads */
+
+/* The slot of @tid in the thread table (direct-mapped: a collision
+ * only costs a /proc read). */
+static struct hm_tid *tid_slot(struct hm_proc *p, int32_t tid)
+{
+	return &p->tids[(uint32_t)tid % HM_ARRAY_SIZE(p->tids)];
+}
+
+static void tid_set(struct hm_proc *p, int32_t tid, int32_t tgid)
+{
+	*tid_slot(p, tid) = (struct hm_tid){ .tid = tid, .tgid = tgid };
+}
+
+static void tid_forget(struct hm_proc *p, int32_t tid)
+{
+	struct hm_tid *s = tid_slot(p, tid);
+
+	if (s->tid == tid)
+		*s = (struct hm_tid){ 0 };
+}
+
+/* Tgid: from /proc/TID/status (a thread we saw no fork of). */
+static int tgid_of(int32_t tid, int32_t *out)
+{
+	char path[64];
+	char buf[4096];
+	const char *t;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	n = read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n == -ENOENT ? -ESRCH : (int)n;
+	t = strstr(buf, "\nTgid:");
+	if (!t)
+		return -EINVAL;
+	*out = (int32_t)strtol(t + 6, NULL, 10);
+	return *out > 0 ? 0 : -EINVAL;
+}
+
+/**
+ * hm_proc_tgid() - the process (thread group) thread @tid belongs to.
+ * Threads are learned from the proc connector's fork events; a leader
+ * is a process in the table; any other id is read from /proc once.
+ * @p: the keeper.
+ * @tid: a thread id (a fanotify event's pid, FAN_REPORT_TID).
+ * @out: its thread group id.
+ * Returns: 0, -ESRCH (gone), or -errno.
+ */
+int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out)
+{
+	struct hm_tid *s = tid_slot(p, tid);
+	struct hm_proc_view v;
+	int r;
+
+	if (s->tid == tid) {
+		*out = s->tgid;
+		return 0;
+	}
+	if (hm_tracker_lookup(p->t, tid, &v)) {
+		*out = tid;
+		return 0;
+	}
+	r = tgid_of(tid, out);
+	if (!r && *out != tid)
+		tid_set(p, tid, *out);
+	return r;
 }
 
 /* Put @pid in <kernel> EXE, the same name as the tracker's own rule
@@ -903,8 +1032,13 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 	switch (ev->what) {
 	case PROC_EVENT_FORK:
 		if (ev->event_data.fork.child_pid !=
-		    ev->event_data.fork.child_tgid)
-			return;		/* a thread */
+		    ev->event_data.fork.child_tgid) {
+			/* a thread: its events are its group's */
+			tid_set(p, ev->event_data.fork.child_pid,
+				ev->event_data.fork.child_tgid);
+			return;
+		}
+		tid_forget(p, ev->event_data.fork.child_tgid);
 		unqueue_exit(p, ev->event_data.fork.child_tgid);
 		forget_leaderless(p, ev->event_data.fork.child_tgid);
 		/* the child gets the parent's domain as it is now */
@@ -919,6 +1053,9 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 	case PROC_EVENT_EXIT:
 		/* a thread's exit matters when its leader is gone already:
 		 * it may be the group's last */
+		if (ev->event_data.exit.process_pid !=
+		    ev->event_data.exit.process_tgid)
+			tid_forget(p, ev->event_data.exit.process_pid);
 		if (ev->event_data.exit.process_pid !=
 			    ev->event_data.exit.process_tgid &&
 		    !is_leaderless(p, ev->event_data.exit.process_tgid))
@@ -1000,6 +1137,8 @@ int hm_proc_drain(struct hm_proc *p)
 		hm_log("proc connector lost events (ENOBUFS): resyncing from "
 		       "/proc");
 		hm_proc_apply(p, -1);
+		/* forks and exits were lost: threads are read anew */
+		memset(p->tids, 0, sizeof(p->tids));
 		r = hm_proc_scan(p, true);
 		if (r)
 			hm_log("resync failed: %s", strerror(-r));

@@ -79,6 +79,38 @@ bool hm_enf_index_global(const struct hm_enf_index *ix);
  * values (task.uid=...), so a decision needs them (struct hm_cond_ctx)? */
 bool hm_enf_index_needs_task(const struct hm_enf_index *ix);
 
+/* The operations an open is judged by (bits of enum hm_file_op). */
+#define HM_ENF_OPEN_OPS (1u << HM_FILE_READ | 1u << HM_FILE_WRITE |	\
+			 1u << HM_FILE_APPEND | 1u << HM_FILE_TRUNCATE)
+/* What an open whose flags cannot be read asks: read and write (fail
+ * closed: a write is never let through as a read). */
+#define HM_ENF_OPEN_UNKNOWN (1u << HM_FILE_READ | 1u << HM_FILE_WRITE)
+/* In an asked mask: O_CREAT on an empty file (the open may have made
+ * it).  In a granted mask: a "file create" entry matches. */
+#define HM_ENF_OPEN_CREAT (1u << HM_FILE_CREATE)
+
+/**
+ * hm_enf_open_ops() - what an open with @flags asks for, as TOMOYO checks
+ * it: read for O_RDONLY and O_RDWR, write (append with O_APPEND) for
+ * O_WRONLY and O_RDWR, truncate for O_TRUNC on a file with something in
+ * it (its file_truncate hook; an empty file loses nothing), and
+ * HM_ENF_OPEN_CREAT for O_CREAT on an empty file.
+ * @flags: the open's flags (open(2), openat(2), open_how.flags).
+ * @empty: the file is empty at the event (the kernel truncates after it).
+ * Returns: a bitmask of enum hm_file_op (HM_ENF_OPEN_OPS, plus
+ * HM_ENF_OPEN_CREAT).
+ */
+uint32_t hm_enf_open_ops(uint64_t flags, bool empty);
+
+/**
+ * hm_enf_open_allows() - does @granted (struct hm_enf_answer.granted)
+ * cover every operation in @ask (hm_enf_open_ops())?  A "file create"
+ * entry stands for the open of an empty file asked with O_CREAT: the
+ * enforcer never sees the create, and the open holds nothing to read or
+ * overwrite.
+ */
+bool hm_enf_open_allows(uint32_t granted, uint32_t ask);
+
 /* What one fanotify permission event asks. */
 struct hm_enf_query {
 	bool exec;			/* FAN_OPEN_EXEC_PERM, else FAN_OPEN_PERM */
@@ -86,6 +118,8 @@ struct hm_enf_query {
 	const struct hm_name *domain_name; /* the process's domain */
 	const struct hm_domain *domain;	/* it in the model, or NULL */
 	const struct hm_cond_ctx *ctx;	/* task values; may be NULL */
+	uint32_t ask;			/* open: hm_enf_open_ops(); 0: not
+					 * read (see struct hm_enf_answer) */
 };
 
 /*
@@ -103,6 +137,11 @@ struct hm_enf_query {
  *	cache it in the kernel).
  * @cacheable: the answer depends only on (domain, object): no condition
  *	on task values was involved.
+ * @granted: open: the operations the entries that match grant (bits of
+ *	HM_ENF_OPEN_OPS, and HM_ENF_OPEN_CREAT for a "file create" entry).
+ * @need_mode: open asked with @ask 0: the answer depends on how the file
+ *	is opened (something but not everything is granted); @allowed is
+ *	then hm_enf_open_allows(@granted, the open's mode).
  */
 struct hm_enf_answer {
 	bool allowed;
@@ -111,6 +150,8 @@ struct hm_enf_answer {
 	uint8_t profile;
 	bool global;
 	bool cacheable;
+	bool need_mode;
+	uint32_t granted;
 };
 
 /**
@@ -119,9 +160,12 @@ struct hm_enf_answer {
  * exec: allowed when the domain (or an acl_group it uses) holds
  * "file execute X" with X matching the path, or with
  * exec.realpath equal to the path (the program was called by a symlink).
- * open: allowed when it holds read, write, append or truncate for the
- * path, or "file create" for it with any mode: FAN_OPEN_PERM cannot tell
- * which the opener asked for.
+ * open: allowed when it holds every operation @q->ask names for the
+ * path (hm_enf_open_allows()); with @q->ask 0 (the mode not read yet),
+ * when it holds all four (read, write, append, truncate), and
+ * @out->need_mode says whether reading the mode could allow it.
+ * Every operation is looked up on its own (TOMOYO's O_RDWR: read, then
+ * write), so two entries may grant an open together.
  * A domain the policy lacks has no ACL of its own; it uses its nearest
  * ancestor's acl_groups and profile, as TOMOYO would have created it.
  */
@@ -179,14 +223,19 @@ struct hm_dcache;
 struct hm_dcache *hm_dcache_new(size_t slots, uint64_t ttl_ns);
 void hm_dcache_free(struct hm_dcache *c);
 
-/** hm_dcache_lookup() - was @k allowed since the last invalidation, at
- * most the time to live before @now_ns (a monotonic clock)? */
+/**
+ * hm_dcache_lookup() - was @k allowed since the last invalidation, at
+ * most the time to live before @now_ns (a monotonic clock)?
+ * @granted: out, on a hit: what was granted (struct hm_enf_answer's
+ *	granted; a hit must still check the mode asked).  May be NULL.
+ */
 bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
-		      uint64_t now_ns);
+		      uint64_t now_ns, uint32_t *granted);
 
-/** hm_dcache_insert() - remember that @k is allowed, as of @now_ns. */
+/** hm_dcache_insert() - remember that @k is allowed with @granted (what
+ * the policy grants on it), as of @now_ns. */
 void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
-		      uint64_t now_ns);
+		      uint32_t granted, uint64_t now_ns);
 
 /** hm_dcache_invalidate() - forget everything, in O(1). */
 void hm_dcache_invalidate(struct hm_dcache *c);
@@ -222,8 +271,9 @@ extern const char *const hm_decision_result_names[HM_DECISION_RESULT_MAX];
  * @path: the object's raw path bytes (not encoded: audit hex-encodes
  *	what needs it, and readers encode names as they do any path).
  * @perm: bitmask of enum hm_file_op: execute, or what the open asked for
- *	(read, write, append, truncate); 0 for an open whose mode the
- *	enforcer could not see.
+ *	that the policy does not grant (read, write, append, truncate;
+ *	read and write when its mode could not be read); 0 for an open
+ *	whose mode the enforcer did not read.
  * @pid: the process.
  * @profile: the profile that applied (0-3).
  */

@@ -7,6 +7,7 @@
  * audit record's round trip.  Each is a table walked by one loop.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,13 @@
 #include "histmac/enforce.h"
 #include "histmac/pattern.h"
 #include "histmac/policy_io.h"
+
+/* Operations of an open (enum hm_file_op bits). */
+#define R (1u << HM_FILE_READ)
+#define W (1u << HM_FILE_WRITE)
+#define A (1u << HM_FILE_APPEND)
+#define T (1u << HM_FILE_TRUNCATE)
+#define C HM_ENF_OPEN_CREAT
 
 /* ---------------------------------------------------------------- names */
 
@@ -175,13 +183,21 @@ static const struct {
 	int profile;
 	bool global;
 	bool cacheable;
+	int flags;		/* open: its flags (O_RDONLY unless given) */
 } decide_cases[] = {
-	/* opens: any of read/write/append/truncate/create will do */
+	/* opens: judged by the mode they ask */
 	{ "<kernel> /usr/sbin/app", false, "/srv/app/conf", false, true, NULL, 3, false, true },
-	{ "<kernel> /usr/sbin/app", false, "/srv/app/log", false, true, NULL, 3, false, true },
-	{ "<kernel> /usr/sbin/app", false, "/srv/app/journal", false, true, NULL, 3, false, true },
-	{ "<kernel> /usr/sbin/app", false, "/srv/app/trunc", false, true, NULL, 3, false, true },
-	{ "<kernel> /usr/sbin/app", false, "/srv/app/new", false, true, NULL, 3, false, true },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/conf", false, false, NULL, 3, false, false, O_RDWR },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/log", false, true, NULL, 3, false, true, O_WRONLY },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/log", false, false, NULL, 3, false, false },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/log", false, false, NULL, 3, false, false, O_WRONLY | O_APPEND },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/journal", false, true, NULL, 3, false, true, O_WRONLY | O_APPEND },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/journal", false, false, NULL, 3, false, false, O_WRONLY },
+	/* truncate alone opens nothing: every open reads or writes */
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/trunc", false, false, NULL, 3, false, false, O_WRONLY | O_TRUNC },
+	/* create stands for an O_CREAT open of an empty file only */
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/new", false, true, NULL, 3, false, true, O_CREAT | O_WRONLY },
+	{ "<kernel> /usr/sbin/app", false, "/srv/app/new", false, false, NULL, 3, false, false, O_WRONLY },
 	{ "<kernel> /usr/sbin/app", false, "/srv/app/data/x.txt", false, true, NULL, 3, false, true },
 	{ "<kernel> /usr/sbin/app", false, "/srv/app/data/x.bin", false, false, NULL, 3, false, false },
 	{ "<kernel> /usr/sbin/app", false, "/srv/app/unlinkonly", false, false, NULL, 3, false, false },
@@ -241,6 +257,10 @@ static void test_decide(void **state)
 			.domain_name = dn,
 			.domain = hm_model_find_domain(f->m, dn), .ctx = &ctx,
 		};
+		/* an O_CREAT open of an empty file: it may have made it */
+		if (!q.exec)
+			q.ask = hm_enf_open_ops((uint64_t)decide_cases[i].flags,
+						decide_cases[i].flags & O_CREAT);
 		hm_enf_decide(f->m, f->ix, &q, &a);
 		if (a.allowed != decide_cases[i].allowed ||
 		    a.profile != decide_cases[i].profile ||
@@ -257,6 +277,7 @@ static void test_decide(void **state)
 					    decide_cases[i].program);
 		if (a.allowed)
 			assert_non_null(a.match);
+		assert_false(a.need_mode);	/* the mode was given */
 	}
 	assert_false(hm_enf_index_global(f->ix));
 	assert_true(hm_enf_index_needs_task(f->ix));
@@ -268,6 +289,10 @@ static void test_global_and_add(void **state)
 	static const char dom[] = "<kernel>\nuse_group 0\n\n"
 				  "<kernel> /a\nuse_group 0\nuse_profile 3\n";
 	static const char exc[] = "acl_group 0 file read /etc/global\n"
+				  "acl_group 0 file write /etc/global\n"
+				  "acl_group 0 file append /etc/global\n"
+				  "acl_group 0 file truncate /etc/global\n"
+				  "acl_group 0 file read /etc/ronly\n"
 				  "acl_group 0 file read /etc/root task.uid=0\n";
 	struct hm_model *m = hm_model_new();
 	struct hm_enf_index *ix;
@@ -299,7 +324,22 @@ static void test_global_and_add(void **state)
 	q = (struct hm_enf_query){ .path = &p1, .domain_name = dn,
 				   .domain = d };
 	hm_enf_decide(m, ix, &q, &a);
-	assert_true(a.allowed && a.global);
+	assert_true(a.allowed && a.global && !a.need_mode);
+
+	/* readable by every domain, but an ignore mark would let every
+	 * process open it for writing too: no mark */
+	{
+		struct hm_name pr = { .str = "/etc/ronly", .len = 10 };
+
+		hm_name_fill(&pr);
+		q.path = &pr;
+		q.ask = R;
+		hm_enf_decide(m, ix, &q, &a);
+		assert_true(a.allowed && !a.global);
+		q.ask = R | W;
+		hm_enf_decide(m, ix, &q, &a);
+		assert_false(a.allowed);
+	}
 
 	/* allowed to root by every domain, but not to every process: no
 	 * ignore mark (it would let any uid read it) */
@@ -311,6 +351,7 @@ static void test_global_and_add(void **state)
 		hm_name_fill(&pr);
 		q.path = &pr;
 		q.ctx = &root;
+		q.ask = R;
 		hm_enf_decide(m, ix, &q, &a);
 		assert_true(a.allowed && !a.global && !a.cacheable);
 		q.ctx = &user;
@@ -319,8 +360,10 @@ static void test_global_and_add(void **state)
 		q.ctx = NULL;
 	}
 
-	/* learned "file create /srv/new 0644": opens of it are allowed */
+	/* learned "file create /srv/new 0644": an O_CREAT open of it, while
+	 * empty, is allowed; an open of what is in it is not */
 	q.path = &p2;
+	q.ask = hm_enf_open_ops(O_CREAT | O_WRONLY, true);
 	hm_enf_decide(m, ix, &q, &a);
 	assert_false(a.allowed);
 	assert_int_equal(hm_model_intern(m, "/srv/new", 8, &nm), 0);
@@ -330,6 +373,10 @@ static void test_global_and_add(void **state)
 	assert_int_equal(hm_enf_index_add(ix, d, in), 0);
 	hm_enf_decide(m, ix, &q, &a);
 	assert_true(a.allowed && !a.global);
+	q.ask = hm_enf_open_ops(O_CREAT | O_WRONLY | O_APPEND, false);
+	hm_enf_decide(m, ix, &q, &a);
+	assert_false(a.allowed);
+	q.ask = 0;
 
 	/* a learned symlinked execute is found by its realpath */
 	{
@@ -350,6 +397,127 @@ static void test_global_and_add(void **state)
 		hm_enf_decide(m, ix, &q, &a);
 		assert_true(a.allowed);
 		assert_string_equal(a.program->str, "/usr/bin/alias");
+	}
+	hm_enf_index_free(ix);
+	hm_model_free(m);
+}
+
+
+/* --------------------------------------------------------- open modes */
+
+
+/* What each open asks, as TOMOYO checks it (file_open: read for
+ * O_RDONLY/O_RDWR, write or append for O_WRONLY/O_RDWR; file_truncate
+ * for O_TRUNC; create with O_CREAT). */
+static void test_open_ops(void **state)
+{
+	static const struct {
+		int flags;
+		bool empty;
+		uint32_t want;
+	} cases[] = {
+		{ O_RDONLY, false, R },
+		{ O_WRONLY, false, W },
+		{ O_RDWR, false, R | W },
+		{ O_WRONLY | O_APPEND, false, A },
+		{ O_RDWR | O_APPEND, false, R | A },
+		{ O_WRONLY | O_TRUNC, false, W | T },
+		{ O_RDONLY | O_TRUNC, false, R | T },	/* Linux truncates */
+		{ O_WRONLY | O_TRUNC, true, W },	/* nothing to lose */
+		{ O_CREAT | O_WRONLY | O_TRUNC, true, W | C },
+		{ O_CREAT | O_WRONLY | O_TRUNC, false, W | T },
+		{ O_CREAT | O_RDWR, false, R | W },
+		{ O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, false, R },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++)
+		if (hm_enf_open_ops((uint64_t)cases[i].flags, cases[i].empty) !=
+		    cases[i].want)
+			fail_msg("case %zu: flags %#x: %#x, want %#x", i,
+				 cases[i].flags,
+				 hm_enf_open_ops((uint64_t)cases[i].flags,
+						 cases[i].empty),
+				 cases[i].want);
+}
+
+/* Every asked operation must be granted; unknown asks read and write. */
+static void test_open_allows(void **state)
+{
+	(void)state;
+	assert_true(hm_enf_open_allows(R, R));
+	assert_false(hm_enf_open_allows(R, R | W));
+	assert_false(hm_enf_open_allows(R, W));
+	assert_false(hm_enf_open_allows(R | W, R | W | T));
+	assert_true(hm_enf_open_allows(R | W | T, W | T));
+	assert_false(hm_enf_open_allows(W, A));	/* append is its own */
+	assert_false(hm_enf_open_allows(A, W));
+	assert_true(hm_enf_open_allows(T | W, T | W));
+	/* unknown mode: fail closed */
+	assert_false(hm_enf_open_allows(R, HM_ENF_OPEN_UNKNOWN));
+	assert_false(hm_enf_open_allows(W, HM_ENF_OPEN_UNKNOWN));
+	assert_true(hm_enf_open_allows(R | W, HM_ENF_OPEN_UNKNOWN));
+	/* create: only for an O_CREAT open of an empty file */
+	assert_true(hm_enf_open_allows(C, W | C));
+	assert_false(hm_enf_open_allows(C, W));
+	assert_false(hm_enf_open_allows(C, R));
+	assert_false(hm_enf_open_allows(0, R));
+	assert_false(hm_enf_open_allows(R | W | A | T, 0));
+}
+
+/* The mode not read yet: the answer says whether it matters. */
+static void test_open_unread(void **state)
+{
+	static const char dom[] =
+		"<kernel>\n\n<kernel> /a\nuse_profile 3\n"
+		"file read /r\n"
+		"file read /rw\nfile write /rw\n"
+		"file read /all\nfile write /all\nfile append /all\n"
+		"file truncate /all\n"
+		"file create /c 0644\n";
+	static const struct {
+		const char *path;
+		bool allowed;
+		bool need_mode;
+		uint32_t granted;
+	} cases[] = {
+		{ "/r", false, true, R },
+		{ "/rw", false, true, R | W },
+		{ "/all", true, false, R | W | A | T },
+		{ "/c", false, true, C },
+		{ "/none", false, false, 0 },
+	};
+	struct hm_model *m = hm_model_new();
+	struct hm_enf_index *ix;
+	const struct hm_name *dn;
+
+	(void)state;
+	assert_int_equal(hm_policy_parse_domain(m, dom, strlen(dom),
+						HM_DIALECT_26, NULL, NULL), 0);
+	hm_model_relink(m);
+	assert_int_equal(hm_enf_index_new(m, &ix), 0);
+	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		struct hm_name path = { .str = cases[i].path,
+					.len = (uint32_t)strlen(cases[i].path) };
+		struct hm_enf_query q = { .path = &path, .domain_name = dn,
+					  .domain = hm_model_find_domain(m, dn) };
+		struct hm_enf_answer a;
+
+		hm_name_fill(&path);
+		hm_enf_decide(m, ix, &q, &a);
+		if (a.allowed != cases[i].allowed ||
+		    a.need_mode != cases[i].need_mode ||
+		    a.granted != cases[i].granted)
+			fail_msg("%s: allowed %d need_mode %d granted %#x",
+				 cases[i].path, a.allowed, a.need_mode,
+				 a.granted);
+		/* the same with the mode read: O_RDWR */
+		q.ask = hm_enf_open_ops(O_RDWR, false);
+		hm_enf_decide(m, ix, &q, &a);
+		assert_int_equal(a.allowed, (cases[i].granted & (R | W)) ==
+						    (R | W));
+		assert_false(a.need_mode);
 	}
 	hm_enf_index_free(ix);
 	hm_model_free(m);
@@ -393,16 +561,19 @@ static void test_cache(void **state)
 					   .ctime_sec = steps[i].ctime,
 					   .exec = steps[i].exec };
 
+		uint32_t granted = 0;
+
 		if (steps[i].insert)
-			hm_dcache_insert(c, &k, 100);
-		else if (hm_dcache_lookup(c, &k, 100 + i) != steps[i].want)
+			hm_dcache_insert(c, &k, R, 100);
+		else if (hm_dcache_lookup(c, &k, 100 + i, &granted) !=
+			 steps[i].want || granted != (steps[i].want ? R : 0))
 			fail_msg("cache step %zu", i);
 	}
 	/* fill far beyond capacity: evictions counted, no crash */
 	for (uint64_t ino = 100; ino < 1100; ino++) {
 		struct hm_dcache_key k = { .domain = &doms[2], .ino = ino };
 
-		hm_dcache_insert(c, &k, 200);
+		hm_dcache_insert(c, &k, R, 200);
 	}
 	hm_dcache_stats(c, &st);
 	assert_true(st.evictions >= 1000 - 128);
@@ -410,10 +581,10 @@ static void test_cache(void **state)
 	{
 		struct hm_dcache_key k = { .domain = &doms[3], .ino = 7 };
 
-		hm_dcache_insert(c, &k, 5000);
-		assert_true(hm_dcache_lookup(c, &k, 6000));
-		assert_false(hm_dcache_lookup(c, &k, 6001));
-		assert_false(hm_dcache_lookup(c, &k, 6002));
+		hm_dcache_insert(c, &k, R | W | A | T, 5000);
+		assert_true(hm_dcache_lookup(c, &k, 6000, NULL));
+		assert_false(hm_dcache_lookup(c, &k, 6001, NULL));
+		assert_false(hm_dcache_lookup(c, &k, 6002, NULL));
 		hm_dcache_stats(c, &st);
 		assert_int_equal(st.expired, 1);
 	}
@@ -423,7 +594,25 @@ static void test_cache(void **state)
 					   .dev = 5, .mnt_id = 7,
 					   .ctime_sec = 2 };
 
-		assert_false(hm_dcache_lookup(c, &k, 300));
+		assert_false(hm_dcache_lookup(c, &k, 300, NULL));
+	}
+	/* a hit keeps what was granted: a narrower grant than the mode
+	 * asked is no allow (the loop checks it, tests/unit/
+	 * test_enforce_loop.c) */
+	{
+		struct hm_dcache_key k = { .domain = &doms[1], .ino = 77 };
+		uint32_t granted = 0;
+
+		hm_dcache_insert(c, &k, R, 400);
+		assert_true(hm_dcache_lookup(c, &k, 401, &granted));
+		assert_int_equal(granted, R);
+		assert_true(hm_enf_open_allows(granted, hm_enf_open_ops(O_RDONLY,
+									 false)));
+		assert_false(hm_enf_open_allows(granted,
+						hm_enf_open_ops(O_RDWR, false)));
+		hm_dcache_insert(c, &k, R | W, 402);	/* same object */
+		assert_true(hm_dcache_lookup(c, &k, 403, &granted));
+		assert_int_equal(granted, R | W);
 	}
 	hm_dcache_stats(c, &st);
 	assert_int_equal(st.invalidations, 1);
@@ -527,6 +716,9 @@ int main(void)
 		cmocka_unit_test(test_path_name),
 		cmocka_unit_test_setup_teardown(test_decide, setup, teardown),
 		cmocka_unit_test(test_global_and_add),
+		cmocka_unit_test(test_open_ops),
+		cmocka_unit_test(test_open_allows),
+		cmocka_unit_test(test_open_unread),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_bad_records),

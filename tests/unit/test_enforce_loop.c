@@ -11,13 +11,18 @@
  * reads the struct fanotify_response answers back.  The policy is a real
  * policy directory loaded by the daemon's own code; the process is this
  * test, placed in a domain of the real tracker.  Mocked: only the kernel
- * (fanotify and the proc connector, which need root).
+ * (fanotify and the proc connector, which need root, and the flags of the
+ * open an event is about: no thread of this test waits in that open, so
+ * /proc/TID/syscall would not show it; fake_open_flags() says them, and
+ * test_proc_flags reads real ones).
  * Property under test: every event read is judged and answered exactly
  * once, as the policy says, however many one read returns.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +33,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +60,20 @@ struct fix {
 	struct hm_dcache *cache;
 	struct hm_loop *loop;
 };
+
+/* The open every event is about: its flags, or an error (-ENODATA:
+ * cannot be told). */
+static uint64_t fake_flags;
+static int fake_err;
+
+static int fake_open_flags(int32_t tid, uint64_t *flags)
+{
+	(void)tid;
+	if (fake_err)
+		return fake_err;
+	*flags = fake_flags;
+	return 0;
+}
 
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -126,7 +146,10 @@ static int setup(void **state)
 		.decision_timeout_ms = 10000, .ans = x->ans,
 		.proc = x->proc, .live = x->live, .cache = x->cache,
 		.execs = &x->execs, .c = &x->c,
+		.open_flags = fake_open_flags,
 	};
+	fake_flags = O_RDONLY;
+	fake_err = 0;
 	assert_int_equal(hm_loop_new(&lcfg, &x->loop), 0);
 	*state = x;
 	return 0;
@@ -315,6 +338,166 @@ static void test_bad_version(void **state)
 	assert_int_equal(fcntl(bad, F_GETFD), -1);	/* closed */
 }
 
+/* One event, one read: its answer. */
+static int one(struct fix *x, const char *file, uint64_t mask)
+{
+	struct want w = { file, mask, 0, -1, -1 };
+	struct fanotify_response r;
+
+	send_events(x, &w, 1);
+	assert_int_equal(run_loop(x, false, NULL), 1);
+	assert_int_equal(read(x->ans_r, &r, sizeof(r)), (ssize_t)sizeof(r));
+	assert_int_equal(r.fd, w.fd);
+	return (int)(r.response & ~FAN_AUDIT);
+}
+
+/*
+ * An open is judged by the mode it asks: "file read ok" opens ok for
+ * reading only, from the policy and from the cache alike; a mode that
+ * cannot be read is judged as read and write; the open after an exec
+ * passes as part of it only when it reads.
+ */
+static void test_modes(void **state)
+{
+	struct fix *x = *state;
+	static const struct {
+		const char *file;
+		uint64_t mask;
+		uint64_t flags;
+		int err;
+		int answer;
+	} steps[] = {
+		{ "ok", FAN_OPEN_PERM, O_RDWR, 0, FAN_DENY },
+		{ "ok", FAN_OPEN_PERM, O_RDONLY, 0, FAN_ALLOW },
+		{ "ok", FAN_OPEN_PERM, O_RDONLY, 0, FAN_ALLOW },   /* cached */
+		{ "ok", FAN_OPEN_PERM, O_WRONLY, 0, FAN_DENY },	   /* cached R */
+		{ "ok", FAN_OPEN_PERM, O_WRONLY | O_APPEND, 0, FAN_DENY },
+		{ "ok", FAN_OPEN_PERM, O_RDONLY | O_TRUNC, 0, FAN_DENY },
+		{ "ok", FAN_OPEN_PERM, O_RDONLY, -ENODATA, FAN_DENY },
+		{ "prog", FAN_OPEN_EXEC_PERM, O_RDONLY, 0, FAN_ALLOW },
+		{ "prog", FAN_OPEN_PERM, O_RDWR, 0, FAN_DENY },
+		{ "prog", FAN_OPEN_PERM, O_RDONLY, -ENODATA, FAN_DENY },
+		{ "prog", FAN_OPEN_PERM, O_RDONLY, 0, FAN_ALLOW }, /* exec's */
+	};
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(steps); i++) {
+		int got;
+
+		fake_flags = steps[i].flags;
+		fake_err = steps[i].err;
+		got = one(x, steps[i].file, steps[i].mask);
+		if (got != steps[i].answer)
+			fail_msg("step %zu (%s flags %#llx): answer %d, want %d",
+				 i, steps[i].file,
+				 (unsigned long long)steps[i].flags, got,
+				 steps[i].answer);
+	}
+	assert_int_equal(x->c.cache_allowed, 1);
+	assert_int_equal(x->c.mode_unknown, 2);
+	assert_int_equal(x->c.exec_part, 1);
+	assert_int_equal(x->c.denied, 7);
+}
+
+/* A thread that waits in a real open(2) of one FIFO after another. */
+#define N_PARK 3
+static const int park_modes[N_PARK] = { O_WRONLY | O_APPEND | O_TRUNC,
+					O_RDONLY, O_WRONLY | O_CLOEXEC };
+
+struct parked {
+	char fifo[N_PARK][PATH_MAX];
+	pthread_t th;
+	_Atomic int32_t tid;
+};
+
+static void *park(void *arg)
+{
+	struct parked *p = arg;
+
+	p->tid = (int32_t)gettid();
+	for (int i = 0; i < N_PARK; i++) {
+		int fd = open(p->fifo[i], park_modes[i]); /* waits for a peer */
+
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
+/* Wait until /proc says @tid waits in open() of @fifo. */
+static void wait_parked(int32_t tid, const char *fifo)
+{
+	char path[64], buf[PATH_MAX];
+
+	for (int i = 0; i < 5000; i++) {
+		char st[512] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(st, sizeof(st), f))
+				st[0] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+		f = fopen(path, "r");
+		buf[0] = '\0';
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		/* sleeping (S), in openat (its number first) */
+		if (strstr(st, ") S ") && atol(buf) == SYS_openat)
+			return;
+		usleep(1000);
+	}
+	fail_msg("thread %d did not wait in open(%s)", tid, fifo);
+}
+
+/*
+ * hm_proc_open_flags() and hm_proc_tgid() on a real thread: it waits in
+ * open() of a FIFO with each mode in turn, and the one kept /proc fd
+ * shows the open it waits in now, not the one before; once it is gone,
+ * -ESRCH.
+ */
+static void test_proc_flags(void **state)
+{
+	struct fix *x = *state;
+	struct parked p = { 0 };
+	uint64_t flags = 0;
+	int32_t tgid = 0;
+
+	for (int i = 0; i < N_PARK; i++) {
+		snprintf(p.fifo[i], sizeof(p.fifo[i]), "%s/fifo%d", x->dir, i);
+		assert_int_equal(mkfifo(p.fifo[i], 0600), 0);
+	}
+	assert_int_equal(pthread_create(&p.th, NULL, park, &p), 0);
+	while (!p.tid)
+		usleep(100);
+	for (int i = 0; i < N_PARK; i++) {
+		int mask = O_ACCMODE | O_APPEND | O_TRUNC;
+		int other;
+
+		wait_parked(p.tid, p.fifo[i]);
+		assert_int_equal(hm_proc_open_flags(x->proc, p.tid, &flags), 0);
+		assert_int_equal((int)flags & mask, park_modes[i] & mask);
+		assert_int_equal(hm_proc_tgid(x->proc, p.tid, &tgid), 0);
+		assert_int_equal(tgid, getpid());
+		/* the other end: the open returns, the next one waits */
+		other = open(p.fifo[i], ((park_modes[i] & O_ACCMODE) ==
+					 O_RDONLY ? O_WRONLY : O_RDONLY) |
+						O_CLOEXEC);
+		assert_true(other >= 0);
+		close(other);
+	}
+	assert_int_equal(pthread_join(p.th, NULL), 0);
+	assert_int_equal(hm_proc_open_flags(x->proc, p.tid, &flags), -ESRCH);
+	/* this thread is in no open: its mode cannot be told */
+	assert_int_equal(hm_proc_open_flags(x->proc, (int32_t)gettid(),
+					    &flags), -ENODATA);
+}
+
 int main(void)
 {
 	struct rlimit rl;
@@ -322,6 +505,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_version, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proc_flags, setup,
 						teardown),
 	};
 
