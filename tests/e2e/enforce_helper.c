@@ -28,6 +28,16 @@
  *                              after the kernel opened PROG), then open
  *                              PROG O_RDWR|O_APPEND ("append PROG: ..."),
  *                              then CMD
+ *   helper open MODE FILE      open FILE with MODE: rdonly, wronly, rdwr,
+ *                              append (O_WRONLY|O_APPEND), rdappend
+ *                              (O_RDWR|O_APPEND), trunc (O_RDONLY|O_TRUNC),
+ *                              wrtrunc (O_WRONLY|O_TRUNC); prints
+ *                              "open MODE FILE: ok" or "...: <strerror>"
+ *   helper open2 MODE FILE     the same through openat2(2)
+ *   helper thread-open FIFO MODE FILE  the main thread waits in
+ *                              open(FIFO, O_RDONLY) (no writer comes); once
+ *                              it does, a second thread runs "open MODE
+ *                              FILE" and ends the group
  *   helper forge PORT CHILD PARENT  send a proc-connector FORK message
  *                              (CHILD forked by PARENT) to netlink port
  *                              PORT, as a process (not the kernel) can
@@ -43,11 +53,14 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <linux/openat2.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -131,6 +144,100 @@ static int fail_exec(int argc, char **argv)
 	return run(argc - 2, argv + 2) | (fd >= 0);
 }
 
+static const struct {
+	const char *name;
+	int flags;
+} modes[] = {
+	{ "rdonly", O_RDONLY },
+	{ "wronly", O_WRONLY },
+	{ "rdwr", O_RDWR },
+	{ "append", O_WRONLY | O_APPEND },
+	{ "rdappend", O_RDWR | O_APPEND },
+	{ "trunc", O_RDONLY | O_TRUNC },
+	{ "wrtrunc", O_WRONLY | O_TRUNC },
+};
+
+/* open(2) or openat2(2) of @path with the mode named @mode. */
+static int open_mode(const char *mode, const char *path, bool two)
+{
+	struct open_how how = { 0 };
+	int fd = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(modes[i].name, mode))
+			break;
+	if (i == sizeof(modes) / sizeof(modes[0])) {
+		printf("open: no mode %s\n", mode);
+		return 2;
+	}
+	how.flags = (uint64_t)(modes[i].flags | O_CLOEXEC);
+	if (two)
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how,
+				  sizeof(how));
+	else
+		fd = open(path, modes[i].flags | O_CLOEXEC);
+	if (fd < 0) {
+		printf("open %s %s: %s\n", mode, path, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	printf("open %s %s: ok\n", mode, path);
+	return 0;
+}
+
+/* Is the main thread asleep in openat()?  (/proc/self/task/TGID) */
+static bool leader_waits_in_open(void)
+{
+	char path[64], st[512] = "", sc[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", getpid());
+	if ((f = fopen(path, "r"))) {
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", getpid());
+	if ((f = fopen(path, "r"))) {
+		if (!fgets(sc, sizeof(sc), f))
+			sc[0] = '\0';
+		fclose(f);
+	}
+	return strstr(st, ") S ") && atol(sc) == SYS_openat;
+}
+
+static void *opener_thread(void *p)
+{
+	char **argv = p;
+	int i;
+
+	for (i = 0; i < 2000 && !leader_waits_in_open(); i++)
+		sleep_ms(5);
+	if (i == 2000) {
+		printf("thread-open: the main thread never waited\n");
+		exit(2);
+	}
+	exit(open_mode(argv[3], argv[4], false));	/* the whole group */
+}
+
+/* The leader waits in a read-only open; another thread opens FILE. */
+static int thread_open(char **argv)
+{
+	pthread_t t;
+	int fd;
+
+	/* after "as UID" the process is not dumpable: /proc/self/task/N/
+	 * syscall would be root's to read */
+	prctl(PR_SET_DUMPABLE, 1);
+	if (pthread_create(&t, NULL, opener_thread, argv))
+		return 2;
+	fd = open(argv[2], O_RDONLY);	/* a FIFO: waits for a writer */
+	printf("thread-open: the FIFO opened (%d): %s\n", fd,
+	       strerror(errno));
+	return 2;
+}
+
 /* A FORK event as the kernel's proc connector would send it. */
 static int forge(char **argv)
 {
@@ -191,6 +298,12 @@ static int run(int argc, char **argv)
 		return fail_exec(argc, argv);
 	if (argc == 5 && !strcmp(argv[1], "forge"))
 		return forge(argv);
+	if (argc == 4 && !strcmp(argv[1], "open"))
+		return open_mode(argv[2], argv[3], false);
+	if (argc == 4 && !strcmp(argv[1], "open2"))
+		return open_mode(argv[2], argv[3], true);
+	if (argc == 5 && !strcmp(argv[1], "thread-open"))
+		return thread_open(argv);
 	if (argc == 4 && !strcmp(argv[1], "waitread")) {
 		sleep_ms(strtol(argv[2], NULL, 10));
 		return read_one(argv[3]);
@@ -239,6 +352,7 @@ static int run(int argc, char **argv)
 	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
-		"forge PORT CHILD PARENT | ns CMD\n");
+		"forge PORT CHILD PARENT | ns CMD | open MODE FILE | "
+		"open2 MODE FILE | thread-open FIFO MODE FILE\n");
 	return 2;
 }

@@ -1,0 +1,55 @@
+#!/bin/bash
+# t_enforce_mode.sh - issue 11 item 4: a write open is judged as a write.
+# An unprivileged process whose domain holds only "file read $T/a" (the
+# file itself is writable by everyone: only the enforcer stands between)
+# opens it read-only: allowed; for writing, appending or truncating, with
+# open(2) or openat2(2): EPERM, and the log names the operation denied.
+# The thread variant: the main thread waits in a read-only open of a
+# FIFO while a second thread opens $T/a O_RDWR; the mode judged is that
+# thread's (FAN_REPORT_TID), not the main thread's: EPERM.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/enforce_lib.sh"
+
+hm_need mkfifo
+hm_enf_setup
+H="<kernel> $T/helper"
+hm_enf_policy		# $H may read $T/a; all enforcing
+chmod 0666 "$T/a"
+FIFO=$HM_TMP/fifo	# outside the mark: no event of its own
+mkfifo -m 0666 "$FIFO"
+
+hm_enf_start --mode enforcing
+for call in open open2; do
+	hm_enf_nobody "$call" rdonly "$T/a"
+	[ "$HM_ENF_RC" = 0 ] ||
+		hm_enf_fail "$call O_RDONLY of a readable file failed: $HM_ENF_OUT"
+	for mode in wronly rdwr append rdappend trunc wrtrunc; do
+		hm_enf_nobody "$call" "$mode" "$T/a"
+		case "$HM_ENF_OUT" in
+		*"open $mode $T/a: Operation not permitted"*) ;;
+		*) hm_enf_fail "$call $mode of a read-only file: $HM_ENF_OUT" ;;
+		esac
+	done
+done
+hm_enf_nobody thread-open "$FIFO" rdwr "$T/a"
+case "$HM_ENF_OUT" in
+*"open rdwr $T/a: Operation not permitted"*) ;;
+*) hm_enf_fail "O_RDWR from a thread beside a read-only open: $HM_ENF_OUT" ;;
+esac
+hm_enf_nobody thread-open "$FIFO" rdonly "$T/a"
+[ "$HM_ENF_RC" = 0 ] ||
+	hm_enf_fail "O_RDONLY from a thread beside a read-only open: $HM_ENF_OUT"
+hm_enf_stop
+[ "$(cat "$T/a")" = a ] || hm_enf_fail "$T/a was changed: $(cat "$T/a")"
+
+D="deny pid=[0-9]+ domain=\"$H\" file"
+hm_enf_log_has "$D write $T/a\$"		# wronly, rdwr, wrtrunc: write
+hm_enf_log_has "$D append $T/a\$"		# append, rdappend
+hm_enf_log_has "$D truncate $T/a\$"		# trunc: O_RDONLY|O_TRUNC
+hm_enf_log_has "$D write/truncate $T/a\$"	# wrtrunc
+n=$(grep -cE "$D [a-z/]+ $T/a\$" "$DLOG")
+# 2 calls x 6 modes, and the thread's O_RDWR
+[ "$n" = 13 ] || hm_enf_fail "$n denials logged, want 13"
+hm_enf_want "open modes unknown (judged read and write)" = 0
+hm_ok "write, append and truncate opens of a read-only file are denied, from any thread"
