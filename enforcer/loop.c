@@ -242,6 +242,12 @@ static uint32_t ask_of(struct hm_loop *l, struct ev *e)
 
 	if (e->ask)
 		return e->ask;
+	if (!e->dry && !hm_answers_pending(l->cfg.ans, e->ref)) {
+		/* the watchdog answered: the opener waits no more, its
+		 * mode is gone, the late report says what it got */
+		e->ask = 1u << HM_FILE_READ;
+		return e->ask;
+	}
 	l->c->mode_reads++;
 	r = l->cfg.open_flags ? l->cfg.open_flags(e->tid, &flags) :
 				hm_proc_open_flags(l->cfg.proc, e->tid, &flags);
@@ -382,7 +388,8 @@ static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
 	in = hm_name_lookup(L->m->names, dom->str, dom->len);
 	q = (struct hm_enf_query){ .path = &e->nm, .domain_name = dom,
 				   .domain = in ? hm_model_find_domain(L->m, in) :
-						  NULL };
+						  NULL,
+				   .ask = 1u << HM_FILE_READ };
 	hm_enf_decide(L->m, L->ix, &q, &a);
 	*allowed = a.allowed;
 	return hm_live_profile(L, a.profile);

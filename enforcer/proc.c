@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
@@ -355,6 +356,14 @@ int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
 	uint64_t flags;
 	ssize_t n = read_syscall(p, tid, buf, sizeof(buf));
 
+	/* "running": the thread was between two checks of its wait (every
+	 * answer to the group wakes every waiter, which sleeps again at
+	 * once: it cannot go on without our answer) */
+	for (int i = 0; i < 1000 && n > 0 && !strncmp(buf, "running", 7);
+	     i++) {
+		sched_yield();
+		n = read_syscall(p, tid, buf, sizeof(buf));
+	}
 	if (n == -ESRCH)
 		return -ESRCH;
 	if (n <= 0 ||

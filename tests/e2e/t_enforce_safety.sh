@@ -158,10 +158,13 @@ hm_enf_log_has "allowed from the decision cache +[1-9]"
 hm_enf_log_has "cache: .* [1-9][0-9]* expired"
 hm_ok "a cached allow expires (parent directory renamed)"
 
-# globally readable (an acl_group every domain uses): allowed to all, and
-# cached in the kernel with an ignore mark, taken back on reload
+# globally open (an acl_group every domain uses grants every operation):
+# allowed to all, and cached in the kernel with an ignore mark (which
+# lets every open through, in any mode), taken back on reload
 echo g >"$T/g"
-printf 'acl_group 0 file read %s/g\n' "$T" >"$POL/exception_policy.conf"
+for op in read write append truncate; do
+	printf 'acl_group 0 file %s %s/g\n' "$op" "$T"
+done >"$POL/exception_policy.conf"
 cat >"$POL/domain_policy.conf" <<EOP
 <kernel>
 use_profile 3
