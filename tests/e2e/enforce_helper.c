@@ -34,6 +34,8 @@
  *                              wrtrunc (O_WRONLY|O_TRUNC); prints
  *                              "open MODE FILE: ok" or "...: <strerror>"
  *   helper open2 MODE FILE     the same through openat2(2)
+ *   helper uring MODE FILE     the same through io_uring (IORING_OP_OPENAT),
+ *                              inline; "uring-async": in an io-wq worker
  *   helper thread-open FIFO MODE FILE  the main thread waits in
  *                              open(FIFO, O_RDONLY) (no writer comes); once
  *                              it does, a second thread runs "open MODE
@@ -53,6 +55,7 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <linux/io_uring.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -60,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -144,6 +148,53 @@ static int fail_exec(int argc, char **argv)
 	return run(argc - 2, argv + 2) | (fd >= 0);
 }
 
+/* One IORING_OP_OPENAT of @path with @flags on a ring of one entry;
+ * @async: IOSQE_ASYNC (an io-wq worker thread opens).  Returns the fd or
+ * -errno. */
+static int uring_open(const char *path, int flags, bool async)
+{
+	struct io_uring_params pr = { 0 };
+	int ring = (int)syscall(SYS_io_uring_setup, 1, &pr);
+	size_t sq_len, cq_len;
+	char *sq, *cq;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	unsigned *tail, *head;
+	int res;
+
+	if (ring < 0)
+		return -errno;
+	sq_len = pr.sq_off.array + pr.sq_entries * sizeof(unsigned);
+	cq_len = pr.cq_off.cqes + pr.cq_entries * sizeof(*cqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, ring,
+		  IORING_OFF_CQ_RING);
+	sqe = mmap(NULL, sizeof(*sqe), PROT_READ | PROT_WRITE, MAP_SHARED,
+		   ring, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqe == MAP_FAILED)
+		return -errno;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_OPENAT;
+	sqe->fd = AT_FDCWD;
+	sqe->addr = (uint64_t)(uintptr_t)path;
+	sqe->open_flags = (uint32_t)(flags | O_CLOEXEC);
+	sqe->flags = async ? IOSQE_ASYNC : 0;
+	tail = (unsigned *)(sq + pr.sq_off.tail);
+	((unsigned *)(sq + pr.sq_off.array))[*tail &
+		*(unsigned *)(sq + pr.sq_off.ring_mask)] = 0;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
+		    NULL, 0) < 0)
+		return -errno;
+	head = (unsigned *)(cq + pr.cq_off.head);
+	cqe = (struct io_uring_cqe *)(cq + pr.cq_off.cqes) +
+	      (*head & *(unsigned *)(cq + pr.cq_off.ring_mask));
+	res = cqe->res;
+	close(ring);
+	return res;
+}
+
 static const struct {
 	const char *name;
 	int flags;
@@ -157,8 +208,9 @@ static const struct {
 	{ "wrtrunc", O_WRONLY | O_TRUNC },
 };
 
-/* open(2) or openat2(2) of @path with the mode named @mode. */
-static int open_mode(const char *mode, const char *path, bool two)
+/* open(2), openat2(2) (@how 2) or io_uring (@how 3, 4: async) of @path
+ * with the mode named @mode. */
+static int open_mode(const char *mode, const char *path, int how_)
 {
 	struct open_how how = { 0 };
 	int fd = -1;
@@ -172,11 +224,17 @@ static int open_mode(const char *mode, const char *path, bool two)
 		return 2;
 	}
 	how.flags = (uint64_t)(modes[i].flags | O_CLOEXEC);
-	if (two)
+	if (how_ == 2)
 		fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how,
 				  sizeof(how));
+	else if (how_ >= 3)
+		fd = uring_open(path, modes[i].flags, how_ == 4);
 	else
 		fd = open(path, modes[i].flags | O_CLOEXEC);
+	if (how_ >= 3 && fd < 0) {
+		errno = -fd;
+		fd = -1;
+	}
 	if (fd < 0) {
 		printf("open %s %s: %s\n", mode, path, strerror(errno));
 		return 1;
@@ -218,7 +276,7 @@ static void *opener_thread(void *p)
 		printf("thread-open: the main thread never waited\n");
 		exit(2);
 	}
-	exit(open_mode(argv[3], argv[4], false));	/* the whole group */
+	exit(open_mode(argv[3], argv[4], 1));	/* the whole group */
 }
 
 /* The leader waits in a read-only open; another thread opens FILE. */
@@ -299,9 +357,13 @@ static int run(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "forge"))
 		return forge(argv);
 	if (argc == 4 && !strcmp(argv[1], "open"))
-		return open_mode(argv[2], argv[3], false);
+		return open_mode(argv[2], argv[3], 1);
 	if (argc == 4 && !strcmp(argv[1], "open2"))
-		return open_mode(argv[2], argv[3], true);
+		return open_mode(argv[2], argv[3], 2);
+	if (argc == 4 && !strcmp(argv[1], "uring"))
+		return open_mode(argv[2], argv[3], 3);
+	if (argc == 4 && !strcmp(argv[1], "uring-async"))
+		return open_mode(argv[2], argv[3], 4);
 	if (argc == 5 && !strcmp(argv[1], "thread-open"))
 		return thread_open(argv);
 	if (argc == 4 && !strcmp(argv[1], "waitread")) {
@@ -353,6 +415,7 @@ static int run(int argc, char **argv)
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | open MODE FILE | "
-		"open2 MODE FILE | thread-open FIFO MODE FILE\n");
+		"open2 MODE FILE | uring[-async] MODE FILE | "
+		"thread-open FIFO MODE FILE\n");
 	return 2;
 }
