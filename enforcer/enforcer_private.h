@@ -72,6 +72,7 @@
 	X(exited, "process gone before its event was read")		\
 	X(mode_reads, "open modes read from /proc/TID/syscall")	\
 	X(mode_unknown, "open modes unknown (judged read and write)")	\
+	X(mode_retries, "open mode reads again (opener not asleep yet)") \
 	X(proc_gone, "process gone while judged (/proc unreadable)")	\
 	X(late, "decided after the watchdog had answered")		\
 	X(overflow, "fanotify queue overflows")				\

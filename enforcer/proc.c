@@ -362,6 +362,7 @@ int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
 	for (int i = 0; i < 1000 && n > 0 && !strncmp(buf, "running", 7);
 	     i++) {
 		sched_yield();
+		p->c->mode_retries++;
 		n = read_syscall(p, tid, buf, sizeof(buf));
 	}
 	if (n == -ESRCH)
