@@ -574,9 +574,10 @@ static void judge(struct hm_loop *l, struct ev *e)
 				   .ctx = e->has_ctx ? &e->ctx : NULL,
 				   .ask = e->exec ? 0 : e->ask };
 	hm_enf_decide(l->cfg.live->m, l->cfg.live->ix, &q, &a);
-	if (a.need_mode)
-		a.allowed = hm_enf_open_allows(a.granted, ask_of(l, e));
 	prof = hm_live_profile(l->cfg.live, a.profile);
+	/* a disabled profile allows any mode: nothing to read */
+	if (a.need_mode && prof != HM_PROFILE_DISABLED)
+		a.allowed = hm_enf_open_allows(a.granted, ask_of(l, e));
 	if (!a.allowed) {
 		violation(l, e, prof, &a);
 		return;
