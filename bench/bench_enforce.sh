@@ -45,26 +45,10 @@ HISTMAC=$build/histmac
 BO=$(readlink -f "$build/bench/bench_open")
 FL=$build/bench/bench_fanlisten
 
-tmp=$(mktemp -d /tmp/hm-bench-enf.XXXXXX)
-T=$tmp/mnt
+. "$here/lib.sh"
+bench_setup enf
 POL=$tmp/policy
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null || true
-	done
-	mountpoint -q "$T" && umount "$T"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$T" "$POL"
-mount -t ramfs histmac-bench "$T"
+mkdir -p "$POL"
 mkdir "$T/f"
 for i in $(seq -w 0 999); do
 	echo "$i" >"$T/f/$i"
@@ -122,20 +106,6 @@ measure() {	# label -> one result line
 	echo "$1 $out"
 }
 
-wait_for() {	# CMD, tenths of a second
-	local n=0
-	while ! eval "$1" >/dev/null 2>&1; do
-		n=$((n + 1))
-		[ "$n" -le "$2" ] || return 1
-		sleep 0.1
-	done
-}
-
-stop() {	# pid
-	kill -TERM "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
-}
-
 # ---- fapolicyd, in its own mount namespace (config, database, runtime
 # dirs bind-mounted from $tmp); permissive; marks only ramfs
 fapo=
@@ -176,8 +146,8 @@ start_fapolicyd() {
 		mkdir -p /run/fapolicyd && mount --bind '$fapo/run' /run/fapolicyd &&
 		exec fapolicyd --permissive --debug-deny" >"$tmp/fapolicyd.log" 2>&1 &
 	lpid=$!
-	pids+=("$lpid")
-	wait_for "grep -q 'Starting to listen' '$tmp/fapolicyd.log'" 600 || {
+	bench_track "$lpid"
+	bench_wait_for "grep -q 'Starting to listen' '$tmp/fapolicyd.log'" 600 || {
 		cat "$tmp/fapolicyd.log" >&2
 		echo "bench_enforce: fapolicyd did not start" >&2
 		exit 1
@@ -194,8 +164,8 @@ start_histmac() {	# extra args
 		--mode enforcing --pidfile "$tmp/hm.pid" "$@" \
 		2>>"$tmp/histmac.log" &
 	lpid=$!
-	pids+=("$lpid")
-	wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/histmac.log'" 300 ||
+	bench_track "$lpid"
+	bench_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/histmac.log'" 300 ||
 		{ cat "$tmp/histmac.log" >&2; exit 1; }
 }
 
@@ -211,15 +181,15 @@ for round in $(seq 1 "$rounds"); do
 		trivial)
 			launch "${cpu_listen:-}" "$FL" "$T" >"$tmp/fl.out" &
 			lpid=$!
-			pids+=("$lpid")
-			wait_for "grep -q ready '$tmp/fl.out'" 100 ;;
+			bench_track "$lpid"
+			bench_wait_for "grep -q ready '$tmp/fl.out'" 100 ;;
 		histmac) start_histmac ;;
 		histmac-nc) start_histmac --cache-size 64 ;;
 		fapolicyd) start_fapolicyd ;;
 		esac
 		measure "$c" | tee -a "$results" | sed "s/^/round $round: /" >&2
 		# taskset, nice, unshare and sh all exec: $lpid is the daemon
-		[ -z "$lpid" ] || stop "$lpid"
+		[ -z "$lpid" ] || bench_stop "$lpid"
 	done
 done
 grep -q "fail=[1-9]" "$results" && { echo "bench_enforce: failed opens" >&2; exit 1; }

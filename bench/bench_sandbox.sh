@@ -68,25 +68,11 @@ pinned() {
 	(taskset -pc "$cpu" "$BASHPID" >/dev/null && exec "$@")
 }
 
-tmp=$(mktemp -d /tmp/hm-bench-sbx.XXXXXX)
-T=$tmp/mnt
+. "$here/lib.sh"
+bench_setup sbx
 POL=$tmp/policy
 POL10=$tmp/policy10k
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	mountpoint -q "$T" && umount "$T"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$T" "$POL" "$POL10"
-mount -t ramfs histmac-bench-sbx "$T"
+mkdir -p "$POL" "$POL10"
 mkdir "$T/f" "$T/g"
 for i in $(seq -w 0 4999); do echo "$i" >"$T/f/$i"; done
 for i in $(seq -w 0 9999); do echo "$i" >"$T/g/$i"; done
@@ -97,7 +83,7 @@ BS=$T/bench_sbx
 cp "$build/bench/bench_sbx" "$BS"
 cc -O2 -o "$tmp/tcp_listen" "$src/tests/e2e/tcp_listen.c"
 "${other[@]}" "$tmp/tcp_listen" 0 >"$tmp/port" &
-pids+=("$!")
+bench_track "$!"
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 read -r port <"$tmp/port"
 
@@ -174,7 +160,7 @@ start_enforce() {
 	"${other[@]}" "$HISTMAC" enforce -p "$POL" --mark "$T" --mode enforcing \
 		--pidfile "$tmp/hm.pid" 2>>"$tmp/enforce.log" &
 	epid=$!
-	pids+=("$epid")
+	bench_track "$epid"
 	for _ in $(seq 300); do
 		[ -s "$tmp/hm.pid" ] && grep -q 'enforcing: ' "$tmp/enforce.log" && return 0
 		sleep 0.1

@@ -37,26 +37,20 @@ fi
 HISTMAC=$build/histmac
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
-tmp=$(mktemp -d /tmp/hm-bench-starve.XXXXXX)
+. "$here/lib.sh"
+bench_setup starve
 chmod 755 "$tmp"
-T=$tmp/mnt
 POL=$tmp/policy
-pids=()
+mkdir -p "$POL"
 spinners=()
-cleanup() {
+stop_spinners() {
 	local p
-	for p in "${spinners[@]}" "${pids[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
+	for p in "${spinners[@]}"; do
+		bench_stop "$p"
 	done
-	mountpoint -q "$T" && umount "$T"
-	rm -rf "$tmp"
+	spinners=()
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$T" "$POL"
-mount -t ramfs histmac-bench-starve "$T"
+trap 'stop_spinners; _bench_cleanup' EXIT
 chmod 755 "$T"
 mkdir "$T/f"
 for i in $(seq -w 0 999); do echo "$i" >"$T/f/$i"; done
@@ -76,15 +70,6 @@ use_profile 3
 use_group 0
 EOF
 
-wait_for() {	# CMD, tenths of a second
-	local n=0
-	while ! eval "$1" >/dev/null 2>&1; do
-		n=$((n + 1))
-		[ "$n" -le "$2" ] || return 1
-		sleep 0.1
-	done
-}
-
 start_daemon() {	# setting
 	local pre=()
 	case $1 in
@@ -99,14 +84,13 @@ start_daemon() {	# setting
 		--decision-timeout "$tmo" --pidfile "$tmp/hm.pid" \
 		2>>"$tmp/daemon.log" &
 	dpid=$!
-	pids+=("$dpid")
-	wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/daemon.log'" 300 ||
+	bench_track "$dpid"
+	bench_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/daemon.log'" 300 ||
 		{ cat "$tmp/daemon.log" >&2; exit 1; }
 }
 
 stop_daemon() {
-	kill -TERM "$dpid" 2>/dev/null || true
-	wait "$dpid" 2>/dev/null || true
+	bench_stop "$dpid"
 }
 
 counter() {	# label -> value from the daemon's exit statistics
@@ -119,15 +103,6 @@ start_spinners() {
 		"${NOBODY[@]}" sh -c 'while :; do :; done' &
 		spinners+=("$!")
 	done
-}
-
-stop_spinners() {
-	local p
-	for p in "${spinners[@]}"; do
-		kill -TERM "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	spinners=()
 }
 
 settings="nice0 nice-10 nice-20 rr"

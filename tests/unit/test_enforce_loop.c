@@ -77,10 +77,11 @@ static int fake_open_flags(int32_t tid, uint64_t *flags)
 
 static void put_file(const char *dir, const char *name, const char *text)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_true(snprintf(path, sizeof(path), "%s/%s", dir, name) <
+		    (int)sizeof(path));
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);

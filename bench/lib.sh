@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# bench/lib.sh - what the root benchmarks (bench_enforce.sh,
+# bench_sandbox.sh, bench_starve.sh) share; sourced after set -eu:
+#   bench_setup NAME    $tmp, a private directory, and $T, a ramfs
+#                       mounted on $tmp/mnt; both gone on exit, with
+#                       every process bench_track was given
+#   bench_track PID     stop PID (SIGTERM, then wait) on exit
+#   bench_stop PID      stop PID now
+#   bench_wait_for CMD TENTHS   poll CMD every 0.1 s, at most TENTHS times
+# Only processes started here are stopped, each by its pid.
+
+_bench_pids=()
+
+bench_track() {
+	_bench_pids+=("$1")
+}
+
+bench_stop() {
+	kill -TERM "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+_bench_cleanup() {
+	local p
+	# every one signalled first: stopping one may wait for another
+	for p in "${_bench_pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in "${_bench_pids[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	mountpoint -q "$T" && umount "$T"
+	rm -rf "$tmp"
+}
+
+bench_setup() {
+	tmp=$(mktemp -d "/tmp/hm-bench-$1.XXXXXX")
+	T=$tmp/mnt
+	trap _bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+	mkdir -p "$T"
+	mount -t ramfs "histmac-bench-$1" "$T"
+}
+
+bench_wait_for() {
+	local n=0
+	while ! eval "$1" >/dev/null 2>&1; do
+		n=$((n + 1))
+		[ "$n" -le "$2" ] || return 1
+		sleep 0.1
+	done
+}
