@@ -53,6 +53,8 @@ static const struct cfg_key cfg_keys[] = {
 	{ "enforce_marks", CFG_PATHS, "--mark", NULL, NULL, " enforce " },
 	{ "enforce_mode", CFG_WORD, "--mode", NULL, NULL, " enforce " },
 	{ "enforce_default", CFG_WORD, "--default", NULL, NULL, " enforce " },
+	{ "enforce_strict", CFG_BOOL, "--strict", "--no-strict", NULL,
+	  " enforce " },
 	{ "decision_timeout", CFG_NUM, "--decision-timeout", NULL, NULL,
 	  " enforce " },
 	{ "enforce_nice", CFG_WORD, "--nice", NULL, NULL, " enforce " },

@@ -45,6 +45,12 @@ static void usage(FILE *f)
 "      --default allow|deny answer of the watchdog and of internal errors\n"
 "                           (default allow; without it the watchdog\n"
 "                           denies when something is enforced)\n"
+"      --strict             judge the execs of processes of unobserved\n"
+"                           history (running before the start, in\n"
+"                           <kernel> EXE) by that domain's ACL (default\n"
+"                           when something is enforced: --mode enforcing\n"
+"                           or an enforcing domain)\n"
+"      --no-strict          let those execs through unjudged (counted)\n"
 "      --state FILE         import the process table of a running learner\n"
 "                           (histmac learn --state FILE)\n"
 "      --save-interval SEC  learning: save the policy every SEC (default 60)\n"
@@ -81,7 +87,8 @@ enum {
 	OPT_MARK = 256, OPT_MODE, OPT_SUPERVISOR, OPT_QUERY_TIMEOUT,
 	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
 	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
-	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_NICE,
+	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_NICE, OPT_STRICT,
+	OPT_NO_STRICT,
 };
 
 static const struct option options[] = {
@@ -103,6 +110,8 @@ static const struct option options[] = {
 	{ "proc-buffer", required_argument, NULL, OPT_PROC_BUFFER },
 	{ "cache-ttl", required_argument, NULL, OPT_CACHE_TTL },
 	{ "nice", required_argument, NULL, OPT_NICE },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "no-strict", no_argument, NULL, OPT_NO_STRICT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -187,6 +196,11 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 			return hm_cli_usage_error(CMD, "--default allow|deny");
 		o->default_deny = !strcmp(arg, "deny");
 		o->default_given = true;
+		return 0;
+	case OPT_STRICT:
+	case OPT_NO_STRICT:
+		o->strict = c == OPT_STRICT;
+		o->strict_given = true;
 		return 0;
 	case OPT_STATE: o->state = arg; return 0;
 	case OPT_SAVE_INTERVAL:

@@ -47,6 +47,7 @@ struct hm_enforcer {
 	struct hm_super *sup;
 	struct hm_loop *loop;
 	struct hm_enforcer_counters c;
+	bool strict;			/* execs of unobserved history judged */
 	bool stop;
 	int status;
 };
@@ -80,6 +81,13 @@ void hm_enforcer_opts_init(struct hm_enforcer_opts *o)
 	hm_learn_opts_default(&o->lo);
 }
 
+/* How the start line and the counters name the strict mode. */
+static const char *strict_word(bool strict)
+{
+	return strict ? "strict (execs of unobserved history judged)" :
+			"not strict (execs of unobserved history not judged)";
+}
+
 static void print_stats(struct hm_enforcer *E, FILE *f)
 {
 	struct hm_answer_stats as = { 0 };
@@ -92,7 +100,7 @@ static void print_stats(struct hm_enforcer *E, FILE *f)
 		hm_dcache_stats(E->cache, &cs);
 	if (E->t)
 		hm_tracker_stats(E->t, &ts);
-	fprintf(f, "histmac enforce: counters\n");
+	fprintf(f, "histmac enforce: counters (%s)\n", strict_word(E->strict));
 	/* every counter, zeros too: tests and scripts read them by name */
 #define X(n, s)								\
 	fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.n);
@@ -270,16 +278,14 @@ static int open_procs(struct hm_enforcer *E)
 }
 
 /*
- * What the watchdog answers a decision it finds late: --default when it
- * was given, else deny when something is enforced (--mode enforcing, or
- * an enforcing domain in the policy), else allow.
+ * Is something enforced: --mode enforcing, or an enforcing domain (or
+ * default profile) in the policy as loaded at start?  The default of the
+ * watchdog's answer and of strict mode.
  */
-static bool stall_deny(const struct hm_enforcer *E)
+static bool enforces(const struct hm_enforcer *E)
 {
 	const struct hm_model *m = E->live->m;
 
-	if (E->o.default_given)
-		return E->o.default_deny;
 	if (E->o.mode != HM_ENFORCER_MODE_PER_DOMAIN)
 		return E->o.mode == HM_PROFILE_ENFORCING;
 	if (m->default_profile == HM_PROFILE_ENFORCING)
@@ -288,6 +294,20 @@ static bool stall_deny(const struct hm_enforcer *E)
 		if (m->domains[i]->profile == HM_PROFILE_ENFORCING)
 			return true;
 	return false;
+}
+
+/* What the watchdog answers a decision it finds late: --default when it
+ * was given, else deny when something is enforced, else allow. */
+static bool stall_deny(const struct hm_enforcer *E)
+{
+	return E->o.default_given ? E->o.default_deny : enforces(E);
+}
+
+/* Strict mode (execs of unobserved history judged): --strict or
+ * --no-strict when given, else on when something is enforced. */
+static bool strict_mode(const struct hm_enforcer *E)
+{
+	return E->o.strict_given ? E->o.strict : enforces(E);
 }
 
 /* What answers and judges: the answer table, the supervisor, the loop. */
@@ -304,6 +324,7 @@ static int open_deciders(struct hm_enforcer *E)
 	struct hm_loop_cfg lcfg;
 	int r;
 
+	E->strict = strict_mode(E);
 	if ((r = hm_answers_new(&acfg, &E->ans)))
 		return r;
 	if (E->o.ignore_max &&
@@ -326,7 +347,7 @@ static int open_deciders(struct hm_enforcer *E)
 	lcfg = (struct hm_loop_cfg){
 		.fan_fd = E->fan_fd, .self = getpid(),
 		.default_deny = E->o.default_deny, .verbose = E->o.verbose,
-		.stall_deny = acfg.stall_deny,
+		.stall_deny = acfg.stall_deny, .strict = E->strict,
 		.decision_timeout_ms = E->o.decision_timeout_ms,
 		.test_delay_ms = E->test_delay_ms, .audit_fd = E->audit_fd,
 		.ans = E->ans, .proc = E->proc, .live = E->live,
@@ -393,12 +414,12 @@ static int start(struct hm_enforcer *E)
 		hm_log("dropping capabilities: %s", strerror(-r));
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	E->live->last_save_ns = hm_now_ns();
-	hm_log("%s: %zu domains, mode %s, %zu mark%s%s",
+	hm_log("%s: %zu domains, mode %s, %s, %zu mark%s%s",
 	       E->o.dry_run ? "dry run (no permission marks; nothing waits "
 			      "for us)" : "enforcing",
 	       E->live->m->n_domains,
 	       E->o.mode == HM_ENFORCER_MODE_PER_DOMAIN ? "per domain" :
-	       mode_names[E->o.mode], E->o.n_marks,
+	       mode_names[E->o.mode], strict_word(E->strict), E->o.n_marks,
 	       E->o.n_marks == 1 ? "" : "s", E->sup ? ", supervisor" : "");
 	hm_notify_ready();
 	return 0;

@@ -66,6 +66,7 @@
 	X(query_timeouts, "supervisor: no answer in time")		\
 	X(client_lost, "supervisor: client went away")			\
 	X(not_judged_exec, "exec not judged (history unobserved)")	\
+	X(strict_exec, "exec judged in <kernel> EXE (strict)")		\
 	X(exec_part, "opens that are part of an exec")			\
 	X(directories, "directories (not judged)")			\
 	X(no_path, "path not resolvable from the event fd")		\
@@ -358,6 +359,7 @@ struct hm_loop_cfg {
 	pid_t self;			/* let through */
 	bool default_deny;		/* internal errors */
 	bool stall_deny;		/* what the watchdog answers */
+	bool strict;			/* judge execs of unobserved history */
 	bool verbose;
 	unsigned decision_timeout_ms;	/* for log lines */
 	unsigned test_delay_ms;		/* tests: every decision stalls */

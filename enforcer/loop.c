@@ -434,7 +434,14 @@ static void interp_open(struct hm_loop *l, struct ev *e,
 	free(next);
 }
 
-/* An exec: judged unless the process's own history is unknown. */
+/*
+ * An exec: the loader and a script's interpreter are part of the exec
+ * judged before them.  One by a process of unobserved history is judged
+ * in its <kernel> EXE in strict mode (an unprivileged shell started
+ * before us would otherwise exec anything, and so would its children),
+ * else let through and counted.  Either way the domain it enters is the
+ * tracker's <kernel> PROG.
+ */
 static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 			  struct hm_pending_exec *pe)
 {
@@ -451,13 +458,16 @@ static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 		}
 		return true;
 	}
-	if (e->v.flags & HM_PROC_UNOBSERVED) {
-		set_pending(l, e, &e->nm);
-		finish(l, e, true, false);
-		l->c->not_judged_exec++;
-		return true;
+	if (!(e->v.flags & HM_PROC_UNOBSERVED))
+		return false;
+	if (l->cfg.strict) {
+		l->c->strict_exec++;
+		return false;
 	}
-	return false;
+	set_pending(l, e, &e->nm);
+	finish(l, e, true, false);
+	l->c->not_judged_exec++;
+	return true;
 }
 
 /*

@@ -36,6 +36,11 @@ struct hm_enforcer_opts {
 	bool default_given;		/* --default was given: the watchdog
 					 * answers with it; else deny when
 					 * something is enforced */
+	bool strict;			/* execs of unobserved history are
+					 * judged in <kernel> EXE */
+	bool strict_given;		/* --strict or --no-strict given;
+					 * else strict when something is
+					 * enforced */
 	bool dry_run;			/* notification marks only */
 	const char *state;		/* learner process table, or NULL */
 	unsigned save_interval;		/* seconds; learning saves */

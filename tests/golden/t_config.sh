@@ -76,6 +76,7 @@ ephemeral_ports = 1-2
 enforce_marks = /m
 enforce_mode = permissive
 enforce_default = allow
+enforce_strict = no
 decision_timeout = 1
 query_timeout = 1
 cache_size = 1

@@ -103,12 +103,27 @@ static void write_policy(struct fix *x)
 	put_file(x->pol, "exception_policy.conf", "");
 }
 
+/* The loop, strict (execs of unobserved history judged) or not. */
+static void new_loop(struct fix *x, bool strict)
+{
+	struct hm_loop_cfg lcfg = {
+		.fan_fd = x->fan, .self = 1, .audit_fd = -1,
+		.decision_timeout_ms = 10000, .ans = x->ans,
+		.proc = x->proc, .live = x->live, .cache = x->cache,
+		.execs = &x->execs, .c = &x->c, .strict = strict,
+		.open_flags = fake_open_flags,
+	};
+
+	hm_loop_free(x->loop);
+	x->loop = NULL;
+	assert_int_equal(hm_loop_new(&lcfg, &x->loop), 0);
+}
+
 static int setup(void **state)
 {
 	struct fix *x = calloc(1, sizeof(*x));
 	struct hm_answers_cfg acfg = { .decision_timeout_ms = 10000,
 				       .audit_fd = -1 };
-	struct hm_loop_cfg lcfg;
 	int ev[2], an[2];
 
 	assert_non_null(x);
@@ -142,16 +157,9 @@ static int setup(void **state)
 	assert_int_equal(hm_answers_new(&acfg, &x->ans), 0);
 	x->cache = hm_dcache_new(64, 0);
 	assert_non_null(x->cache);
-	lcfg = (struct hm_loop_cfg){
-		.fan_fd = x->fan, .self = 1, .audit_fd = -1,
-		.decision_timeout_ms = 10000, .ans = x->ans,
-		.proc = x->proc, .live = x->live, .cache = x->cache,
-		.execs = &x->execs, .c = &x->c,
-		.open_flags = fake_open_flags,
-	};
 	fake_flags = O_RDONLY;
 	fake_err = 0;
-	assert_int_equal(hm_loop_new(&lcfg, &x->loop), 0);
+	new_loop(x, false);
 	*state = x;
 	return 0;
 }
@@ -276,6 +284,45 @@ static void test_verdicts(void **state)
 	assert_int_equal(x->c.self, 1);
 	/* the allowed exec waits for its proc event under its name */
 	assert_non_null(hm_execs_find(&x->execs, getpid()));
+}
+
+/*
+ * A process of unobserved history (running before the start) in its
+ * <kernel> EXE: strict, its execs are judged by that domain's ACL; not
+ * strict, let through and counted.  Opens are judged either way.
+ */
+static void unobserved(struct fix *x, bool strict)
+{
+	struct want w[] = {
+		{ "prog", FAN_OPEN_EXEC_PERM, 0, FAN_ALLOW, -1 },
+		{ "other", FAN_OPEN_EXEC_PERM, 0,
+		  strict ? FAN_DENY : FAN_ALLOW, -1 },
+		{ "no", FAN_OPEN_PERM, 0, FAN_DENY, -1 },
+	};
+
+	assert_int_equal(hm_tracker_set(x->t, getpid(), getppid(), NULL, 0,
+					DOMAIN, strlen(DOMAIN),
+					HM_PROC_UNOBSERVED, time(NULL)), 0);
+	new_loop(x, strict);
+	send_events(x, w, HM_ARRAY_SIZE(w));
+	run_loop(x, false, NULL);
+	check_answers(x, w, HM_ARRAY_SIZE(w));
+	assert_int_equal(x->c.strict_exec, strict ? 2 : 0);
+	assert_int_equal(x->c.not_judged_exec, strict ? 0 : 2);
+	assert_int_equal(x->c.allowed, strict ? 1 : 0);
+	assert_int_equal(x->c.denied, strict ? 2 : 1);
+	/* the exec that went through waits for its proc event */
+	assert_non_null(hm_execs_find(&x->execs, getpid()));
+}
+
+static void test_unobserved_strict(void **state)
+{
+	unobserved(*state, true);
+}
+
+static void test_unobserved_not_strict(void **state)
+{
+	unobserved(*state, false);
 }
 
 /*
@@ -505,6 +552,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unobserved_strict, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_unobserved_not_strict,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_version, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
