@@ -325,9 +325,12 @@ static void set_session(struct proc *p, const struct hm_task *task)
  * domain, else gets <kernel> EXE.
  * @check_exe: an exe that changed without an exec means we missed the
  *	exec (not for the exec event itself, whose exe is the new program).
+ * @guessed: may be NULL; set when the process is new, of unobserved
+ *	history, named after @task's exe (on an exec record: the new
+ *	program, not the one that ran the exec).
  */
 static int get_proc(struct hm_tracker *t, const struct hm_task *task,
-		    bool check_exe, struct proc **out)
+		    bool check_exe, struct proc **out, bool *guessed)
 {
 	struct proc *p = find(t, task->pid);
 	struct proc *pp = NULL;
@@ -375,6 +378,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 		}
 		p->flags = HM_PROC_UNOBSERVED;
 		t->st.unobserved++;
+		if (guessed)
+			*guessed = true;
 	}
 	if (check_exe && (r = set_exe(t, p, task))) {
 		drop(t, p);
@@ -421,7 +426,7 @@ int hm_tracker_current(struct hm_tracker *t, const struct hm_task *task,
 		       struct hm_proc_view *out)
 {
 	struct proc *p;
-	int r = get_proc(t, task, true, &p);
+	int r = get_proc(t, task, true, &p, NULL);
 
 	if (r)
 		return r;
@@ -461,18 +466,22 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 {
 	struct proc *p;
 	char *next = NULL;
-	int r = get_proc(t, task, false, &p);
+	bool guessed = false;
+	int r = get_proc(t, task, false, &p, &guessed);
 
 	if (r)
 		return r;
 	memset(out, 0, sizeof(*out));
 	out->parent_observed = !(p->flags & HM_PROC_UNOBSERVED);
+	/* <kernel> EXE of a process first seen at its exec is a guess */
+	out->parent_known = !guessed;
+	if (out->parent_known &&
+	    (r = resolve(t, p, out->parent_observed ? 0 :
+			 HM_DOMAIN_HISTORY_UNOBSERVED, NULL)))
+		return r;
 	if (out->parent_observed) {
-		r = resolve(t, p, 0, NULL);
-		if (!r)
-			r = hm_transition_compute(t->m, p->dname, program,
-						  realpath, &out->candidate,
-						  &next, &out->type);
+		r = hm_transition_compute(t->m, p->dname, program, realpath,
+					  &out->candidate, &next, &out->type);
 	} else {
 		out->type = HM_TRANSIT_UNOBSERVED;
 		r = unobserved_exec(t, program, realpath, &out->candidate,

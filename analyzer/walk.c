@@ -584,7 +584,8 @@ static int exec_access(struct walk *k)
 	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
 	if (r)
 		return r;
-	if (res.parent_observed) {
+	/* of unobserved history too: strict enforcing judges it there */
+	if (res.parent_known) {
 		reset_request(k);
 		k->a.dom = res.parent;
 		k->a.req.name1 = res.candidate;

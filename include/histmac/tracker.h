@@ -70,7 +70,13 @@ struct hm_proc_view {
 /* The outcome of one exec. */
 struct hm_exec_result {
 	struct hm_proc_view parent;	/* domain the exec happened in */
-	bool parent_observed;		/* false: learn no execute */
+	bool parent_observed;		/* false: of unobserved history,
+					 * the exec leads to <kernel> PROG */
+	bool parent_known;		/* parent is the domain the exec
+					 * ran in (its execute is learned):
+					 * false for a process of unknown
+					 * parent first seen at its exec,
+					 * whose exe= is the new program */
 	enum hm_transit type;
 	const struct hm_name *candidate; /* program after aggregator, in model */
 	struct hm_proc_view now;	/* domain after the exec */
@@ -127,6 +133,8 @@ int hm_tracker_current(struct hm_tracker *t, const struct hm_task *task,
 /**
  * hm_tracker_exec() - @task executed @program (encoded, as passed) whose
  * canonical path is @realpath (may be NULL).  Moves it to its new domain.
+ * The domain it ran the exec in is resolved (created when learning), of
+ * unobserved history too: its execute is learned there and checked.
  * Returns: 0 or negative errno.
  */
 int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,

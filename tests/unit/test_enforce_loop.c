@@ -325,6 +325,31 @@ static void test_unobserved_not_strict(void **state)
 	unobserved(*state, false);
 }
 
+/* Strict and learning: the exec is learned in <kernel> EXE, as
+ * `histmac learn` learns it, and passes once that domain enforces. */
+static void test_unobserved_learned(void **state)
+{
+	struct fix *x = *state;
+	struct want w[] = { { "other", FAN_OPEN_EXEC_PERM, 0, FAN_ALLOW, -1 } };
+
+	assert_int_equal(hm_tracker_set(x->t, getpid(), getppid(), NULL, 0,
+					DOMAIN, strlen(DOMAIN),
+					HM_PROC_UNOBSERVED, time(NULL)), 0);
+	new_loop(x, true);
+	x->o.mode = HM_PROFILE_LEARNING;
+	send_events(x, w, 1);
+	run_loop(x, false, NULL);
+	check_answers(x, w, 1);
+	assert_int_equal(x->c.learned, 1);
+	hm_execs_drop(&x->execs, getpid());	/* a new exec, not its part */
+	x->o.mode = HM_ENFORCER_MODE_PER_DOMAIN;	/* enforcing */
+	send_events(x, w, 1);
+	run_loop(x, false, NULL);
+	check_answers(x, w, 1);
+	assert_int_equal(x->c.allowed, 1);
+	assert_int_equal(x->c.strict_exec, 2);
+}
+
 /*
  * More events than one read takes: a read returns at most HM_LOOP_BATCH
  * of them, and every one is judged (events past 512 in one read were
@@ -556,6 +581,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unobserved_not_strict,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unobserved_learned, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_version, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),

@@ -433,6 +433,73 @@ static void test_realpath_condition(void **state)
 	hm_model_free(m);
 }
 
+#define SHELL "<kernel> /usr/bin/bash"
+
+/* A shell of unobserved history (its start not in the log) forks @child. */
+static struct ev fork_ev(int64_t child)
+{
+	struct ev v = base(HM_EV_FORK, 500, 400, "/usr/bin/bash");
+
+	v.e.syscall_name = "clone";
+	v.e.exit = child;
+	return v;
+}
+
+/*
+ * Execs by processes of unobserved history are learned in their
+ * <kernel> EXE (the domain strict enforcing judges them in), with
+ * exec.realpath as any exec; check reports one missing there.  A process
+ * first seen at its exec with an unknown parent learns no execute: its
+ * exe= is the new program, not the one that ran the exec.
+ */
+static void test_unobserved_exec(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_learner *l;
+	struct hm_checker *c;
+	struct ev v[] = {
+		fork_ev(501),
+		exec_ev(501, 500, "/t/allowed", NULL),
+		exec_ev(601, 600, "/t/other", NULL),
+		fork_ev(502),
+		exec_ev(502, 500, "/t/forbidden", NULL),
+	};
+	const struct hm_violation *const *vs;
+	const struct hm_acl_head *e;
+	size_t nv;
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(v); i++)
+		v[i].e.paths = v[i].paths;
+	v[1].e.exe = B("/t/real/allowed");	/* /t/allowed, a symlink */
+	assert_int_equal(hm_learner_new(m, NULL, 1, NULL, &l), 0);
+	for (size_t i = 0; i < 3; i++)
+		assert_true(hm_learner_event(l, &v[i].e) >= 0);
+	hm_learner_free(l);
+	assert_true(dom(m, SHELL)->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
+	assert_true(has_path(m, SHELL, HM_FILE_EXECUTE, "/t/allowed"));
+	e = dom(m, SHELL)->acl;
+	assert_non_null(e->cond);
+	assert_string_equal(e->cond->text->str,
+			    "exec.realpath=\"/t/real/allowed\"");
+	assert_true(dom(m, "<kernel> /t/allowed")->flags &
+		    HM_DOMAIN_PARENT_UNOBSERVED);
+	assert_null(dom(m, "<kernel> /t/other")->acl);
+	assert_false(has_path(m, SHELL, HM_FILE_EXECUTE, "/t/other"));
+
+	assert_int_equal(hm_checker_new(m, NULL, NULL, &c), 0);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(hm_checker_event(c, &v[i].e), 0);
+	assert_int_equal(hm_checker_event(c, &v[3].e), 0);
+	assert_int_equal(hm_checker_event(c, &v[4].e), 1);
+	vs = hm_checker_violations(c, &nv);
+	assert_int_equal(nv, 1);
+	assert_string_equal(vs[0]->domain->str, SHELL);
+	assert_false(vs[0]->no_domain);
+	hm_checker_free(c);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_missing_domain_and_groups),
 		cmocka_unit_test(test_quota_and_rewrite),
 		cmocka_unit_test(test_realpath_condition),
+		cmocka_unit_test(test_unobserved_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

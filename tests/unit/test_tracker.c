@@ -166,9 +166,13 @@ static void test_unobserved_and_chains(void **state)
 	/* Its forked child acts in the same domain until it execs. */
 	assert_string_equal(cur(t, 101, 100, "/usr/sbin/cron"),
 			    "<kernel> /usr/sbin/cron");
-	/* Its exec starts <kernel> PROG: no execute learned in the parent. */
+	/* Its exec starts <kernel> PROG; the execute belongs to the domain
+	 * it ran in, <kernel> EXE (strict enforcing judges it there). */
 	res = do_exec(m, t, 101, 100, "/bin/sh");
 	assert_false(res.parent_observed);
+	assert_true(res.parent_known);
+	assert_string_equal(res.parent.name->str, "<kernel> /usr/sbin/cron");
+	assert_non_null(res.parent.domain);
 	assert_int_equal(res.type, HM_TRANSIT_UNOBSERVED);
 	assert_string_equal(res.now.name->str, "<kernel> /bin/sh");
 	assert_true(res.now.domain->flags & HM_DOMAIN_PARENT_UNOBSERVED);
@@ -184,9 +188,15 @@ static void test_unobserved_and_chains(void **state)
 	/* The parent (100) still acts in its own domain. */
 	assert_string_equal(cur(t, 100, 1, "/usr/sbin/cron"),
 			    "<kernel> /usr/sbin/cron");
+	/* First seen at its exec, parent unknown: exe= is the new program,
+	 * so the domain it ran the exec in is not known. */
+	res = do_exec(m, t, 201, 200, "/bin/ls");
+	assert_false(res.parent_observed);
+	assert_false(res.parent_known);
+	assert_null(hm_model_find_domain(m, N(m, "<kernel> /bin/ls"))->acl);
 	hm_tracker_stats(t, &st);
-	assert_int_equal(st.unobserved, 1);
-	assert_int_equal(st.execs, 2);
+	assert_int_equal(st.unobserved, 2);
+	assert_int_equal(st.execs, 3);
 	hm_tracker_free(t);
 	hm_model_free(m);
 }
