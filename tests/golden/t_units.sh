@@ -2,7 +2,8 @@
 # t_units.sh - the systemd units as installed: `systemd-analyze verify`
 # is clean (directives, ExecStart, the man pages of Documentation=), and
 # the enforcer unit keeps its promises: Type=notify with a watchdog, a
-# restart policy that ends, no mount namespace (marks on mounts).
+# restart policy that ends, no mount namespace (marks on mounts), started
+# early in boot.
 set -eu
 export LC_ALL=C
 tmp=$(mktemp -d)
@@ -33,6 +34,29 @@ for want in Type=notify WatchdogSec=30 Restart=on-failure StartLimitBurst=3 \
 done
 ! grep -Eq '^(ProtectSystem|ProtectHome|PrivateTmp|PrivateDevices|ProtectKernelTunables)=' "$e" ||
 	fail "enforce unit would run in its own mount namespace"
+# Early boot (docs/PRODUCTION.md "Early boot"): marked before sysinit.target,
+# so logins and services start under it.  A unit it is ordered after must
+# not itself come after sysinit.target: a .service or .socket with the
+# default dependencies does (ordering cycle, which systemd breaks by
+# dropping a job), so each must have DefaultDependencies=no.
+for want in DefaultDependencies=no WantedBy=sysinit.target; do
+	grep -qx "$want" "$e" || fail "enforce unit lacks $want"
+done
+val() { sed -n "s/^$1=//p" "$e" | tr ' ' '\n'; }
+val Before | grep -qx sysinit.target || fail "enforce unit not before sysinit.target"
+val After | grep -qx local-fs.target || fail "enforce unit not after local-fs.target"
+for u in $(val After); do
+	case $u in
+	sysinit.target|basic.target|multi-user.target|network*.target)
+		fail "enforce unit after $u: not early" ;;
+	*.service|*.socket)
+		f=$(systemctl show -P FragmentPath "$u" 2>/dev/null || true)
+		[ -f "$f" ] || f=/lib/systemd/system/$u
+		[ -f "$f" ] || continue		# not installed here (auditd)
+		grep -qx 'DefaultDependencies=no' "$f" ||
+			fail "enforce unit after $u, which comes after sysinit.target" ;;
+	esac
+done
 grep -q '^ProtectSystem=strict' "$tmp/histmac-learn.service" ||
 	fail "learn unit not read-only"
 echo "ok t_units"
