@@ -322,7 +322,7 @@ static void set_session(struct proc *p, const struct hm_task *task)
  * The process @task names, created by the rules of docs/ARCHITECTURE.md
  * ("Domain tracking"): a known pid with the same ppid (or reparented to
  * its reaper) is the same process; a new one inherits its parent's
- * domain, else gets <kernel> EXE.
+ * domain when it runs its parent's program, else gets <kernel> EXE.
  * @check_exe: an exe that changed without an exec means we missed the
  *	exec (not for the exec event itself, whose exe is the new program).
  * @guessed: may be NULL; set when the process is new, of unobserved
@@ -366,6 +366,11 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	/* (a pid is not its own parent: such a record is damaged) */
 	if (task->ppid > 0 && task->ppid != task->pid && !missed_exec)
 		pp = find(t, task->ppid);
+	/* A child that runs another program than its parent executed it
+	 * unseen (before the rules were loaded): its history is unknown,
+	 * as the enforcer's resync rules (enforcer/proc.c resync_one). */
+	if (pp && check_exe && !same_exe(pp, task))
+		pp = NULL;
 	if (pp) {
 		p->dname = pp->dname;	/* forked, not executed yet */
 		p->flags = pp->flags;

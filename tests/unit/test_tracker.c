@@ -188,6 +188,10 @@ static void test_unobserved_and_chains(void **state)
 	/* The parent (100) still acts in its own domain. */
 	assert_string_equal(cur(t, 100, 1, "/usr/sbin/cron"),
 			    "<kernel> /usr/sbin/cron");
+	/* A child first seen running another program than its parent
+	 * (it executed before we looked) is of unobserved history. */
+	assert_string_equal(cur(t, 103, 100, "/usr/bin/bash"),
+			    "<kernel> /usr/bin/bash");
 	/* First seen at its exec, parent unknown: exe= is the new program,
 	 * so the domain it ran the exec in is not known. */
 	res = do_exec(m, t, 201, 200, "/bin/ls");
@@ -195,7 +199,7 @@ static void test_unobserved_and_chains(void **state)
 	assert_false(res.parent_known);
 	assert_null(hm_model_find_domain(m, N(m, "<kernel> /bin/ls"))->acl);
 	hm_tracker_stats(t, &st);
-	assert_int_equal(st.unobserved, 2);
+	assert_int_equal(st.unobserved, 3);
 	assert_int_equal(st.execs, 3);
 	hm_tracker_free(t);
 	hm_model_free(m);
