@@ -8,7 +8,13 @@
 #                         is another domain); files $T/a $T/b $T/c
 #   hm_enf_start ARGS...  start `histmac enforce --mark $T ARGS...` under
 #                         timeout, wait until it has marked; sets DPID (the
-#                         daemon's own pid, from --pidfile) and DLOG
+#                         daemon's own pid, from --pidfile) and DLOG.
+#                         --no-strict unless ARGS say --strict or
+#                         --no-strict, or HM_ENF_STRICT is set (empty: the
+#                         daemon's default): the test script started before
+#                         the daemon, so its own execs of $T's programs are
+#                         of unobserved history, which only
+#                         t_enforce_strict.sh is about
 #   hm_enf_stop           SIGTERM to DPID, wait; fails if it did not exit 0
 #   hm_enf_ok CMD...      CMD must succeed (within 20 s; run directly, no
 #                         wrapper program, which would be a domain itself)
@@ -45,11 +51,13 @@ _hm_enf_stop_quiet() {
 }
 
 hm_enf_start() {
+	local strict=${HM_ENF_STRICT---no-strict}
+	case " $* " in *" --strict "*|*" --no-strict "*) strict= ;; esac
 	HM_ENF_N=$((HM_ENF_N + 1))
 	DLOG=$HM_TMP/enforce.$HM_ENF_N.log
 	rm -f "$HM_TMP/enforce.pid"
 	timeout -s KILL 600 "$HISTMAC" enforce -p "$POL" --mark "$T" \
-		--pidfile "$HM_TMP/enforce.pid" "$@" 2>"$DLOG" &
+		--pidfile "$HM_TMP/enforce.pid" ${strict:+"$strict"} "$@" 2>"$DLOG" &
 	HM_ENF_WRAP=$!
 	hm_on_exit _hm_enf_stop_quiet
 	if ! hm_wait_for "grep -qE '(enforcing|dry run)[^:]*: ' '$DLOG'" 200; then
