@@ -66,7 +66,7 @@
 	X(query_timeouts, "supervisor: no answer in time")		\
 	X(client_lost, "supervisor: client went away")			\
 	X(not_judged_exec, "exec not judged (history unobserved)")	\
-	X(strict_exec, "exec judged in <kernel> EXE (strict)")		\
+	X(unobserved_exec, "exec judged in <kernel> EXE (unobserved)")	\
 	X(exec_part, "opens that are part of an exec")			\
 	X(directories, "directories (not judged)")			\
 	X(no_path, "path not resolvable from the event fd")		\

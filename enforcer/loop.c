@@ -434,13 +434,27 @@ static void interp_open(struct hm_loop *l, struct ev *e,
 	free(next);
 }
 
+/* Does the process's domain learn (its nearest ancestor's profile when
+ * the policy lacks it, as hm_enf_decide() finds it)? */
+static bool learns(const struct hm_loop *l, const struct ev *e)
+{
+	const struct hm_model *m = l->cfg.live->m;
+	const struct hm_domain *near = e->v.domain ? e->v.domain :
+				       hm_enf_nearest(m, e->v.name);
+
+	return hm_live_profile(l->cfg.live, near ? near->profile :
+				       m->default_profile) ==
+	       HM_PROFILE_LEARNING;
+}
+
 /*
  * An exec: the loader and a script's interpreter are part of the exec
  * judged before them.  One by a process of unobserved history is judged
  * in its <kernel> EXE in strict mode (an unprivileged shell started
  * before us would otherwise exec anything, and so would its children),
- * else let through and counted.  Either way the domain it enters is the
- * tracker's <kernel> PROG.
+ * and learned there by a learning domain in either mode (so the policy
+ * works once strict), else let through and counted.  Either way the
+ * domain it enters is the tracker's <kernel> PROG.
  */
 static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 			  struct hm_pending_exec *pe)
@@ -460,8 +474,8 @@ static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 	}
 	if (!(e->v.flags & HM_PROC_UNOBSERVED))
 		return false;
-	if (l->cfg.strict) {
-		l->c->strict_exec++;
+	if (l->cfg.strict || learns(l, e)) {
+		l->c->unobserved_exec++;
 		return false;
 	}
 	set_pending(l, e, &e->nm);

@@ -307,7 +307,7 @@ static void unobserved(struct fix *x, bool strict)
 	send_events(x, w, HM_ARRAY_SIZE(w));
 	run_loop(x, false, NULL);
 	check_answers(x, w, HM_ARRAY_SIZE(w));
-	assert_int_equal(x->c.strict_exec, strict ? 2 : 0);
+	assert_int_equal(x->c.unobserved_exec, strict ? 2 : 0);
 	assert_int_equal(x->c.not_judged_exec, strict ? 0 : 2);
 	assert_int_equal(x->c.allowed, strict ? 1 : 0);
 	assert_int_equal(x->c.denied, strict ? 2 : 1);
@@ -325,17 +325,16 @@ static void test_unobserved_not_strict(void **state)
 	unobserved(*state, false);
 }
 
-/* Strict and learning: the exec is learned in <kernel> EXE, as
- * `histmac learn` learns it, and passes once that domain enforces. */
-static void test_unobserved_learned(void **state)
+/* Learning, strict or not: the exec is learned in <kernel> EXE, as
+ * `histmac learn` learns it, and passes once strict and enforcing. */
+static void unobserved_learned(struct fix *x, bool strict)
 {
-	struct fix *x = *state;
 	struct want w[] = { { "other", FAN_OPEN_EXEC_PERM, 0, FAN_ALLOW, -1 } };
 
 	assert_int_equal(hm_tracker_set(x->t, getpid(), getppid(), NULL, 0,
 					DOMAIN, strlen(DOMAIN),
 					HM_PROC_UNOBSERVED, time(NULL)), 0);
-	new_loop(x, true);
+	new_loop(x, strict);
 	x->o.mode = HM_PROFILE_LEARNING;
 	send_events(x, w, 1);
 	run_loop(x, false, NULL);
@@ -343,11 +342,23 @@ static void test_unobserved_learned(void **state)
 	assert_int_equal(x->c.learned, 1);
 	hm_execs_drop(&x->execs, getpid());	/* a new exec, not its part */
 	x->o.mode = HM_ENFORCER_MODE_PER_DOMAIN;	/* enforcing */
+	new_loop(x, true);
 	send_events(x, w, 1);
 	run_loop(x, false, NULL);
 	check_answers(x, w, 1);
 	assert_int_equal(x->c.allowed, 1);
-	assert_int_equal(x->c.strict_exec, 2);
+	assert_int_equal(x->c.unobserved_exec, 2);
+	assert_int_equal(x->c.not_judged_exec, 0);
+}
+
+static void test_unobserved_learned(void **state)
+{
+	unobserved_learned(*state, true);
+}
+
+static void test_unobserved_learned_not_strict(void **state)
+{
+	unobserved_learned(*state, false);
 }
 
 /*
@@ -583,6 +594,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unobserved_learned, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_unobserved_learned_not_strict,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_version, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
