@@ -32,6 +32,10 @@ struct proc {
 	uint32_t flags;			/* enum hm_proc_flag */
 	const struct hm_name *dname;	/* in t->names */
 	const struct hm_name *exe;	/* in t->names; may be NULL */
+	/* its exec, seen before the process that ran it (parent unknown
+	 * then): program and realpath (may be NULL), in t->names, until
+	 * its parent's fork record names the domain it ran in */
+	const struct hm_name *late_prog, *late_real;
 	struct hm_domain *dom;		/* cache, valid when gen == t->gen */
 	uint64_t gen;
 	struct proc *prev, *next;	/* LRU: head most recent */
@@ -465,6 +469,21 @@ static int unobserved_exec(struct hm_tracker *t, const struct hm_name *program,
 	return 0;
 }
 
+/* Keep @prog (and @real) as @p's exec not yet placed; NULL: none. */
+static int keep_late(struct hm_tracker *t, struct proc *p,
+		     const struct hm_name *prog, const struct hm_name *real)
+{
+	int r = 0;
+
+	p->late_prog = NULL;
+	p->late_real = NULL;
+	if (prog)
+		r = intern(t, prog->str, prog->len, &p->late_prog);
+	if (!r && prog && real)
+		r = intern(t, real->str, real->len, &p->late_real);
+	return r;
+}
+
 int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 		    const struct hm_name *program,
 		    const struct hm_name *realpath, struct hm_exec_result *out)
@@ -505,6 +524,9 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 	free(next);
 	if (r)
 		return r;
+	r = keep_late(t, p, guessed ? out->candidate : NULL, realpath);
+	if (r)
+		return r;
 	t->st.execs++;
 	t->st.transit[out->type]++;
 	p->flags &= ~HM_PROC_UNOBSERVED;
@@ -517,7 +539,30 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 	return r;
 }
 
+/* @p, @pp's child, executed before @pp was known: that exec's domain. */
+static int place_late(struct hm_tracker *t, struct proc *p, struct proc *pp,
+		      struct hm_late_exec *late)
+{
+	int r = resolve(t, pp, (pp->flags & HM_PROC_UNOBSERVED) ?
+			       HM_DOMAIN_HISTORY_UNOBSERVED : 0, NULL);
+
+	if (r)
+		return r;
+	view(pp, &late->parent);
+	late->program = p->late_prog;
+	late->realpath = p->late_real;
+	p->late_prog = NULL;
+	p->late_real = NULL;
+	return 1;
+}
+
 int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
+{
+	return hm_tracker_fork_late(t, pid, ppid, NULL);
+}
+
+int hm_tracker_fork_late(struct hm_tracker *t, int64_t pid, int64_t ppid,
+			 struct hm_late_exec *late)
 {
 	struct proc *pp = pid != ppid ? find(t, ppid) : NULL;
 	struct proc parent;
@@ -529,7 +574,7 @@ int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid)
 	/* Already seen as @ppid's child: the audit trail may show a child's
 	 * first syscalls (a vfork child's exec, even) before the fork. */
 	if (p && p->ppid == ppid)
-		return 0;
+		return late && p->late_prog ? place_late(t, p, pp, late) : 0;
 	if (p)
 		drop(t, p);
 	parent = *pp;	/* add() may evict it to stay under the cap */

@@ -556,6 +556,19 @@ static bool is_script(const struct hm_event *ev)
 	return ev->n_paths >= 2 && !is_loader(&ev->paths[1].path);
 }
 
+/* `file execute PROG` in @dom, with exec.realpath when learning it. */
+static int emit_execute(struct walk *k, const struct hm_proc_view *dom,
+			const struct hm_name *prog,
+			const struct hm_name *real)
+{
+	reset_request(k);
+	k->a.dom = *dom;
+	k->a.req.name1 = prog;
+	if (k->w->o.exec_realpath)
+		k->a.ctx.exec_realpath = real;
+	return emit(k, HM_ACL_PATH, HM_FILE_EXECUTE);
+}
+
 static int exec_access(struct walk *k)
 {
 	const struct hm_event *ev = k->ev;
@@ -584,17 +597,11 @@ static int exec_access(struct walk *k)
 	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
 	if (r)
 		return r;
-	/* of unobserved history too: strict enforcing judges it there */
-	if (res.parent_known) {
-		reset_request(k);
-		k->a.dom = res.parent;
-		k->a.req.name1 = res.candidate;
-		if (k->w->o.exec_realpath)
-			k->a.ctx.exec_realpath = real;
-		r = emit(k, HM_ACL_PATH, HM_FILE_EXECUTE);
-		if (r)
-			return r;
-	}
+	/* of unobserved history too: strict enforcing judges it there;
+	 * not known yet: when the parent's fork record comes (fork_access) */
+	if (res.parent_known &&
+	    (r = emit_execute(k, &res.parent, res.candidate, real)))
+		return r;
 	k->a.dom = res.now;
 	if (interp)
 		return emit_path(k, HM_FILE_READ, interp);
@@ -609,11 +616,14 @@ static int acting_domain(struct walk *k);
  * An audited fork/clone: the child starts in the parent's domain.  This
  * keeps a daemon's chain when its parent exits before the child's first
  * audited syscall (it then shows ppid 1).  Threads are not processes.
+ * A child whose exec came first (its parent unknown then) has that exec
+ * learned now, in the parent's domain.
  */
 static int fork_access(struct walk *k)
 {
 	const struct hm_event *ev = k->ev;
 	const uint64_t clone_thread = 0x10000;
+	struct hm_late_exec late;
 	int r;
 
 	if (ev->exit <= 0 || (ev->syscall_name &&
@@ -623,7 +633,10 @@ static int fork_access(struct walk *k)
 	r = acting_domain(k);
 	if (r)
 		return r;
-	r = hm_tracker_fork(k->w->t, ev->exit, ev->pid);
+	r = hm_tracker_fork_late(k->w->t, ev->exit, ev->pid, &late);
+	if (r == 1)
+		return emit_execute(k, &late.parent, late.program,
+				    late.realpath);
 	return r == -ENOENT ? 0 : r;
 }
 

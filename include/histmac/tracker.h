@@ -76,7 +76,8 @@ struct hm_exec_result {
 					 * ran in (its execute is learned):
 					 * false for a process of unknown
 					 * parent first seen at its exec,
-					 * whose exe= is the new program */
+					 * whose exe= is the new program
+					 * (hm_tracker_fork_late() then) */
 	enum hm_transit type;
 	const struct hm_name *candidate; /* program after aggregator, in model */
 	struct hm_proc_view now;	/* domain after the exec */
@@ -148,6 +149,26 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
  * Returns: 0, -ENOENT when @ppid is unknown, or negative errno.
  */
 int hm_tracker_fork(struct hm_tracker *t, int64_t pid, int64_t ppid);
+
+/* An exec seen before the process that ran it was known. */
+struct hm_late_exec {
+	struct hm_proc_view parent;	/* the domain it ran in */
+	const struct hm_name *program;	/* as hm_exec_result.candidate;
+					 * tracker-owned, borrowed */
+	const struct hm_name *realpath;	/* may be NULL; tracker-owned */
+};
+
+/**
+ * hm_tracker_fork_late() - hm_tracker_fork(), and when @pid is already
+ * known as @ppid's child whose exec came before any record of @ppid (a
+ * child's exec record can precede its parent's clone record), the domain
+ * that exec ran in, now known, for its execute to be learned.
+ * @late: out, when 1 is returned; may be NULL (then as hm_tracker_fork()).
+ * Returns: 1 (*@late filled, once per such exec), 0, -ENOENT when @ppid
+ * is unknown, or negative errno.
+ */
+int hm_tracker_fork_late(struct hm_tracker *t, int64_t pid, int64_t ppid,
+			 struct hm_late_exec *late);
 
 /** hm_tracker_exit() - forget @pid. */
 void hm_tracker_exit(struct hm_tracker *t, int64_t pid);

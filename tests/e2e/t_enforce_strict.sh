@@ -125,11 +125,9 @@ learner=$!
 hm_on_exit "hm_stop_pid $learner"
 hm_wait_for "[ -s '$POL/domain_policy.conf' ]" 100 ||
 	hm_fail "the learner did not start: $(cat "$HM_TMP/learn.err")"
-# The shell shows itself first (it opens /dev/null for a redirection): a
-# child's exec record can precede its parent's clone record, and the exec
-# of a child whose parent the log has not shown yet is not learned
-# (docs/ENFORCE.md "Domains, live").
-sh_run ": </dev/null"
+# The shell's first audited call is the fork for $T/allowed: the child's
+# exec record may come before that clone record, and is then learned when
+# the clone names the shell.
 sh_allowed
 hm_audit_marker >/dev/null
 in_shell_domain() {	# the entries of <kernel> $SH in the learned policy

@@ -2,7 +2,8 @@
 # t_learn_unobserved.sh - an exec by a process whose history the log does
 # not show (a login shell started before auditing: its clone is the first
 # record of it) is learned in the shell's <kernel> EXE, with exec.realpath
-# as any exec, because `histmac enforce` in strict mode judges it there;
+# as any exec, because `histmac enforce` in strict mode judges it there
+# (also when the child's exec record comes before the shell's clone);
 # `histmac check` reports an exec missing from that domain.
 # Input: tests/data/unobserved.log and unobserved-new.log (README).
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +17,10 @@ awk -v d="$shell" '$0 == d { on = 1; next } on && /^file / { print; exit }
 	on && /^<kernel>/ { exit }' "$pol" >"$tmp/entry"
 [ "$(cat "$tmp/entry")" = 'file execute /bin/echo exec.realpath="/usr/bin/echo"' ] ||
 	fail "no execute learned in $shell: '$(cat "$tmp/entry")'"
+# the exec logged before its parent's clone: learned once the clone comes
+awk -v d="$shell" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' "$pol" |
+	grep -qx 'file execute /usr/bin/date' ||
+	fail "the exec logged before the clone is not learned in $shell"
 grep -A2 -x "$shell" "$pol" | grep -q 'history_unobserved' ||
 	fail "$shell not flagged history_unobserved"
 grep -A2 -x '<kernel> /bin/echo' "$pol" | grep -q 'parent_unobserved' ||

@@ -436,9 +436,9 @@ static void test_realpath_condition(void **state)
 #define SHELL "<kernel> /usr/bin/bash"
 
 /* A shell of unobserved history (its start not in the log) forks @child. */
-static struct ev fork_ev(int64_t child)
+static struct ev fork_ev(int64_t pid, int64_t child)
 {
-	struct ev v = base(HM_EV_FORK, 500, 400, "/usr/bin/bash");
+	struct ev v = base(HM_EV_FORK, pid, 400, "/usr/bin/bash");
 
 	v.e.syscall_name = "clone";
 	v.e.exit = child;
@@ -449,8 +449,9 @@ static struct ev fork_ev(int64_t child)
  * Execs by processes of unobserved history are learned in their
  * <kernel> EXE (the domain strict enforcing judges them in), with
  * exec.realpath as any exec; check reports one missing there.  A process
- * first seen at its exec with an unknown parent learns no execute: its
- * exe= is the new program, not the one that ran the exec.
+ * first seen at its exec with an unknown parent learns its execute when
+ * the parent's fork record names the domain it ran in (its exe= is the
+ * new program); never, without one.
  */
 static void test_unobserved_exec(void **state)
 {
@@ -458,12 +459,15 @@ static void test_unobserved_exec(void **state)
 	struct hm_learner *l;
 	struct hm_checker *c;
 	struct ev v[] = {
-		fork_ev(501),
+		fork_ev(500, 501),
 		exec_ev(501, 500, "/t/allowed", NULL),
 		exec_ev(601, 600, "/t/other", NULL),
-		fork_ev(502),
+		exec_ev(701, 700, "/t/late", NULL),	/* before its fork */
+		fork_ev(700, 701),
+		fork_ev(500, 502),
 		exec_ev(502, 500, "/t/forbidden", NULL),
 	};
+	const size_t learned = 5;
 	const struct hm_violation *const *vs;
 	const struct hm_acl_head *e;
 	size_t nv;
@@ -473,9 +477,11 @@ static void test_unobserved_exec(void **state)
 		v[i].e.paths = v[i].paths;
 	v[1].e.exe = B("/t/real/allowed");	/* /t/allowed, a symlink */
 	assert_int_equal(hm_learner_new(m, NULL, 1, NULL, &l), 0);
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < learned; i++)
 		assert_true(hm_learner_event(l, &v[i].e) >= 0);
 	hm_learner_free(l);
+	assert_true(has_path(m, SHELL, HM_FILE_EXECUTE, "/t/late"));
+	assert_null(dom(m, "<kernel> /t/late")->acl);
 	assert_true(dom(m, SHELL)->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
 	assert_true(has_path(m, SHELL, HM_FILE_EXECUTE, "/t/allowed"));
 	e = dom(m, SHELL)->acl;
@@ -488,10 +494,10 @@ static void test_unobserved_exec(void **state)
 	assert_false(has_path(m, SHELL, HM_FILE_EXECUTE, "/t/other"));
 
 	assert_int_equal(hm_checker_new(m, NULL, NULL, &c), 0);
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < learned; i++)
 		assert_int_equal(hm_checker_event(c, &v[i].e), 0);
-	assert_int_equal(hm_checker_event(c, &v[3].e), 0);
-	assert_int_equal(hm_checker_event(c, &v[4].e), 1);
+	assert_int_equal(hm_checker_event(c, &v[learned].e), 0);
+	assert_int_equal(hm_checker_event(c, &v[learned + 1].e), 1);
 	vs = hm_checker_violations(c, &nv);
 	assert_int_equal(nv, 1);
 	assert_string_equal(vs[0]->domain->str, SHELL);

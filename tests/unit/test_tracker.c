@@ -198,8 +198,24 @@ static void test_unobserved_and_chains(void **state)
 	assert_false(res.parent_observed);
 	assert_false(res.parent_known);
 	assert_null(hm_model_find_domain(m, N(m, "<kernel> /bin/ls"))->acl);
+	/* ... until its parent's fork record names it, once */
+	{
+		struct hm_late_exec late;
+
+		assert_string_equal(cur(t, 200, 1, "/usr/bin/make"),
+				    "<kernel> /usr/bin/make");
+		assert_int_equal(hm_tracker_fork_late(t, 201, 200, &late), 1);
+		assert_string_equal(late.parent.name->str,
+				    "<kernel> /usr/bin/make");
+		assert_non_null(late.parent.domain);
+		assert_string_equal(late.program->str, "/bin/ls");
+		assert_string_equal(late.realpath->str, "/bin/ls");
+		assert_int_equal(hm_tracker_fork_late(t, 201, 200, &late), 0);
+		assert_string_equal(cur(t, 201, 200, "/bin/ls"),
+				    "<kernel> /bin/ls");
+	}
 	hm_tracker_stats(t, &st);
-	assert_int_equal(st.unobserved, 3);
+	assert_int_equal(st.unobserved, 4);
 	assert_int_equal(st.execs, 3);
 	hm_tracker_free(t);
 	hm_model_free(m);
