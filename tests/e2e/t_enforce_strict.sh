@@ -138,7 +138,9 @@ hm_wait_for "in_shell_domain | grep -q '^file execute $T/allowed\\b'" 100 ||
 	hm_fail "not learned in $S: file execute $T/allowed ($(in_shell_domain))"
 kill -TERM "$learner"
 wait "$learner" || hm_fail "learn --follow exited $? on SIGTERM"
-[ ! -s "$HM_TMP/learn.err" ] || { cat "$HM_TMP/learn.err" >&2; hm_fail "the learner wrote errors"; }
+# warnings may come from other processes on the host (a syscall that
+# blocked for seconds logs an older time stamp after a newer one)
+! grep -v ': warning: ' "$HM_TMP/learn.err" >&2 || hm_fail "the learner wrote errors"
 ! in_shell_domain | grep -q "$T/forbidden" || hm_fail "$T/forbidden learned"
 
 strict_round "learned policy"
