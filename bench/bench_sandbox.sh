@@ -92,6 +92,12 @@ libs() {	# what the loader of $BS reads
 	ldd "$BS" | awk '$3 ~ /^\// { print "file read " $3 }'
 }
 {
+	# this shell ran before the enforce daemon: in strict mode its execs
+	# are judged in <kernel> (its program), as in production
+	echo "<kernel> $(readlink -f /proc/$$/exe)"
+	echo "use_profile 3"
+	echo "file execute $BS"
+	echo
 	echo "<kernel> $BS"
 	echo "use_profile 3"
 	libs
