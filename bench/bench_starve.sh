@@ -2,7 +2,8 @@
 # bench/bench_starve.sh - how an enforcing daemon fares when an
 # unprivileged user saturates the CPUs (issue 11 item 5): SPIN busy
 # loops run as nobody at nice 0 while, also as nobody, one process opens
-# files the policy allows on a marked ramfs.  For each scheduling setting
+# files the policy allows on a marked ramfs (itself at nice -20, so that
+# its latency is the daemon's delay, not its own).  For each scheduling setting
 # of the daemon it records the opener's latency (p50, p99, max), the
 # opens that failed (in enforcing mode a watchdog answer is a deny) and
 # the daemon's watchdog counters.  Settings:
@@ -12,12 +13,15 @@
 #   rr        SCHED_RR priority 1 (the unit forbids realtime; measured to
 #             show what it would buy)
 #
-# usage: bench/bench_starve.sh [BUILD_DIR] [SPIN] [OPENS] [ROUNDS] [TIMEOUT]
+# usage: bench/bench_starve.sh [BUILD_DIR] [SPIN] [OPENS] [ROUNDS] [TIMEOUT] [FLOOD]
 #   SPIN     busy loops (default 64)
 #   OPENS    opens per measurement (default 20000)
 #   ROUNDS   rounds, settings interleaved (default 3)
 #   TIMEOUT  the daemon's --decision-timeout in seconds (default 1, the
 #            daemon's default)
+#   FLOOD    more openers as nobody, opening the same files without pause
+#            at nice 0 (default 8): they keep the daemon busy, so that its
+#            share of the CPUs, not only its wake-up, is what counts
 # Needs root.  Everything started is stopped by pid; the ramfs is
 # unmounted.
 set -eu
@@ -28,6 +32,7 @@ spin=${2:-64}
 opens=${3:-20000}
 rounds=${4:-3}
 tmo=${5:-1}
+flood=${6:-8}
 
 [ "$(id -u)" = 0 ] || { echo "bench_starve: needs root" >&2; exit 3; }
 if [ ! -x "$build/bench/bench_open" ] || [ ! -x "$build/histmac" ]; then
@@ -103,6 +108,10 @@ start_spinners() {
 		"${NOBODY[@]}" sh -c 'while :; do :; done' &
 		spinners+=("$!")
 	done
+	for i in $(seq 1 "$flood"); do
+		"${NOBODY[@]}" "$BO" -n 2000000 -w 0 "${files[@]}" >/dev/null &
+		spinners+=("$!")
+	done
 }
 
 settings="nice0 nice-10 nice-20 rr"
@@ -114,7 +123,11 @@ for r in $(seq 1 "$rounds"); do
 		sleep 1
 		# the opener fails nothing on its own; a failed open here is a
 		# watchdog deny of an open the policy allows
-		out=$("${NOBODY[@]}" "$BO" -n "$opens" -w 500 "${files[@]}") || true
+		# the opener at nice -20 (set before setpriv drops to nobody):
+		# its own wake-up is not delayed by the loops, so what its
+		# latency shows is the daemon's
+		out=$(nice -n -20 "${NOBODY[@]}" "$BO" -n "$opens" -w 500 \
+			"${files[@]}") || true
 		stop_spinners
 		stop_daemon
 		late=$(counter 'answered by the watchdog (late)')
@@ -125,7 +138,7 @@ for r in $(seq 1 "$rounds"); do
 done
 
 echo "# bench_starve: $(date -u +%Y-%m-%dT%H:%MZ) $(uname -r) $(nproc) CPUs;" \
-	"$spin busy loops as nobody; $opens opens x $rounds rounds;" \
+	"$spin busy loops and $flood flooding openers as nobody; $opens opens x $rounds rounds;" \
 	"--decision-timeout $tmo"
 awk '
 	{ for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }

@@ -176,10 +176,10 @@ static void raise_nofile(void)
 }
 
 /*
- * Every open on a mark waits for this process: a busy loop of any user
- * must not delay its answers (bench/bench_starve.sh measures it).  Set
- * before any thread starts, since Linux keeps a nice value per thread
- * and a new thread inherits its creator's.
+ * --nice: every open on a mark waits for this process (bench/bench_starve.sh
+ * measures what a priority buys under load).  Set before any thread
+ * starts, since Linux keeps a nice value per thread and a new thread
+ * inherits its creator's.
  */
 static void raise_priority(int nice_val)
 {

@@ -39,6 +39,8 @@ struct taken {
 	int32_t tid;		/* FAN_REPORT_TID: the opening thread */
 	bool exec;
 	bool dry;		/* notification only (--dry-run) */
+	int flags_r;		/* read_modes(): 1 not read, else what */
+	uint64_t flags;		/* hm_proc_open_flags() returned */
 };
 
 /* The event being judged. */
@@ -63,6 +65,8 @@ struct ev {
 	struct hm_cond_ctx ctx;
 	bool has_ctx;
 	bool unknown;		/* the open's mode could not be read */
+	int flags_r;		/* struct taken's */
+	uint64_t flags;
 	uint32_t ask;		/* open: hm_enf_open_ops(); 0: not read */
 	uint32_t perm;		/* violations: what was asked and not
 				 * granted (hm_file_op) */
@@ -235,6 +239,12 @@ static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
  * read: read and write (fail closed), said in the log line; a --dry-run
  * opener does not wait, so there it is only a guess, and unknown is read.
  */
+static int read_flags(struct hm_loop *l, int32_t tid, uint64_t *flags)
+{
+	return l->cfg.open_flags ? l->cfg.open_flags(tid, flags) :
+				   hm_proc_open_flags(l->cfg.proc, tid, flags);
+}
+
 static uint32_t ask_of(struct hm_loop *l, struct ev *e)
 {
 	uint64_t flags;
@@ -248,9 +258,13 @@ static uint32_t ask_of(struct hm_loop *l, struct ev *e)
 		e->ask = 1u << HM_FILE_READ;
 		return e->ask;
 	}
-	l->c->mode_reads++;
-	r = l->cfg.open_flags ? l->cfg.open_flags(e->tid, &flags) :
-				hm_proc_open_flags(l->cfg.proc, e->tid, &flags);
+	if (e->flags_r <= 0) {		/* read before the batch was answered */
+		r = e->flags_r;
+		flags = e->flags;
+	} else {
+		l->c->mode_reads++;
+		r = read_flags(l, e->tid, &flags);
+	}
 	if (!r) {
 		e->ask = hm_enf_open_ops(flags, e->stx.stx_size == 0);
 		return e->ask;
@@ -703,7 +717,29 @@ static struct ev *ev_of(struct hm_loop *l, const struct taken *t)
 	e->pid = t->tid;	/* until judge() maps it */
 	e->exec = t->exec;
 	e->dry = t->dry;
+	e->flags_r = t->flags_r;
+	e->flags = t->flags;
 	return e;
+}
+
+/*
+ * Every answer wakes every opener of the group waiting in the kernel,
+ * and a woken thread's /proc/TID/syscall says "running" until it sleeps
+ * again (on a busy machine, milliseconds later).  So with several opens
+ * in a batch, each one's mode is read while all still sleep, before the
+ * first answer; a lone event's is read when its decision needs it.
+ */
+static void read_modes(struct hm_loop *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct taken *t = &l->taken[i];
+
+		t->flags_r = 1;
+		if (n < 2 || t->exec || t->dry)
+			continue;
+		l->c->mode_reads++;
+		t->flags_r = read_flags(l, t->tid, &t->flags);
+	}
 }
 
 /**
@@ -720,6 +756,7 @@ void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
 
 	if (drain)
 		hm_proc_drain(l->cfg.proc);
+	read_modes(l, n);
 	for (size_t i = 0; i < n; i++) {
 		struct ev *e = ev_of(l, &l->taken[i]);
 

@@ -337,6 +337,35 @@ static ssize_t read_syscall(struct hm_proc *p, int32_t tid, char *buf,
 	return n;
 }
 
+/*
+ * /proc/TID/syscall said "running": the thread was woken between two
+ * checks of its wait (every answer to the group wakes every waiter) and
+ * has not slept again.  It cannot go on without our answer, so it will:
+ * yield at first, then sleep in growing steps.  On a starved machine a
+ * woken waiter may wait milliseconds for a CPU, and giving up would deny
+ * an allowed open (an unknown mode fails closed), so the bound is wall
+ * time, MODE_WAIT_MS, below the watchdog's default deadline.  Try @i,
+ * since *@start: returns false when the time is up.
+ */
+#define MODE_WAIT_MS 250
+
+static bool wait_asleep(unsigned i, uint64_t *start)
+{
+	unsigned us;
+
+	if (i < 16) {
+		sched_yield();
+		return true;
+	}
+	if (i == 16)
+		*start = hm_now_ns();
+	else if (hm_now_ns() - *start > MODE_WAIT_MS * 1000000ull)
+		return false;
+	us = i - 16 < 7 ? 10u << (i - 16) : 1000;	/* 10 us .. 1 ms */
+	usleep(us);
+	return true;
+}
+
 /**
  * hm_proc_open_flags() - the flags of the open a thread waits in.
  * @p: the keeper (its kept /proc fds).
@@ -355,13 +384,11 @@ int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
 	long nr;
 	uint64_t flags;
 	ssize_t n = read_syscall(p, tid, buf, sizeof(buf));
+	uint64_t since = 0;
 
-	/* "running": the thread was between two checks of its wait (every
-	 * answer to the group wakes every waiter, which sleeps again at
-	 * once: it cannot go on without our answer) */
-	for (int i = 0; i < 1000 && n > 0 && !strncmp(buf, "running", 7);
-	     i++) {
-		sched_yield();
+	for (unsigned i = 0; n > 0 && !strncmp(buf, "running", 7); i++) {
+		if (!wait_asleep(i, &since))
+			break;
 		p->c->mode_retries++;
 		n = read_syscall(p, tid, buf, sizeof(buf));
 	}

@@ -18,10 +18,10 @@
 /* Profiles as --mode names them; -1: each domain's own. */
 #define HM_ENFORCER_MODE_PER_DOMAIN (-1)
 
-/* The daemon's nice value unless told (bench/bench_starve.sh), and "leave
- * it as started". */
-#define HM_ENFORCER_NICE_DEFAULT	(-20)
+/* "Leave the nice value as started", the default: bench/bench_starve.sh
+ * found no latency a higher priority buys (docs/ENFORCE.md "Answers"). */
 #define HM_ENFORCER_NICE_KEEP		100
+#define HM_ENFORCER_NICE_DEFAULT	HM_ENFORCER_NICE_KEEP
 
 /* What `histmac enforce` was asked to do. */
 struct hm_enforcer_opts {
