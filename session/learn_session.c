@@ -154,14 +154,82 @@ static int install(struct hm_learn_session *s, struct hm_model *n)
  * domains, the exception policy, rewrite rules) survive our next save.  A
  * policy that does not load is left alone; learning goes on.
  */
+/*
+ * An editor that writes a file in place (truncate, then write) leaves a
+ * moment when it is empty or half written; reading it then and saving
+ * would make that the policy.  So the files are read only once none was
+ * changed in the last SETTLE_MS, and the read counts only if no file
+ * changed while it was read; else it is tried again, for up to
+ * SETTLE_TRIES * SETTLE_MS, then taken as it is (with a warning).
+ */
+#define SETTLE_MS 100
+#define SETTLE_TRIES 30
+
+static bool settled(const struct stat *st)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(edited); i++) {
+		int64_t age_ms = (now.tv_sec - st[i].st_mtim.tv_sec) * 1000 +
+				 (now.tv_nsec - st[i].st_mtim.tv_nsec) / 1000000;
+
+		if (st[i].st_ino && age_ms < SETTLE_MS)
+			return false;
+	}
+	return true;
+}
+
+static bool same_files(const struct stat *a, const struct stat *b)
+{
+	for (size_t i = 0; i < HM_ARRAY_SIZE(edited); i++)
+		if (!same_file(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
+/* Load the directory into @n once its files hold still; 0 or -errno. */
+static int load_settled(struct hm_learn_session *s, struct hm_model **n)
+{
+	struct stat before[HM_ARRAY_SIZE(edited)], after[HM_ARRAY_SIZE(edited)];
+	int r;
+
+	for (int i = 0; i < SETTLE_TRIES; i++) {
+		stat_files(s, before);
+		if (settled(before)) {
+			*n = hm_model_new();
+			if (!*n)
+				return -ENOMEM;
+			/* no diagnostics from a read that may not count */
+			r = hm_policy_load_dir(*n, s->o.policy, s->o.dialect,
+					       NULL);
+			stat_files(s, after);
+			if (same_files(before, after) && !r)
+				return 0;
+			if (same_files(before, after))
+				break;	/* errors: read again, saying them */
+			hm_model_free(*n);
+			*n = NULL;
+		}
+		usleep(SETTLE_MS * 1000);
+	}
+	if (!*n)
+		hm_diag_add(s->o.diag, HM_DIAG_WARNING, s->o.policy, 0,
+			    "the policy files keep changing; reading them as "
+			    "they are");
+	hm_model_free(*n);
+	*n = hm_model_new();
+	return *n ? hm_policy_load_dir(*n, s->o.policy, s->o.dialect,
+				       s->o.diag) : -ENOMEM;
+}
+
 static int sync_disk(struct hm_learn_session *s)
 {
-	struct hm_model *n = hm_model_new();
-	int r;
+	struct hm_model *n = NULL;
+	int r = load_settled(s, &n);
 
 	if (!n)
 		return failed(s, s->o.policy, "reloading", -ENOMEM);
-	r = hm_policy_load_dir(n, s->o.policy, s->o.dialect, s->o.diag);
 	if (r) {
 		hm_diag_add(s->o.diag, HM_DIAG_WARNING, s->o.policy, 0,
 			    "reload failed%s%s; learning goes on with the old "
