@@ -272,23 +272,6 @@ int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
 	return 0;
 }
 
-/* openat2's flags: the first member of its struct open_how. */
-static bool openat2_flags(int32_t tid, uint64_t how, uint64_t *flags)
-{
-	char path[64];
-	int fd;
-	bool ok;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ok = pread(fd, flags, sizeof(*flags), (off_t)how) ==
-	     (ssize_t)sizeof(*flags);
-	close(fd);
-	return ok;
-}
-
 /*
  * /proc/TID/syscall of @tid into @buf, through a kept fd: a pread at
  * offset 0 makes the seq file show the call anew (measured: a third of
@@ -371,10 +354,10 @@ static bool wait_asleep(unsigned i, uint64_t *start)
  * @p: the keeper (its kept /proc fds).
  * @tid: the opening thread (FAN_REPORT_TID), waiting inside open() for
  *	our answer: its arguments are in /proc/TID/syscall.
- * @out: the flags (open(2), openat(2), creat(2), open_by_handle_at(2),
- *	openat2(2)'s open_how); O_RDONLY for the opens an exec makes.
+ * @out: the flags (open(2), openat(2), creat(2), open_by_handle_at(2));
+ *	O_RDONLY for the opens an exec makes.
  * Returns: 0; -ENODATA when they cannot be told (a 32-bit task, io_uring,
- * a call we do not know, /proc unreadable); -ESRCH when the thread is
+ * openat2 (below), a call we do not know, /proc unreadable); -ESRCH when the thread is
  * gone (killed while it waited).  *@out is set only on 0.
  */
 int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
@@ -413,18 +396,15 @@ int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
 	case SYS_open_by_handle_at:
 		flags = a[2];
 		break;
-#ifdef SYS_openat2
-	case SYS_openat2:
-		if (!openat2_flags(tid, a[2], &flags))
-			return -ENODATA;
-		break;
-#endif
 	case SYS_execve:
 	case SYS_execveat:
 		flags = O_RDONLY;	/* the program, its loader: read */
 		break;
 	default:
-		return -ENODATA;	/* not an open we know */
+		/* not an open we know; or openat2, whose flags are in the
+		 * opener's memory, which another thread of it may rewrite
+		 * once the kernel copied them: never believed */
+		return -ENODATA;
 	}
 	*out = flags;
 	return 0;

@@ -40,6 +40,12 @@
  *                              open(FIFO, O_RDONLY) (no writer comes); once
  *                              it does, a second thread runs "open MODE
  *                              FILE" and ends the group
+ *   helper open2-race N FILE   N openat2(FILE, O_RDWR) calls while a
+ *                              second thread keeps flipping the flags in
+ *                              their struct open_how between O_RDWR and
+ *                              O_RDONLY (the kernel copied O_RDWR; a reader
+ *                              of the memory may see either); prints
+ *                              "open2-race: K of N opened"
  *   helper forge PORT CHILD PARENT  send a proc-connector FORK message
  *                              (CHILD forked by PARENT) to netlink port
  *                              PORT, as a process (not the kernel) can
@@ -296,6 +302,48 @@ static int thread_open(char **argv)
 	return 2;
 }
 
+static struct open_how race_how;
+static volatile int race_done;
+
+static void *race_flip(void *arg)
+{
+	(void)arg;
+	while (!race_done) {
+		__atomic_store_n(&race_how.flags, (uint64_t)O_RDONLY,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&race_how.flags, (uint64_t)O_RDWR,
+				 __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* openat2 O_RDWR while another thread rewrites the flags it passed. */
+static int open2_race(int n, const char *path)
+{
+	pthread_t t;
+	int ok = 0;
+
+	race_how.flags = O_RDWR;
+	if (pthread_create(&t, NULL, race_flip, NULL))
+		return 2;
+	for (int i = 0; i < n; i++) {
+		int fd;
+
+		__atomic_store_n(&race_how.flags, (uint64_t)O_RDWR,
+				 __ATOMIC_RELAXED);
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &race_how,
+				  sizeof(race_how));
+		if (fd >= 0) {
+			ok++;
+			close(fd);
+		}
+	}
+	race_done = 1;
+	pthread_join(t, NULL);
+	printf("open2-race: %d of %d opened\n", ok, n);
+	return ok ? 1 : 0;
+}
+
 /* A FORK event as the kernel's proc connector would send it. */
 static int forge(char **argv)
 {
@@ -360,6 +408,8 @@ static int run(int argc, char **argv)
 		return open_mode(argv[2], argv[3], 1);
 	if (argc == 4 && !strcmp(argv[1], "open2"))
 		return open_mode(argv[2], argv[3], 2);
+	if (argc == 4 && !strcmp(argv[1], "open2-race"))
+		return open2_race(atoi(argv[2]), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "uring"))
 		return open_mode(argv[2], argv[3], 3);
 	if (argc == 4 && !strcmp(argv[1], "uring-async"))
