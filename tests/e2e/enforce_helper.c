@@ -40,6 +40,9 @@
  *                              open(FIFO, O_RDONLY) (no writer comes); once
  *                              it does, a second thread runs "open MODE
  *                              FILE" and ends the group
+ *   helper open32 MODE FILE    the same through the 32-bit system call
+ *                              entry (int $0x80, ia32 open = 5) from this
+ *                              64-bit process (x86_64 only)
  *   helper open2-race N FILE   N openat2(FILE, O_RDWR) calls while a
  *                              second thread keeps flipping the flags in
  *                              their struct open_how between O_RDWR and
@@ -58,6 +61,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
@@ -302,6 +307,57 @@ static int thread_open(char **argv)
 	return 2;
 }
 
+#ifdef __x86_64__
+static sigjmp_buf no32;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(no32, 1);
+}
+#endif
+
+/* ia32 open(2) through int $0x80: its number (5) and registers are the
+ * 32-bit table's, which the enforcer does not read as an open.  A kernel
+ * without ia32 emulation (or with it off) answers int $0x80 with SIGSEGV. */
+static int open32(const char *mode, const char *path)
+{
+#ifdef __x86_64__
+	static const int rdonly = O_RDONLY, rdwr = O_RDWR;
+	int flags = !strcmp(mode, "rdonly") ? rdonly :
+		    !strcmp(mode, "rdwr") ? rdwr : -1;
+	char *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	long r = 5;	/* __NR_open of the ia32 table */
+
+	if (flags < 0 || low == MAP_FAILED || strlen(path) >= 4096) {
+		printf("open32: usage or mmap\n");
+		return 2;
+	}
+	strcpy(low, path);
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(no32, 1)) {
+		printf("open32: no 32-bit system call entry here\n");
+		return 3;
+	}
+	__asm__ volatile("int $0x80"
+			 : "+a"(r)
+			 : "b"((uint32_t)(uintptr_t)low), "c"(flags), "d"(0)
+			 : "r8", "r9", "r10", "r11", "memory");
+	if (r < 0) {
+		printf("open32 %s %s: %s\n", mode, path, strerror((int)-r));
+		return 1;
+	}
+	close((int)r);
+	printf("open32 %s %s: ok\n", mode, path);
+	return 0;
+#else
+	(void)mode, (void)path;
+	printf("open32: x86_64 only\n");
+	return 2;
+#endif
+}
+
 static struct open_how race_how;
 static volatile int race_done;
 
@@ -408,6 +464,8 @@ static int run(int argc, char **argv)
 		return open_mode(argv[2], argv[3], 1);
 	if (argc == 4 && !strcmp(argv[1], "open2"))
 		return open_mode(argv[2], argv[3], 2);
+	if (argc == 4 && !strcmp(argv[1], "open32"))
+		return open32(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "open2-race"))
 		return open2_race(atoi(argv[2]), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "uring"))
