@@ -357,8 +357,8 @@ static bool wait_asleep(unsigned i, uint64_t *start)
  * @out: the flags (open(2), openat(2), creat(2), open_by_handle_at(2));
  *	O_RDONLY for the opens an exec makes.
  * Returns: 0; -ENODATA when they cannot be told (a 32-bit task, io_uring,
- * openat2 (below), a call we do not know, /proc unreadable); -ESRCH when the thread is
- * gone (killed while it waited).  *@out is set only on 0.
+ * openat2 (below), a call we do not know, /proc unreadable); -ESRCH when
+ * the thread is gone (killed while it waited).  *@out is set only on 0.
  */
 int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out)
 {
