@@ -147,7 +147,7 @@ start_fapolicyd() {
 		exec fapolicyd --permissive --debug-deny" >"$tmp/fapolicyd.log" 2>&1 &
 	lpid=$!
 	bench_track "$lpid"
-	bench_wait_for "grep -q 'Starting to listen' '$tmp/fapolicyd.log'" 600 || {
+	hm_wait_for "grep -q 'Starting to listen' '$tmp/fapolicyd.log'" 600 || {
 		cat "$tmp/fapolicyd.log" >&2
 		echo "bench_enforce: fapolicyd did not start" >&2
 		exit 1
@@ -165,7 +165,7 @@ start_histmac() {	# extra args
 		2>>"$tmp/histmac.log" &
 	lpid=$!
 	bench_track "$lpid"
-	bench_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/histmac.log'" 300 ||
+	hm_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/histmac.log'" 300 ||
 		{ cat "$tmp/histmac.log" >&2; exit 1; }
 }
 
@@ -182,7 +182,7 @@ for round in $(seq 1 "$rounds"); do
 			launch "${cpu_listen:-}" "$FL" "$T" >"$tmp/fl.out" &
 			lpid=$!
 			bench_track "$lpid"
-			bench_wait_for "grep -q ready '$tmp/fl.out'" 100 ;;
+			hm_wait_for "grep -q ready '$tmp/fl.out'" 100 ;;
 		histmac) start_histmac ;;
 		histmac-nc) start_histmac --cache-size 64 ;;
 		fapolicyd) start_fapolicyd ;;

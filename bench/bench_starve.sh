@@ -90,7 +90,7 @@ start_daemon() {	# setting
 		2>>"$tmp/daemon.log" &
 	dpid=$!
 	bench_track "$dpid"
-	bench_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/daemon.log'" 300 ||
+	hm_wait_for "[ -s '$tmp/hm.pid' ] && grep -q 'enforcing: ' '$tmp/daemon.log'" 300 ||
 		{ cat "$tmp/daemon.log" >&2; exit 1; }
 }
 

@@ -6,7 +6,7 @@
 #                       every process bench_track was given
 #   bench_track PID     stop PID (SIGTERM, then wait) on exit
 #   bench_stop PID      stop PID now
-#   bench_wait_for CMD TENTHS   poll CMD every 0.1 s, at most TENTHS times
+#   hm_wait_for CMD TENTHS   poll CMD every 0.1 s, at most TENTHS times
 # Only processes started here are stopped, each by its pid.
 
 _bench_pids=()
@@ -42,11 +42,5 @@ bench_setup() {
 	mount -t ramfs "histmac-bench-$1" "$T"
 }
 
-bench_wait_for() {
-	local n=0
-	while ! eval "$1" >/dev/null 2>&1; do
-		n=$((n + 1))
-		[ "$n" -le "$2" ] || return 1
-		sleep 0.1
-	done
-}
+# hm_wait_for CMD N: up to N tenths of a second for CMD to succeed.
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/wait_for.sh"

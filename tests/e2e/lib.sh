@@ -96,15 +96,8 @@ _hm_audit_status() {
 	auditctl -s | awk -v k="$1" '$1 == k { print $2 }'
 }
 
-# Wait up to $2 tenths of a second for command $1 to succeed.
-hm_wait_for() {
-	local n=0
-	while ! eval "$1" >/dev/null 2>&1; do
-		n=$((n + 1))
-		[ "$n" -le "$2" ] || return 1
-		sleep 0.1
-	done
-}
+# hm_wait_for CMD N: up to N tenths of a second for CMD to succeed.
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/wait_for.sh"
 
 _hm_pid_alive() {
 	[ -n "$1" ] && kill -0 "$1" 2>/dev/null
