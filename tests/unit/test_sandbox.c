@@ -560,6 +560,13 @@ static void test_apply(void **state)
 
 	(void)state;
 	if (abi < 0) {
+		/* valgrind 3.19 does not emulate the Landlock system calls
+		 * (it answers ENOSYS); scripts/valgrind.sh says so, and the
+		 * plain and ASan runs still apply the ruleset. */
+		if (getenv("HM_UNDER_VALGRIND")) {
+			print_message("test_apply: valgrind has no Landlock\n");
+			skip();
+		}
 		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
 			fail_msg("no Landlock in CI: %s", strerror(-abi));
 		skip();
