@@ -158,7 +158,8 @@ int hm_dtree_build(const struct hm_model *m,
 			cd++;
 			continue;
 		}
-		cd += c == 0;
+		if (c == 0)
+			cd++;
 		r = tree_place(t, &st, sorted[i], sorted[i]->name->str,
 			       sorted[i]->name->len);
 		if (!r)

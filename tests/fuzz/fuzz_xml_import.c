@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t l2 = 0;
 	int r;
 
-	r = hm_xml_import_mem((const char *)data, size, "fuzz", NULL, &d, &m);
+	r = hm_xml_import_mem((const char *)data, size, "fuzz", HM_FUZZ_SCHEMA,
+			      &d, &m);
 	check((r == 0) == (m != NULL));
 	check(r == 0 || r == -EINVAL || r == -ENOMEM);
 	check(r != -EINVAL || d.n_errors > 0);
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x1 = run(&hm_exporter_xml, m, &l1);
 	if (x1) {
 		memset(&d, 0, sizeof(d));
-		r = hm_xml_import_mem(x1, l1, "again", NULL, &d, &m2);
+		r = hm_xml_import_mem(x1, l1, "again", HM_FUZZ_SCHEMA, &d, &m2);
 		check(r == 0 || r == -ENOMEM);
 		hm_diag_free(&d);
 		x2 = m2 ? run(&hm_exporter_xml, m2, &l2) : NULL;
