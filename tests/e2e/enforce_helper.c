@@ -20,6 +20,14 @@
  *   helper ns CMD...           unshare a user and a mount namespace (as
  *                              any user can), then CMD: the files are
  *                              reached through another mount
+ *   helper bind SRC DST CMD... bind-mount SRC over DST (in a namespace
+ *                              of its own: after "ns"), then CMD: DST's
+ *                              name now reaches SRC's file
+ *   helper rewrite FILE        open FILE O_WRONLY|O_APPEND, clear O_APPEND
+ *                              (fcntl F_SETFL 0), pwrite "X" at offset 0,
+ *                              ftruncate to 1 byte; prints "rewrite FILE:
+ *                              ok" or the step that failed and why
+ *   helper setappend FILE      make FILE append-only (chattr +a, root)
  *   helper waitread MS FILE    sleep MS milliseconds, then read FILE
  *   helper thread-exit MS CMD...  the main thread exits (SYS_exit); a
  *                              second thread waits MS milliseconds, then
@@ -65,6 +73,7 @@
 #include <signal.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/io_uring.h>
 #include <linux/openat2.h>
@@ -74,7 +83,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -98,6 +109,50 @@ static int read_one(const char *path)
 }
 
 static int run(int argc, char **argv);
+
+/* An append-only log rewritten through a descriptor opened to append. */
+static int rewrite(const char *path)
+{
+	const char *step = "open";
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	if (fd >= 0) {
+		step = "fcntl";
+		if (!fcntl(fd, F_SETFL, 0)) {
+			step = "pwrite";
+			if (pwrite(fd, "X", 1, 0) == 1) {
+				step = "ftruncate";
+				if (!ftruncate(fd, 1))
+					step = NULL;
+			}
+		}
+	}
+	if (step) {
+		printf("rewrite %s: %s: %s\n", path, step, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	printf("rewrite %s: ok\n", path);
+	return 0;
+}
+
+static int set_append(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fl = 0;
+
+	if (fd < 0 || ioctl(fd, FS_IOC_GETFLAGS, &fl) ||
+	    (fl |= FS_APPEND_FL, ioctl(fd, FS_IOC_SETFLAGS, &fl))) {
+		printf("setappend %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
 
 static void sleep_ms(long ms)
 {
@@ -454,6 +509,18 @@ static int run(int argc, char **argv)
 		}
 		return run(argc - 1, argv + 1);
 	}
+	if (argc >= 5 && !strcmp(argv[1], "bind")) {
+		if (mount(argv[2], argv[3], NULL, MS_BIND, NULL)) {
+			printf("bind %s %s: %s\n", argv[2], argv[3],
+			       strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
+	if (argc == 3 && !strcmp(argv[1], "rewrite"))
+		return rewrite(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "setappend"))
+		return set_append(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "thread-exit"))
 		return thread_exit(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "failexec"))
@@ -522,7 +589,8 @@ static int run(int argc, char **argv)
 	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
-		"forge PORT CHILD PARENT | ns CMD | open MODE FILE | "
+		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
+		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");
 	return 2;

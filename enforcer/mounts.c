@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mounts.c - the name of an event's file from the file system's point of
+ * view, never the opener's.  /proc/self/fd/N prints the path through the
+ * mount the opener used; in a mount namespace of its own (any user may
+ * make one inside a user namespace) that mount can sit anywhere, e.g. a
+ * marked secret bind-mounted over /etc/hostname.  So a name is believed
+ * only when the daemon's own lookup of it reaches the same mount and the
+ * same inode.  Otherwise the mount is found in the opener's mountinfo,
+ * the file's path in its file system rebuilt from that mount's root, and
+ * named through a mount of the daemon's whose lookup reaches the same
+ * inode; failing that the file has no name (the caller fails closed).
+ *
+ * The parsing and path arithmetic are pure (unit-tested); the rest reads
+ * /proc and looks names up.  Called by loop.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "enforcer_private.h"
+
+/* mountinfo escapes ' ', '\t', '\n' and '\\' as a backslash and three
+ * octal digits; anything else after a backslash is not ours to guess. */
+static int unescape(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		if (r[1] < '0' || r[1] > '3' || r[2] < '0' || r[2] > '7' ||
+		    r[3] < '0' || r[3] > '7')
+			return -EINVAL;
+		*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+			      (r[3] - '0'));
+		if (!w[-1])
+			return -EINVAL;
+		r += 3;
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
+ * hm_mnt_parse() - one line of /proc/PID/mountinfo.
+ * @line: "ID PARENT MAJ:MIN ROOT POINT ...", without its newline or with
+ *	it; changed in place (fields cut and unescaped).
+ * @out: points into @line.
+ * Returns: 0, or -EINVAL for a line that is not one (a path that is not
+ * absolute included: such a root names no directory).
+ */
+int hm_mnt_parse(char *line, struct hm_mnt *out)
+{
+	char *save = NULL;
+	char *f[5];
+	char *end;
+
+	for (int i = 0; i < 5; i++) {
+		f[i] = strtok_r(i ? NULL : line, " \n", &save);
+		if (!f[i])
+			return -EINVAL;
+	}
+	errno = 0;
+	out->id = strtoull(f[0], &end, 10);
+	if (errno || *end || end == f[0])
+		return -EINVAL;
+	if (sscanf(f[2], "%u:%u", &out->major, &out->minor) != 2)
+		return -EINVAL;
+	if (unescape(f[3]) || unescape(f[4]) || f[3][0] != '/' ||
+	    f[4][0] != '/')
+		return -EINVAL;
+	out->root = f[3];
+	out->point = f[4];
+	return 0;
+}
+
+/**
+ * hm_mnt_rebase() - @path, which is @from or below it, as the same place
+ * below @to: "/m/x/y" from "/m" to "/srv/d" is "/srv/d/x/y".
+ * @path, @from, @to: absolute paths ("/" is the root).
+ * @out, @size: the result.
+ * Returns: 0, -ENOENT when @path is not @from or below it, -ENAMETOOLONG.
+ */
+int hm_mnt_rebase(const char *path, const char *from, const char *to,
+		  char *out, size_t size)
+{
+	size_t n = strlen(from);
+	const char *rest;
+	int k;
+
+	if (n == 1 && from[0] == '/')
+		n = 0;
+	if (strncmp(path, from, n) || (path[n] && path[n] != '/'))
+		return -ENOENT;
+	rest = path + n;
+	if (!strcmp(rest, "/"))	/* "/" from "/" */
+		rest = "";
+	if (!strcmp(to, "/"))	/* "/" + "/x" is "/x", "/" + "" is "/" */
+		k = snprintf(out, size, "%s", *rest ? rest : "/");
+	else
+		k = snprintf(out, size, "%s%s", to, rest);
+	return k < 0 || (size_t)k >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Does @name, looked up by us without following its last component,
+ * reach inode @ino of device @dev (and mount @mnt_id, unless 0)? */
+static bool reaches(const char *name, uint32_t dev_major, uint32_t dev_minor,
+		    uint64_t ino, uint64_t mnt_id)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, name, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC,
+		  STATX_INO | STATX_MNT_ID, &stx) < 0)
+		return false;
+	return stx.stx_ino == ino && stx.stx_dev_major == dev_major &&
+	       stx.stx_dev_minor == dev_minor &&
+	       (!mnt_id || ((stx.stx_mask & STATX_MNT_ID) &&
+			    stx.stx_mnt_id == mnt_id));
+}
+
+/**
+ * hm_mnt_find() - mount @id in the mountinfo file @path.
+ * @path: /proc/PID/mountinfo.
+ * @id: a mount id (statx STATX_MNT_ID).
+ * @line: the line read; the caller frees it (also on error).
+ * @out: points into *@line.
+ * Returns: 0, -ENOENT, or -errno opening @path.
+ */
+int hm_mnt_find(const char *path, uint64_t id, char **line,
+		struct hm_mnt *out)
+{
+	FILE *f;
+	size_t cap = 0;
+	int r = -ENOENT;
+
+	*line = NULL;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(line, &cap, f) > 0) {
+		if (!hm_mnt_parse(*line, out) && out->id == id) {
+			r = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/*
+ * @fs (a path in the file system of device @stx) named through one of
+ * our own mounts of it whose lookup reaches the same inode, into @out.
+ * The first such mount in our mount table names it.
+ */
+static int own_name_of(const struct statx *stx, const char *fs, char *out,
+		       size_t size)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct hm_mnt m;
+	char *line = NULL;
+	size_t cap = 0;
+	int r = -EXDEV;
+
+	if (!f)
+		return -EXDEV;
+	while (r && getline(&line, &cap, f) > 0) {
+		if (hm_mnt_parse(line, &m) || m.major != stx->stx_dev_major ||
+		    m.minor != stx->stx_dev_minor ||
+		    hm_mnt_rebase(fs, m.root, m.point, out, size))
+			continue;
+		if (reaches(out, stx->stx_dev_major, stx->stx_dev_minor,
+			    stx->stx_ino, 0))
+			r = 0;
+	}
+	free(line);
+	fclose(f);
+	return r;
+}
+
+/*
+ * Rebuild the name of @raw (the path /proc/self/fd printed, through the
+ * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
+ * The printed path and the opener's mountinfo both start at the top of
+ * its namespace only when it has not chrooted below it; when they do not
+ * agree the rebuilt name reaches another inode and is refused.
+ */
+static int foreign_name(int32_t tid, const struct statx *stx,
+			const char *raw, char *out, size_t size)
+{
+	char path[64], fs[PATH_MAX];
+	struct hm_mnt m;
+	char *line = NULL;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
+	r = hm_mnt_find(path, stx->stx_mnt_id, &line, &m);
+	if (!r)
+		r = hm_mnt_rebase(raw, m.point, m.root, fs, sizeof(fs));
+	free(line);
+	if (r)
+		return -EXDEV;
+	return own_name_of(stx, fs, out, size);
+}
+
+/**
+ * hm_mnt_own_name() - the name of an event's file as the daemon's own
+ * mount table names it.
+ * @tid: the opening thread (its mountinfo is read for a foreign mount).
+ * @stx: the event fd's statx (STATX_INO, STATX_MNT_ID asked).
+ * @raw, @size: the path /proc/self/fd printed; replaced by the rebuilt
+ *	name when the file was reached through a foreign mount.
+ * @foreign: set when it was.
+ * Returns: 0, or -EXDEV when a foreign mount's file cannot be named
+ * with certainty (judge it as no name: fail closed).
+ */
+int hm_mnt_own_name(int32_t tid, const struct statx *stx, char *raw,
+		    size_t size, bool *foreign)
+{
+	char name[PATH_MAX];
+	char *line = NULL;
+	struct hm_mnt m;
+	int r;
+
+	*foreign = false;
+	if (!(stx->stx_mask & STATX_MNT_ID))
+		return -EXDEV;	/* a kernel before 5.8: cannot tell */
+	if (reaches(raw, stx->stx_dev_major, stx->stx_dev_minor, stx->stx_ino,
+		    stx->stx_mnt_id))
+		return 0;
+	/* renamed or unlinked since, or covered by another mount: our own
+	 * mount, so the name is still ours (the TOCTOU docs/SECURITY.md
+	 * tells of) */
+	r = hm_mnt_find("/proc/self/mountinfo", stx->stx_mnt_id, &line, &m);
+	free(line);
+	if (!r)
+		return 0;
+	*foreign = true;
+	r = foreign_name(tid, stx, raw, name, sizeof(name));
+	if (r)
+		return r;
+	if (strlen(name) >= size)
+		return -EXDEV;
+	strcpy(raw, name);
+	return 0;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_enforce_mounts.c - naming an event's file from the file system's
+ * point of view (enforcer/mounts.c): mountinfo lines, the path
+ * arithmetic that moves a path from one mount's view to another's, and
+ * the daemon's own check on real files of this process's own mounts (a
+ * foreign mount needs another mount namespace: t_enforce_userns.sh).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "enforcer_private.h"
+
+static void test_parse(void **state)
+{
+	char ok[] = "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 "
+		    "/dev/root rw,errors=continue\n";
+	char esc[] = "40 1 0:52 /a\\040b/c\\134d /srv/x\\011y rw - tmpfs t rw";
+	char big[] = "18446744073709551615 1 259:65535 / / rw - ext4 x rw";
+	struct hm_mnt m;
+
+	(void)state;
+	assert_int_equal(hm_mnt_parse(ok, &m), 0);
+	assert_int_equal(m.id, 36);
+	assert_int_equal(m.major, 98);
+	assert_int_equal(m.minor, 0);
+	assert_string_equal(m.root, "/mnt1");
+	assert_string_equal(m.point, "/mnt2");
+	assert_int_equal(hm_mnt_parse(esc, &m), 0);
+	assert_string_equal(m.root, "/a b/c\\d");
+	assert_string_equal(m.point, "/srv/x\ty");
+	assert_int_equal(hm_mnt_parse(big, &m), 0);
+	assert_true(m.id == UINT64_MAX);
+	assert_int_equal(m.major, 259);
+}
+
+/* Lines that are not mountinfo's: refused, never half read. */
+static void test_parse_bad(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"36 35 98:0 /mnt1",			/* no mount point */
+		"x 35 98:0 / / rw",			/* id */
+		"36 35 98 / / rw",			/* no minor */
+		"36 35 98:0 net:[4026531840] / rw",	/* root not a path */
+		"36 35 98:0 / relative rw",
+		"36 35 98:0 /a\\04 / rw",		/* short escape */
+		"36 35 98:0 /a\\9xx / rw",
+		"36 35 98:0 /a\\000b / rw",		/* NUL */
+		"36 35 98:0 /a\\ / rw",
+	};
+	struct hm_mnt m;
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(bad); i++) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "%s", bad[i]);
+		if (hm_mnt_parse(line, &m) != -EINVAL)
+			fail_msg("line %zu (%s) was accepted", i, bad[i]);
+	}
+}
+
+static void test_rebase(void **state)
+{
+	static const struct {
+		const char *path, *from, *to, *want;	/* NULL: -ENOENT */
+	} cases[] = {
+		/* the attack: a file bound over /etc/hostname */
+		{ "/etc/hostname", "/etc/hostname", "/secret", "/secret" },
+		{ "/secret", "/", "/srv/marked", "/srv/marked/secret" },
+		{ "/m/x/y", "/m", "/srv/d", "/srv/d/x/y" },
+		{ "/m", "/m", "/", "/" },
+		{ "/m/x", "/m", "/", "/x" },
+		{ "/x", "/", "/", "/x" },
+		{ "/", "/", "/srv", "/srv" },
+		{ "/mx/y", "/m", "/srv", NULL },	/* not below /m */
+		{ "/x", "/m", "/", NULL },
+		{ "/m/x (deleted)", "/m", "/r", "/r/x (deleted)" },
+	};
+	char out[PATH_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		int r = hm_mnt_rebase(cases[i].path, cases[i].from,
+				      cases[i].to, out, sizeof(out));
+
+		if (!cases[i].want ? r != -ENOENT :
+				     r || strcmp(out, cases[i].want))
+			fail_msg("case %zu: %d \"%s\", want \"%s\"", i, r,
+				 r ? "" : out,
+				 cases[i].want ? cases[i].want : "-ENOENT");
+	}
+	assert_int_equal(hm_mnt_rebase("/m/abcdef", "/m", "/r", out, 6),
+			 -ENAMETOOLONG);
+	assert_int_equal(hm_mnt_rebase("/m/ab", "/m", "/r", out, 6), 0);
+	assert_string_equal(out, "/r/ab");
+}
+
+/* This process's own mount of /proc/self/mountinfo's file is found. */
+static void test_find(void **state)
+{
+	struct statx stx;
+	struct hm_mnt m;
+	char *line;
+
+	(void)state;
+	assert_int_equal(statx(AT_FDCWD, "/proc/self/mountinfo", 0,
+			       STATX_MNT_ID, &stx), 0);
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		skip();		/* a kernel before 5.8 */
+	assert_int_equal(hm_mnt_find("/proc/self/mountinfo", stx.stx_mnt_id,
+				     &line, &m), 0);
+	assert_true(m.id == stx.stx_mnt_id);
+	free(line);
+	assert_int_equal(hm_mnt_find("/proc/self/mountinfo", UINT64_MAX,
+				     &line, &m), -ENOENT);
+	free(line);
+	assert_int_equal(hm_mnt_find("/nonexistent/mountinfo", 1, &line, &m),
+			 -ENOENT);
+	free(line);
+}
+
+/* A file of our own mounts keeps its name, even renamed after the open
+ * (the name printed then is ours); never marked foreign. */
+static void test_own_name(void **state)
+{
+	char dir[] = "/tmp/hm-test-mounts-XXXXXX";
+	char path[PATH_MAX], moved[PATH_MAX], raw[PATH_MAX];
+	struct statx stx;
+	bool foreign = true;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(moved, sizeof(moved), "%s/g", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(statx(fd, "", AT_EMPTY_PATH, STATX_INO |
+			       STATX_MNT_ID, &stx), 0);
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		skip();
+	snprintf(raw, sizeof(raw), "%s", path);
+	assert_int_equal(hm_mnt_own_name(getpid(), &stx, raw, sizeof(raw),
+					 &foreign), 0);
+	assert_false(foreign);
+	assert_string_equal(raw, path);
+	assert_int_equal(rename(path, moved), 0);
+	foreign = true;
+	assert_int_equal(hm_mnt_own_name(getpid(), &stx, raw, sizeof(raw),
+					 &foreign), 0);
+	assert_false(foreign);
+	assert_string_equal(raw, path);
+	close(fd);
+	unlink(moved);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_rebase),
+		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_own_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
