@@ -186,24 +186,43 @@ static int own_name_of(const struct statx *stx, const char *fs, char *out,
 }
 
 /*
+ * @raw below the root of thread @tid (/proc/TID/root prints it from the
+ * top of the thread's namespace, as /proc/self/fd printed @raw), from
+ * that root: the opener's mountinfo names mount points so.
+ */
+static int from_root(int32_t tid, const char *raw, char *out, size_t size)
+{
+	char link[64], root[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
+	n = readlink(link, root, sizeof(root) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(root) - 1)
+		return -ENOENT;
+	root[n] = '\0';
+	return hm_mnt_rebase(raw, root, "/", out, size);
+}
+
+/*
  * Rebuild the name of @raw (the path /proc/self/fd printed, through the
  * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
- * The printed path and the opener's mountinfo both start at the top of
- * its namespace only when it has not chrooted below it; when they do not
- * agree the rebuilt name reaches another inode and is refused.
+ * Whatever does not add up (a root or mount point that moved meanwhile)
+ * gives a name that reaches another inode, and is refused.
  */
 static int foreign_name(int32_t tid, const struct statx *stx,
 			const char *raw, char *out, size_t size)
 {
-	char path[64], fs[PATH_MAX];
+	char path[64], rel[PATH_MAX], fs[PATH_MAX];
 	struct hm_mnt m;
 	char *line = NULL;
 	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
-	r = hm_mnt_find(path, stx->stx_mnt_id, &line, &m);
+	r = from_root(tid, raw, rel, sizeof(rel));
 	if (!r)
-		r = hm_mnt_rebase(raw, m.point, m.root, fs, sizeof(fs));
+		r = hm_mnt_find(path, stx->stx_mnt_id, &line, &m);
+	if (!r)
+		r = hm_mnt_rebase(rel, m.point, m.root, fs, sizeof(fs));
 	free(line);
 	if (r)
 		return -EXDEV;

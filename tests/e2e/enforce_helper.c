@@ -23,6 +23,12 @@
  *   helper bind SRC DST CMD... bind-mount SRC over DST (in a namespace
  *                              of its own: after "ns"), then CMD: DST's
  *                              name now reaches SRC's file
+ *   helper chroot DIR CMD...   chroot(DIR) (in a namespace of its own),
+ *                              then CMD
+ *   helper reopen FILE         open FILE, unlink it, open it again
+ *                              through /proc/self/fd (no name left);
+ *                              prints "reopen FILE: ok" or the step that
+ *                              failed and why
  *   helper rewrite FILE        open FILE O_WRONLY|O_APPEND, clear O_APPEND
  *                              (fcntl F_SETFL 0), pwrite "X" at offset 0,
  *                              ftruncate to 1 byte; prints "rewrite FILE:
@@ -135,6 +141,33 @@ static int rewrite(const char *path)
 	}
 	close(fd);
 	printf("rewrite %s: ok\n", path);
+	return 0;
+}
+
+/* An open of a file that has no name any more. */
+static int reopen(const char *path)
+{
+	char link[64];
+	const char *step = "open";
+	int fd = open(path, O_RDONLY | O_CLOEXEC), fd2 = -1;
+
+	if (fd >= 0) {
+		step = "unlink";
+		if (!unlink(path)) {
+			step = "reopen";
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			fd2 = open(link, O_RDONLY | O_CLOEXEC);
+		}
+	}
+	if (fd2 < 0) {
+		printf("reopen %s: %s: %s\n", path, step, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd2);
+	close(fd);
+	printf("reopen %s: ok\n", path);
 	return 0;
 }
 
@@ -517,6 +550,15 @@ static int run(int argc, char **argv)
 		}
 		return run(argc - 3, argv + 3);
 	}
+	if (argc >= 4 && !strcmp(argv[1], "chroot")) {
+		if (chroot(argv[2]) || chdir("/")) {
+			printf("chroot %s: %s\n", argv[2], strerror(errno));
+			return 2;
+		}
+		return run(argc - 2, argv + 2);
+	}
+	if (argc == 3 && !strcmp(argv[1], "reopen"))
+		return reopen(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "rewrite"))
 		return rewrite(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "setappend"))
@@ -590,6 +632,7 @@ static int run(int argc, char **argv)
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
+		"chroot DIR CMD | reopen FILE | "
 		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");

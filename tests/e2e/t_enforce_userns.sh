@@ -9,7 +9,8 @@
 # reached through another namespace's mount.  Controls: through the same
 # foreign mounts, an allowed file (also bound over a forbidden name) and
 # an allowed program are let through, so the daemon names, not refuses,
-# what it reaches through a foreign mount.
+# what it reaches through a foreign mount, also chrooted there.  A file
+# with no name left (unlinked) fails closed through a foreign mount.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -18,6 +19,11 @@ hm_enf_setup
 H="<kernel> $T/helper"
 echo w >"$T/w"
 chmod 0666 "$T/w"		# DAC lets uid 65534 write it; the policy not
+mkdir -m 1777 "$T/u"		# uid 65534 unlinks its own files there
+for f in x1 x2; do
+	echo x >"$T/u/$f"
+	chown 65534:65534 "$T/u/$f"
+done
 hm_enf_policy_from "acl_group 0 file read $T/b
 acl_group 0 file write $T/b
 acl_group 0 file append $T/b
@@ -31,6 +37,8 @@ $H
 use_profile 3
 use_group 0
 file read $T/a
+file read $T/u/x1
+file read $T/u/x2
 file read /etc/hostname
 file write /dev/null
 file execute $T/child
@@ -64,6 +72,12 @@ _eperm "a forbidden program run as an allowed one" "exec $T/child"
 hm_enf_nobody ns bind "$T/c" "$T/b" read "$T/b"
 _eperm "a forbidden file read as a global one" "read $T/b"
 
+# an unlinked file reopened through /proc/self/fd has no name left to
+# check: through a foreign mount it fails closed (through ours it is
+# named as before, the control below)
+hm_enf_nobody ns reopen "$T/u/x1"
+_eperm "a foreign mount's file with no name" "reopen $T/u/x1: reopen"
+
 # controls: reached through a foreign mount, named by the file system
 hm_enf_nobody ns read "$T/a" "$T/b"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "allowed reads through a foreign mount: $HM_ENF_OUT"
@@ -71,6 +85,13 @@ hm_enf_nobody ns bind "$T/a" "$T/c" read "$T/c"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed file under a forbidden name: $HM_ENF_OUT"
 hm_enf_nobody ns exec "$T/child" read "$T/a"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed exec through a foreign mount: $HM_ENF_OUT"
+# chrooted in its namespace: paths from its root, still the same names
+hm_enf_nobody ns chroot "$T" read /a
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed read from a chroot: $HM_ENF_OUT"
+hm_enf_nobody ns chroot "$T" read /c
+_eperm "a forbidden read from a chroot" "read /c"
+hm_enf_nobody reopen "$T/u/x2"
+[ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an unlinked file reopened through our mount: $HM_ENF_OUT"
 # no ignore mark came from the foreign opens of $T/c and $T/b
 hm_enf_nobody read "$T/c"
 _eperm "the secret after the attacks" "read $T/c"
@@ -81,5 +102,7 @@ hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/c"
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file write $T/w"
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file execute $T/unlearned"
 hm_enf_want "kernel ignore marks added" -eq 1
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" $T/u/x1 \\(deleted\\): reached through a mount of another namespace, with no name in ours"
 hm_enf_want "files reached through a foreign mount" -ge 5
+hm_enf_want "foreign mounts' files with no name (fail closed)" -eq 1
 hm_ok "names chosen in a user namespace are judged by the file system's names"
