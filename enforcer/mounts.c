@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "enforcer_private.h"
@@ -110,20 +112,44 @@ int hm_mnt_rebase(const char *path, const char *from, const char *to,
 	return k < 0 || (size_t)k >= size ? -ENAMETOOLONG : 0;
 }
 
-/* Does @name, looked up by us without following its last component,
- * reach inode @ino of device @dev (and mount @mnt_id, unless 0)? */
-static bool reaches(const char *name, uint32_t dev_major, uint32_t dev_minor,
-		    uint64_t ino, uint64_t mnt_id)
+static bool same_inode(const struct statx *a, const struct statx *b)
+{
+	return a->stx_ino == b->stx_ino && a->stx_dev_major == b->stx_dev_major &&
+	       a->stx_dev_minor == b->stx_dev_minor;
+}
+
+/* Does @name (the kernel's own path, from /proc/self/fd), looked up by
+ * us without following its last component, reach @want's inode through
+ * @want's mount? */
+static bool reaches(const char *name, const struct statx *want)
 {
 	struct statx stx;
 
-	if (statx(AT_FDCWD, name, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC,
-		  STATX_INO | STATX_MNT_ID, &stx) < 0)
+	return !statx(AT_FDCWD, name, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC,
+		      STATX_INO | STATX_MNT_ID, &stx) &&
+	       same_inode(&stx, want) && (stx.stx_mask & STATX_MNT_ID) &&
+	       stx.stx_mnt_id == want->stx_mnt_id;
+}
+
+/* Does @name, rebuilt from strings the opener's namespace chose, reach
+ * @want's inode with no symlink on the way (a planted one could lead a
+ * made-up name there)?  An O_PATH open: no fanotify event. */
+static bool reaches_plain(const char *name, const struct statx *want)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct statx stx;
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof(how));
+	bool ok;
+
+	if (fd < 0)
 		return false;
-	return stx.stx_ino == ino && stx.stx_dev_major == dev_major &&
-	       stx.stx_dev_minor == dev_minor &&
-	       (!mnt_id || ((stx.stx_mask & STATX_MNT_ID) &&
-			    stx.stx_mnt_id == mnt_id));
+	ok = !statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO,
+		    &stx) && same_inode(&stx, want);
+	close(fd);
+	return ok;
 }
 
 /**
@@ -176,8 +202,7 @@ static int own_name_of(const struct statx *stx, const char *fs, char *out,
 		    m.minor != stx->stx_dev_minor ||
 		    hm_mnt_rebase(fs, m.root, m.point, out, size))
 			continue;
-		if (reaches(out, stx->stx_dev_major, stx->stx_dev_minor,
-			    stx->stx_ino, 0))
+		if (reaches_plain(out, stx))
 			r = 0;
 	}
 	free(line);
@@ -251,8 +276,7 @@ int hm_mnt_own_name(int32_t tid, const struct statx *stx, char *raw,
 	*foreign = false;
 	if (!(stx->stx_mask & STATX_MNT_ID))
 		return -EXDEV;	/* a kernel before 5.8: cannot tell */
-	if (reaches(raw, stx->stx_dev_major, stx->stx_dev_minor, stx->stx_ino,
-		    stx->stx_mnt_id))
+	if (reaches(raw, stx))
 		return 0;
 	/* renamed or unlinked since, or covered by another mount: our own
 	 * mount, so the name is still ours (the TOCTOU docs/SECURITY.md

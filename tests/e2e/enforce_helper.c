@@ -29,6 +29,12 @@
  *                              through /proc/self/fd (no name left);
  *                              prints "reopen FILE: ok" or the step that
  *                              failed and why
+ *   helper passfd SRC DST      a child unshares a user and a mount
+ *                              namespace, bind-mounts SRC over DST there,
+ *                              opens DST O_PATH (no open event) and passes
+ *                              the fd back; this process, in its own
+ *                              namespace, opens it through /proc/self/fd:
+ *                              "passfd DST: ok" or "passfd DST: <strerror>"
  *   helper rewrite FILE        open FILE O_WRONLY|O_APPEND, clear O_APPEND
  *                              (fcntl F_SETFL 0), pwrite "X" at offset 0,
  *                              ftruncate to 1 byte; prints "rewrite FILE:
@@ -94,6 +100,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,6 +175,77 @@ static int reopen(const char *path)
 	close(fd2);
 	close(fd);
 	printf("reopen %s: ok\n", path);
+	return 0;
+}
+
+/* The child's side of passfd: bind, open O_PATH, send over @sock. */
+static int pass_child(int sock, const char *src, const char *dst)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int fd;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+	    mount(src, dst, NULL, MS_BIND, NULL))
+		return 2;
+	fd = open(dst, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return 2;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &mh, 0) != 1)
+		return 2;
+	/* the namespace lives on until the parent is done with the fd */
+	return read(sock, cbuf, 1) < 0 ? 2 : 0;
+}
+
+/* A mount of another namespace, used from this one. */
+static int pass_fd(const char *src, const char *dst)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, b, link[64];
+	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int sv[2], fd = -1, st = 0, got;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(pass_child(sv[1], src, dst));
+	}
+	close(sv[1]);
+	got = pid > 0 && recvmsg(sv[0], &mh, 0) == 1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (got && c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (fd >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		got = open(link, O_RDONLY | O_CLOEXEC);
+	}
+	close(sv[0]);		/* the child may go */
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	if (fd < 0) {
+		printf("passfd %s: no fd from the namespace\n", dst);
+		return 2;
+	}
+	if (got < 0) {
+		printf("passfd %s: %s\n", dst, strerror(errno));
+		return 1;
+	}
+	close(got);
+	printf("passfd %s: ok\n", dst);
 	return 0;
 }
 
@@ -557,6 +635,8 @@ static int run(int argc, char **argv)
 		}
 		return run(argc - 2, argv + 2);
 	}
+	if (argc == 4 && !strcmp(argv[1], "passfd"))
+		return pass_fd(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "reopen"))
 		return reopen(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "rewrite"))
@@ -632,7 +712,7 @@ static int run(int argc, char **argv)
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
-		"chroot DIR CMD | reopen FILE | "
+		"chroot DIR CMD | reopen FILE | passfd SRC DST | "
 		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");

@@ -72,6 +72,13 @@ _eperm "a forbidden program run as an allowed one" "exec $T/child"
 hm_enf_nobody ns bind "$T/c" "$T/b" read "$T/b"
 _eperm "a forbidden file read as a global one" "read $T/b"
 
+# the bound-over file opened O_PATH there (no event), passed to a
+# process of the first namespace, opened through /proc/self/fd: the
+# mount is in neither the daemon's nor the opener's table, no name:
+# denied
+hm_enf_nobody passfd "$T/c" "$T/a"
+_eperm "a foreign mount's fd passed out and reopened" "passfd $T/a"
+
 # an unlinked file reopened through /proc/self/fd has no name left to
 # check: through a foreign mount it fails closed (through ours it is
 # named as before, the control below)
@@ -104,5 +111,6 @@ hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file execute $T/unlearned"
 hm_enf_want "kernel ignore marks added" -eq 1
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" $T/u/x1 \\(deleted\\): reached through a mount of another namespace, with no name in ours"
 hm_enf_want "files reached through a foreign mount" -ge 5
-hm_enf_want "foreign mounts' files with no name (fail closed)" -eq 1
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" $T/a: reached through a mount of another namespace, with no name in ours"
+hm_enf_want "foreign mounts' files with no name (fail closed)" -eq 2
 hm_ok "names chosen in a user namespace are judged by the file system's names"
