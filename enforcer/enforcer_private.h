@@ -283,8 +283,14 @@ int hm_mnt_rebase(const char *path, const char *from, const char *to,
 /* Mount @id in mountinfo file @path; *@line is the caller's to free. */
 int hm_mnt_find(const char *path, uint64_t id, char **line,
 		struct hm_mnt *out);
-int hm_mnt_own_name(int32_t tid, const struct statx *stx, char *raw,
-		    size_t size, bool *foreign);
+/* Our mount table and the foreign mounts met lately (one per loop). */
+struct hm_mounts;
+
+struct hm_mounts *hm_mounts_new(void);
+void hm_mounts_free(struct hm_mounts *t);
+int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
+		    const struct statx *stx, char *raw, size_t size,
+		    bool *foreign);
 
 /* --------------------------------------------------------------- live.c */
 

@@ -81,6 +81,7 @@ struct hm_loop {
 	struct hm_loop_cfg cfg;
 	struct hm_enforcer_counters *c;
 	uint64_t now_ns;	/* when the loop last woke */
+	struct hm_mounts *mounts;	/* names files (hm_mnt_own_name()) */
 	struct taken taken[HM_LOOP_BATCH];
 	struct ev ev;
 	char buf[BATCH_BYTES] __attribute__((aligned(8)));
@@ -98,6 +99,11 @@ int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
 
 	if (!l)
 		return -ENOMEM;
+	l->mounts = hm_mounts_new();
+	if (!l->mounts) {
+		free(l);
+		return -ENOMEM;
+	}
 	l->cfg = *cfg;
 	l->c = cfg->c;
 	l->now_ns = hm_now_ns();
@@ -111,6 +117,8 @@ int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
  */
 void hm_loop_free(struct hm_loop *l)
 {
+	if (l)
+		hm_mounts_free(l->mounts);
 	free(l);
 }
 
@@ -375,8 +383,8 @@ static int path_of(struct hm_loop *l, struct ev *e)
 	if (n <= 0 || (size_t)n >= sizeof(e->raw) - 1)
 		return -ENOENT;
 	e->raw[n] = '\0';
-	r = hm_mnt_own_name(e->tid, &e->stx, e->raw, sizeof(e->raw),
-			    &e->foreign);
+	r = hm_mnt_own_name(l->mounts, e->tid, &e->stx, e->raw,
+			    sizeof(e->raw), &e->foreign);
 	if (e->foreign) {
 		l->c->foreign++;
 		e->cache_ok = false;

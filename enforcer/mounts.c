@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,33 +182,140 @@ int hm_mnt_find(const char *path, uint64_t id, char **line,
 	return r;
 }
 
+/* ------------------------------------------------- the tables, kept */
+
+#define SEEN 64			/* foreign mounts remembered, by id */
+
+struct seen {
+	uint64_t id;		/* 0: empty */
+	char *root, *point;
+};
+
+struct hm_mounts {
+	int fd;			/* our /proc/self/mountinfo, polled */
+	bool stale;		/* read it again before use */
+	char *text;		/* what it said, cut into lines */
+	size_t cap;
+	struct hm_mnt *v;	/* our mounts, in mount table order */
+	size_t n, vcap;
+	struct seen seen[SEEN];
+};
+
+/**
+ * hm_mounts_new() - our mount table, read when it changed (poll on
+ * /proc/self/mountinfo says so), and the foreign mounts met lately.
+ * Returns: NULL without memory or /proc.
+ */
+struct hm_mounts *hm_mounts_new(void)
+{
+	struct hm_mounts *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		free(t);
+		return NULL;
+	}
+	t->stale = true;
+	return t;
+}
+
+static void forget(struct seen *e)
+{
+	free(e->root);
+	free(e->point);
+	*e = (struct seen){ 0 };
+}
+
+/** hm_mounts_free() - @t may be NULL. */
+void hm_mounts_free(struct hm_mounts *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < SEEN; i++)
+		forget(&t->seen[i]);
+	close(t->fd);
+	free(t->text);
+	free(t->v);
+	free(t);
+}
+
+static int read_all(struct hm_mounts *t)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	if (lseek(t->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	do {
+		if (t->cap - len < 4096) {
+			char *p = realloc(t->text, t->cap + 65536);
+
+			if (!p)
+				return -ENOMEM;
+			t->text = p;
+			t->cap += 65536;
+		}
+		n = read(t->fd, t->text + len, t->cap - len - 1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		len += n > 0 ? (size_t)n : 0;
+	} while (n != 0);
+	t->text[len] = '\0';
+	return 0;
+}
+
+/* Our mount table, read again when the kernel says it changed. */
+static int own_table(struct hm_mounts *t)
+{
+	struct pollfd p = { .fd = t->fd, .events = POLLPRI };
+	char *save = NULL;
+	int r;
+
+	if (poll(&p, 1, 0) > 0)
+		t->stale = true;
+	if (!t->stale)
+		return 0;
+	r = read_all(t);
+	t->n = 0;
+	for (char *l = r ? NULL : strtok_r(t->text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (HM_ARRAY_GROW(&t->v, &t->vcap, t->n + 1))
+			return -ENOMEM;
+		if (!hm_mnt_parse(l, &t->v[t->n]))
+			t->n++;
+	}
+	t->stale = r != 0;
+	return r;
+}
+
+static const struct hm_mnt *own_mount(const struct hm_mounts *t, uint64_t id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].id == id)
+			return &t->v[i];
+	return NULL;
+}
+
 /*
  * @fs (a path in the file system of device @stx) named through one of
  * our own mounts of it whose lookup reaches the same inode, into @out.
  * The first such mount in our mount table names it.
  */
-static int own_name_of(const struct statx *stx, const char *fs, char *out,
-		       size_t size)
+static int own_name_of(const struct hm_mounts *t, const struct statx *stx,
+		       const char *fs, char *out, size_t size)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	struct hm_mnt m;
-	char *line = NULL;
-	size_t cap = 0;
-	int r = -EXDEV;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct hm_mnt *m = &t->v[i];
 
-	if (!f)
-		return -EXDEV;
-	while (r && getline(&line, &cap, f) > 0) {
-		if (hm_mnt_parse(line, &m) || m.major != stx->stx_dev_major ||
-		    m.minor != stx->stx_dev_minor ||
-		    hm_mnt_rebase(fs, m.root, m.point, out, size))
-			continue;
-		if (reaches_plain(out, stx))
-			r = 0;
+		if (m->major == stx->stx_dev_major &&
+		    m->minor == stx->stx_dev_minor &&
+		    !hm_mnt_rebase(fs, m->root, m->point, out, size) &&
+		    reaches_plain(out, stx))
+			return 0;
 	}
-	free(line);
-	fclose(f);
-	return r;
+	return -EXDEV;
 }
 
 /*
@@ -228,68 +336,100 @@ static int from_root(int32_t tid, const char *raw, char *out, size_t size)
 	return hm_mnt_rebase(raw, root, "/", out, size);
 }
 
-/*
- * Rebuild the name of @raw (the path /proc/self/fd printed, through the
- * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
- * Whatever does not add up (a root or mount point that moved meanwhile)
- * gives a name that reaches another inode, and is refused.
- */
-static int foreign_name(int32_t tid, const struct statx *stx,
-			const char *raw, char *out, size_t size)
+/* Foreign mount @id as the opener's mountinfo shows it now, kept. */
+static struct seen *look_up(struct hm_mounts *t, int32_t tid, uint64_t id)
 {
-	char path[64], rel[PATH_MAX], fs[PATH_MAX];
+	struct seen *e = &t->seen[id % SEEN];
+	char path[64];
 	struct hm_mnt m;
 	char *line = NULL;
 	int r;
 
+	forget(e);
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
-	r = from_root(tid, raw, rel, sizeof(rel));
-	if (!r)
-		r = hm_mnt_find(path, stx->stx_mnt_id, &line, &m);
-	if (!r)
-		r = hm_mnt_rebase(rel, m.point, m.root, fs, sizeof(fs));
+	r = hm_mnt_find(path, id, &line, &m);
+	if (!r) {
+		e->root = strdup(m.root);
+		e->point = strdup(m.point);
+		e->id = id;
+		if (!e->root || !e->point)
+			forget(e);
+	}
 	free(line);
-	if (r)
+	return e->id ? e : NULL;
+}
+
+/* @rel (from the opener's root) through foreign mount @e, named by us. */
+static int through(const struct hm_mounts *t, const struct seen *e,
+		   const struct statx *stx, const char *rel, char *out,
+		   size_t size)
+{
+	char fs[PATH_MAX];
+
+	if (hm_mnt_rebase(rel, e->point, e->root, fs, sizeof(fs)))
 		return -EXDEV;
-	return own_name_of(stx, fs, out, size);
+	return own_name_of(t, stx, fs, out, size);
+}
+
+/*
+ * Rebuild the name of @raw (the path /proc/self/fd printed, through the
+ * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
+ * Whatever does not add up (a root or mount point that moved meanwhile,
+ * a mount id reused) gives a name that reaches another inode, and is
+ * refused.  A mount met before is tried as it was (a mount's root never
+ * changes; its mount point may, then the opener's mountinfo is read
+ * again); a file with several links only ever as it is now.
+ */
+static int foreign_name(struct hm_mounts *t, int32_t tid,
+			const struct statx *stx, const char *raw, char *out,
+			size_t size)
+{
+	uint64_t id = stx->stx_mnt_id;
+	struct seen *e = &t->seen[id % SEEN];
+	char rel[PATH_MAX];
+
+	if (from_root(tid, raw, rel, sizeof(rel)))
+		return -EXDEV;
+	if (e->id == id && stx->stx_nlink == 1 &&
+	    !through(t, e, stx, rel, out, size))
+		return 0;
+	e = look_up(t, tid, id);
+	return e ? through(t, e, stx, rel, out, size) : -EXDEV;
 }
 
 /**
  * hm_mnt_own_name() - the name of an event's file as the daemon's own
  * mount table names it.
+ * @t: our mount table (hm_mounts_new()).
  * @tid: the opening thread (its mountinfo is read for a foreign mount).
- * @stx: the event fd's statx (STATX_INO, STATX_MNT_ID asked).
+ * @stx: the event fd's statx (STATX_INO, STATX_NLINK, STATX_MNT_ID).
  * @raw, @size: the path /proc/self/fd printed; replaced by the rebuilt
  *	name when the file was reached through a foreign mount.
  * @foreign: set when it was.
  * Returns: 0, or -EXDEV when a foreign mount's file cannot be named
  * with certainty (judge it as no name: fail closed).
  */
-int hm_mnt_own_name(int32_t tid, const struct statx *stx, char *raw,
-		    size_t size, bool *foreign)
+int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
+		    const struct statx *stx, char *raw, size_t size,
+		    bool *foreign)
 {
 	char name[PATH_MAX];
-	char *line = NULL;
-	struct hm_mnt m;
-	int r;
 
 	*foreign = false;
 	if (!(stx->stx_mask & STATX_MNT_ID))
 		return -EXDEV;	/* a kernel before 5.8: cannot tell */
 	if (reaches(raw, stx))
 		return 0;
+	if (own_table(t))
+		return -EXDEV;
 	/* renamed or unlinked since, or covered by another mount: our own
 	 * mount, so the name is still ours (the TOCTOU docs/SECURITY.md
 	 * tells of) */
-	r = hm_mnt_find("/proc/self/mountinfo", stx->stx_mnt_id, &line, &m);
-	free(line);
-	if (!r)
+	if (own_mount(t, stx->stx_mnt_id))
 		return 0;
 	*foreign = true;
-	r = foreign_name(tid, stx, raw, name, sizeof(name));
-	if (r)
-		return r;
-	if (strlen(name) >= size)
+	if (foreign_name(t, tid, stx, raw, name, sizeof(name)) ||
+	    strlen(name) >= size)
 		return -EXDEV;
 	strcpy(raw, name);
 	return 0;

@@ -23,6 +23,9 @@
  *   helper bind SRC DST CMD... bind-mount SRC over DST (in a namespace
  *                              of its own: after "ns"), then CMD: DST's
  *                              name now reaches SRC's file
+ *   helper move FROM TO CMD... move the mount at FROM to TO (MS_MOVE, in
+ *                              a namespace of its own), then CMD
+ *   helper read1 FILE CMD...   read FILE, then CMD
  *   helper chroot DIR CMD...   chroot(DIR) (in a namespace of its own),
  *                              then CMD
  *   helper reopen FILE         open FILE, unlink it, open it again
@@ -639,6 +642,18 @@ static int run(int argc, char **argv)
 		return pass_fd(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "reopen"))
 		return reopen(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "move")) {
+		if (mount(argv[2], argv[3], NULL, MS_MOVE, NULL)) {
+			printf("move %s %s: %s\n", argv[2], argv[3],
+			       strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
+	if (argc >= 4 && !strcmp(argv[1], "read1")) {
+		rc = read_one(argv[2]);
+		return run(argc - 2, argv + 2) | rc;
+	}
 	if (argc == 3 && !strcmp(argv[1], "rewrite"))
 		return rewrite(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "setappend"))
@@ -713,6 +728,7 @@ static int run(int argc, char **argv)
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
 		"chroot DIR CMD | reopen FILE | passfd SRC DST | "
+		"move FROM TO CMD | read1 FILE CMD | "
 		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");

@@ -20,6 +20,9 @@ H="<kernel> $T/helper"
 echo w >"$T/w"
 chmod 0666 "$T/w"		# DAC lets uid 65534 write it; the policy not
 mkdir -m 1777 "$T/u"		# uid 65534 unlinks its own files there
+mkdir "$T/d" "$T/m1" "$T/m2"
+echo f >"$T/d/f"
+echo s >"$T/d/s"
 for f in x1 x2; do
 	echo x >"$T/u/$f"
 	chown 65534:65534 "$T/u/$f"
@@ -38,6 +41,7 @@ use_profile 3
 use_group 0
 file read $T/a
 file read $T/u/x1
+file read $T/d/f
 file read $T/u/x2
 file read /etc/hostname
 file write /dev/null
@@ -92,6 +96,14 @@ hm_enf_nobody ns bind "$T/a" "$T/c" read "$T/c"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed file under a forbidden name: $HM_ENF_OUT"
 hm_enf_nobody ns exec "$T/child" read "$T/a"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed exec through a foreign mount: $HM_ENF_OUT"
+# a foreign mount moved (MS_MOVE) after a file was named through it:
+# the mount point the daemon kept for it is stale, the name is made anew
+hm_enf_nobody ns bind "$T/d" "$T/m1" read1 "$T/m1/f" \
+	move "$T/m1" "$T/m2" read "$T/m2/f" "$T/m2/s"
+case "$HM_ENF_OUT" in
+*"read $T/m1/f: ok"*"read $T/m2/f: ok"*"read $T/m2/s: Operation not permitted"*) ;;
+*) hm_enf_fail "a moved foreign mount: $HM_ENF_OUT" ;;
+esac
 # chrooted in its namespace: paths from its root, still the same names
 hm_enf_nobody ns chroot "$T" read /a
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "an allowed read from a chroot: $HM_ENF_OUT"
@@ -106,6 +118,7 @@ hm_enf_nobody read "$T/b"		# here, the one ignore mark
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "uid 65534 read $T/b: $HM_ENF_OUT"
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/c"
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/d/s"
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file write $T/w"
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file execute $T/unlearned"
 hm_enf_want "kernel ignore marks added" -eq 1

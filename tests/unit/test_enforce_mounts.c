@@ -137,35 +137,43 @@ static void test_find(void **state)
 static void test_own_name(void **state)
 {
 	char dir[] = "/tmp/hm-test-mounts-XXXXXX";
-	char path[PATH_MAX], moved[PATH_MAX], raw[PATH_MAX];
+	char path[256], moved[256], raw[PATH_MAX];
+	struct hm_mounts *t = hm_mounts_new();
 	struct statx stx;
 	bool foreign = true;
 	int fd;
 
 	(void)state;
+	assert_non_null(t);
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/f", dir);
 	snprintf(moved, sizeof(moved), "%s/g", dir);
 	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(statx(fd, "", AT_EMPTY_PATH, STATX_INO |
+	assert_int_equal(statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_NLINK |
 			       STATX_MNT_ID, &stx), 0);
 	if (!(stx.stx_mask & STATX_MNT_ID))
 		skip();
 	snprintf(raw, sizeof(raw), "%s", path);
-	assert_int_equal(hm_mnt_own_name(getpid(), &stx, raw, sizeof(raw),
+	assert_int_equal(hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
 					 &foreign), 0);
 	assert_false(foreign);
 	assert_string_equal(raw, path);
 	assert_int_equal(rename(path, moved), 0);
 	foreign = true;
-	assert_int_equal(hm_mnt_own_name(getpid(), &stx, raw, sizeof(raw),
+	assert_int_equal(hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
 					 &foreign), 0);
 	assert_false(foreign);
 	assert_string_equal(raw, path);
+	/* and unlinked: still ours */
+	assert_int_equal(unlink(moved), 0);
+	snprintf(raw, sizeof(raw), "%s (deleted)", moved);
+	assert_int_equal(hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
+					 &foreign), 0);
+	assert_false(foreign);
 	close(fd);
-	unlink(moved);
 	rmdir(dir);
+	hm_mounts_free(t);
 }
 
 int main(void)
