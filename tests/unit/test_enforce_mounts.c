@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -176,6 +179,93 @@ static void test_own_name(void **state)
 	hm_mounts_free(t);
 }
 
+static int write_to(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Our ids in a new user namespace, so the files we make have an owner. */
+static int map_ids(void)
+{
+	char uid[64], gid[64];
+
+	snprintf(uid, sizeof(uid), "%u %u 1\n", getuid(), getuid());
+	snprintf(gid, sizeof(gid), "%u %u 1\n", getgid(), getgid());
+	return write_to("/proc/self/setgroups", "deny") ||
+	       write_to("/proc/self/uid_map", uid) ||
+	       write_to("/proc/self/gid_map", gid);
+}
+
+/*
+ * In a mount namespace of its own (root's, or a user namespace's): a
+ * mount made after the table was read is in it when next needed (a
+ * stale table would take a reused mount id for ours).  Exit 0: it was;
+ * 77: no namespace could be made; else the step that failed.
+ */
+static int refresh_child(void)
+{
+	char dir[] = "/tmp/hm-test-mounts-XXXXXX";
+	char path[256], raw[PATH_MAX];
+	struct hm_mounts *t;
+	struct statx stx;
+	bool foreign = true;
+	int fd;
+
+	if (unshare(CLONE_NEWNS) && (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+				     map_ids()))
+		return 77;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    !mkdtemp(dir))
+		return 2;
+	t = hm_mounts_new();
+	snprintf(raw, sizeof(raw), "%s/none", dir);
+	assert_int_equal(statx(AT_FDCWD, "/", 0, STATX_INO | STATX_NLINK |
+			       STATX_MNT_ID, &stx), 0);
+	/* the table is read now (the name does not reach "/") */
+	if (!t || hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
+				  &foreign) || foreign)
+		return 3;
+	if (mount("hm-test", dir, "tmpfs", 0, NULL))
+		return 4;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 || statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_NLINK |
+			    STATX_MNT_ID, &stx) || unlink(path))
+		return 5;
+	/* no name reaches it now: only the table says the mount is ours */
+	snprintf(raw, sizeof(raw), "%s (deleted)", path);
+	foreign = true;
+	if (hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw), &foreign) ||
+	    foreign)
+		return 6;
+	close(fd);
+	hm_mounts_free(t);
+	umount(dir);
+	rmdir(dir);
+	return 0;
+}
+
+static void test_table_refresh(void **state)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	(void)state;
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(refresh_child());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();		/* no namespaces here: the e2e tests need them */
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_rebase),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_own_name),
+		cmocka_unit_test(test_table_refresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
