@@ -219,7 +219,7 @@ static int refresh_child(void)
 	if (unshare(CLONE_NEWNS) && (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
 				     map_ids()))
 		return 77;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    !mkdtemp(dir))
 		return 2;
 	t = hm_mounts_new();
