@@ -91,7 +91,7 @@ struct hm_loop {
  * hm_loop_new() - the decision loop over @cfg's fanotify fd.
  * @cfg: copied; the parts it points to are borrowed and must outlive it.
  * @out: caller frees with hm_loop_free().
- * Returns: 0 or -ENOMEM.
+ * Returns: 0 or -ENOMEM (also: /proc/self/mountinfo cannot be opened).
  */
 int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
 {
@@ -503,8 +503,8 @@ static bool learns(const struct hm_loop *l, const struct ev *e)
 }
 
 /*
- * A file reached through a foreign mount that has no certain name (the
- * opener chrooted below its namespace's root, the file was unlinked, or
+ * A file reached through a foreign mount that has no certain name (it
+ * was unlinked, its mount is in neither our nor the opener's table, or
  * none of our mounts reaches it): no entry can be matched, so an
  * enforcing domain is denied and the others let through, nothing
  * learned (the name the opener sees is its own choice).
