@@ -201,11 +201,40 @@ static int map_ids(void)
 	       write_to("/proc/self/gid_map", gid);
 }
 
+/* A mount namespace of our own (root's, or a user namespace's) whose
+ * mounts do not reach the test's.  -1: none could be made. */
+static int own_ns(void)
+{
+	if (unshare(CLONE_NEWNS) && (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+				     map_ids()))
+		return -1;
+	return mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ? 2 : 0;
+}
+
+/* @fn in a child in a namespace of its own: its exit code 0 passes, any
+ * other is the step that failed; no namespace (77) skips. */
+static void in_own_ns(int (*fn)(void))
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		int r = own_ns();
+
+		_exit(r < 0 ? 77 : r ? r : fn());
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		skip();		/* no namespaces here: the e2e tests need them */
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 /*
- * In a mount namespace of its own (root's, or a user namespace's): a
- * mount made after the table was read is in it when next needed (a
- * stale table would take a reused mount id for ours).  Exit 0: it was;
- * 77: no namespace could be made; else the step that failed.
+ * In a mount namespace of its own: a mount made after the table was
+ * read is in it when next needed (a stale table would take a reused
+ * mount id for ours).  0: it was; else the step that failed.
  */
 static int refresh_child(void)
 {
@@ -216,18 +245,14 @@ static int refresh_child(void)
 	bool foreign = true;
 	int fd;
 
-	if (unshare(CLONE_NEWNS) && (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
-				     map_ids()))
-		return 77;
-	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
-	    !mkdtemp(dir))
+	if (!mkdtemp(dir))
 		return 2;
 	t = hm_mounts_new();
 	snprintf(raw, sizeof(raw), "%s/none", dir);
-	assert_int_equal(statx(AT_FDCWD, "/", 0, STATX_INO | STATX_NLINK |
-			       STATX_MNT_ID, &stx), 0);
 	/* the table is read now (the name does not reach "/") */
-	if (!t || hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
+	if (!t || statx(AT_FDCWD, "/", 0, STATX_INO | STATX_NLINK |
+			STATX_MNT_ID, &stx) ||
+	    hm_mnt_own_name(t, getpid(), &stx, raw, sizeof(raw),
 				  &foreign) || foreign)
 		return 3;
 	if (mount("hm-test", dir, "tmpfs", 0, NULL))
@@ -252,18 +277,8 @@ static int refresh_child(void)
 
 static void test_table_refresh(void **state)
 {
-	int st = 0;
-	pid_t pid = fork();
-
 	(void)state;
-	assert_true(pid >= 0);
-	if (!pid)
-		_exit(refresh_child());
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		skip();		/* no namespaces here: the e2e tests need them */
-	assert_int_equal(WEXITSTATUS(st), 0);
+	in_own_ns(refresh_child);
 }
 
 /* ---------------------------------------------- a foreign mount, for real */
@@ -403,18 +418,14 @@ static int make_files(const char *dir)
 	return 0;
 }
 
-/* In a namespace of our own (77: none could be made), a second one
- * binds, opens and moves; we name its files. */
+/* In a namespace of our own, a second one binds, opens and moves; we
+ * name its files. */
 static int foreign_child(void)
 {
 	struct foreign_fix f = { .dir = "/tmp/hm-test-mounts-XXXXXX" };
 	int st = 0, r;
 
-	if (unshare(CLONE_NEWNS) && (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
-				     map_ids()))
-		return 77;
-	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
-	    !mkdtemp(f.dir) || mount("hm-test", f.dir, "tmpfs", 0, NULL) ||
+	if (!mkdtemp(f.dir) || mount("hm-test", f.dir, "tmpfs", 0, NULL) ||
 	    make_files(f.dir) || pipe2(f.to, O_CLOEXEC) ||
 	    pipe2(f.from, O_CLOEXEC))
 		return 2;
@@ -440,9 +451,6 @@ static int foreign_child(void)
  * system through ours: bound over, moved, unlinked. */
 static void test_foreign(void **state)
 {
-	int st = 0;
-	pid_t pid;
-
 	(void)state;
 	/* valgrind 3.19 answers openat2 with ENOSYS: no rebuilt name would
 	 * count (the plain and ASan runs check them) */
@@ -450,15 +458,7 @@ static void test_foreign(void **state)
 		print_message("test_foreign: valgrind has no openat2\n");
 		skip();
 	}
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid)
-		_exit(foreign_child());
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		skip();		/* no namespaces here: the e2e tests need them */
-	assert_int_equal(WEXITSTATUS(st), 0);
+	in_own_ns(foreign_child);
 }
 
 int main(void)
