@@ -196,7 +196,8 @@ hm_enf_fail() {
 
 # hm_enf_userns: let uid 65534 create user namespaces (the attacks of
 # t_enforce_userns.sh need them, as on a stock Debian 12): each knob a
-# kernel has is set so for the test and put back at exit; then checked.
+# kernel has is set so for the test and put back at exit; then checked
+# (refused still: skipped, or failed when CI=true).
 hm_enf_userns() {
 	local knob want old
 	for knob in kernel/unprivileged_userns_clone=1 \
@@ -213,7 +214,9 @@ hm_enf_userns() {
 		echo "$want" >"$knob" || hm_fail "cannot set $knob to $want"
 		hm_on_exit "echo '$old' >'$knob'"
 	done
+	# still refused (a seccomp filter, a kernel without them): the attack
+	# cannot happen here; CI=true fails (lib.sh hm_skip)
 	_hm_enf_run "$T/helper" as 65534 ns read "$T/a"
 	[ "$HM_ENF_RC" = 0 ] ||
-		hm_fail "uid 65534 cannot unshare a user namespace: $HM_ENF_OUT"
+		hm_skip "uid 65534 cannot unshare a user namespace: $HM_ENF_OUT"
 }
