@@ -466,6 +466,13 @@ bool hm_enf_open_allows(uint32_t granted, uint32_t ask)
 	return ask && !(ask & ~granted);
 }
 
+uint32_t hm_enf_append_ask(uint32_t ask, bool append_only)
+{
+	if (append_only || !(ask & 1u << HM_FILE_APPEND))
+		return ask;
+	return (ask & ~(1u << HM_FILE_APPEND)) | 1u << HM_FILE_WRITE;
+}
+
 /*
  * What @d grants on the query's path, one operation at a time (an open
  * for reading and writing may be granted by two entries).  *@cond: some

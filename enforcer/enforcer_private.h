@@ -4,6 +4,7 @@
  * header; the unit tests use it).  Calls go one way:
  *
  *   daemon.c  -> loop.c -> proc.c, exec.c, live.c, answer.c, mark.c,
+ *                          mounts.c,
  *                          supervisor.c, log.c, and the pure decision
  *                          code (enforce.h)
  *   daemon.c  -> supervisor.c -> answer.c, exec.c, live.c, log.c
@@ -18,6 +19,7 @@
  *   proc.c       proc connector, /proc scan, resync, --state import
  *   exec.c       exec naming: the program an allowed exec enters with
  *   mark.c       fanotify marks, what must never be marked, ignore marks
+ *   mounts.c     an event file's name as the daemon's mounts name it
  *   live.c       the live policy: load, reload (in a thread), learning,
  *                saving
  *   supervisor.c the --supervisor socket and held queries
@@ -70,6 +72,8 @@
 	X(exec_part, "opens that are part of an exec")			\
 	X(directories, "directories (not judged)")			\
 	X(no_path, "path not resolvable from the event fd")		\
+	X(foreign, "files reached through a foreign mount")		\
+	X(foreign_unnamed, "foreign mounts' files with no name (fail closed)") \
 	X(exited, "process gone before its event was read")		\
 	X(mode_reads, "open modes read from /proc/TID/syscall")	\
 	X(mode_unknown, "open modes unknown (judged read and write)")	\
@@ -260,6 +264,33 @@ void hm_ignores_free(struct hm_ignores *ig);
 /* Returns 1 added, 0 full, or -errno. */
 int hm_ignores_add(struct hm_ignores *ig, int event_fd);
 void hm_ignores_clear(struct hm_ignores *ig);
+
+/* ------------------------------------------------------------- mounts.c */
+
+#include <sys/stat.h>
+
+/* One line of /proc/PID/mountinfo (its strings point into the line). */
+struct hm_mnt {
+	uint64_t id;
+	uint32_t major, minor;
+	const char *root;	/* the mount's root in its file system */
+	const char *point;	/* where it is, from the reader's root */
+};
+
+int hm_mnt_parse(char *line, struct hm_mnt *out);
+int hm_mnt_rebase(const char *path, const char *from, const char *to,
+		  char *out, size_t size);
+/* Mount @id in mountinfo file @path; *@line is the caller's to free. */
+int hm_mnt_find(const char *path, uint64_t id, char **line,
+		struct hm_mnt *out);
+/* Our mount table and the foreign mounts met lately (one per loop). */
+struct hm_mounts;
+
+struct hm_mounts *hm_mounts_new(void);
+void hm_mounts_free(struct hm_mounts *t);
+int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
+		    const struct statx *stx, char *raw, size_t size,
+		    bool *foreign);
 
 /* --------------------------------------------------------------- live.c */
 

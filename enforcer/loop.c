@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +57,8 @@ struct ev {
 	bool late;		/* the watchdog had answered it already */
 	bool gone;		/* the process vanished while judged */
 	bool reported;		/* logged by report() */
+	bool foreign;		/* reached through a mount that is not
+				 * ours: named by hm_mnt_own_name() */
 	struct statx stx;
 	struct hm_proc_view v;
 	size_t raw_len;
@@ -77,6 +81,7 @@ struct hm_loop {
 	struct hm_loop_cfg cfg;
 	struct hm_enforcer_counters *c;
 	uint64_t now_ns;	/* when the loop last woke */
+	struct hm_mounts *mounts;	/* names files (hm_mnt_own_name()) */
 	struct taken taken[HM_LOOP_BATCH];
 	struct ev ev;
 	char buf[BATCH_BYTES] __attribute__((aligned(8)));
@@ -86,7 +91,7 @@ struct hm_loop {
  * hm_loop_new() - the decision loop over @cfg's fanotify fd.
  * @cfg: copied; the parts it points to are borrowed and must outlive it.
  * @out: caller frees with hm_loop_free().
- * Returns: 0 or -ENOMEM.
+ * Returns: 0 or -ENOMEM (also: /proc/self/mountinfo cannot be opened).
  */
 int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
 {
@@ -94,6 +99,11 @@ int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
 
 	if (!l)
 		return -ENOMEM;
+	l->mounts = hm_mounts_new();
+	if (!l->mounts) {
+		free(l);
+		return -ENOMEM;
+	}
 	l->cfg = *cfg;
 	l->c = cfg->c;
 	l->now_ns = hm_now_ns();
@@ -107,6 +117,8 @@ int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
  */
 void hm_loop_free(struct hm_loop *l)
 {
+	if (l)
+		hm_mounts_free(l->mounts);
 	free(l);
 }
 
@@ -245,6 +257,15 @@ static int read_flags(struct hm_loop *l, int32_t tid, uint64_t *flags)
 				   hm_proc_open_flags(l->cfg.proc, tid, flags);
 }
 
+/* Is the file append-only (chattr +a)?  Then the kernel keeps O_APPEND
+ * on (fcntl) and refuses truncate, so an append open is only that. */
+static bool append_only(int fd)
+{
+	int fl = 0;
+
+	return !ioctl(fd, FS_IOC_GETFLAGS, &fl) && (fl & FS_APPEND_FL);
+}
+
 static uint32_t ask_of(struct hm_loop *l, struct ev *e)
 {
 	uint64_t flags;
@@ -267,6 +288,8 @@ static uint32_t ask_of(struct hm_loop *l, struct ev *e)
 	}
 	if (!r) {
 		e->ask = hm_enf_open_ops(flags, e->stx.stx_size == 0);
+		if (e->ask & 1u << HM_FILE_APPEND)
+			e->ask = hm_enf_append_ask(e->ask, append_only(e->fd));
 		return e->ask;
 	}
 	if (r == -ESRCH)
@@ -342,18 +365,32 @@ static void set_key(struct ev *e)
 	e->cache_ok = e->stx.stx_nlink == 1;
 }
 
-static int path_of(struct ev *e)
+/*
+ * The path of the event's file as our own mounts name it: the opener's
+ * mount namespace chooses where its mounts sit, so a file reached
+ * through one that is not ours is renamed from the file system's root
+ * (-EXDEV: it cannot be named), and that name makes no cache entry and
+ * no ignore mark (they would outlive what was checked of the mount).
+ */
+static int path_of(struct hm_loop *l, struct ev *e)
 {
 	char link[64];
 	ssize_t n;
+	int r;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", e->fd);
 	n = readlink(link, e->raw, sizeof(e->raw) - 1);
 	if (n <= 0 || (size_t)n >= sizeof(e->raw) - 1)
 		return -ENOENT;
 	e->raw[n] = '\0';
-	e->raw_len = (size_t)n;
-	return 0;
+	r = hm_mnt_own_name(l->mounts, e->tid, &e->stx, e->raw,
+			    sizeof(e->raw), &e->foreign);
+	if (e->foreign) {
+		l->c->foreign++;
+		e->cache_ok = false;
+	}
+	e->raw_len = strlen(e->raw);
+	return r;
 }
 
 static int name_of(struct ev *e)
@@ -448,17 +485,50 @@ static void interp_open(struct hm_loop *l, struct ev *e,
 	free(next);
 }
 
-/* Does the process's domain learn (its nearest ancestor's profile when
- * the policy lacks it, as hm_enf_decide() finds it)? */
-static bool learns(const struct hm_loop *l, const struct ev *e)
+/* The profile of the process's domain (its nearest ancestor's when the
+ * policy lacks it, as hm_enf_decide() finds it). */
+static uint8_t domain_profile(const struct hm_loop *l, const struct ev *e)
 {
 	const struct hm_model *m = l->cfg.live->m;
 	const struct hm_domain *near = e->v.domain ? e->v.domain :
 				       hm_enf_nearest(m, e->v.name);
 
 	return hm_live_profile(l->cfg.live, near ? near->profile :
-				       m->default_profile) ==
-	       HM_PROFILE_LEARNING;
+				       m->default_profile);
+}
+
+static bool learns(const struct hm_loop *l, const struct ev *e)
+{
+	return domain_profile(l, e) == HM_PROFILE_LEARNING;
+}
+
+/*
+ * A file reached through a foreign mount that has no certain name (it
+ * was unlinked, its mount is in neither our nor the opener's table, or
+ * none of our mounts reaches it): no entry can be matched, so an
+ * enforcing domain is denied and the others let through, nothing
+ * learned (the name the opener sees is its own choice).
+ */
+static void unnamed(struct hm_loop *l, struct ev *e)
+{
+	uint8_t prof = domain_profile(l, e);
+	bool deny = prof == HM_PROFILE_ENFORCING;
+
+	l->c->foreign_unnamed++;
+	e->perm = e->exec ? 1u << HM_FILE_EXECUTE :
+			    ask_of(l, e) & HM_ENF_OPEN_OPS;
+	finish(l, e, !deny, prof >= HM_PROFILE_PERMISSIVE);
+	if (deny)
+		l->c->denied++;
+	hm_log("%s pid=%d domain=\"%s\" %s: reached through a mount of "
+	       "another namespace, with no name in ours (not judged by name)",
+	       e->dry && deny ? "would-deny" : deny ? "deny" : "allow",
+	       e->pid, e->v.name->str, e->raw);
+	if (prof >= HM_PROFILE_PERMISSIVE && !e->dry &&
+	    hm_log_decision(l->cfg.audit_fd, deny ? HM_DECISION_DENY :
+				    HM_DECISION_PERMISSIVE, e->perm, e->pid,
+			    prof, e->v.name, e->raw, e->raw_len))
+		l->c->audit_failures++;
 }
 
 /*
@@ -587,7 +657,12 @@ static void judge(struct hm_loop *l, struct ev *e)
 		finish(l, e, true, false);
 		return;
 	}
-	if (path_of(e) || name_of(e)) {
+	r = path_of(l, e);
+	if (r == -EXDEV) {
+		unnamed(l, e);
+		return;
+	}
+	if (r || name_of(e)) {
 		l->c->no_path++;
 		finish_default(l, e);
 		return;
@@ -621,8 +696,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	/* both read e->fd, which the answer closes */
-	if (a.global && !e->exec && !e->dry && l->cfg.ignores &&
-	    hm_ignores_add(l->cfg.ignores, e->fd) > 0)
+	if (a.global && !e->exec && !e->dry && !e->foreign &&
+	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)
 		l->c->ignore_marks++;
 	if (e->exec)
 		set_pending(l, e, a.program);

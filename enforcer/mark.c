@@ -39,24 +39,12 @@ static int mnt_id(const char *path, uint64_t *out)
 /* Is mount @id the root of its file system (not a bind of a subtree)? */
 static bool mount_is_fs_root(uint64_t id)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	bool yes = false;
+	struct hm_mnt m;
+	char *line;
+	bool yes = !hm_mnt_find("/proc/self/mountinfo", id, &line, &m) &&
+		   !strcmp(m.root, "/");
 
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long mid;
-		char root[8];
-
-		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ..." */
-		if (sscanf(line, "%llu %*u %*s %7s", &mid, root) == 2 &&
-		    mid == id) {
-			yes = !strcmp(root, "/");
-			break;
-		}
-	}
-	fclose(f);
+	free(line);
 	return yes;
 }
 

@@ -111,6 +111,19 @@ uint32_t hm_enf_open_ops(uint64_t flags, bool empty);
  */
 bool hm_enf_open_allows(uint32_t granted, uint32_t ask);
 
+/**
+ * hm_enf_append_ask() - what an open that asks "file append" really
+ * asks: an O_APPEND descriptor can drop O_APPEND (fcntl F_SETFL), then
+ * write anywhere (pwrite) and truncate (ftruncate), none of which the
+ * enforcer sees.  Only an append-only file (chattr +a: the kernel keeps
+ * O_APPEND on and refuses truncate) limits it to appending; any other is
+ * judged as "file write".
+ * @ask: hm_enf_open_ops().
+ * @append_only: the file has FS_APPEND_FL (FS_IOC_GETFLAGS).
+ * Returns: @ask, with append turned into write unless @append_only.
+ */
+uint32_t hm_enf_append_ask(uint32_t ask, bool append_only);
+
 /* What one fanotify permission event asks. */
 struct hm_enf_query {
 	bool exec;			/* FAN_OPEN_EXEC_PERM, else FAN_OPEN_PERM */

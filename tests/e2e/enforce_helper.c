@@ -20,6 +20,29 @@
  *   helper ns CMD...           unshare a user and a mount namespace (as
  *                              any user can), then CMD: the files are
  *                              reached through another mount
+ *   helper bind SRC DST CMD... bind-mount SRC over DST (in a namespace
+ *                              of its own: after "ns"), then CMD: DST's
+ *                              name now reaches SRC's file
+ *   helper move FROM TO CMD... move the mount at FROM to TO (MS_MOVE, in
+ *                              a namespace of its own), then CMD
+ *   helper read1 FILE CMD...   read FILE, then CMD
+ *   helper chroot DIR CMD...   chroot(DIR) (in a namespace of its own),
+ *                              then CMD
+ *   helper reopen FILE         open FILE, unlink it, open it again
+ *                              through /proc/self/fd (no name left);
+ *                              prints "reopen FILE: ok" or the step that
+ *                              failed and why
+ *   helper passfd SRC DST      a child unshares a user and a mount
+ *                              namespace, bind-mounts SRC over DST there,
+ *                              opens DST O_PATH (no open event) and passes
+ *                              the fd back; this process, in its own
+ *                              namespace, opens it through /proc/self/fd:
+ *                              "passfd DST: ok" or "passfd DST: <strerror>"
+ *   helper rewrite FILE        open FILE O_WRONLY|O_APPEND, clear O_APPEND
+ *                              (fcntl F_SETFL 0), pwrite "X" at offset 0,
+ *                              ftruncate to 1 byte; prints "rewrite FILE:
+ *                              ok" or the step that failed and why
+ *   helper setappend FILE      make FILE append-only (chattr +a, root)
  *   helper waitread MS FILE    sleep MS milliseconds, then read FILE
  *   helper thread-exit MS CMD...  the main thread exits (SYS_exit); a
  *                              second thread waits MS milliseconds, then
@@ -65,6 +88,7 @@
 #include <signal.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/io_uring.h>
 #include <linux/openat2.h>
@@ -74,9 +98,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +125,148 @@ static int read_one(const char *path)
 }
 
 static int run(int argc, char **argv);
+
+/* An append-only log rewritten through a descriptor opened to append. */
+static int rewrite(const char *path)
+{
+	const char *step = "open";
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	if (fd >= 0) {
+		step = "fcntl";
+		if (!fcntl(fd, F_SETFL, 0)) {
+			step = "pwrite";
+			if (pwrite(fd, "X", 1, 0) == 1) {
+				step = "ftruncate";
+				if (!ftruncate(fd, 1))
+					step = NULL;
+			}
+		}
+	}
+	if (step) {
+		printf("rewrite %s: %s: %s\n", path, step, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	printf("rewrite %s: ok\n", path);
+	return 0;
+}
+
+/* An open of a file that has no name any more. */
+static int reopen(const char *path)
+{
+	char link[64];
+	const char *step = "open";
+	int fd = open(path, O_RDONLY | O_CLOEXEC), fd2 = -1;
+
+	if (fd >= 0) {
+		step = "unlink";
+		if (!unlink(path)) {
+			step = "reopen";
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			fd2 = open(link, O_RDONLY | O_CLOEXEC);
+		}
+	}
+	if (fd2 < 0) {
+		printf("reopen %s: %s: %s\n", path, step, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd2);
+	close(fd);
+	printf("reopen %s: ok\n", path);
+	return 0;
+}
+
+/* The child's side of passfd: bind, open O_PATH, send over @sock. */
+static int pass_child(int sock, const char *src, const char *dst)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int fd;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
+	    mount(src, dst, NULL, MS_BIND, NULL))
+		return 2;
+	fd = open(dst, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return 2;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &mh, 0) != 1)
+		return 2;
+	/* the namespace lives on until the parent is done with the fd */
+	return read(sock, cbuf, 1) < 0 ? 2 : 0;
+}
+
+/* A mount of another namespace, used from this one. */
+static int pass_fd(const char *src, const char *dst)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, b, link[64];
+	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int sv[2], fd = -1, st = 0, got;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(pass_child(sv[1], src, dst));
+	}
+	close(sv[1]);
+	got = pid > 0 && recvmsg(sv[0], &mh, 0) == 1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (got && c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (fd >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		got = open(link, O_RDONLY | O_CLOEXEC);
+	}
+	close(sv[0]);		/* the child may go */
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	if (fd < 0) {
+		printf("passfd %s: no fd from the namespace\n", dst);
+		return 2;
+	}
+	if (got < 0) {
+		printf("passfd %s: %s\n", dst, strerror(errno));
+		return 1;
+	}
+	close(got);
+	printf("passfd %s: ok\n", dst);
+	return 0;
+}
+
+static int set_append(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fl = 0;
+
+	if (fd < 0 || ioctl(fd, FS_IOC_GETFLAGS, &fl) ||
+	    (fl |= FS_APPEND_FL, ioctl(fd, FS_IOC_SETFLAGS, &fl))) {
+		printf("setappend %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
 
 static void sleep_ms(long ms)
 {
@@ -454,6 +623,41 @@ static int run(int argc, char **argv)
 		}
 		return run(argc - 1, argv + 1);
 	}
+	if (argc >= 5 && !strcmp(argv[1], "bind")) {
+		if (mount(argv[2], argv[3], NULL, MS_BIND, NULL)) {
+			printf("bind %s %s: %s\n", argv[2], argv[3],
+			       strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
+	if (argc >= 4 && !strcmp(argv[1], "chroot")) {
+		if (chroot(argv[2]) || chdir("/")) {
+			printf("chroot %s: %s\n", argv[2], strerror(errno));
+			return 2;
+		}
+		return run(argc - 2, argv + 2);
+	}
+	if (argc == 4 && !strcmp(argv[1], "passfd"))
+		return pass_fd(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "reopen"))
+		return reopen(argv[2]);
+	if (argc >= 5 && !strcmp(argv[1], "move")) {
+		if (mount(argv[2], argv[3], NULL, MS_MOVE, NULL)) {
+			printf("move %s %s: %s\n", argv[2], argv[3],
+			       strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
+	if (argc >= 4 && !strcmp(argv[1], "read1")) {
+		rc = read_one(argv[2]);
+		return run(argc - 2, argv + 2) | rc;
+	}
+	if (argc == 3 && !strcmp(argv[1], "rewrite"))
+		return rewrite(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "setappend"))
+		return set_append(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "thread-exit"))
 		return thread_exit(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "failexec"))
@@ -522,7 +726,10 @@ static int run(int argc, char **argv)
 	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
-		"forge PORT CHILD PARENT | ns CMD | open MODE FILE | "
+		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
+		"chroot DIR CMD | reopen FILE | passfd SRC DST | "
+		"move FROM TO CMD | read1 FILE CMD | "
+		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");
 	return 2;

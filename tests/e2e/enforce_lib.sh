@@ -193,3 +193,30 @@ hm_enf_fail() {
 	[ -n "${DLOG:-}" ] && [ -f "$DLOG" ] && tail -40 "$DLOG" >&2
 	hm_fail "$@"
 }
+
+# hm_enf_userns: let uid 65534 create user namespaces (the attacks of
+# t_enforce_userns.sh need them, as on a stock Debian 12): each knob a
+# kernel has is set so for the test and put back at exit; then checked
+# (refused still: skipped, or failed when CI=true).
+hm_enf_userns() {
+	local knob want old
+	for knob in kernel/unprivileged_userns_clone=1 \
+		kernel/apparmor_restrict_unprivileged_userns=0 \
+		user/max_user_namespaces=1024; do
+		want=${knob#*=}
+		knob=/proc/sys/${knob%=*}
+		[ -f "$knob" ] || continue
+		old=$(cat "$knob")
+		case "$knob" in
+		*/max_user_namespaces) [ "$old" -gt 0 ] && continue ;;
+		*) [ "$old" = "$want" ] && continue ;;
+		esac
+		echo "$want" >"$knob" || hm_fail "cannot set $knob to $want"
+		hm_on_exit "echo '$old' >'$knob'"
+	done
+	# still refused (a seccomp filter, a kernel without them): the attack
+	# cannot happen here; CI=true fails (lib.sh hm_skip)
+	_hm_enf_run "$T/helper" as 65534 ns read "$T/a"
+	[ "$HM_ENF_RC" = 0 ] ||
+		hm_skip "uid 65534 cannot unshare a user namespace: $HM_ENF_OUT"
+}

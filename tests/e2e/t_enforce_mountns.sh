@@ -11,6 +11,7 @@ set -eu
 hm_enf_setup
 H="<kernel> $T/helper"
 hm_enf_policy		# $H may read $T/a; all enforcing
+hm_enf_userns		# uid 65534 may unshare, for the test's run
 
 hm_enf_start --mode enforcing
 hm_enf_log_has "marked file system $T "

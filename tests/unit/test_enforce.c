@@ -465,6 +465,24 @@ static void test_open_allows(void **state)
 	assert_false(hm_enf_open_allows(R | W | A | T, 0));
 }
 
+/* "file append" is only an append on an append-only file: elsewhere
+ * fcntl(F_SETFL) drops O_APPEND, so it is judged as write. */
+static void test_append_ask(void **state)
+{
+	(void)state;
+	assert_int_equal(hm_enf_append_ask(A, false), W);
+	assert_int_equal(hm_enf_append_ask(A, true), A);
+	assert_int_equal(hm_enf_append_ask(R | A, false), R | W);
+	assert_int_equal(hm_enf_append_ask(R | A | T, false), R | W | T);
+	assert_int_equal(hm_enf_append_ask(A | C, false), W | C);
+	assert_int_equal(hm_enf_append_ask(R | W, false), R | W);
+	assert_int_equal(hm_enf_append_ask(R, true), R);
+	/* so "file append" alone no longer opens such a file */
+	assert_false(hm_enf_open_allows(A, hm_enf_append_ask(A, false)));
+	assert_true(hm_enf_open_allows(A, hm_enf_append_ask(A, true)));
+	assert_true(hm_enf_open_allows(W, hm_enf_append_ask(A, false)));
+}
+
 /* The mode not read yet: the answer says whether it matters. */
 static void test_open_unread(void **state)
 {
@@ -718,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_global_and_add),
 		cmocka_unit_test(test_open_ops),
 		cmocka_unit_test(test_open_allows),
+		cmocka_unit_test(test_append_ask),
 		cmocka_unit_test(test_open_unread),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_records),

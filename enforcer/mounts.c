@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mounts.c - the name of an event's file from the file system's point of
+ * view, never the opener's.  /proc/self/fd/N prints the path through the
+ * mount the opener used; in a mount namespace of its own (any user may
+ * make one inside a user namespace) that mount can sit anywhere, e.g. a
+ * marked secret bind-mounted over /etc/hostname.  So a name is believed
+ * only when the daemon's own lookup of it reaches the same mount and the
+ * same inode.  Otherwise the mount is found in the opener's mountinfo,
+ * the file's path in its file system rebuilt from that mount's root, and
+ * named through a mount of the daemon's whose lookup reaches the same
+ * inode; failing that the file has no name (the caller fails closed).
+ *
+ * The parsing and path arithmetic are pure (unit-tested); the rest reads
+ * /proc and looks names up.  Called by loop.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "enforcer_private.h"
+
+/* mountinfo escapes ' ', '\t', '\n' and '\\' as a backslash and three
+ * octal digits; anything else after a backslash is not ours to guess. */
+static int unescape(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		if (r[1] < '0' || r[1] > '3' || r[2] < '0' || r[2] > '7' ||
+		    r[3] < '0' || r[3] > '7')
+			return -EINVAL;
+		*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+			      (r[3] - '0'));
+		if (!w[-1])
+			return -EINVAL;
+		r += 3;
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
+ * hm_mnt_parse() - one line of /proc/PID/mountinfo.
+ * @line: "ID PARENT MAJ:MIN ROOT POINT ...", without its newline or with
+ *	it; changed in place (fields cut and unescaped).
+ * @out: points into @line.
+ * Returns: 0, or -EINVAL for a line that is not one (a path that is not
+ * absolute included: such a root names no directory).
+ */
+int hm_mnt_parse(char *line, struct hm_mnt *out)
+{
+	char *save = NULL;
+	char *f[5];
+	char *end;
+
+	for (int i = 0; i < 5; i++) {
+		f[i] = strtok_r(i ? NULL : line, " \n", &save);
+		if (!f[i])
+			return -EINVAL;
+	}
+	errno = 0;
+	out->id = strtoull(f[0], &end, 10);
+	if (errno || *end || end == f[0])
+		return -EINVAL;
+	if (sscanf(f[2], "%u:%u", &out->major, &out->minor) != 2)
+		return -EINVAL;
+	if (unescape(f[3]) || unescape(f[4]) || f[3][0] != '/' ||
+	    f[4][0] != '/')
+		return -EINVAL;
+	out->root = f[3];
+	out->point = f[4];
+	return 0;
+}
+
+/**
+ * hm_mnt_rebase() - @path, which is @from or below it, as the same place
+ * below @to: "/m/x/y" from "/m" to "/srv/d" is "/srv/d/x/y".
+ * @path, @from, @to: absolute paths ("/" is the root).
+ * @out, @size: the result.
+ * Returns: 0, -ENOENT when @path is not @from or below it, -ENAMETOOLONG.
+ */
+int hm_mnt_rebase(const char *path, const char *from, const char *to,
+		  char *out, size_t size)
+{
+	size_t n = strlen(from);
+	const char *rest;
+	int k;
+
+	if (n == 1 && from[0] == '/')
+		n = 0;
+	if (strncmp(path, from, n) || (path[n] && path[n] != '/'))
+		return -ENOENT;
+	rest = path + n;
+	if (!strcmp(rest, "/"))	/* "/" from "/" */
+		rest = "";
+	if (!strcmp(to, "/"))	/* "/" + "/x" is "/x", "/" + "" is "/" */
+		k = snprintf(out, size, "%s", *rest ? rest : "/");
+	else
+		k = snprintf(out, size, "%s%s", to, rest);
+	return k < 0 || (size_t)k >= size ? -ENAMETOOLONG : 0;
+}
+
+static bool same_inode(const struct statx *a, const struct statx *b)
+{
+	return a->stx_ino == b->stx_ino && a->stx_dev_major == b->stx_dev_major &&
+	       a->stx_dev_minor == b->stx_dev_minor;
+}
+
+/* Does @name (the kernel's own path, from /proc/self/fd), looked up by
+ * us without following its last component, reach @want's inode through
+ * @want's mount? */
+static bool reaches(const char *name, const struct statx *want)
+{
+	struct statx stx;
+
+	return !statx(AT_FDCWD, name, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC,
+		      STATX_INO | STATX_MNT_ID, &stx) &&
+	       same_inode(&stx, want) && (stx.stx_mask & STATX_MNT_ID) &&
+	       stx.stx_mnt_id == want->stx_mnt_id;
+}
+
+/* Does @name, rebuilt from strings the opener's namespace chose, reach
+ * @want's inode with no symlink on the way (a planted one could lead a
+ * made-up name there)?  An O_PATH open: no fanotify event. */
+static bool reaches_plain(const char *name, const struct statx *want)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct statx stx;
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, name, &how, sizeof(how));
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = !statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_INO,
+		    &stx) && same_inode(&stx, want);
+	close(fd);
+	return ok;
+}
+
+/**
+ * hm_mnt_find() - mount @id in the mountinfo file @path.
+ * @path: /proc/PID/mountinfo.
+ * @id: a mount id (statx STATX_MNT_ID).
+ * @line: the line read; the caller frees it (also on error).
+ * @out: points into *@line.
+ * Returns: 0, -ENOENT, or -errno opening @path.
+ */
+int hm_mnt_find(const char *path, uint64_t id, char **line,
+		struct hm_mnt *out)
+{
+	FILE *f;
+	size_t cap = 0;
+	int r = -ENOENT;
+
+	*line = NULL;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(line, &cap, f) > 0) {
+		if (!hm_mnt_parse(*line, out) && out->id == id) {
+			r = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/* ------------------------------------------------- the tables, kept */
+
+#define SEEN 64			/* foreign mounts remembered, by id */
+
+struct seen {
+	uint64_t id;		/* 0: empty */
+	char *root, *point;
+};
+
+struct hm_mounts {
+	int fd;			/* our /proc/self/mountinfo, polled */
+	bool stale;		/* read it again before use */
+	char *text;		/* what it said, cut into lines */
+	size_t cap;
+	struct hm_mnt *v;	/* our mounts, in mount table order */
+	size_t n, vcap;
+	struct seen seen[SEEN];
+};
+
+/**
+ * hm_mounts_new() - our mount table, read when it changed (poll on
+ * /proc/self/mountinfo says so), and the foreign mounts met lately.
+ * Returns: NULL without memory or /proc.
+ */
+struct hm_mounts *hm_mounts_new(void)
+{
+	struct hm_mounts *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		free(t);
+		return NULL;
+	}
+	t->stale = true;
+	return t;
+}
+
+static void forget(struct seen *e)
+{
+	free(e->root);
+	free(e->point);
+	*e = (struct seen){ 0 };
+}
+
+/** hm_mounts_free() - @t may be NULL. */
+void hm_mounts_free(struct hm_mounts *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < SEEN; i++)
+		forget(&t->seen[i]);
+	close(t->fd);
+	free(t->text);
+	free(t->v);
+	free(t);
+}
+
+static int read_all(struct hm_mounts *t)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	if (lseek(t->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	do {
+		if (t->cap - len < 4096) {
+			char *p = realloc(t->text, t->cap + 65536);
+
+			if (!p)
+				return -ENOMEM;
+			t->text = p;
+			t->cap += 65536;
+		}
+		n = read(t->fd, t->text + len, t->cap - len - 1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		len += n > 0 ? (size_t)n : 0;
+	} while (n != 0);
+	t->text[len] = '\0';
+	return 0;
+}
+
+/* Our mount table, read again when the kernel says it changed. */
+static int own_table(struct hm_mounts *t)
+{
+	struct pollfd p = { .fd = t->fd, .events = POLLPRI };
+	char *save = NULL;
+	int r;
+
+	if (poll(&p, 1, 0) > 0)
+		t->stale = true;
+	if (!t->stale)
+		return 0;
+	r = read_all(t);
+	t->n = 0;
+	for (char *l = r ? NULL : strtok_r(t->text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (HM_ARRAY_GROW(&t->v, &t->vcap, t->n + 1))
+			return -ENOMEM;
+		if (!hm_mnt_parse(l, &t->v[t->n]))
+			t->n++;
+	}
+	t->stale = r != 0;
+	return r;
+}
+
+static const struct hm_mnt *own_mount(const struct hm_mounts *t, uint64_t id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].id == id)
+			return &t->v[i];
+	return NULL;
+}
+
+/*
+ * @fs (a path in the file system of device @stx) named through one of
+ * our own mounts of it whose lookup reaches the same inode, into @out.
+ * The first such mount in our mount table names it.
+ */
+static int own_name_of(const struct hm_mounts *t, const struct statx *stx,
+		       const char *fs, char *out, size_t size)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct hm_mnt *m = &t->v[i];
+
+		if (m->major == stx->stx_dev_major &&
+		    m->minor == stx->stx_dev_minor &&
+		    !hm_mnt_rebase(fs, m->root, m->point, out, size) &&
+		    reaches_plain(out, stx))
+			return 0;
+	}
+	return -EXDEV;
+}
+
+/*
+ * @raw below the root of thread @tid (/proc/TID/root prints it from the
+ * top of the thread's namespace, as /proc/self/fd printed @raw), from
+ * that root: the opener's mountinfo names mount points so.
+ */
+static int from_root(int32_t tid, const char *raw, char *out, size_t size)
+{
+	char link[64], root[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
+	n = readlink(link, root, sizeof(root) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(root) - 1)
+		return -ENOENT;
+	root[n] = '\0';
+	return hm_mnt_rebase(raw, root, "/", out, size);
+}
+
+/* Foreign mount @id as the opener's mountinfo shows it now, kept. */
+static struct seen *look_up(struct hm_mounts *t, int32_t tid, uint64_t id)
+{
+	struct seen *e = &t->seen[id % SEEN];
+	char path[64];
+	struct hm_mnt m;
+	char *line = NULL;
+	int r;
+
+	forget(e);
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
+	r = hm_mnt_find(path, id, &line, &m);
+	if (!r) {
+		e->root = strdup(m.root);
+		e->point = strdup(m.point);
+		e->id = id;
+		if (!e->root || !e->point)
+			forget(e);
+	}
+	free(line);
+	return e->id ? e : NULL;
+}
+
+/* @rel (from the opener's root) through foreign mount @e, named by us. */
+static int through(const struct hm_mounts *t, const struct seen *e,
+		   const struct statx *stx, const char *rel, char *out,
+		   size_t size)
+{
+	char fs[PATH_MAX];
+
+	if (hm_mnt_rebase(rel, e->point, e->root, fs, sizeof(fs)))
+		return -EXDEV;
+	return own_name_of(t, stx, fs, out, size);
+}
+
+/*
+ * Rebuild the name of @raw (the path /proc/self/fd printed, through the
+ * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
+ * Whatever does not add up (a root or mount point that moved meanwhile,
+ * a mount id reused) gives a name that reaches another inode, and is
+ * refused.  A mount met before is tried as it was (a mount's root never
+ * changes; its mount point may, then the opener's mountinfo is read
+ * again); a file with several links only ever as it is now.
+ */
+static int foreign_name(struct hm_mounts *t, int32_t tid,
+			const struct statx *stx, const char *raw, char *out,
+			size_t size)
+{
+	uint64_t id = stx->stx_mnt_id;
+	struct seen *e = &t->seen[id % SEEN];
+	char rel[PATH_MAX];
+
+	if (from_root(tid, raw, rel, sizeof(rel)))
+		return -EXDEV;
+	if (e->id == id && stx->stx_nlink == 1 &&
+	    !through(t, e, stx, rel, out, size))
+		return 0;
+	e = look_up(t, tid, id);
+	return e ? through(t, e, stx, rel, out, size) : -EXDEV;
+}
+
+/**
+ * hm_mnt_own_name() - the name of an event's file as the daemon's own
+ * mount table names it.
+ * @t: our mount table (hm_mounts_new()).
+ * @tid: the opening thread (its mountinfo is read for a foreign mount).
+ * @stx: the event fd's statx (STATX_INO, STATX_NLINK, STATX_MNT_ID).
+ * @raw, @size: the path /proc/self/fd printed; replaced by the rebuilt
+ *	name when the file was reached through a foreign mount.
+ * @foreign: set when it was.
+ * Returns: 0, or -EXDEV when a foreign mount's file cannot be named
+ * with certainty (judge it as no name: fail closed).
+ */
+int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
+		    const struct statx *stx, char *raw, size_t size,
+		    bool *foreign)
+{
+	char name[PATH_MAX];
+
+	*foreign = false;
+	if (!(stx->stx_mask & STATX_MNT_ID))
+		return -EXDEV;	/* a kernel before 5.8: cannot tell */
+	if (reaches(raw, stx))
+		return 0;
+	if (own_table(t))
+		return -EXDEV;
+	/* renamed or unlinked since, or covered by another mount: our own
+	 * mount, so the name is still ours (the TOCTOU docs/SECURITY.md
+	 * tells of) */
+	if (own_mount(t, stx->stx_mnt_id))
+		return 0;
+	*foreign = true;
+	if (foreign_name(t, tid, stx, raw, name, sizeof(name)) ||
+	    strlen(name) >= size)
+		return -EXDEV;
+	strcpy(raw, name);
+	return 0;
+}
