@@ -179,9 +179,59 @@ static int add_real(struct hm_enf_index *ix, const struct hm_domain *d,
 static bool has_task_item(const struct hm_cond *c)
 {
 	for (uint32_t i = 0; c && i < c->n_items; i++)
-		if (c->items[i].var <= HM_COND_TASK_PPID)
+		if (hm_cond_item_reads_task(&c->items[i]))
 			return true;
 	return false;
+}
+
+/* Does the enforcer judge anything by @e (an open or an exec)? */
+static bool judged(const struct hm_acl_head *e)
+{
+	if (e->kind == HM_ACL_PATH_NUMBER)
+		return e->perm & (1u << HM_FILE_CREATE);
+	return e->kind == HM_ACL_PATH &&
+	       (e->perm & (HM_ENF_OPEN_OPS | 1u << HM_FILE_EXECUTE));
+}
+
+/* A value the enforcer supplies: task.* (/proc/PID/status) and path1.*
+ * (the event's file). */
+static bool supplied(enum hm_cond_value v)
+{
+	return v != HM_CV_NONE && v != HM_CV_EXEC_ARGC &&
+	       v != HM_CV_EXEC_ENVC && v < HM_CV_MAX;
+}
+
+static bool item_evaluable(const struct hm_cond_item *it, uint32_t perm)
+{
+	switch (it->var) {
+	case HM_COND_EXEC_REALPATH:
+		/* the path of an exec; nothing for an open */
+		return !(perm & ~(1u << HM_FILE_EXECUTE));
+	case HM_COND_EXEC_ARGV:
+	case HM_COND_EXEC_ARGC:
+	case HM_COND_SYMLINK_TARGET:
+		return false;
+	case HM_COND_OTHER:
+		if (it->test == HM_CT_INERT)
+			return true;
+		if (it->test != HM_CT_NUM)
+			return false;
+		break;
+	default:
+		break;
+	}
+	return supplied(it->lval ? it->lval : HM_CV_TASK_UID + it->var) &&
+	       (!it->rval || supplied(it->rval));
+}
+
+const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e)
+{
+	if (!e->cond || !judged(e))
+		return NULL;
+	for (uint32_t i = 0; i < e->cond->n_items; i++)
+		if (!item_evaluable(&e->cond->items[i], e->perm))
+			return &e->cond->items[i];
+	return NULL;
 }
 
 int hm_enf_index_add(struct hm_enf_index *ix, const struct hm_domain *d,
