@@ -439,3 +439,27 @@ const struct hm_name *hm_tomoyo_cond_argv0(const struct hm_cond *cond)
 		return NULL;
 	return it->str;
 }
+
+int hm_tomoyo_cond_item_eval(struct hm_model *m, struct hm_cond_item *it)
+{
+	struct hm_pctx c = { .m = m, .dialect = HM_DIALECT_18 };
+	struct hm_cond_item t = { 0 };
+
+	if (it->var != HM_COND_OTHER || !it->text)
+		return 0;
+	if (!find_eq(it->text->str, it->text->len)) {
+		it->test = HM_CT_INERT;		/* a transit preference */
+		return 0;
+	}
+	if (parse_item(&c, it->text->str, it->text->len, &t))
+		return c.oom ? -ENOMEM : 0;	/* stays "cannot evaluate" */
+	it->test = t.test;
+	it->lval = t.lval;
+	it->rval = t.rval;
+	it->rbits = t.rbits;
+	it->rtype = t.rtype;
+	it->key = t.key;
+	it->num = t.num;
+	it->str = t.str;
+	return 0;
+}
