@@ -17,6 +17,8 @@
  *   helper as UID CMD...       drop to UID (and gid UID, no groups), then
  *                              CMD in the same process: an unprivileged
  *                              attacker in this domain
+ *   helper setenv NAME VALUE CMD...  set NAME=VALUE in the environment
+ *                              (an exec in CMD passes it on), then CMD
  *   helper ns CMD...           unshare a user and a mount namespace (as
  *                              any user can), then CMD: the files are
  *                              reached through another mount
@@ -447,6 +449,13 @@ static int run(int argc, char **argv)
 
 	if (argc >= 4 && !strcmp(argv[1], "as"))
 		return as_user(argc, argv);
+	if (argc >= 5 && !strcmp(argv[1], "setenv")) {
+		if (setenv(argv[2], argv[3], 1)) {
+			printf("setenv: %s\n", strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
 	if (argc >= 3 && !strcmp(argv[1], "ns")) {
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNS)) {
 			printf("ns: %s\n", strerror(errno));
@@ -522,7 +531,8 @@ static int run(int argc, char **argv)
 	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
 		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
-		"forge PORT CHILD PARENT | ns CMD | open MODE FILE | "
+		"forge PORT CHILD PARENT | ns CMD | setenv N V CMD | "
+		"open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
 		"thread-open FIFO MODE FILE\n");
 	return 2;
