@@ -445,21 +445,26 @@ int hm_tomoyo_cond_item_eval(struct hm_model *m, struct hm_cond_item *it)
 	struct hm_pctx c = { .m = m, .dialect = HM_DIALECT_18 };
 	struct hm_cond_item t = { 0 };
 
-	if (it->var != HM_COND_OTHER || !it->text)
+	if (!it->text)
 		return 0;
 	if (!find_eq(it->text->str, it->text->len)) {
-		it->test = HM_CT_INERT;		/* a transit preference */
+		if (it->var == HM_COND_OTHER)
+			it->test = HM_CT_INERT;	/* a transit preference */
 		return 0;
 	}
 	if (parse_item(&c, it->text->str, it->text->len, &t))
 		return c.oom ? -ENOMEM : 0;	/* stays "cannot evaluate" */
+	/* what only the evaluator reads; the rest stays as imported (and
+	 * exported again), but for an item kept as text */
 	it->test = t.test;
 	it->lval = t.lval;
 	it->rval = t.rval;
 	it->rbits = t.rbits;
 	it->rtype = t.rtype;
 	it->key = t.key;
-	it->num = t.num;
-	it->str = t.str;
+	if (it->var == HM_COND_OTHER) {
+		it->num = t.num;
+		it->str = t.str;
+	}
 	return 0;
 }

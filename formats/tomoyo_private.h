@@ -184,8 +184,8 @@ struct hm_cond_ctx_parse {
 
 /**
  * hm_tomoyo_cond_item_eval() - fill in what the evaluator reads (@test,
- * @lval, @rval ...) of an HM_COND_OTHER item that came without it (an
- * XML import), from its @text; an item that does not parse stays
+ * @lval, @rval ...) of an item that came without it (an XML import),
+ * from its @text; an HM_COND_OTHER item that does not parse stays
  * "cannot evaluate".
  * Returns: 0 or -ENOMEM.
  */
