@@ -21,12 +21,19 @@ H="<kernel> $T/helper"
 echo n >"$T/n"
 echo m >"$T/mine"
 chown 65534:65534 "$T/n" "$T/mine"
-hm_enf_policy_from <<EOP
+# acl_group 0, used by every domain: root-owned $T/c in every mode
+hm_enf_policy_from "acl_group 0 file read $T/c path1.uid=0
+acl_group 0 file write $T/c path1.uid=0
+acl_group 0 file append $T/c path1.uid=0
+acl_group 0 file truncate $T/c path1.uid=0
+" <<EOP
 <kernel>
 use_profile 3
+use_group 0
 
 $H
 use_profile 3
+use_group 0
 file read $T/a path1.uid=0
 file read $T/n path1.uid=0
 file read $T/mine path1.uid=task.uid
@@ -37,10 +44,12 @@ file execute $T/unlearned
 
 $H $T/unlearned
 use_profile 3
+use_group 0
 file read $T/a
 
 $H $T/other
 use_profile 3
+use_group 0
 file read $T/a
 EOP
 
@@ -48,8 +57,8 @@ EOP
 "$HISTMAC" policy check -p "$POL" >"$HM_TMP/check.out" ||
 	{ cat "$HM_TMP/check.out" >&2; hm_fail "policy check failed"; }
 dp="$POL/domain_policy.conf"
-for want in "$dp:10: warning: histmac enforce cannot evaluate 'exec.argv\\[1\\]=\"--safe\"'" \
-	"$dp:11: warning: histmac enforce cannot evaluate 'exec.envp\\[\"LD_PRELOAD\"\\]=NULL'" \
+for want in "$dp:12: warning: histmac enforce cannot evaluate 'exec.argv\\[1\\]=\"--safe\"'" \
+	"$dp:13: warning: histmac enforce cannot evaluate 'exec.envp\\[\"LD_PRELOAD\"\\]=NULL'" \
 	": 0 errors, 2 warnings\$"; do
 	grep -qE -e "$want" "$HM_TMP/check.out" ||
 		{ cat "$HM_TMP/check.out" >&2; hm_fail "policy check lacks /$want/"; }
@@ -84,6 +93,11 @@ nobody setenv LD_PRELOAD "$HM_TMP/evil.so" exec "$T/other" read "$T/a" \
 nobody exec "$T/other" read "$T/a" "*exec $T/other: Operation not permitted*"
 # the control: an unconditional exec in the same domain runs
 nobody exec "$T/unlearned" read "$T/a" "read $T/a: ok"
+# every domain may open root's $T/c in every mode, by a condition: no
+# ignore mark, so once it is 65534's the condition is judged again
+hm_enf_ok "$T/helper" open rdwr "$T/c"
+chown 65534:65534 "$T/c"
+nobody open rdwr "$T/c" "*open rdwr $T/c: Operation not permitted*"
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/n"
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file read $T/b"
@@ -92,6 +106,7 @@ hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file execute $T/other"
 if grep -qE "deny pid=[0-9]+ domain=\"$H\" file read $T/(a|mine)\$" "$DLOG"; then
 	hm_enf_fail "a read whose condition holds was denied"
 fi
-# no conditional grant was cached or became an ignore mark
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H\" file (read/write|write|read) $T/c"
+# no conditional grant became an ignore mark
 hm_enf_want "kernel ignore marks added" -eq 0
 hm_ok "path1.uid=0, path1.uid=task.uid hold or not by the file and the opener; exec.argv and exec.envp entries grant nothing"
