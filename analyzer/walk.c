@@ -200,6 +200,7 @@ static void reset_request(struct walk *k)
 	k->a.ctx.exec_realpath = NULL;
 	k->a.ctx.symlink_target = NULL;
 	k->a.enters = false;
+	k->a.no_realpath_cond = false;
 }
 
 static int emit_path(struct walk *k, unsigned op, const struct hm_name *n)
@@ -578,8 +579,10 @@ static int emit_execute(struct walk *k, const struct hm_proc_view *dom,
 	reset_request(k);
 	k->a.dom = *dom;
 	k->a.req.name1 = prog;
-	if (k->w->o.exec_realpath)
-		k->a.ctx.exec_realpath = real;
+	/* judged by it either way (an entry that tests it must not fail as
+	 * unknown); learned only when asked */
+	k->a.ctx.exec_realpath = real;
+	k->a.no_realpath_cond = !k->w->o.exec_realpath;
 	return emit(k, HM_ACL_PATH, HM_FILE_EXECUTE);
 }
 

@@ -499,6 +499,41 @@ static void test_check_conditions(void **state)
 	hm_model_free(m);
 }
 
+/* --no-exec-realpath writes no exec.realpath, but an entry that has one
+ * is still judged by the real path: nothing new is learned for it. */
+static void test_no_realpath_judged(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_learn_opts o;
+	struct hm_learner *l;
+	struct ev a = exec_ev(1, 0, "/sbin/init", NULL);
+	struct ev b = exec_ev(2, 1, "/bin/sh", NULL);
+	struct ev b2;
+
+	(void)state;
+	hm_learn_opts_default(&o);
+	o.exec_realpath = false;
+	acl(m, "<kernel>", "file execute /sbin/init");
+	acl(m, INIT, "file execute /bin/sh exec.realpath=\"/usr/bin/dash\"");
+	b.e.exe = B("/usr/bin/dash");
+	b2 = b;
+	b2.e.pid = 3;
+	b2.e.exe = B("/usr/bin/bash");
+	a.e.paths = a.paths;
+	b.e.paths = b.paths;
+	b2.e.paths = b2.paths;
+	assert_int_equal(hm_learner_new(m, &o, 1, NULL, &l), 0);
+	hm_learner_event(l, &a.e);
+	hm_learner_event(l, &b.e);
+	assert_int_equal(dom(m, INIT)->n_acl, 1);
+	/* another real path: learned, without a condition */
+	hm_learner_event(l, &b2.e);
+	assert_int_equal(dom(m, INIT)->n_acl, 2);
+	assert_null(dom(m, INIT)->acl->next->cond);
+	hm_learner_free(l);
+	hm_model_free(m);
+}
+
 #define SHELL "<kernel> /usr/bin/bash"
 
 /* A shell of unobserved history (its start not in the log) forks @child. */
@@ -581,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_quota_and_rewrite),
 		cmocka_unit_test(test_realpath_condition),
 		cmocka_unit_test(test_check_conditions),
+		cmocka_unit_test(test_no_realpath_judged),
 		cmocka_unit_test(test_unobserved_exec),
 	};
 
