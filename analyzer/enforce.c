@@ -201,7 +201,16 @@ static bool supplied(enum hm_cond_value v)
 	       v != HM_CV_EXEC_ENVC && v < HM_CV_MAX;
 }
 
-static bool item_evaluable(const struct hm_cond_item *it, uint32_t perm)
+/* A value the enforcer supplies for entry kind @kind. */
+static bool supplied_for(enum hm_cond_value v, uint8_t kind)
+{
+	if (v >= HM_CV_PATH1_UID && kind != HM_ACL_PATH)
+		return false;	/* create: no file yet (create_match()) */
+	return supplied(v);
+}
+
+static bool item_evaluable(const struct hm_cond_item *it, uint8_t kind,
+			   uint32_t perm)
 {
 	switch (it->var) {
 	case HM_COND_EXEC_REALPATH:
@@ -220,8 +229,9 @@ static bool item_evaluable(const struct hm_cond_item *it, uint32_t perm)
 	default:
 		break;
 	}
-	return supplied(it->lval ? it->lval : HM_CV_TASK_UID + it->var) &&
-	       (!it->rval || supplied(it->rval));
+	return supplied_for(it->lval ? it->lval : HM_CV_TASK_UID + it->var,
+			    kind) &&
+	       (!it->rval || supplied_for(it->rval, kind));
 }
 
 const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e)
@@ -229,7 +239,7 @@ const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e)
 	if (!e->cond || !judged(e))
 		return NULL;
 	for (uint32_t i = 0; i < e->cond->n_items; i++)
-		if (!item_evaluable(&e->cond->items[i], e->perm))
+		if (!item_evaluable(&e->cond->items[i], e->kind, e->perm))
 			return &e->cond->items[i];
 	return NULL;
 }
@@ -397,8 +407,15 @@ static void containers_of(const struct hm_model *m, const struct hm_domain *d,
 
 static const struct hm_acl_head *
 create_match(const struct hm_enf_index *ix, const struct containers *c,
-	     const struct hm_name *path, const struct hm_cond_ctx *ctx)
+	     const struct hm_name *path, const struct hm_cond_ctx *task)
 {
+	struct hm_cond_ctx ctx = { 0 };
+
+	/* TOMOYO checks a create before the file exists: no path1.* (the
+	 * empty file the open found may be someone else's) */
+	if (task)
+		ctx = *task;
+	ctx.has_path1 = false;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct list *l = hm_map_get(&ix->creates,
 						  hm_map_ptr_key(c->v[i]));
@@ -408,7 +425,7 @@ create_match(const struct hm_enf_index *ix, const struct containers *c,
 				l->v[j], struct hm_acl_path_number, head);
 
 			if (hm_name_op_matches(&x->name, path) &&
-			    hm_cond_holds(l->v[j]->cond, ctx))
+			    hm_cond_holds(l->v[j]->cond, &ctx))
 				return l->v[j];
 		}
 	}

@@ -5,6 +5,7 @@
  * condition fail ("=" and "!=" alike); which items the enforcer cannot
  * evaluate (hm_enf_unevaluable()).
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,6 +206,9 @@ static void test_unevaluable(void **state)
 		{ "file write /x path2.uid=0", "path2.uid=0" },
 		{ "file read /x path1.parent.uid=0", "path1.parent.uid=0" },
 		{ "file create /x 0644 path1.uid=file", "path1.uid=file" },
+		/* a create is checked before the file exists */
+		{ "file create /x 0644 path1.uid=0", "path1.uid=0" },
+		{ "file create /x 0644 task.uid=0", NULL },
 		/* never consulted by the enforcer: nothing to say */
 		{ "file unlink /x exec.argv[0]=\"rm\"", NULL },
 		{ "network inet stream connect 127.0.0.1 80 exec.argc=1",
@@ -244,11 +248,15 @@ static void test_decide(void **state)
 	static const char *const lines[] = {
 		"file read /m/a path1.uid=0",
 		"file execute /m/child exec.argv[1]=\"--safe\"",
+		"file create /m/new 0644 path1.uid=0",
+		"file create /m/new2 0644 task.uid=0",
 	};
+	struct hm_name nw = { .str = "/m/new", .len = 6 };
+	struct hm_name nw2 = { .str = "/m/new2", .len = 7 };
 
 	(void)state;
 	assert_true(hm_model_domain(m, "<kernel> /m/h", 13, true, &d) >= 0);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(hm_acl_parse_line(m, d, lines[i],
 						   strlen(lines[i]),
 						   HM_DIALECT_26, "t", 1, NULL),
@@ -274,6 +282,22 @@ static void test_decide(void **state)
 				   .domain_name = d->name, .ctx = &root };
 	hm_enf_decide(m, ix, &q, &a);
 	assert_false(a.allowed);
+	/* a create stands for an O_CREAT open of an empty file; TOMOYO
+	 * checks it before the file exists: path1.* cannot hold, task.*
+	 * can */
+	hm_name_fill(&nw);
+	hm_name_fill(&nw2);
+	q = (struct hm_enf_query){ .path = &nw, .domain = d,
+				   .domain_name = d->name, .ctx = &root,
+				   .ask = hm_enf_open_ops(O_CREAT | O_WRONLY,
+							  true) };
+	root.has_task = true;
+	hm_enf_decide(m, ix, &q, &a);
+	assert_false(a.allowed);
+	q.path = &nw2;
+	hm_enf_decide(m, ix, &q, &a);
+	assert_true(a.allowed);
+	assert_false(a.cacheable);
 	hm_enf_index_free(ix);
 	hm_model_free(m);
 }
