@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "histmac/model.h"
 #include "histmac/pattern.h"
@@ -137,83 +138,184 @@ bool hm_addr_matches(const struct hm_addr *a, bool is_ipv6,
 
 /* ----------------------------------------------------------- conditions */
 
-static bool task_value(const struct hm_cond_ctx *ctx, enum hm_cond_var v,
-		       uint64_t *out)
-{
-	const uint64_t vals[] = {
-		[HM_COND_TASK_UID] = ctx->uid,	   [HM_COND_TASK_EUID] = ctx->euid,
-		[HM_COND_TASK_SUID] = ctx->suid,   [HM_COND_TASK_FSUID] = ctx->fsuid,
-		[HM_COND_TASK_GID] = ctx->gid,	   [HM_COND_TASK_EGID] = ctx->egid,
-		[HM_COND_TASK_SGID] = ctx->sgid,   [HM_COND_TASK_FSGID] = ctx->fsgid,
-		[HM_COND_TASK_PID] = ctx->pid,	   [HM_COND_TASK_PPID] = ctx->ppid,
-	};
+/*
+ * Items evaluate to one of three answers.  UNKNOWN (the context lacks
+ * the value, or the evaluator cannot read that keyword at all) makes
+ * the condition fail whether the item says "=" or "!=": an entry whose
+ * condition cannot be evaluated grants nothing.
+ */
+enum tri { T_NO, T_YES, T_UNKNOWN };
 
-	if (!ctx->has_task || v > HM_COND_TASK_PPID)
-		return false;
-	*out = vals[v];
-	return true;
+static enum tri tri_of(bool b)
+{
+	return b ? T_YES : T_NO;
 }
 
-/* Does one string operand hold?  @have NULL means unknown: it holds. */
-static bool string_holds(const struct hm_cond_item *it, const char *have,
-			 size_t len)
+/* Value @v of the context into *@out; false when the context lacks it. */
+static bool value_of(const struct hm_cond_ctx *ctx, enum hm_cond_value v,
+		     uint64_t *out)
+{
+	const struct hm_cond_obj *o = &ctx->path1;
+	const uint64_t task[] = {
+		ctx->uid, ctx->euid, ctx->suid, ctx->fsuid, ctx->gid,
+		ctx->egid, ctx->sgid, ctx->fsgid, ctx->pid, ctx->ppid,
+	};
+
+	if (v >= HM_CV_TASK_UID && v <= HM_CV_TASK_PPID) {
+		*out = task[v - HM_CV_TASK_UID];
+		return ctx->has_task;
+	}
+	switch (v) {
+	case HM_CV_EXEC_ARGC:
+		*out = ctx->argc;
+		return ctx->argv != NULL;
+	case HM_CV_EXEC_ENVC:
+		*out = ctx->envc;
+		return ctx->envp != NULL;
+	case HM_CV_PATH1_UID: *out = o->uid; break;
+	case HM_CV_PATH1_GID: *out = o->gid; break;
+	case HM_CV_PATH1_INO: *out = o->ino; break;
+	case HM_CV_PATH1_PERM: *out = o->mode & 07777; break;
+	case HM_CV_PATH1_TYPE: *out = o->mode & S_IFMT; break;
+	case HM_CV_PATH1_MAJOR: *out = o->rdev_major; break;
+	case HM_CV_PATH1_MINOR: *out = o->rdev_minor; break;
+	case HM_CV_PATH1_DEV_MAJOR: *out = o->dev_major; break;
+	case HM_CV_PATH1_DEV_MINOR: *out = o->dev_minor; break;
+	default:
+		return false;
+	}
+	return ctx->has_path1;
+}
+
+/* What a numeric item reads on its left (items imported without @lval:
+ * from @var). */
+static enum hm_cond_value left_value(const struct hm_cond_item *it)
+{
+	if (it->lval)
+		return it->lval;
+	if (it->var <= HM_COND_TASK_PPID)
+		return HM_CV_TASK_UID + it->var;
+	return it->var == HM_COND_EXEC_ARGC ? HM_CV_EXEC_ARGC : HM_CV_NONE;
+}
+
+static enum tri number_item(const struct hm_cond_item *it,
+			    const struct hm_cond_ctx *ctx)
+{
+	uint64_t l, r;
+
+	if (!value_of(ctx, left_value(it), &l))
+		return T_UNKNOWN;
+	if (it->rval)
+		return value_of(ctx, it->rval, &r) ? tri_of(l == r) :
+						     T_UNKNOWN;
+	if (it->rtype)
+		return tri_of(l == it->rtype);
+	if (it->rbits)
+		return tri_of(l & it->rbits);
+	return tri_of(hm_number_matches(&it->num, l));
+}
+
+/* A string item: @have NULL means not known. */
+static enum tri string_item(const struct hm_cond_item *it, const char *have,
+			    size_t len)
 {
 	struct hm_name n = { .str = have, .len = (uint32_t)len };
 
 	if (!have || !it->str)
-		return true;
+		return T_UNKNOWN;
 	hm_name_fill(&n);
-	return hm_word_matches(it->str, &n);
+	return tri_of(hm_word_matches(it->str, &n));
 }
 
-static bool item_holds(const struct hm_cond_item *it,
-		       const struct hm_cond_ctx *ctx)
+static enum tri name_item(const struct hm_cond_item *it,
+			  const struct hm_name *have)
 {
-	uint64_t v;
+	return string_item(it, have ? have->str : NULL, have ? have->len : 0);
+}
 
+/* exec.envp["KEY"]="value" or =NULL (@str NULL: KEY is not set). */
+static enum tri envp_item(const struct hm_cond_item *it,
+			  const struct hm_cond_ctx *ctx)
+{
+	const char *val = NULL;
+
+	if (!ctx->envp || !it->key)
+		return T_UNKNOWN;
+	for (uint32_t i = 0; i < ctx->envc && !val; i++) {
+		const char *e = ctx->envp[i];
+
+		if (!strncmp(e, it->key->str, it->key->len) &&
+		    e[it->key->len] == '=')
+			val = e + it->key->len + 1;
+	}
+	if (!it->str)
+		return tri_of(!val);
+	return val ? string_item(it, val, strlen(val)) : T_NO;
+}
+
+static enum tri item_eval(const struct hm_cond_item *it,
+			  const struct hm_cond_ctx *ctx)
+{
 	switch (it->var) {
 	case HM_COND_EXEC_REALPATH:
-		return string_holds(it, ctx->exec_realpath ?
-				    ctx->exec_realpath->str : NULL,
-				    ctx->exec_realpath ?
-				    ctx->exec_realpath->len : 0);
+		return name_item(it, ctx->exec_realpath);
 	case HM_COND_SYMLINK_TARGET:
-		return string_holds(it, ctx->symlink_target ?
-				    ctx->symlink_target->str : NULL,
-				    ctx->symlink_target ?
-				    ctx->symlink_target->len : 0);
+		return name_item(it, ctx->symlink_target);
 	case HM_COND_EXEC_ARGV:
 		if (!ctx->argv)
-			return true;
+			return T_UNKNOWN;
 		if (it->index >= ctx->argc)
-			return false;
-		return string_holds(it, ctx->argv[it->index],
-				    strlen(ctx->argv[it->index]));
-	case HM_COND_EXEC_ARGC:
-		return !ctx->argv || hm_number_matches(&it->num, ctx->argc);
+			return T_NO;
+		return string_item(it, ctx->argv[it->index],
+				   strlen(ctx->argv[it->index]));
 	case HM_COND_OTHER:
-		return true;
+		break;
 	default:
-		if (!task_value(ctx, it->var, &v))
-			return true;
-		return hm_number_matches(&it->num, v);
+		return number_item(it, ctx);
 	}
+	switch (it->test) {
+	case HM_CT_INERT:
+		return T_YES;
+	case HM_CT_NUM:
+		return number_item(it, ctx);
+	case HM_CT_ENVP:
+		return envp_item(it, ctx);
+	default:
+		return T_UNKNOWN;
+	}
+}
+
+/* Is @it a test at all (grant_log= and a transit preference are not)? */
+static bool is_test(const struct hm_cond_item *it)
+{
+	return it->var != HM_COND_OTHER || it->test != HM_CT_INERT;
 }
 
 bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx)
 {
-	if (!c || !ctx)
+	static const struct hm_cond_ctx none;
+
+	if (!c)
 		return true;
 	for (uint32_t i = 0; i < c->n_items; i++) {
 		const struct hm_cond_item *it = &c->items[i];
-		bool unknown = it->var == HM_COND_OTHER;
-		bool holds = item_holds(it, ctx);
+		enum tri t;
 
-		/* An item we cannot evaluate holds either way. */
-		if (!unknown && holds == it->negate)
+		if (!is_test(it))
+			continue;
+		t = item_eval(it, ctx ? ctx : &none);
+		if (t == T_UNKNOWN || (t == T_YES) == it->negate)
 			return false;
 	}
 	return true;
+}
+
+bool hm_cond_item_reads_task(const struct hm_cond_item *it)
+{
+	enum hm_cond_value l = is_test(it) ? left_value(it) : HM_CV_NONE;
+
+	return (l >= HM_CV_TASK_UID && l <= HM_CV_TASK_PPID) ||
+	       (it->rval >= HM_CV_TASK_UID && it->rval <= HM_CV_TASK_PPID);
 }
 
 /* --------------------------------------------------- primary operands */

@@ -179,9 +179,69 @@ static int add_real(struct hm_enf_index *ix, const struct hm_domain *d,
 static bool has_task_item(const struct hm_cond *c)
 {
 	for (uint32_t i = 0; c && i < c->n_items; i++)
-		if (c->items[i].var <= HM_COND_TASK_PPID)
+		if (hm_cond_item_reads_task(&c->items[i]))
 			return true;
 	return false;
+}
+
+/* Does the enforcer judge anything by @e (an open or an exec)? */
+static bool judged(const struct hm_acl_head *e)
+{
+	if (e->kind == HM_ACL_PATH_NUMBER)
+		return e->perm & (1u << HM_FILE_CREATE);
+	return e->kind == HM_ACL_PATH &&
+	       (e->perm & (HM_ENF_OPEN_OPS | 1u << HM_FILE_EXECUTE));
+}
+
+/* A value the enforcer supplies: task.* (/proc/PID/status) and path1.*
+ * (the event's file). */
+static bool supplied(enum hm_cond_value v)
+{
+	return v != HM_CV_NONE && v != HM_CV_EXEC_ARGC &&
+	       v != HM_CV_EXEC_ENVC && v < HM_CV_MAX;
+}
+
+/* A value the enforcer supplies for entry kind @kind. */
+static bool supplied_for(enum hm_cond_value v, uint8_t kind)
+{
+	if (v >= HM_CV_PATH1_UID && kind != HM_ACL_PATH)
+		return false;	/* create: no file yet (create_match()) */
+	return supplied(v);
+}
+
+static bool item_evaluable(const struct hm_cond_item *it, uint8_t kind,
+			   uint32_t perm)
+{
+	switch (it->var) {
+	case HM_COND_EXEC_REALPATH:
+		/* the path of an exec; nothing for an open */
+		return !(perm & ~(1u << HM_FILE_EXECUTE));
+	case HM_COND_EXEC_ARGV:
+	case HM_COND_EXEC_ARGC:
+	case HM_COND_SYMLINK_TARGET:
+		return false;
+	case HM_COND_OTHER:
+		if (it->test == HM_CT_INERT)
+			return true;
+		if (it->test != HM_CT_NUM)
+			return false;
+		break;
+	default:
+		break;
+	}
+	return supplied_for(it->lval ? it->lval : HM_CV_TASK_UID + it->var,
+			    kind) &&
+	       (!it->rval || supplied_for(it->rval, kind));
+}
+
+const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e)
+{
+	if (!e->cond || !judged(e))
+		return NULL;
+	for (uint32_t i = 0; i < e->cond->n_items; i++)
+		if (!item_evaluable(&e->cond->items[i], e->kind, e->perm))
+			return &e->cond->items[i];
+	return NULL;
 }
 
 int hm_enf_index_add(struct hm_enf_index *ix, const struct hm_domain *d,
@@ -347,8 +407,15 @@ static void containers_of(const struct hm_model *m, const struct hm_domain *d,
 
 static const struct hm_acl_head *
 create_match(const struct hm_enf_index *ix, const struct containers *c,
-	     const struct hm_name *path, const struct hm_cond_ctx *ctx)
+	     const struct hm_name *path, const struct hm_cond_ctx *task)
 {
+	struct hm_cond_ctx ctx = { 0 };
+
+	/* TOMOYO checks a create before the file exists: no path1.* (the
+	 * empty file the open found may be someone else's) */
+	if (task)
+		ctx = *task;
+	ctx.has_path1 = false;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct list *l = hm_map_get(&ix->creates,
 						  hm_map_ptr_key(c->v[i]));
@@ -358,7 +425,7 @@ create_match(const struct hm_enf_index *ix, const struct containers *c,
 				l->v[j], struct hm_acl_path_number, head);
 
 			if (hm_name_op_matches(&x->name, path) &&
-			    hm_cond_holds(l->v[j]->cond, ctx))
+			    hm_cond_holds(l->v[j]->cond, &ctx))
 				return l->v[j];
 		}
 	}

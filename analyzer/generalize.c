@@ -412,7 +412,7 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 	*out = NULL;
 	if (r->kind != HM_ACL_PATH)
 		return 0;
-	if (r->op == HM_FILE_EXECUTE && real &&
+	if (r->op == HM_FILE_EXECUTE && real && !a->no_realpath_cond &&
 	    !(real->len == r->name1->len &&
 	      !memcmp(real->str, r->name1->str, real->len)))
 		return string_cond(m, HM_COND_EXEC_REALPATH, "exec.realpath",

@@ -41,6 +41,8 @@ struct hm_walker {
 	uint64_t scratch_events;
 	char *buf;
 	size_t cap;
+	const char **argv;	/* the exec's, for exec.argv conditions */
+	size_t argv_cap;
 	struct hm_walk_stats st;
 	bool create_domains;
 };
@@ -96,6 +98,7 @@ void hm_walker_free(struct hm_walker *w)
 	hm_tracker_free(w->t);
 	hm_names_free(w->scratch);
 	free(w->buf);
+	free(w->argv);
 	free(w);
 }
 
@@ -128,17 +131,13 @@ static int skip(struct walk *k, enum hm_walk_skip why)
  * intern it in the scratch table.  Returns 0, 1 when it cannot be a name
  * (counted), or negative errno.
  */
-static int name_of(struct walk *k, const struct hm_bytes *b, bool dir,
-		   const struct hm_name **out)
+/* Encode @b into @w->buf (room for a '/' more); its length or -errno. */
+static long encode_buf(struct hm_walker *w, const struct hm_bytes *b)
 {
-	struct hm_walker *w = k->w;
-	size_t len;
+	size_t len = hm_encode_len(b->s, b->len);
 
-	if (!b->s || !b->len)
-		return skip(k, HM_WSKIP_NO_PATH), 1;
-	len = hm_encode_len(b->s, b->len);
 	if (len + 2 > HM_MAX_WORD)
-		return skip(k, HM_WSKIP_TOO_LONG), 1;
+		return -ENAMETOOLONG;
 	if (len + 2 > w->cap) {
 		char *n = realloc(w->buf, len + 2);
 
@@ -147,10 +146,25 @@ static int name_of(struct walk *k, const struct hm_bytes *b, bool dir,
 		w->buf = n;
 		w->cap = len + 2;
 	}
-	len = hm_encode(w->buf, b->s, b->len);
+	return (long)hm_encode(w->buf, b->s, b->len);
+}
+
+static int name_of(struct walk *k, const struct hm_bytes *b, bool dir,
+		   const struct hm_name **out)
+{
+	struct hm_walker *w = k->w;
+	long len;
+
+	if (!b->s || !b->len)
+		return skip(k, HM_WSKIP_NO_PATH), 1;
+	len = encode_buf(w, b);
+	if (len == -ENAMETOOLONG)
+		return skip(k, HM_WSKIP_TOO_LONG), 1;
+	if (len < 0)
+		return (int)len;
 	if (dir && w->buf[len - 1] != '/')
 		w->buf[len++] = '/';
-	return hm_name_intern(w->scratch, w->buf, len, out);
+	return hm_name_intern(w->scratch, w->buf, (size_t)len, out);
 }
 
 static bool is_dir(const struct hm_ev_path *p)
@@ -186,6 +200,7 @@ static void reset_request(struct walk *k)
 	k->a.ctx.exec_realpath = NULL;
 	k->a.ctx.symlink_target = NULL;
 	k->a.enters = false;
+	k->a.no_realpath_cond = false;
 }
 
 static int emit_path(struct walk *k, unsigned op, const struct hm_name *n)
@@ -564,8 +579,10 @@ static int emit_execute(struct walk *k, const struct hm_proc_view *dom,
 	reset_request(k);
 	k->a.dom = *dom;
 	k->a.req.name1 = prog;
-	if (k->w->o.exec_realpath)
-		k->a.ctx.exec_realpath = real;
+	/* judged by it either way (an entry that tests it must not fail as
+	 * unknown); learned only when asked */
+	k->a.ctx.exec_realpath = real;
+	k->a.no_realpath_cond = !k->w->o.exec_realpath;
 	return emit(k, HM_ACL_PATH, HM_FILE_EXECUTE);
 }
 
@@ -603,9 +620,13 @@ static int exec_access(struct walk *k)
 	    (r = emit_execute(k, &res.parent, res.candidate, real)))
 		return r;
 	k->a.dom = res.now;
-	if (interp)
-		return emit_path(k, HM_FILE_READ, interp);
-	return 0;
+	if (!interp)
+		return 0;
+	/* the interpreter's read: not the program's attributes, and no
+	 * exec of its own */
+	k->a.ctx.has_path1 = false;
+	k->a.ctx.argv = NULL;
+	return emit_path(k, HM_FILE_READ, interp);
 }
 
 /* ----------------------------------------------------------------- fork */
@@ -689,6 +710,58 @@ static int dispatch(struct walk *k)
 	}
 }
 
+/*
+ * path1.* from the event's first PATH item, when the record has the
+ * inode's attributes (not for an object the call created: TOMOYO checks
+ * before it exists).
+ */
+static void fill_path1(struct hm_cond_ctx *c, const struct hm_event *ev)
+{
+	const struct hm_ev_path *p = ev->n_paths ? &ev->paths[0] : NULL;
+
+	if (!p || !p->has_inode || !p->mode || p->nametype == HM_NT_CREATE ||
+	    p->nametype == HM_NT_PARENT)
+		return;
+	c->path1 = (struct hm_cond_obj){
+		.uid = p->ouid, .gid = p->ogid, .ino = p->ino, .mode = p->mode,
+		.rdev_major = p->rdev_major, .rdev_minor = p->rdev_minor,
+		.dev_major = p->dev_major, .dev_minor = p->dev_minor,
+	};
+	c->has_path1 = true;
+}
+
+/*
+ * exec.argv from the EXECVE record, encoded and interned in the scratch
+ * table.  A truncated record leaves argv unknown (its items fail).
+ */
+static int fill_argv(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+	struct hm_walker *w = k->w;
+
+	if (ev->kind != HM_EV_EXEC || !ev->argv || ev->argv_truncated)
+		return 0;
+	if (HM_ARRAY_GROW(&w->argv, &w->argv_cap, ev->argc + 1))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ev->argc; i++) {
+		const struct hm_name *n;
+		long len = encode_buf(w, &ev->argv[i]);
+		int r;
+
+		if (len == -ENAMETOOLONG)
+			return 0;	/* unknown */
+		if (len < 0)
+			return (int)len;
+		r = hm_name_intern(w->scratch, w->buf, (size_t)len, &n);
+		if (r)
+			return r;
+		w->argv[i] = n->str;
+	}
+	k->a.ctx.argv = w->argv;
+	k->a.ctx.argc = ev->argc;
+	return 0;
+}
+
 static void fill_ctx(struct hm_cond_ctx *c, const struct hm_event *ev)
 {
 	*c = (struct hm_cond_ctx){
@@ -697,6 +770,7 @@ static void fill_ctx(struct hm_cond_ctx *c, const struct hm_event *ev)
 		.sgid = ev->sgid, .fsgid = ev->fsgid, .pid = (uint64_t)ev->pid,
 		.ppid = (uint64_t)ev->ppid, .has_task = true,
 	};
+	fill_path1(c, ev);
 }
 
 /* The domain a non-exec event is checked in. */
@@ -830,6 +904,9 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		return r;
 	fill_ctx(&k.a.ctx, ev);
 	k.a.ev = ev;
+	r = fill_argv(&k);
+	if (r)
+		return r;
 	if (ev->kind == HM_EV_EXEC)
 		return exec_access(&k);
 	if (ev->kind == HM_EV_FORK)

@@ -23,6 +23,9 @@ static void usage(FILE *f)
 "Load POLICYDIR/domain_policy.conf, exception_policy.conf and rewrite.conf\n"
 "(a missing file is empty) and print every problem as FILE:LINE: message,\n"
 "then a summary: dialect, domains, ACL entries, exception entries.\n"
+"An open or exec entry with a condition `histmac enforce` cannot evaluate\n"
+"(exec.argv, exec.envp, path2, ...) is a warning: under the enforcer that\n"
+"entry grants nothing.\n"
 "\n"
 "  -p, --policy DIR      the policy directory\n"
 "      --from D          read as tomoyo (2.6), tomoyo-2.1 or tomoyo-1.8\n"
@@ -37,6 +40,7 @@ static int check(const char *dir, int dialect)
 	struct hm_diag d = { 0 };
 	struct hm_policy_counts pc;
 	struct hm_model *m = hm_model_new();
+	int lint;
 	int r;
 
 	if (!m) {
@@ -44,8 +48,8 @@ static int check(const char *dir, int dialect)
 		return HM_EXIT_FAIL;
 	}
 	r = hm_policy_load_dir(m, dir, dialect, &d);
-	hm_cli_print_diag(&d, stdout);
 	if (r < 0) {
+		hm_cli_print_diag(&d, stdout);
 		fprintf(stderr, "histmac %s: %s: %s\n", CMD, dir,
 			strerror(-r));
 		hm_diag_free(&d);
@@ -53,13 +57,19 @@ static int check(const char *dir, int dialect)
 		return HM_EXIT_FAIL;
 	}
 	hm_policy_count(m, &pc);
+	/* after counting: the lint adds domains of its own to @m */
+	lint = hm_policy_lint_enforce(m, dir, &d);
+	if (lint < 0)
+		fprintf(stderr, "histmac %s: %s: %s\n", CMD, dir,
+			strerror(-lint));
+	hm_cli_print_diag(&d, stdout);
 	printf("%s: %s, %zu domains, %zu entries, %zu exception entries, "
 	       "%zu rewrite rules: %lu error%s, %lu warning%s\n",
 	       dir, hm_dialect_names[m->dialect], pc.domains, pc.entries,
 	       pc.exception, pc.rewrites, d.n_errors,
 	       d.n_errors == 1 ? "" : "s", d.n_warnings,
 	       d.n_warnings == 1 ? "" : "s");
-	r = d.n_errors ? HM_EXIT_POLICY : HM_EXIT_OK;
+	r = lint < 0 ? HM_EXIT_FAIL : d.n_errors ? HM_EXIT_POLICY : HM_EXIT_OK;
 	hm_diag_free(&d);
 	hm_model_free(m);
 	return r;

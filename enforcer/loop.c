@@ -440,7 +440,7 @@ static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
 	q = (struct hm_enf_query){ .path = &e->nm, .domain_name = dom,
 				   .domain = in ? hm_model_find_domain(L->m, in) :
 						  NULL,
-				   .ask = 1u << HM_FILE_READ };
+				   .ctx = &e->ctx, .ask = 1u << HM_FILE_READ };
 	hm_enf_decide(L->m, L->ix, &q, &a);
 	*allowed = a.allowed;
 	return hm_live_profile(L, a.profile);
@@ -606,6 +606,49 @@ static void test_delay(const struct hm_loop *l)
 		;
 }
 
+/* path1.* from the statx of the event's fd (the very file opened). */
+static void cond_obj(const struct statx *stx, struct hm_cond_ctx *ctx)
+{
+	const uint32_t need = STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID |
+			      STATX_INO;
+
+	if ((stx->stx_mask & need) != need)
+		return;
+	ctx->path1 = (struct hm_cond_obj){
+		.uid = stx->stx_uid, .gid = stx->stx_gid, .ino = stx->stx_ino,
+		.mode = stx->stx_mode,
+		.rdev_major = stx->stx_rdev_major,
+		.rdev_minor = stx->stx_rdev_minor,
+		.dev_major = stx->stx_dev_major,
+		.dev_minor = stx->stx_dev_minor,
+	};
+	ctx->has_path1 = true;
+}
+
+/*
+ * What conditions are evaluated against: the file's attributes (path1.*)
+ * from the event's own fd, and the opener's credentials (task.*) when
+ * some entry tests them, from /proc/TID/status of the thread that waits
+ * inside open() or execve() (credentials are per thread, and a thread
+ * blocked there cannot change its own).  Nothing else: exec.argv and
+ * exec.envp of the new program do not exist yet (see docs/ENFORCE.md),
+ * so the entries that test them grant nothing.  A value that cannot be
+ * read is left unset, and an item that needs it does not hold.
+ */
+static void cond_ctx(struct hm_loop *l, struct ev *e)
+{
+	int r = 0;
+
+	e->has_ctx = true;
+	if (hm_enf_index_needs_task(l->cfg.live->ix)) {
+		r = hm_proc_ctx(e->tid, &e->ctx);
+		e->ctx.pid = (uint64_t)e->pid;
+		if (r == -ESRCH)
+			gone(l, e);
+	}
+	cond_obj(&e->stx, &e->ctx);
+}
+
 static void judge(struct hm_loop *l, struct ev *e)
 {
 	struct hm_pending_exec *pe;
@@ -634,7 +677,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 	}
 	if (statx(e->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
 		  STATX_TYPE | STATX_INO | STATX_NLINK | STATX_SIZE |
-			  STATX_CTIME | STATX_MTIME | STATX_MNT_ID,
+			  STATX_CTIME | STATX_MTIME | STATX_MNT_ID |
+			  STATX_MODE | STATX_UID | STATX_GID,
 		  &e->stx) < 0) {
 		l->c->no_path++;
 		finish_default(l, e);
@@ -667,16 +711,9 @@ static void judge(struct hm_loop *l, struct ev *e)
 		finish_default(l, e);
 		return;
 	}
+	cond_ctx(l, e);
 	if (e->exec && exec_shortcut(l, e, pe))
 		return;
-	if (hm_enf_index_needs_task(l->cfg.live->ix)) {
-		/* credentials are per thread */
-		r = hm_proc_ctx(e->tid, &e->ctx);
-		e->ctx.pid = (uint64_t)e->pid;
-		e->has_ctx = !r;
-		if (r == -ESRCH)
-			gone(l, e);
-	}
 	/* where a slow decision stalls: the event read and its process and
 	 * path resolved (the opener still waits), not yet answered */
 	if (l->cfg.test_delay_ms)

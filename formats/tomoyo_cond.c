@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tomoyo_private.h"
 
@@ -26,42 +27,47 @@ struct left_kw {
 	uint8_t var;		/* enum hm_cond_var */
 	uint8_t type;		/* enum lt */
 	uint8_t dialects;
+	uint8_t val;		/* enum hm_cond_value it reads; HM_CV_NONE:
+				 * the evaluator cannot read it */
 };
 
 #define M HM_DMODERN
-#define PATH_KWS(p)                                              \
-	{ p ".uid", HM_COND_OTHER, L_NUM, M },                   \
-	{ p ".gid", HM_COND_OTHER, L_NUM, M },                   \
-	{ p ".ino", HM_COND_OTHER, L_NUM, M },                   \
-	{ p ".major", HM_COND_OTHER, L_NUM, M },                 \
-	{ p ".minor", HM_COND_OTHER, L_NUM, M },                 \
-	{ p ".perm", HM_COND_OTHER, L_NUM, M },                  \
-	{ p ".type", HM_COND_OTHER, L_NUM, M },                  \
-	{ p ".dev_major", HM_COND_OTHER, L_NUM, M },             \
-	{ p ".dev_minor", HM_COND_OTHER, L_NUM, M },             \
+/* path1's own attributes are evaluated (@on 1); path2 and parents not */
+#define PK(p, s, on, v) { p s, HM_COND_OTHER, L_NUM, M, (on) ? (v) : HM_CV_NONE }
+#define PATH_KWS(p, on)                                          \
+	PK(p, ".uid", on, HM_CV_PATH1_UID),                      \
+	PK(p, ".gid", on, HM_CV_PATH1_GID),                      \
+	PK(p, ".ino", on, HM_CV_PATH1_INO),                      \
+	PK(p, ".major", on, HM_CV_PATH1_MAJOR),                  \
+	PK(p, ".minor", on, HM_CV_PATH1_MINOR),                  \
+	PK(p, ".perm", on, HM_CV_PATH1_PERM),                    \
+	PK(p, ".type", on, HM_CV_PATH1_TYPE),                    \
+	PK(p, ".dev_major", on, HM_CV_PATH1_DEV_MAJOR),          \
+	PK(p, ".dev_minor", on, HM_CV_PATH1_DEV_MINOR),          \
 	{ p ".parent.uid", HM_COND_OTHER, L_NUM, M },            \
 	{ p ".parent.gid", HM_COND_OTHER, L_NUM, M },            \
 	{ p ".parent.ino", HM_COND_OTHER, L_NUM, M },            \
 	{ p ".parent.perm", HM_COND_OTHER, L_NUM, M }
 
+#define TK(s, v) { s, v, L_NUM, M, HM_CV_TASK_UID + (v) }
 /* Left sides (common.c tomoyo_condition_keyword, plus 1.8's extras). */
 static const struct left_kw left_kws[] = {
-	{ "task.uid", HM_COND_TASK_UID, L_NUM, M },
-	{ "task.euid", HM_COND_TASK_EUID, L_NUM, M },
-	{ "task.suid", HM_COND_TASK_SUID, L_NUM, M },
-	{ "task.fsuid", HM_COND_TASK_FSUID, L_NUM, M },
-	{ "task.gid", HM_COND_TASK_GID, L_NUM, M },
-	{ "task.egid", HM_COND_TASK_EGID, L_NUM, M },
-	{ "task.sgid", HM_COND_TASK_SGID, L_NUM, M },
-	{ "task.fsgid", HM_COND_TASK_FSGID, L_NUM, M },
-	{ "task.pid", HM_COND_TASK_PID, L_NUM, M },
-	{ "task.ppid", HM_COND_TASK_PPID, L_NUM, M },
-	{ "exec.argc", HM_COND_EXEC_ARGC, L_NUM, M },
-	{ "exec.envc", HM_COND_OTHER, L_NUM, M },
+	TK("task.uid", HM_COND_TASK_UID),
+	TK("task.euid", HM_COND_TASK_EUID),
+	TK("task.suid", HM_COND_TASK_SUID),
+	TK("task.fsuid", HM_COND_TASK_FSUID),
+	TK("task.gid", HM_COND_TASK_GID),
+	TK("task.egid", HM_COND_TASK_EGID),
+	TK("task.sgid", HM_COND_TASK_SGID),
+	TK("task.fsgid", HM_COND_TASK_FSGID),
+	TK("task.pid", HM_COND_TASK_PID),
+	TK("task.ppid", HM_COND_TASK_PPID),
+	{ "exec.argc", HM_COND_EXEC_ARGC, L_NUM, M, HM_CV_EXEC_ARGC },
+	{ "exec.envc", HM_COND_OTHER, L_NUM, M, HM_CV_EXEC_ENVC },
 	{ "exec.realpath", HM_COND_EXEC_REALPATH, L_STR, M },
 	{ "symlink.target", HM_COND_SYMLINK_TARGET, L_STR, M },
-	PATH_KWS("path1"),
-	PATH_KWS("path2"),
+	PATH_KWS("path1", 1),
+	PATH_KWS("path2", 0),
 	{ "grant_log", HM_COND_OTHER, L_LOG, M },
 	{ "task.type", HM_COND_OTHER, L_TYPE18, HM_D18 },
 	{ "task.domain", HM_COND_OTHER, L_STR, HM_D18 },
@@ -69,13 +75,32 @@ static const struct left_kw left_kws[] = {
 	{ "auto_domain_transition", HM_COND_OTHER, L_STR, HM_D18 },
 };
 
-/* Constants a numeric right side may name. */
-static const char *const num_consts[] = {
-	"socket", "symlink", "file", "block", "directory", "char", "fifo",
-	"setuid", "setgid", "sticky", "owner_read", "owner_write",
-	"owner_execute", "group_read", "group_write", "group_execute",
-	"others_read", "others_write", "others_execute",
+/* Constants a numeric right side may name: a file type (path1.type),
+ * else a mode bit (path1.perm); TOMOYO's values (condition.c). */
+static const struct num_const {
+	const char *name;
+	uint32_t type;
+	uint32_t bit;
+} num_consts[] = {
+	{ "socket", S_IFSOCK, 0 }, { "symlink", S_IFLNK, 0 },
+	{ "file", S_IFREG, 0 }, { "block", S_IFBLK, 0 },
+	{ "directory", S_IFDIR, 0 }, { "char", S_IFCHR, 0 },
+	{ "fifo", S_IFIFO, 0 },
+	{ "setuid", 0, S_ISUID }, { "setgid", 0, S_ISGID },
+	{ "sticky", 0, S_ISVTX }, { "owner_read", 0, S_IRUSR },
+	{ "owner_write", 0, S_IWUSR }, { "owner_execute", 0, S_IXUSR },
+	{ "group_read", 0, S_IRGRP }, { "group_write", 0, S_IWGRP },
+	{ "group_execute", 0, S_IXGRP }, { "others_read", 0, S_IROTH },
+	{ "others_write", 0, S_IWOTH }, { "others_execute", 0, S_IXOTH },
 };
+
+static const struct num_const *find_const(const char *s, size_t n)
+{
+	for (size_t i = 0; i < HM_ARRAY_SIZE(num_consts); i++)
+		if (hm_word_eq(s, n, num_consts[i].name))
+			return &num_consts[i];
+	return NULL;
+}
 
 /* Transit preferences of file execute (condition.c). */
 static const char *const transit_words[] = {
@@ -104,6 +129,7 @@ struct left {
 	struct left_kw kw;	/* a copy; argv/envp fill in their own */
 	uint32_t index;		/* exec.argv[index] */
 	bool is_envp;
+	const struct hm_name *env;	/* exec.envp["env"] */
 };
 
 /* "exec.argv[N]" or "exec.envp[\"NAME\"]" */
@@ -113,9 +139,8 @@ static bool parse_indexed(struct hm_pctx *c, const char *s, size_t n,
 	static const char argv[] = "exec.argv[", envp[] = "exec.envp[\"";
 	uint64_t v;
 	uint8_t radix;
-	const struct hm_name *name;
 
-	l->kw = (struct left_kw){ NULL, HM_COND_OTHER, L_STR, M };
+	l->kw = (struct left_kw){ NULL, HM_COND_OTHER, L_STR, M, HM_CV_NONE };
 	if (n > sizeof(argv) && !memcmp(s, argv, sizeof(argv) - 1) &&
 	    s[n - 1] == ']') {
 		if (!hm_tomoyo_ulong(s + sizeof(argv) - 1,
@@ -131,7 +156,7 @@ static bool parse_indexed(struct hm_pctx *c, const char *s, size_t n,
 		l->is_envp = true;
 		return !hm_tomoyo_word(c, s + sizeof(envp) - 1,
 				       n - sizeof(envp) - 1,
-				       "environment variable name", &name);
+				       "environment variable name", &l->env);
 	}
 	return false;
 }
@@ -149,23 +174,37 @@ static bool parse_left(struct hm_pctx *c, const char *s, size_t n,
 	return parse_indexed(c, s, n, l);
 }
 
-/* Right side of a numeric item. */
+/*
+ * Right side of a numeric item: a number, a range, @group, another
+ * value (path1.uid=task.uid) or a constant (path1.type=file,
+ * path1.perm=setuid).  Only the first three keep a public @var; the
+ * evaluator reads @lval, @rval, @rtype and @rbits.
+ */
 static int right_num(struct hm_pctx *c, const char *s, size_t n,
-		     struct hm_cond_item *it, bool evaluable)
+		     struct hm_cond_item *it, const struct left_kw *left)
 {
 	const struct left_kw *kw = find_left(s, n);
+	const struct num_const *k = find_const(s, n);
+	bool ok = left->val != HM_CV_NONE;
 
+	it->lval = left->val;
+	it->test = HM_CT_NUM;
 	if (kw && kw->type == L_NUM) {
 		it->var = HM_COND_OTHER;
-		return 0;
-	}
-	if (in_list(s, n, num_consts, HM_ARRAY_SIZE(num_consts))) {
+		it->rval = kw->val;
+		ok &= kw->val != HM_CV_NONE;
+	} else if (k) {
 		it->var = HM_COND_OTHER;
-		return 0;
-	}
-	if (!evaluable)
+		it->rtype = k->type;
+		it->rbits = k->bit;
+		ok &= k->type ? left->val == HM_CV_PATH1_TYPE :
+				left->val == HM_CV_PATH1_PERM;
+	} else if (left->var == HM_COND_OTHER) {
 		it->var = HM_COND_OTHER;
-	return hm_tomoyo_number(c, s, n, true, &it->num);
+	}
+	if (!ok)
+		it->test = HM_CT_UNKNOWN;
+	return kw || k ? 0 : hm_tomoyo_number(c, s, n, true, &it->num);
 }
 
 /* Right side of a string item: "word", @path_group, NULL (envp). */
@@ -179,13 +218,21 @@ static int right_str(struct hm_pctx *c, const char *s, size_t n,
 			return hm_pctx_fail(c, hm_model_intern(c->m, "", 0,
 							       &it->str),
 					    "string");
+		if (l->is_envp) {
+			it->test = HM_CT_ENVP;
+			it->key = l->env;
+		}
 		return hm_tomoyo_word(c, s + 1, n - 2, "string", &it->str);
 	}
 	it->var = HM_COND_OTHER;
+	it->test = HM_CT_UNKNOWN;	/* @group: not evaluated */
 	if (n > 1 && s[0] == '@')
 		return hm_tomoyo_group(c, s + 1, n - 1, HM_GROUP_PATH, &g);
-	if (l->is_envp && hm_word_eq(s, n, "NULL"))
+	if (l->is_envp && hm_word_eq(s, n, "NULL")) {
+		it->test = HM_CT_ENVP;
+		it->key = l->env;
 		return 0;
+	}
 	hm_pctx_error(c, "bad condition value '%.*s' (a quoted string or "
 		      "@group)", (int)(n > 80 ? 80 : n), s);
 	return -EINVAL;
@@ -241,10 +288,11 @@ static int parse_item(struct hm_pctx *c, const char *s, size_t n,
 	it->index = l.index;
 	switch (l.kw.type) {
 	case L_NUM:
-		return right_num(c, rs, rn, it, l.kw.var != HM_COND_OTHER);
+		return right_num(c, rs, rn, it, &l.kw);
 	case L_STR:
 		return right_str(c, rs, rn, it, &l);
 	case L_LOG:
+		it->test = HM_CT_INERT;		/* logging, not a test */
 		if (hm_word_eq(rs, rn, "yes") || hm_word_eq(rs, rn, "no"))
 			return 0;
 		break;
@@ -315,6 +363,7 @@ static int parse_items(struct hm_pctx *c, const char *s, size_t n,
 			if (!transit_item(c, ws, &wn, (size_t)(s + n - ws)))
 				return -EINVAL;
 			it->var = HM_COND_OTHER;
+			it->test = HM_CT_INERT;	/* where to go, not a test */
 			w.p = ws + wn;
 		} else if ((r = parse_item(c, ws, wn, it))) {
 			return r;
@@ -389,4 +438,33 @@ const struct hm_name *hm_tomoyo_cond_argv0(const struct hm_cond *cond)
 	    it->text->len != it->str->len + sizeof("exec.argv[0]=\"\"") - 1)
 		return NULL;
 	return it->str;
+}
+
+int hm_tomoyo_cond_item_eval(struct hm_model *m, struct hm_cond_item *it)
+{
+	struct hm_pctx c = { .m = m, .dialect = HM_DIALECT_18 };
+	struct hm_cond_item t = { 0 };
+
+	if (!it->text)
+		return 0;
+	if (!find_eq(it->text->str, it->text->len)) {
+		if (it->var == HM_COND_OTHER)
+			it->test = HM_CT_INERT;	/* a transit preference */
+		return 0;
+	}
+	if (parse_item(&c, it->text->str, it->text->len, &t))
+		return c.oom ? -ENOMEM : 0;	/* stays "cannot evaluate" */
+	/* what only the evaluator reads; the rest stays as imported (and
+	 * exported again), but for an item kept as text */
+	it->test = t.test;
+	it->lval = t.lval;
+	it->rval = t.rval;
+	it->rbits = t.rbits;
+	it->rtype = t.rtype;
+	it->key = t.key;
+	if (it->var == HM_COND_OTHER) {
+		it->num = t.num;
+		it->str = t.str;
+	}
+	return 0;
 }

@@ -183,6 +183,15 @@ struct hm_cond_ctx_parse {
 };
 
 /**
+ * hm_tomoyo_cond_item_eval() - fill in what the evaluator reads (@test,
+ * @lval, @rval ...) of an item that came without it (an XML import),
+ * from its @text; an HM_COND_OTHER item that does not parse stays
+ * "cannot evaluate".
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_tomoyo_cond_item_eval(struct hm_model *m, struct hm_cond_item *it);
+
+/**
  * hm_tomoyo_cond() - parse the condition words @s/@n (items "left=right",
  * "left!=right", space separated) and intern the condition.
  * Returns: 0, -EINVAL (reported) or -ENOMEM.

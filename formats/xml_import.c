@@ -27,6 +27,7 @@
 
 #include "formats_private.h"
 #include "histmac/pattern.h"
+#include "tomoyo_private.h"
 
 #define MAX_COND_ITEMS 64
 #define MAX_DEPTH 8
@@ -610,9 +611,14 @@ static void item_start(struct imp *im)
 	it->index = (uint32_t)index;
 	if (get_name(im, "text", &it->text))
 		return;
-	if (!it->text)
+	if (!it->text) {
 		fail(im, -EINVAL, "<item> without text");
+		return;
+	}
 	get_name(im, "string", &it->str);
+	/* what the evaluator reads is not in the XML: from the text */
+	if (hm_tomoyo_cond_item_eval(im->m, it))
+		oom(im);
 }
 
 static void cond_end(struct imp *im)

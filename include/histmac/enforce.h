@@ -79,6 +79,18 @@ bool hm_enf_index_global(const struct hm_enf_index *ix);
  * values (task.uid=...), so a decision needs them (struct hm_cond_ctx)? */
 bool hm_enf_index_needs_task(const struct hm_enf_index *ix);
 
+/**
+ * hm_enf_unevaluable() - the first item of @e's condition the enforcer
+ * cannot evaluate, or NULL.  It supplies task.* (the opener's
+ * /proc/PID/status), path1.* (the event's file) and, for an exec,
+ * exec.realpath; never exec.argv, exec.argc, exec.envp, exec.envc (the
+ * permission event comes before the new program's arguments exist),
+ * path2.*, parents, symlink.target or @groups on a string's right side.
+ * Such an entry grants nothing under the enforcer.  Entries the
+ * enforcer never consults (not an open or an exec) give NULL.
+ */
+const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e);
+
 /* The operations an open is judged by (bits of enum hm_file_op). */
 #define HM_ENF_OPEN_OPS (1u << HM_FILE_READ | 1u << HM_FILE_WRITE |	\
 			 1u << HM_FILE_APPEND | 1u << HM_FILE_TRUNCATE)

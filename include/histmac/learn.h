@@ -116,6 +116,8 @@ extern const char *const hm_walk_skip_ids[HM_WSKIP_MAX];	/* JSON */
  * @attempt: the call failed before it reached TOMOYO's check (EACCES,
  *	EPERM, ENOENT; see passed.h): evidence, never learned, reported by
  *	check apart from the violations.
+ * @no_realpath_cond: learn no exec.realpath condition (--no-exec-realpath);
+ *	@ctx still has the real path, so existing entries are judged by it.
  */
 struct hm_access {
 	struct hm_proc_view dom;
@@ -124,6 +126,7 @@ struct hm_access {
 	const struct hm_event *ev;
 	bool enters;
 	bool attempt;
+	bool no_realpath_cond;
 };
 
 struct hm_walk_stats {

@@ -124,6 +124,39 @@ enum hm_cond_var {
 	HM_COND_VAR_MAX,
 };
 
+/*
+ * What an HM_COND_OTHER item tests, for the evaluator (the public
+ * @var stays HM_COND_OTHER, so exports keep the item as text).  Zero is
+ * "cannot evaluate": an item imported without it never holds.
+ */
+enum hm_cond_test {
+	HM_CT_UNKNOWN,		/* a test the evaluator cannot do: fails */
+	HM_CT_INERT,		/* not a test: grant_log=, a transit
+				 * preference; holds */
+	HM_CT_NUM,		/* @lval compared with the right side */
+	HM_CT_ENVP,		/* exec.envp["@key"]="@str" or NULL (@str
+				 * NULL) */
+};
+
+/* A numeric value a side of an item reads (HM_CV_NONE: a constant). */
+enum hm_cond_value {
+	HM_CV_NONE,
+	HM_CV_TASK_UID,		/* ... in enum hm_cond_var order */
+	HM_CV_TASK_PPID = HM_CV_TASK_UID + HM_COND_TASK_PPID,
+	HM_CV_EXEC_ARGC,
+	HM_CV_EXEC_ENVC,
+	HM_CV_PATH1_UID,
+	HM_CV_PATH1_GID,
+	HM_CV_PATH1_INO,
+	HM_CV_PATH1_PERM,	/* mode & 07777 */
+	HM_CV_PATH1_TYPE,	/* mode & S_IFMT */
+	HM_CV_PATH1_MAJOR,	/* of the device a device file is */
+	HM_CV_PATH1_MINOR,
+	HM_CV_PATH1_DEV_MAJOR,	/* of the device the file is on */
+	HM_CV_PATH1_DEV_MINOR,
+	HM_CV_MAX,
+};
+
 /* One "left=right" or "left!=right" of a condition. */
 struct hm_cond_item {
 	uint8_t var;		/* enum hm_cond_var */
@@ -132,6 +165,17 @@ struct hm_cond_item {
 	struct hm_number num;	/* numeric right side */
 	const struct hm_name *str; /* string right side (unquoted); or NULL */
 	const struct hm_name *text; /* the whole item as written */
+	/* for the evaluator (set by the TOMOYO parser) */
+	uint8_t test;		/* HM_COND_OTHER: enum hm_cond_test */
+	uint8_t lval;		/* numeric: enum hm_cond_value read on the
+				 * left (0: from @var) */
+	uint8_t rval;		/* numeric: the right side is this value,
+				 * not @num */
+	uint32_t rbits;		/* numeric: the right side is a mode bit
+				 * (setuid ...): holds when @lval has it */
+	uint32_t rtype;		/* numeric: a file type (file, directory
+				 * ...): S_IFMT bits @lval must equal */
+	const struct hm_name *key; /* exec.envp["@key"] */
 };
 
 /*
@@ -638,7 +682,19 @@ struct hm_request {
 	const struct hm_cond_ctx *ctx;	/* for conditions; may be NULL */
 };
 
-/* What conditions are evaluated against. */
+/* The object's attributes (path1.*), as stat(2) gives them. */
+struct hm_cond_obj {
+	uint64_t uid, gid, ino;
+	uint32_t mode;				/* st_mode: type and perm */
+	uint32_t rdev_major, rdev_minor;	/* a device file's */
+	uint32_t dev_major, dev_minor;		/* the file system's */
+};
+
+/*
+ * What conditions are evaluated against.  What a caller does not know
+ * it leaves unset (has_* false, NULL): an item that needs it does not
+ * hold, whether written "=" or "!=".
+ */
 struct hm_cond_ctx {
 	uint64_t uid, euid, suid, fsuid, gid, egid, sgid, fsgid;
 	uint64_t pid, ppid;
@@ -646,7 +702,12 @@ struct hm_cond_ctx {
 	const struct hm_name *exec_realpath;	/* may be NULL */
 	const char *const *argv;		/* encoded words; may be NULL */
 	uint32_t argc;
+	const char *const *envp;		/* "NAME=value", encoded;
+						 * NULL: not known */
+	uint32_t envc;
 	const struct hm_name *symlink_target;	/* may be NULL */
+	bool has_path1;
+	struct hm_cond_obj path1;
 };
 
 /**
@@ -685,8 +746,18 @@ bool hm_number_matches(const struct hm_number *n, uint64_t v);
 bool hm_addr_matches(const struct hm_addr *a, bool is_ipv6,
 		     const uint8_t addr[16]);
 
-/** hm_cond_holds() - do all items of @c hold in @ctx?  NULL @c holds;
- * a NULL @ctx or an item that cannot be evaluated counts as holding. */
+/**
+ * hm_cond_holds() - do all items of @c hold in @ctx?  NULL @c holds.
+ * An item that cannot be evaluated (a NULL @ctx, a value @ctx lacks, a
+ * keyword the evaluator does not know) does not hold, "=" or "!=": an
+ * entry whose condition is unknown grants nothing (fail closed).
+ */
 bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx);
+
+/**
+ * hm_cond_item_reads_task() - does @it need values of the task (task.*)?
+ * Returns: true when either side reads one.
+ */
+bool hm_cond_item_reads_task(const struct hm_cond_item *it);
 
 #endif /* HISTMAC_MODEL_H */

@@ -11,6 +11,8 @@
  *                              fact, still finds the process)
  *   helper exec PROG ARGS...   execv(PROG, [PROG, ARGS...]); on failure
  *                              prints "exec PROG: <strerror>"
+ *   helper setenv NAME VALUE CMD...  set NAME=VALUE in the environment
+ *                              (an exec in CMD passes it on), then CMD
  *   helper write FILE          open FILE O_WRONLY|O_CREAT|O_TRUNC, write
  *   helper loop N FILE         open and read FILE N times; prints the
  *                              number of failures
@@ -693,6 +695,13 @@ static int run(int argc, char **argv)
 		sleep_ms(strtol(argv[2], NULL, 10));
 		return rc;
 	}
+	if (argc >= 5 && !strcmp(argv[1], "setenv")) {
+		if (setenv(argv[2], argv[3], 1)) {
+			printf("setenv: %s\n", strerror(errno));
+			return 2;
+		}
+		return run(argc - 3, argv + 3);
+	}
 	if (argc >= 3 && !strcmp(argv[1], "exec")) {
 		execv(argv[2], argv + 2);
 		printf("exec %s: %s\n", argv[2], strerror(errno));
@@ -724,7 +733,8 @@ static int run(int argc, char **argv)
 		return bad ? 1 : 0;
 	}
 	fprintf(stderr, "usage: helper read FILE... | linger MS FILE... | "
-		"exec PROG ARGS... | write FILE | loop N FILE | as UID CMD | "
+		"exec PROG ARGS... | setenv N V CMD | write FILE | loop N FILE | "
+		"as UID CMD | "
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
 		"chroot DIR CMD | reopen FILE | passfd SRC DST | "

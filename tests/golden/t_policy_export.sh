@@ -39,8 +39,14 @@ for case in apache2-2007 mainline-26 modern-18; do
 		fi
 		ls -a "$out" | grep -q '\.tmp\.' && fail "$case $f: temp file left"
 		expect_rc 0 "$HISTMAC" policy check -p "$out"
-		grep -q ": $f, .*: 0 errors, 0 warnings\$" "$tmp/out" ||
+		# the only warnings: entries the enforcer cannot evaluate
+		# (exec.argv[0]=..., 1.8's task.type), which the policy has
+		grep -q ": $f, .*: 0 errors, [0-9]* warnings\?\$" "$tmp/out" ||
 			fail "$case $f: reloaded: $(cat "$tmp/out")"
+		if grep 'warning:' "$tmp/out" |
+			grep -v 'histmac enforce cannot evaluate'; then
+			fail "$case $f: reloaded with warnings"
+		fi
 		expect_rc 0 "$HISTMAC" export -p "$out" --format "$f"
 		{ echo "# ==> domain_policy.conf <=="; cat "$out/domain_policy.conf"
 		  echo "# ==> exception_policy.conf <=="

@@ -154,6 +154,50 @@ static void test_round_trip_rich(void **state)
 	hm_model_free(m);
 }
 
+/* What the evaluator reads of a condition item is not in the XML: the
+ * import derives it from the item's text, the same as the parser. */
+static void test_round_trip_cond_eval(void **state)
+{
+	static const char dom[] =
+		"<kernel>\n"
+		"use_profile 3\n"
+		"file read /a path1.uid=task.uid grant_log=yes\n"
+		"file execute /b keep exec.envp[\"LD_PRELOAD\"]=NULL\n"
+		"file read /c path1.perm=setuid path1.type!=directory\n"
+		"file read /d path2.uid=0 task.uid=0-99\n";
+	struct hm_model *m = fx_parse("", dom);
+	size_t len;
+	char *x = export_xml(m, &len);
+	struct hm_model *m2 = import_ok(x, len);
+	const struct hm_acl_head *a = m->domains[0]->acl;
+	const struct hm_acl_head *b = m2->domains[0]->acl;
+	size_t n = 0;
+
+	(void)state;
+	for (; a && b; a = a->next, b = b->next, n++) {
+		assert_int_equal(a->cond->n_items, b->cond->n_items);
+		for (uint32_t i = 0; i < a->cond->n_items; i++) {
+			const struct hm_cond_item *p = &a->cond->items[i];
+			const struct hm_cond_item *q = &b->cond->items[i];
+
+			assert_int_equal(p->test, q->test);
+			assert_int_equal(p->lval, q->lval);
+			assert_int_equal(p->rval, q->rval);
+			assert_int_equal(p->rbits, q->rbits);
+			assert_int_equal(p->rtype, q->rtype);
+			assert_int_equal(!p->key, !q->key);
+			if (p->key)
+				assert_string_equal(p->key->str, q->key->str);
+		}
+	}
+	assert_int_equal(n, 4);
+	assert_null(a);
+	assert_null(b);
+	free(x);
+	hm_model_free(m2);
+	hm_model_free(m);
+}
+
 /* Strings XML cannot hold go out as -hex and come back the same. */
 static void test_round_trip_hex(void **state)
 {
@@ -386,6 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_rich),
 		cmocka_unit_test(test_round_trip_hex),
+		cmocka_unit_test(test_round_trip_cond_eval),
 		cmocka_unit_test(test_round_trip_empty),
 		cmocka_unit_test(test_schema_covers_tables),
 		cmocka_unit_test(test_bad_documents),

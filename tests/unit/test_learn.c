@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "histmac/learn.h"
+#include "histmac/policy_io.h"
 
 #define B(s) ((struct hm_bytes){ (s), sizeof(s) - 1 })
 
@@ -433,6 +434,106 @@ static void test_realpath_condition(void **state)
 	hm_model_free(m);
 }
 
+/* @line into domain @d of @m (created), as a policy file would have it. */
+static void acl(struct hm_model *m, const char *d, const char *line)
+{
+	struct hm_domain *dm;
+
+	assert_true(hm_model_domain(m, d, strlen(d), true, &dm) >= 0);
+	assert_int_equal(hm_acl_parse_line(m, dm, line, strlen(line),
+					   HM_DIALECT_26, "t", 1, NULL), 1);
+}
+
+/*
+ * check evaluates what the trail holds: exec.argv from the EXECVE
+ * record, path1.* from the PATH record; exec.envp is not in it, so an
+ * entry that tests it never passes (nor does one whose PATH record has
+ * no attributes).
+ */
+static void test_check_conditions(void **state)
+{
+	static const struct hm_bytes safe[] = { B("/bin/x"), B("--safe") };
+	static const struct hm_bytes unsafe[] = { B("/bin/x"), B("--rm") };
+	struct hm_model *m = hm_model_new();
+	struct hm_checker *c;
+	struct ev init = exec_ev(1, 0, "/sbin/init", NULL);
+	struct ev x = exec_ev(2, 1, "/bin/x", NULL);
+	struct ev y = exec_ev(3, 1, "/bin/y", NULL);
+	struct ev rd = open_ev(1, 0, "/sbin/init", "/m/a", O_RDONLY, false);
+
+	(void)state;
+	acl(m, "<kernel>", "file execute /sbin/init");
+	acl(m, INIT, "file execute /bin/x exec.argv[1]=\"--safe\"");
+	acl(m, INIT, "file execute /bin/y exec.envp[\"LD_PRELOAD\"]=NULL");
+	acl(m, INIT, "file read /m/a path1.uid=0");
+	init.e.paths = init.paths;
+	x.e.paths = x.paths;
+	y.e.paths = y.paths;
+	rd.e.paths = rd.paths;
+	assert_int_equal(hm_checker_new(m, NULL, NULL, &c), 0);
+	assert_int_equal(hm_checker_event(c, &init.e), 0);
+	/* argv: from the record; none in it (truncated) fails */
+	x.e.argv = safe;
+	x.e.argc = 2;
+	assert_int_equal(hm_checker_event(c, &x.e), 0);
+	/* each exec by another child of init, so each in INIT */
+	x.e.pid = 4;
+	x.e.argv = unsafe;
+	assert_int_equal(hm_checker_event(c, &x.e), 1);
+	x.e.pid = 5;
+	x.e.argv = safe;
+	assert_int_equal(hm_checker_event(c, &x.e), 0);
+	x.e.pid = 6;
+	x.e.argv_truncated = true;
+	assert_int_equal(hm_checker_event(c, &x.e), 1);
+	/* envp: never in the trail */
+	assert_int_equal(hm_checker_event(c, &y.e), 1);
+	/* path1.uid: the PATH record's ouid */
+	assert_int_equal(hm_checker_event(c, &rd.e), 1);	/* no inode */
+	rd.paths[0].has_inode = true;
+	rd.paths[0].nametype = HM_NT_NORMAL;
+	assert_int_equal(hm_checker_event(c, &rd.e), 0);
+	rd.paths[0].ouid = 65534;
+	assert_int_equal(hm_checker_event(c, &rd.e), 1);
+	hm_checker_free(c);
+	hm_model_free(m);
+}
+
+/* --no-exec-realpath writes no exec.realpath, but an entry that has one
+ * is still judged by the real path: nothing new is learned for it. */
+static void test_no_realpath_judged(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_learn_opts o;
+	struct hm_learner *l;
+	struct ev a = exec_ev(1, 0, "/sbin/init", NULL);
+	struct ev b = exec_ev(2, 1, "/bin/sh", NULL);
+	struct ev b2;
+
+	(void)state;
+	hm_learn_opts_default(&o);
+	o.exec_realpath = false;
+	acl(m, "<kernel>", "file execute /sbin/init");
+	acl(m, INIT, "file execute /bin/sh exec.realpath=\"/usr/bin/dash\"");
+	b.e.exe = B("/usr/bin/dash");
+	b2 = b;
+	b2.e.pid = 3;
+	b2.e.exe = B("/usr/bin/bash");
+	a.e.paths = a.paths;
+	b.e.paths = b.paths;
+	b2.e.paths = b2.paths;
+	assert_int_equal(hm_learner_new(m, &o, 1, NULL, &l), 0);
+	hm_learner_event(l, &a.e);
+	hm_learner_event(l, &b.e);
+	assert_int_equal(dom(m, INIT)->n_acl, 1);
+	/* another real path: learned, without a condition */
+	hm_learner_event(l, &b2.e);
+	assert_int_equal(dom(m, INIT)->n_acl, 2);
+	assert_null(dom(m, INIT)->acl->next->cond);
+	hm_learner_free(l);
+	hm_model_free(m);
+}
+
 #define SHELL "<kernel> /usr/bin/bash"
 
 /* A shell of unobserved history (its start not in the log) forks @child. */
@@ -514,6 +615,8 @@ int main(void)
 		cmocka_unit_test(test_missing_domain_and_groups),
 		cmocka_unit_test(test_quota_and_rewrite),
 		cmocka_unit_test(test_realpath_condition),
+		cmocka_unit_test(test_check_conditions),
+		cmocka_unit_test(test_no_realpath_judged),
 		cmocka_unit_test(test_unobserved_exec),
 	};
 
