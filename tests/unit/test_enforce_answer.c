@@ -303,7 +303,19 @@ static void test_pending(void **state)
 		unlink(path);
 		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
 	}
-	assert_int_equal(E->n, 1);	/* replaced, not added */
+	/* each judged exec is its own entry, at most HM_EXECS_PER_PID a
+	 * pid (execs that failed after their open), the newest found first,
+	 * the oldest one judged before an exec event's time names it */
+	assert_int_equal(E->n, HM_EXECS_PER_PID);
+	assert_true(hm_execs_has_obj(hm_execs_find(E, 50), 1, 4));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     1));
+	assert_null(hm_execs_oldest(E, 50, 0));	/* judged after the event */
+	hm_execs_remove(E, hm_execs_oldest(E, 50, hm_now_ns()));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     2));
+	hm_execs_drop(E, 50);
+	assert_int_equal(E->n, 0);
 
 	/* an ELF names its loader; the loader's exec open is part of it */
 	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
