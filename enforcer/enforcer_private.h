@@ -89,6 +89,7 @@
 	X(exec_fallback, "execs named from /proc/PID/exe")		\
 	X(exec_gone, "execs not applied: process gone first")		\
 	X(exec_by_name, "execs entered by name (a later exec queued)")	\
+	X(exec_deferred, "execs waiting for a later exec's event")	\
 	X(exe_unbelieved, "exe links not believed (not mapped, userns)") \
 	X(traced_views, "events judged in a tracer's domain")		\
 	X(reloads, "policy reloads")					\

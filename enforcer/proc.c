@@ -62,9 +62,10 @@ struct hm_proc {
 	struct hm_enforcer_counters *c;
 	bool verbose;
 
-	/* execs applied when needed or after the batch, with the proc
-	 * connector's time of each (CLOCK_MONOTONIC) */
-	struct { int32_t pid; uint64_t ns; } execq[1024];
+	/* execs applied when needed or after the batch: the proc
+	 * connector's time of each (CLOCK_MONOTONIC), since when it waits
+	 * (may_wait(); 0: not) */
+	struct hm_execq { int32_t pid; uint64_t ns, waits; } execq[1024];
 	size_t n_execq;
 
 	/* traced threads; full: every view reads TracerPid from /proc */
@@ -529,11 +530,43 @@ static int32_t read_tracer(int32_t pid)
 	return (int32_t)strtol(t + 11, NULL, 10);
 }
 
-/* Thread @tid of @tgid is traced by thread group @group (0: detached). */
+/*
+ * Tracee @tgid takes tracer @group's domain for good: what the tracer
+ * made it do (code written into it, an exec it set up) outlives the
+ * detach, so it never gets back a domain wider than the tracer's.  Not
+ * at a scan (@move false): the tracer may not be placed yet; while
+ * traced it is judged in the tracer's domain all the same.
+ */
+static void move_to_tracer(struct hm_proc *p, int32_t tgid, int32_t group)
+{
+	struct hm_proc_view tv, cur;
+	int64_t ppid;
+
+	if (group == tgid || hm_proc_view(p, group, &tv) ||
+	    proc_stat(tgid, &ppid, NULL) ||
+	    (hm_tracker_lookup(p->t, tgid, &cur) && cur.name == tv.name))
+		return;
+	hm_log("pid %d traced by %d: moved to its domain %s", tgid, group,
+	       tv.name->str);
+	if (hm_tracker_set(p->t, tgid, ppid, NULL, 0, tv.name->str,
+			   tv.name->len, tv.flags, time(NULL)))
+		p->c->internal_errors++;
+}
+
+/* Thread @tid of @tgid is traced by thread group @group (0: detached);
+ * @move: move_to_tracer(). */
 static void set_traced(struct hm_proc *p, int32_t tid, int32_t tgid,
-		       int32_t group)
+		       int32_t group, bool move)
 {
 	struct hm_traced *free_slot = NULL;
+
+	if (group && move) {
+		if (p->n_execq) {	/* what both did before the attach */
+			hm_proc_apply(p, tgid);
+			hm_proc_apply(p, group);
+		}
+		move_to_tracer(p, tgid, group);
+	}
 
 	for (size_t i = 0; i < p->n_traced; i++)
 		if (p->traced[i].tid == tid) {
@@ -573,9 +606,10 @@ static void untrace_exit(struct hm_proc *p, int32_t tid, int32_t tgid)
 			i++;
 }
 
-/* A process just seen exec or fork: TracerPid tells a tracer that no
- * event named (PTRACE_TRACEME, a tracer's PTRACE_O_TRACEFORK). */
-static void check_traced(struct hm_proc *p, int32_t pid)
+/* A process just seen exec or fork (@move), or found at a scan:
+ * TracerPid tells a tracer that no event named (PTRACE_TRACEME, a
+ * tracer's PTRACE_O_TRACEFORK). */
+static void check_traced(struct hm_proc *p, int32_t pid, bool move)
 {
 	int32_t tracer = read_tracer(pid), group;
 
@@ -583,7 +617,7 @@ static void check_traced(struct hm_proc *p, int32_t pid)
 		return;
 	if (hm_proc_tgid(p, tracer, &group))
 		group = tracer;		/* gone already: checked when used */
-	set_traced(p, pid, pid, group);
+	set_traced(p, pid, pid, group, move);
 }
 
 static int32_t tracer_of(struct hm_proc *p, int32_t tgid)
@@ -943,7 +977,7 @@ static int list_live(struct hm_proc *p, struct live **out, size_t *n_out)
 			l.exe_len = e->len;
 		if (l.exe_len > 0 && !(l.exe = strndup(e->name, (size_t)l.exe_len)))
 			goto nomem;
-		check_traced(p, l.pid);
+		check_traced(p, l.pid, false);
 		if (n == cap) {
 			struct live *nv;
 
@@ -1218,8 +1252,42 @@ static bool exec_by_name(struct hm_proc *p, int32_t pid, uint64_t ns)
 	return true;
 }
 
-static void on_exec(struct hm_proc *p, int32_t pid, uint64_t ns, bool more)
+/*
+ * A judged exec whose object /proc/PID/exe is not, or an exe link not
+ * believed (@r -EPERM): either the judged exec failed after its open and
+ * this event is another exec's (outside the marks), or the link was set
+ * by prctl, or the process is in a later exec already, whose event is
+ * not read yet: the kernel sets the exe link, then maps the program,
+ * then sends the event.  Only the next event tells, so when nothing
+ * needs the exec now it waits for the reaps of the next
+ * HM_EXEC_DEFER_NS (from the first wait: a daemon that lags behind
+ * reads old events).
+ */
+#define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
+
+static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
+		     const struct hm_exe *e)
 {
+	struct hm_pending_exec *pe = hm_execs_oldest(p->x, q->pid, q->ns);
+	uint64_t now = hm_now_ns();
+
+	if ((r != -EPERM && (!pe || exec_happened(e, pe))) ||
+	    (q->waits && now - q->waits > HM_EXEC_DEFER_NS))
+		return false;
+	if (!q->waits) {
+		q->waits = now;
+		p->c->exec_deferred++;
+	}
+	return true;
+}
+
+/* Apply the exec event @q.  @more: a later exec of it is queued;
+ * @may_defer: nothing needs it now.  Returns true when it stays queued. */
+static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
+		    bool may_defer)
+{
+	int32_t pid = q->pid;
+	uint64_t ns = q->ns;
 	struct hm_exe e;
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
 	struct hm_pending_exec *pe;
@@ -1227,15 +1295,17 @@ static void on_exec(struct hm_proc *p, int32_t pid, uint64_t ns, bool more)
 	int r;
 
 	if (more && exec_by_name(p, pid, ns))
-		return;
+		return false;
 	r = read_exe(p, pid, false, &e);	/* a leader may be gone */
 	if ((r && r != -EPERM) || proc_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
 		 * queued is judged in the domain it had before this exec */
 		p->c->exec_gone++;
 		hm_execs_drop(p->x, pid);
-		return;
+		return false;
 	}
+	if (may_defer && may_wait(p, q, r, &e))
+		return true;
 	/* a judged exec that failed after its open, followed by another
 	 * (outside the marks), is not entered by the judged name */
 	pe = judged_exec(p, pid, ns, r ? NULL : &e);
@@ -1243,8 +1313,8 @@ static void on_exec(struct hm_proc *p, int32_t pid, uint64_t ns, bool more)
 		/* exec'd, then set its own exe link: no name to believe, and
 		 * no <kernel>: it stays in its domain, as by keep_domain */
 		log_unbelieved(p, pid, &e, "the exec keeps its domain");
-		check_traced(p, pid);
-		return;
+		check_traced(p, pid, true);
+		return false;
 	}
 	task.exe = e.name;
 	task.exe_len = (size_t)e.len;
@@ -1262,7 +1332,8 @@ static void on_exec(struct hm_proc *p, int32_t pid, uint64_t ns, bool more)
 	}
 	enter(p, &task, &prog, pe && pe->script ? NULL : &real);
 	drop_judged(p, pid, ns);
-	check_traced(p, pid);
+	check_traced(p, pid, true);
+	return false;
 }
 
 /*
@@ -1274,8 +1345,7 @@ static void queue_exec(struct hm_proc *p, int32_t pid, uint64_t ns)
 {
 	if (p->n_execq == HM_ARRAY_SIZE(p->execq))
 		hm_proc_apply(p, -1);
-	p->execq[p->n_execq].pid = pid;
-	p->execq[p->n_execq++].ns = ns;
+	p->execq[p->n_execq++] = (struct hm_execq){ .pid = pid, .ns = ns };
 }
 
 /* Is an exec of @pid queued after entry @i (of @n)? */
@@ -1287,6 +1357,21 @@ static bool later_exec(const struct hm_proc *p, size_t i, size_t n)
 	return false;
 }
 
+/* hm_proc_apply(); @may_defer: an exec may wait (may_wait()). */
+static void apply(struct hm_proc *p, int32_t pid, bool may_defer)
+{
+	size_t keep = 0, n = p->n_execq;
+
+	p->n_execq = 0;		/* on_exec() may not re-enter the queue */
+	for (size_t i = 0; i < n; i++) {
+		/* entries past @i are intact: @keep never passes @i */
+		if ((pid >= 0 && p->execq[i].pid != pid) ||
+		    on_exec(p, &p->execq[i], later_exec(p, i, n), may_defer))
+			p->execq[keep++] = p->execq[i];
+	}
+	p->n_execq = keep;
+}
+
 /**
  * hm_proc_apply() - apply the execs queued for @pid, in order.
  * @p: the keeper.
@@ -1294,18 +1379,7 @@ static bool later_exec(const struct hm_proc *p, size_t i, size_t n)
  */
 void hm_proc_apply(struct hm_proc *p, int32_t pid)
 {
-	size_t keep = 0, n = p->n_execq;
-
-	p->n_execq = 0;		/* on_exec() may not re-enter the queue */
-	for (size_t i = 0; i < n; i++) {
-		/* entries past @i are intact: @keep never passes @i */
-		if (pid < 0 || p->execq[i].pid == pid)
-			on_exec(p, p->execq[i].pid, p->execq[i].ns,
-				later_exec(p, i, n));
-		else
-			p->execq[keep++] = p->execq[i];
-	}
-	p->n_execq = keep;
+	apply(p, pid, false);
 }
 
 /*
@@ -1365,12 +1439,14 @@ static bool is_leaderless(const struct hm_proc *p, int32_t tgid)
 void hm_proc_reap(struct hm_proc *p)
 {
 	if (p->n_execq)
-		hm_proc_apply(p, -1);	/* before they go */
+		apply(p, -1, true);	/* before they go */
 	for (size_t i = 0; i < p->n_gone; i++) {
 		/* the leader left, its threads go on: they keep the group's
 		 * domain until the last one exits */
 		int32_t tgid = p->gone[i].tgid;
 
+		if (p->n_execq)
+			hm_proc_apply(p, tgid);	/* one that waited */
 		if (group_alive(tgid, p->gone[i].tid)) {
 			keep_leaderless(p, tgid);
 			continue;
@@ -1405,7 +1481,7 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 		/* a tracer's PTRACE_O_TRACEFORK traces the child too */
 		if ((p->n_traced || p->traced_full) &&
 		    tracer_of(p, ev->event_data.fork.parent_tgid))
-			check_traced(p, ev->event_data.fork.child_tgid);
+			check_traced(p, ev->event_data.fork.child_tgid, true);
 		return;
 	case PROC_EVENT_EXEC:
 		queue_exec(p, ev->event_data.exec.process_tgid,
@@ -1415,7 +1491,7 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 		set_traced(p, ev->event_data.ptrace.process_pid,
 			   ev->event_data.ptrace.process_tgid,
 			   ev->event_data.ptrace.tracer_pid ?
-				   ev->event_data.ptrace.tracer_tgid : 0);
+				   ev->event_data.ptrace.tracer_tgid : 0, true);
 		return;
 	case PROC_EVENT_EXIT:
 		if (p->n_traced)

@@ -19,7 +19,7 @@
  *       attach to PID (PTRACE_ATTACH), make it open each FILE (an
  *       openat(2) injected at the system call it is stopped in), print
  *       "inject open FILE: ok" or "inject open FILE: <strerror>", then
- *       kill it
+ *       detach (it goes on with what it was doing)
  *   proc_attack exec PROG ARGS...
  *       execv at once (a judged program that execs another)
  *
@@ -257,7 +257,13 @@ static int ptrace_open(int argc, char **argv)
 		       fd >= 0 ? "ok" : strerror((int)-fd));
 		rc |= fd < 0;
 	}
-	kill(pid, SIGKILL);
+	/* it goes on as it was: the sleep it was in restarts */
+	if (ptrace(PTRACE_SETREGS, pid, 0, &saved) ||
+	    ptrace(PTRACE_DETACH, pid, 0, 0)) {
+		printf("ptrace-open: detach: %s\n", strerror(errno));
+		kill(pid, SIGKILL);
+		return 2;
+	}
 	return rc;
 }
 

@@ -31,7 +31,7 @@ $H $T/fast $HM_TMP/outb
 use_profile 3
 file read $T/a
 EOP
-hm_enf_start --mode enforcing
+hm_enf_start --mode enforcing --verbose
 
 # control: without $T/fast, another domain
 hm_enf_nobody exec "$HM_TMP/outb" read "$T/a"
@@ -58,7 +58,7 @@ done
 hm_enf_stop
 [ "$lost" = 0 ] || {
 	grep -h "Operation not permitted" "$HM_TMP"/par.* >&2 || true
-	grep "deny" "$DLOG" | head -5 >&2
+	grep -E "deny|exec|believed" "$DLOG" | tail -80 >&2
 	hm_fail "$lost of 50 execs lost their $T/fast component"
 }
 hm_enf_want "execs tracked" -ge 100

@@ -7,8 +7,10 @@
 # (no Yama on the test machines) and injects openat() calls into it.  A
 # traced process is judged in its tracer's domain: the injected open of
 # $T/a passes (the tracer may read it: the injection works), of $T/b is
-# denied and logged in the tracer's domain.  Control: the service reads
-# $T/b itself.
+# denied and logged in the tracer's domain.  The attacker then detaches
+# (it could have left code behind): the service keeps the tracer's
+# domain, and its own read of $T/b after its sleep is denied too.
+# Control: the same service, never traced, reads $T/b.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -40,7 +42,7 @@ hm_enf_start --mode enforcing
 hm_enf_nobody exec "$T/child" read "$T/b"
 [ "$HM_ENF_RC" = 0 ] || hm_enf_fail "the service may not read $T/b: $HM_ENF_OUT"
 
-hm_enf_bg "$T/helper" as 65534 exec "$T/child" waitread 60000 "$T/b"
+hm_enf_bg "$T/helper" as 65534 exec "$T/child" waitread 5000 "$T/b"
 svc=$BGPID
 hm_wait_for "[ \"\$(readlink /proc/$svc/exe)\" = '$T/child' ] &&
 	grep -q '^State:.*S' /proc/$svc/status" 100 ||
@@ -54,8 +56,14 @@ case "$HM_ENF_OUT" in
 *"inject open $T/b: Operation not permitted"*) ;;
 *) hm_enf_fail "the traced service opened $T/b: $HM_ENF_OUT" ;;
 esac
-hm_enf_bg_wait		# killed by the attacker
+hm_enf_bg_wait
+case "$HM_ENF_OUT" in
+*"read $T/b: Operation not permitted"*) ;;
+*) hm_enf_fail "the service, once traced, read $T/b: $HM_ENF_OUT" ;;
+esac
 hm_enf_stop
-hm_enf_log_has "deny pid=$svc domain=\"$A\" file read $T/b"
+hm_enf_log_has "pid $svc traced by [0-9]+: moved to its domain $A\$"
+[ "$(grep -cE "deny pid=$svc domain=\"$A\" file read $T/b" "$DLOG")" = 2 ] ||
+	hm_enf_fail "not two denials of $T/b in the tracer's domain"
 hm_enf_want "events judged in a tracer's domain" -ge 2
-hm_ok "a traced service is judged in its tracer's domain: no wider than the tracer"
+hm_ok "a traced service is judged in its tracer's domain, and keeps it after the detach"
