@@ -68,6 +68,8 @@ struct hm_proc {
 	struct hm_execq { int32_t pid; uint64_t ns, waits; } execq[1024];
 	size_t n_execq;
 
+	uint64_t drained_ns;		/* when the last drain began */
+
 	/* traced threads; full: every view reads TracerPid from /proc */
 	struct hm_traced traced[256];
 	size_t n_traced;
@@ -790,7 +792,7 @@ static int read_exe(const struct hm_proc *p, int32_t tgid, bool own_ns,
 	return -EPERM;
 }
 
-/* Log (once per call site's process) an exe link not believed. */
+/* Count and log an exe link not believed; @what: what it leads to. */
 static void log_unbelieved(struct hm_proc *p, int32_t pid,
 			   const struct hm_exe *e, const char *what)
 {
@@ -830,14 +832,8 @@ static bool group_alive(int32_t tgid, int32_t tid)
 	return alive;
 }
 
-/**
- * hm_proc_view() - the domain @pid is in.  A process not seen yet is
- * read from /proc and placed as the tracker places it.
- * @p: the keeper.
- * @pid: the process.
- * @out: its view; the names are the tracker's (borrowed).
- * Returns: 0, -ESRCH (gone), or -errno.
- */
+/* The domain @pid is in (hm_proc_view() without its tracer): a process
+ * not seen yet is read from /proc and placed as the tracker places it. */
 static int own_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 {
 	struct hm_exe e;
@@ -1259,9 +1255,9 @@ static bool exec_by_name(struct hm_proc *p, int32_t pid, uint64_t ns)
  * by prctl, or the process is in a later exec already, whose event is
  * not read yet: the kernel sets the exe link, then maps the program,
  * then sends the event.  Only the next event tells, so when nothing
- * needs the exec now it waits for the reaps of the next
- * HM_EXEC_DEFER_NS (from the first wait: a daemon that lags behind
- * reads old events).
+ * needs the exec now it waits until the proc connector was read
+ * HM_EXEC_DEFER_NS after its first wait (and said nothing of it): time
+ * alone would not do, a daemon that lags behind reads old events.
  */
 #define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
 
@@ -1272,7 +1268,7 @@ static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
 	uint64_t now = hm_now_ns();
 
 	if ((r != -EPERM && (!pe || exec_happened(e, pe))) ||
-	    (q->waits && now - q->waits > HM_EXEC_DEFER_NS))
+	    (q->waits && p->drained_ns > q->waits + HM_EXEC_DEFER_NS))
 		return false;
 	if (!q->waits) {
 		q->waits = now;
@@ -1529,6 +1525,7 @@ int hm_proc_drain(struct hm_proc *p)
 
 	if (p->fd < 0)
 		return 0;
+	p->drained_ns = hm_now_ns();
 	for (;;) {
 		struct sockaddr_nl from = { 0 };
 		socklen_t from_len = sizeof(from);
