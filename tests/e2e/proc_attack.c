@@ -170,6 +170,12 @@ static int spoof(int argc, char **argv, int mapped)
 
 	if (argc < 5 || stat("/proc/self/exe", &st))
 		return 2;
+	/* HM_SPOOF_AFTER: a file to wait for first (the enforcer has seen
+	 * this program's exec by then) */
+	if (getenv("HM_SPOOF_AFTER"))
+		for (int i = 0; i < 6000 && access(getenv("HM_SPOOF_AFTER"),
+						   F_OK); i++)
+			usleep(10000);
 	if (unmap_self(st.st_ino)) {
 		printf("spoof: cannot unmap the program: %s\n", strerror(errno));
 		return 2;

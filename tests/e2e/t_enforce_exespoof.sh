@@ -11,6 +11,11 @@
 # from /proc: the genuine one in <kernel> $T/genuine (it reads $T/b), the
 # spoofers in <kernel> (denied), each spoofer logged with why its link is
 # not believed (no executable mapping; another user namespace).
+# The same spoof then meets the two other ways a process is placed from
+# /proc: a resync after lost proc-connector messages (the spoofer, known
+# in its own domain, keeps it) and a --state import naming the spoofer
+# in <kernel> $T/genuine (not imported: <kernel>).  The spoofers started
+# after the enforcer may read $T/genuine (to open it for the prctl).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -26,6 +31,10 @@ use_profile 3
 <kernel> $T/genuine
 use_profile 3
 file read $T/b
+
+<kernel> $T/helper $HM_TMP/attack
+use_profile 3
+file read $T/genuine
 EOP
 
 # start NAME CMD...: CMD as uid 65534 in the background, output in
@@ -72,3 +81,60 @@ hm_enf_log_has "deny pid=$PID_spoof domain=\"<kernel>\" file read $T/b"
 hm_enf_log_has "deny pid=$PID_mapped domain=\"<kernel>\" file read $T/b"
 hm_enf_want "exe links not believed (not mapped, userns)" -ge 2
 hm_ok "a spoofed exe link (unmapped, or mapped in a user namespace) places the process in <kernel>"
+
+# wait_spoofed NAME: NAME printed that it spoofed $T/genuine
+wait_spoofed() {
+	hm_wait_for "grep -q '^spoofed\\|^spoof:' '$HM_TMP/$1.out'" 100 ||
+		hm_enf_fail "$1 did not start: $(cat "$HM_TMP/$1.out")"
+	grep -qx "spoofed $T/genuine" "$HM_TMP/$1.out" ||
+		hm_enf_fail "$1 could not spoof: $(cat "$HM_TMP/$1.out")"
+}
+
+# denied NAME: NAME ends, denied $T/b
+denied() {
+	local pid
+	eval "pid=\$PID_$1"
+	hm_wait_for "! kill -0 $pid" 200 || hm_enf_fail "$1 hung"
+	wait "$pid" || true
+	grep -qx "read $T/b: Operation not permitted" "$HM_TMP/$1.out" ||
+		hm_enf_fail "$1 read $T/b: $(cat "$HM_TMP/$1.out")"
+}
+
+# ------------------------------------------- resync (lost messages)
+# (a buffer small enough to overflow at will, large enough that the
+# machine's own processes do not overflow it before)
+hm_enf_start --mode enforcing --proc-buffer 262144
+# the spoof begins once the daemon has placed the spoofer by its exec
+HM_SPOOF_AFTER=$HM_TMP/placed start resync "$HM_TMP/attack" spoof "$T/genuine" \
+	"$GO.2" "$T/b"
+hm_wait_for "[ \"\$(readlink /proc/$PID_resync/exe)\" = '$HM_TMP/attack' ]" 100 ||
+	hm_enf_fail "the spoofer did not start"
+sleep 0.5
+touch "$HM_TMP/placed"
+wait_spoofed resync
+kill -STOP "$DPID"
+for i in $(seq 1 1000); do (:); done
+kill -CONT "$DPID"
+hm_wait_for "grep -q 'resyncing from /proc' '$DLOG'" 100 ||
+	hm_enf_fail "no resync"
+touch "$GO.2"
+denied resync
+hm_enf_stop
+hm_enf_log_has "pid $PID_resync: exe link $T/genuine not believed \(no executable mapping of it\): ignored"
+hm_enf_log_has "deny pid=$PID_resync domain=\"<kernel> $T/helper $HM_TMP/attack\" file read $T/b"
+hm_ok "resync: the spoofer keeps its own domain"
+
+# ------------------------------------------------------- --state
+start state "$HM_TMP/attack" spoof "$T/genuine" "$GO.3" "$T/b"
+wait_spoofed state
+ppid=$(awk '{ print $4 }' "/proc/$PID_state/stat")
+printf '# histmac process table v1: pid ppid sec flags exe domain\n%s %s 0 0 %s %s\n' \
+	"$PID_state" "$ppid" "$T/genuine" "<kernel> $T/genuine" >"$HM_TMP/state"
+hm_enf_start --mode enforcing --state "$HM_TMP/state"
+hm_enf_log_has "--state .*: 0 processes imported"
+touch "$GO.3"
+denied state
+hm_enf_stop
+hm_enf_log_has "pid $PID_state: exe link $T/genuine not believed \(no executable mapping of it\): not imported"
+hm_enf_log_has "deny pid=$PID_state domain=\"<kernel>\" file read $T/b"
+hm_ok "--state: a spoofer named in the table is not imported"
