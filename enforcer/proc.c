@@ -618,7 +618,7 @@ static void check_traced(struct hm_proc *p, int32_t pid, bool move)
 	if (!tracer)
 		return;
 	if (hm_proc_tgid(p, tracer, &group))
-		group = tracer;		/* gone already: checked when used */
+		group = tracer;	/* gone already: checked when used */
 	set_traced(p, pid, pid, group, move);
 }
 
@@ -774,7 +774,7 @@ static int read_exe(const struct hm_proc *p, int32_t tgid, bool own_ns,
 		if (exe_link(tgid, link, sizeof(link)) || exe_at(link, e))
 			return -ESRCH;
 		dir = strrchr(link, '/');
-		dir[1] = '\0';		/* "/proc/PID/" or ".../task/TID/" */
+		dir[1] = '\0';	/* "/proc/PID/" or ".../task/TID/" */
 		dev = e->dev;
 		ino = e->ino;
 		e->why = NULL;
@@ -971,7 +971,8 @@ static int list_live(struct hm_proc *p, struct live **out, size_t *n_out)
 			log_unbelieved(p, l.pid, e, "ignored");
 		if (!l.exe_len)
 			l.exe_len = e->len;
-		if (l.exe_len > 0 && !(l.exe = strndup(e->name, (size_t)l.exe_len)))
+		if (l.exe_len > 0 &&
+		    !(l.exe = strndup(e->name, (size_t)l.exe_len)))
 			goto nomem;
 		check_traced(p, l.pid, false);
 		if (n == cap) {
