@@ -914,6 +914,25 @@ int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 
 /* --------------------------------------------------------------- scan */
 
+/*
+ * Say at start what ptrace-like access is not judged: a traced process
+ * is (hm_proc_view()), but process_vm_writev(2), /proc/PID/mem and
+ * pidfd_getfd(2) reach another process without an event; Yama's
+ * ptrace_scope >= 1 limits all of them to descendants (docs/SECURITY.md).
+ */
+static void note_yama(void)
+{
+	char buf[16];
+	ssize_t n = read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
+			       sizeof(buf));
+
+	if (n > 0 && atoi(buf) >= 1)
+		return;
+	hm_log("%s: process_vm_writev, /proc/PID/mem and pidfd_getfd by a "
+	       "process of the same uid are not judged (docs/SECURITY.md)",
+	       n > 0 ? "Yama ptrace_scope is 0" : "no Yama");
+}
+
 struct live {
 	int32_t pid;
 	int64_t ppid;
@@ -1080,6 +1099,8 @@ int hm_proc_scan(struct hm_proc *p, bool resync)
 	size_t n;
 	int r = list_live(p, &v, &n);
 
+	if (!resync)
+		note_yama();
 	if (r)
 		return r;
 	by_pid = malloc((n ? n : 1) * sizeof(*by_pid));

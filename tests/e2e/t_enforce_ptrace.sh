@@ -66,4 +66,8 @@ hm_enf_log_has "pid $svc traced by [0-9]+: moved to its domain $A\$"
 [ "$(grep -cE "deny pid=$svc domain=\"$A\" file read $T/b" "$DLOG")" = 2 ] ||
 	hm_enf_fail "not two denials of $T/b in the tracer's domain"
 hm_enf_want "events judged in a tracer's domain" -ge 2
+# what is not judged is said at start
+if [ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" = 0 ]; then
+	hm_enf_log_has "(no Yama|Yama ptrace_scope is 0): process_vm_writev, /proc/PID/mem and pidfd_getfd .* not judged"
+fi
 hm_ok "a traced service is judged in its tracer's domain, and keeps it after the detach"
