@@ -4,9 +4,9 @@
  * executed; learned domain names use the path passed to execve.  When an
  * exec is allowed in domain D for real path R, the program name the
  * decision found (an execute entry matching R, or one whose
- * exec.realpath is R) is kept here as the pid's pending exec; the proc
- * connector's exec event then enters the next domain with that name
- * (proc.c).  The loader or #! interpreter the same execve opens next is
+ * exec.realpath is R) is kept here as a pending exec of the pid, one
+ * per judged exec, in order; the proc connector's exec event then enters
+ * the next domain with that name (proc.c).  The loader or #! interpreter the same execve opens next is
  * part of that exec, as are the plain opens of the same files that
  * fsnotify sends after each exec open.  Owns the pending table.
  */
@@ -177,6 +177,7 @@ static void make_room(struct hm_execs *x, int32_t pid)
 	}
 	if (x->n < HM_EXECS_MAX)
 		return;
+	oldest = 0;
 	for (size_t i = 1; i < x->n; i++)
 		if (x->pend[i].seq < x->pend[oldest].seq)
 			oldest = i;

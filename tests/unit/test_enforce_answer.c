@@ -337,6 +337,18 @@ static void test_pending(void **state)
 		assert_true(hm_execs_has_obj(pe, 1, 100));
 		assert_null(pe->interp);	/* ld.so names no loader */
 	}
+	/* a full table: the table's oldest goes, not the pid's own */
+	hm_execs_clear(E);
+	assert_int_equal(hm_execs_set(E, 1, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 1), 0);
+	for (int pid = 2000; pid < 2000 + (int)HM_EXECS_MAX - 2; pid++)
+		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 2), 0);
+	assert_int_equal(E->n, HM_EXECS_MAX);
+	assert_null(hm_execs_find(E, 1));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 60, hm_now_ns()), 0,
+				     1));
+	hm_execs_clear(E);
 	/* many pids: bounded, the oldest goes */
 	for (int pid = 1000; pid < 1000 + (int)HM_EXECS_MAX + 10; pid++)
 		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
