@@ -92,6 +92,10 @@
 	X(exec_pending, "execs entered by their judged name")		\
 	X(exec_fallback, "execs named from /proc/PID/exe")		\
 	X(exec_gone, "execs not applied: process gone first")		\
+	X(exec_by_name, "execs entered by name (a later exec queued)")	\
+	X(exec_deferred, "execs waiting for a later exec's event")	\
+	X(exe_unbelieved, "exe links not believed (not mapped, userns)") \
+	X(traced_views, "events judged in a tracer's domain")		\
 	X(reloads, "policy reloads")					\
 	X(reload_failures, "policy reloads refused")			\
 	X(saves, "policy saves")					\
@@ -189,21 +193,28 @@ struct hm_pending_exec {
 	char *interp;			/* raw interpreter/loader path, or NULL */
 	uint64_t dev[4], ino[4];	/* objects opened by this exec */
 	int n_obj;
-	uint64_t since_ns;
+	uint64_t since_ns;		/* when it was judged (hm_now_ns()) */
+	uint64_t seq;			/* order of the judgements */
 };
 
 #define HM_EXECS_MAX 256
+#define HM_EXECS_PER_PID 4
 #define HM_EXECS_TTL_NS (5ull * 1000 * 1000 * 1000)
 
 /* The pending execs, at most HM_EXECS_MAX (the oldest makes room). */
 struct hm_execs {
 	struct hm_pending_exec pend[HM_EXECS_MAX];
 	size_t n;
+	uint64_t seq;
 };
 
-/* the pending exec of @pid, or NULL (borrowed until the next change) */
+/* the newest pending exec of @pid, or NULL (borrowed until the next
+ * change); the oldest one judged before @before_ns */
 struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid);
+struct hm_pending_exec *hm_execs_oldest(struct hm_execs *x, int32_t pid,
+					uint64_t before_ns);
 void hm_execs_drop(struct hm_execs *x, int32_t pid);
+void hm_execs_remove(struct hm_execs *x, struct hm_pending_exec *pe);
 void hm_execs_expire(struct hm_execs *x, uint64_t now);
 void hm_execs_clear(struct hm_execs *x);
 bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
@@ -246,8 +257,9 @@ int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out);
 int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out);
 /* task values for conditions, from /proc/PID/status; -ESRCH: gone */
 int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx);
-/* encoded /proc/PID/exe into @buf (size @cap); length or -errno */
-long hm_proc_exe(int32_t pid, char *buf, size_t cap);
+/* a /proc/PID/maps line: an executable mapping of that file? */
+bool hm_proc_maps_exec(const char *line, unsigned dev_major,
+		       unsigned dev_minor, uint64_t ino);
 
 /* --------------------------------------------------------------- mark.c */
 

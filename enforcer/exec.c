@@ -4,9 +4,9 @@
  * executed; learned domain names use the path passed to execve.  When an
  * exec is allowed in domain D for real path R, the program name the
  * decision found (an execute entry matching R, or one whose
- * exec.realpath is R) is kept here as the pid's pending exec; the proc
- * connector's exec event then enters the next domain with that name
- * (proc.c).  The loader or #! interpreter the same execve opens next is
+ * exec.realpath is R) is kept here as a pending exec of the pid, one
+ * per judged exec, in order; the proc connector's exec event then enters
+ * the next domain with that name (proc.c).  The loader or #! interpreter the same execve opens next is
  * part of that exec, as are the plain opens of the same files that
  * fsnotify sends after each exec open.  Owns the pending table.
  */
@@ -18,18 +18,50 @@
 
 #include "enforcer_private.h"
 
+/* The oldest (@newest false) or newest pending exec of @pid, or NULL. */
+static struct hm_pending_exec *find_by_age(struct hm_execs *x, int32_t pid,
+					   bool newest)
+{
+	struct hm_pending_exec *best = NULL;
+
+	for (size_t i = 0; i < x->n; i++) {
+		struct hm_pending_exec *pe = &x->pend[i];
+
+		if (pe->pid == pid &&
+		    (!best || (newest ? pe->seq > best->seq :
+					pe->seq < best->seq)))
+			best = pe;
+	}
+	return best;
+}
+
 /**
- * hm_execs_find() - the pending exec of @pid.
+ * hm_execs_find() - the newest pending exec of @pid: the exec it is in
+ * now (its loader and interpreter opens are part of that one).
  * @x: the table.
  * @pid: a process (thread group) id.
  * Returns: the entry or NULL; borrowed until the table changes.
  */
 struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid)
 {
-	for (size_t i = 0; i < x->n; i++)
-		if (x->pend[i].pid == pid)
-			return &x->pend[i];
-	return NULL;
+	return find_by_age(x, pid, true);
+}
+
+/**
+ * hm_execs_oldest() - the oldest pending exec of @pid judged before
+ * @before_ns: the one an exec event of that time names when a later
+ * exec of the same process is queued too (proc.c).
+ * @x: the table.
+ * @pid: a process id.
+ * @before_ns: the exec event's time (CLOCK_MONOTONIC, as hm_now_ns()).
+ * Returns: the entry or NULL; borrowed until the table changes.
+ */
+struct hm_pending_exec *hm_execs_oldest(struct hm_execs *x, int32_t pid,
+					uint64_t before_ns)
+{
+	struct hm_pending_exec *pe = find_by_age(x, pid, false);
+
+	return pe && pe->since_ns <= before_ns ? pe : NULL;
 }
 
 static void pending_free(struct hm_pending_exec *pe)
@@ -45,17 +77,27 @@ static void pending_remove(struct hm_execs *x, size_t i)
 }
 
 /**
- * hm_execs_drop() - forget @pid's pending exec (applied, or it is gone).
+ * hm_execs_drop() - forget @pid's pending execs (applied, or it is gone).
  * @x: the table.
  * @pid: a process id.
  */
 void hm_execs_drop(struct hm_execs *x, int32_t pid)
 {
-	for (size_t i = 0; i < x->n; i++)
-		if (x->pend[i].pid == pid) {
+	for (size_t i = 0; i < x->n;)
+		if (x->pend[i].pid == pid)
 			pending_remove(x, i);
-			return;
-		}
+		else
+			i++;
+}
+
+/**
+ * hm_execs_remove() - forget one pending exec (applied).
+ * @x: the table.
+ * @pe: an entry of @x (hm_execs_find(), hm_execs_oldest()).
+ */
+void hm_execs_remove(struct hm_execs *x, struct hm_pending_exec *pe)
+{
+	pending_remove(x, (size_t)(pe - x->pend));
 }
 
 /**
@@ -110,9 +152,43 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 	return false;
 }
 
+/* How many pending execs of @pid, and its oldest one. */
+static size_t count_of(struct hm_execs *x, int32_t pid, size_t *oldest)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->n; i++)
+		if (x->pend[i].pid == pid &&
+		    (!n++ || x->pend[i].seq < x->pend[*oldest].seq))
+			*oldest = i;
+	return n;
+}
+
+/* Room for one more entry of @pid: its own oldest goes past
+ * HM_EXECS_PER_PID (execs that failed after their open), the table's
+ * oldest when it is full. */
+static void make_room(struct hm_execs *x, int32_t pid)
+{
+	size_t oldest = 0;
+
+	if (count_of(x, pid, &oldest) >= HM_EXECS_PER_PID) {
+		pending_remove(x, oldest);
+		return;
+	}
+	if (x->n < HM_EXECS_MAX)
+		return;
+	oldest = 0;
+	for (size_t i = 1; i < x->n; i++)
+		if (x->pend[i].seq < x->pend[oldest].seq)
+			oldest = i;
+	pending_remove(x, oldest);
+}
+
 /**
  * hm_execs_set() - @pid's exec of @program was allowed: enter with that
- * name when the proc connector says the exec happened.
+ * name when the proc connector says the exec happened.  Each judged exec
+ * is its own entry, in order: a process may exec again before its first
+ * exec event is applied (proc.c applies each event by its own entry).
  * @x: the table; when full, the oldest entry makes room.
  * @pid: the process.
  * @program: the encoded name to enter the next domain with (copied).
@@ -124,29 +200,18 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
 		 int fd, uint64_t dev, uint64_t ino)
 {
-	struct hm_pending_exec *pe = hm_execs_find(x, pid);
+	struct hm_pending_exec *pe;
 	char *prog = strdup(program);
 
 	if (!prog)
 		return -ENOMEM;
-	if (pe) {
-		pending_free(pe);
-	} else {
-		if (x->n == HM_EXECS_MAX) {
-			size_t oldest = 0;
-
-			for (size_t i = 1; i < x->n; i++)
-				if (x->pend[i].since_ns <
-				    x->pend[oldest].since_ns)
-					oldest = i;
-			pending_remove(x, oldest);
-		}
-		pe = &x->pend[x->n++];
-	}
+	make_room(x, pid);
+	pe = &x->pend[x->n++];
 	memset(pe, 0, sizeof(*pe));
 	pe->pid = pid;
 	pe->program = prog;
 	pe->since_ns = hm_now_ns();
+	pe->seq = ++x->seq;
 	pe->interp = hm_exec_interp(fd, &pe->script);
 	add_obj(pe, dev, ino);
 	return 0;

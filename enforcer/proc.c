@@ -38,6 +38,23 @@ struct hm_sysfd {
 	uint64_t used;
 };
 
+/* A traced thread (PROC_EVENT_PTRACE, or TracerPid read at an exec or
+ * a fork): its group is judged in the tracer's domain. */
+struct hm_traced {
+	int32_t tid;			/* 0: free */
+	int32_t tgid;
+	int32_t tracer;			/* the tracer's thread group */
+};
+
+/* What /proc says a process runs (read_exe()). */
+struct hm_exe {
+	char name[HM_MAX_WORD];		/* encoded */
+	long len;
+	char raw[PATH_MAX];		/* as the link reads */
+	uint64_t dev, ino;
+	const char *why;		/* not believed: why */
+};
+
 struct hm_proc {
 	int fd;				/* proc connector, or -1 */
 	struct hm_tracker *t;		/* the process table */
@@ -45,9 +62,21 @@ struct hm_proc {
 	struct hm_enforcer_counters *c;
 	bool verbose;
 
-	/* execs applied when needed or after the batch */
-	int32_t execq[1024];
+	/* execs applied when needed or after the batch: the proc
+	 * connector's time of each (CLOCK_MONOTONIC), since when it waits
+	 * (may_wait(); 0: not) */
+	struct hm_execq { int32_t pid; uint64_t ns, waits; } execq[1024];
 	size_t n_execq;
+
+	uint64_t drained_ns;		/* when the last drain began */
+
+	/* traced threads; full: every view reads TracerPid from /proc */
+	struct hm_traced traced[256];
+	size_t n_traced;
+	bool traced_full;
+
+	/* our own user namespace (exe links from another are not believed) */
+	uint64_t userns_dev, userns_ino;
 
 	/* exits applied after the events read before them are judged */
 	struct { int32_t tgid, tid; } gone[1024];	/* tid: the thread */
@@ -81,11 +110,16 @@ int hm_proc_new(int fd, struct hm_tracker *t, struct hm_execs *x,
 		struct hm_proc **out)
 {
 	struct hm_proc *p = calloc(1, sizeof(*p));
+	struct stat st;
 
 	if (!p)
 		return -ENOMEM;
 	*p = (struct hm_proc){ .fd = fd, .t = t, .x = x, .c = c,
 			       .verbose = verbose };
+	if (!stat("/proc/self/ns/user", &st)) {
+		p->userns_dev = st.st_dev;
+		p->userns_ino = st.st_ino;
+	}
 	*out = p;
 	return 0;
 }
@@ -215,24 +249,26 @@ static int proc_stat(int32_t pid, int64_t *ppid, uint64_t *start)
 }
 
 /**
- * hm_proc_exe() - the encoded /proc/PID/exe.
- * @pid: the process.
- * @buf, @cap: where it goes, NUL-terminated.
- * Returns: its length, -ESRCH (gone), -ENAMETOOLONG, or -errno.
+ * hm_proc_maps_exec() - is this /proc/PID/maps line an executable mapping
+ * of the file @dev_major:@dev_minor, inode @ino?
+ * @line: "START-END PERMS OFFSET MAJ:MIN INODE [PATH]" (hex device
+ *	numbers, as the kernel prints them); the path is not looked at (it
+ *	may hold spaces or " (deleted)").
+ * Returns: true when it is, false for another file, another mode, or a
+ * line that does not parse.
  */
-long hm_proc_exe(int32_t pid, char *buf, size_t cap)
+bool hm_proc_maps_exec(const char *line, unsigned dev_major,
+		       unsigned dev_minor, uint64_t ino)
 {
-	char path[64];
-	char raw[PATH_MAX];
-	ssize_t n;
+	char perms[5];
+	unsigned maj, min;
+	unsigned long long inode;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	n = readlink(path, raw, sizeof(raw));
-	if (n < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	if ((size_t)n >= sizeof(raw) || hm_encode_len(raw, (size_t)n) >= cap)
-		return -ENAMETOOLONG;
-	return (long)hm_encode(buf, raw, (size_t)n);
+	if (sscanf(line, "%*[0-9a-f]-%*[0-9a-f] %4s %*[0-9a-f] %x:%x %llu",
+		   perms, &maj, &min, &inode) != 4)
+		return false;
+	return strlen(perms) == 4 && perms[2] == 'x' && maj == dev_major &&
+	       min == dev_minor && inode == ino && inode != 0;
 }
 
 /**
@@ -480,6 +516,124 @@ int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out)
 	return r;
 }
 
+/* ------------------------------------------------------------ ptrace */
+
+/* TracerPid of task @pid (/proc/PID/status), 0 when not traced or gone. */
+static int32_t read_tracer(int32_t pid)
+{
+	char path[64];
+	char buf[4096];
+	const char *t;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 ||
+	    !(t = strstr(buf, "\nTracerPid:")))
+		return 0;
+	return (int32_t)strtol(t + 11, NULL, 10);
+}
+
+/*
+ * Tracee @tgid takes tracer @group's domain for good: what the tracer
+ * made it do (code written into it, an exec it set up) outlives the
+ * detach, so it never gets back a domain wider than the tracer's.  Not
+ * at a scan (@move false): the tracer may not be placed yet; while
+ * traced it is judged in the tracer's domain all the same.
+ */
+static void move_to_tracer(struct hm_proc *p, int32_t tgid, int32_t group)
+{
+	struct hm_proc_view tv, cur;
+	int64_t ppid;
+
+	if (group == tgid || hm_proc_view(p, group, &tv) ||
+	    proc_stat(tgid, &ppid, NULL) ||
+	    (hm_tracker_lookup(p->t, tgid, &cur) && cur.name == tv.name))
+		return;
+	hm_log("pid %d traced by %d: moved to its domain %s", tgid, group,
+	       tv.name->str);
+	if (hm_tracker_set(p->t, tgid, ppid, NULL, 0, tv.name->str,
+			   tv.name->len, tv.flags, time(NULL)))
+		p->c->internal_errors++;
+}
+
+/* Thread @tid of @tgid is traced by thread group @group (0: detached);
+ * @move: move_to_tracer(). */
+static void set_traced(struct hm_proc *p, int32_t tid, int32_t tgid,
+		       int32_t group, bool move)
+{
+	struct hm_traced *free_slot = NULL;
+
+	if (group && move) {
+		if (p->n_execq) {	/* what both did before the attach */
+			hm_proc_apply(p, tgid);
+			hm_proc_apply(p, group);
+		}
+		move_to_tracer(p, tgid, group);
+	}
+
+	for (size_t i = 0; i < p->n_traced; i++)
+		if (p->traced[i].tid == tid) {
+			if (!group)
+				p->traced[i] = p->traced[--p->n_traced];
+			else
+				p->traced[i].tracer = group;
+			return;
+		}
+	if (!group)
+		return;
+	if (p->n_traced < HM_ARRAY_SIZE(p->traced))
+		free_slot = &p->traced[p->n_traced++];
+	if (!free_slot) {
+		if (!p->traced_full)
+			hm_log("more than %zu traced threads: TracerPid is "
+			       "read for every event from now on",
+			       HM_ARRAY_SIZE(p->traced));
+		p->traced_full = true;
+		return;
+	}
+	*free_slot = (struct hm_traced){ .tid = tid, .tgid = tgid,
+					 .tracer = group };
+	if (p->verbose)
+		hm_log("pid %d (thread %d) traced by %d", tgid, tid, group);
+}
+
+/* Thread @tid exits; it led group @tgid when they are equal.  A tracer
+ * that exits detaches its tracees, and no event says so. */
+static void untrace_exit(struct hm_proc *p, int32_t tid, int32_t tgid)
+{
+	for (size_t i = 0; i < p->n_traced;)
+		if (p->traced[i].tid == tid ||
+		    (tid == tgid && p->traced[i].tracer == tgid))
+			p->traced[i] = p->traced[--p->n_traced];
+		else
+			i++;
+}
+
+/* A process just seen exec or fork (@move), or found at a scan:
+ * TracerPid tells a tracer that no event named (PTRACE_TRACEME, a
+ * tracer's PTRACE_O_TRACEFORK). */
+static void check_traced(struct hm_proc *p, int32_t pid, bool move)
+{
+	int32_t tracer = read_tracer(pid), group;
+
+	if (!tracer)
+		return;
+	if (hm_proc_tgid(p, tracer, &group))
+		group = tracer;	/* gone already: checked when used */
+	set_traced(p, pid, pid, group, move);
+}
+
+static int32_t tracer_of(struct hm_proc *p, int32_t tgid)
+{
+	int32_t tracer, group;
+
+	for (size_t i = 0; i < p->n_traced; i++)
+		if (p->traced[i].tgid == tgid)
+			return p->traced[i].tracer;
+	if (!p->traced_full || !(tracer = read_tracer(tgid)))
+		return 0;
+	return hm_proc_tgid(p, tracer, &group) ? tracer : group;
+}
+
 /* Put @pid in <kernel> EXE, the same name as the tracker's own rule
  * for unobserved history (analyzer/tracker.c unobserved_name).  @flags:
  * HM_PROC_UNOBSERVED (its next exec is not judged), or 0. */
@@ -540,21 +694,111 @@ static int exe_link(int32_t tgid, char *link, size_t cap)
 	return r;
 }
 
-/* The exe of @tgid or of any live thread of it (encoded). */
-static long group_exe(int32_t tgid, char *buf, size_t cap)
+/* Does the task at @dir ("/proc/PID/" or "/proc/PID/task/TID/") map
+ * the object @e executable? */
+static bool exe_mapped(const char *dir, const struct hm_exe *e)
 {
-	char link[96];
-	char raw[PATH_MAX];
+	char path[128];
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%smaps", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = hm_proc_maps_exec(line, (unsigned)(e->dev >> 32),
+					  (unsigned)e->dev, e->ino);
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Is the task at @dir in our own user namespace? */
+static bool own_userns(const struct hm_proc *p, const char *dir)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%sns/user", dir);
+	return !stat(path, &st) && st.st_dev == p->userns_dev &&
+	       st.st_ino == p->userns_ino;
+}
+
+/* The exe link at @link into @e; 0, -ESRCH or -ENAMETOOLONG. */
+static int exe_at(const char *link, struct hm_exe *e)
+{
+	struct statx stx;
 	ssize_t n;
 
-	if (exe_link(tgid, link, sizeof(link)))
+	if (statx(AT_FDCWD, link, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0)
 		return -ESRCH;
-	n = readlink(link, raw, sizeof(raw));
+	e->dev = (uint64_t)stx.stx_dev_major << 32 | stx.stx_dev_minor;
+	e->ino = stx.stx_ino;
+	n = readlink(link, e->raw, sizeof(e->raw));
 	if (n < 0)
 		return -ESRCH;
-	if ((size_t)n >= sizeof(raw) || hm_encode_len(raw, (size_t)n) >= cap)
+	if ((size_t)n >= sizeof(e->raw) ||
+	    hm_encode_len(e->raw, (size_t)n) >= sizeof(e->name))
 		return -ENAMETOOLONG;
-	return (long)hm_encode(buf, raw, (size_t)n);
+	e->raw[n] = '\0';
+	e->len = (long)hm_encode(e->name, e->raw, (size_t)n);
+	return 0;
+}
+
+/*
+ * What @tgid (or a live thread of it: a leader may be gone) runs, into
+ * @e, and whether the link is believed.  prctl(PR_SET_MM_MAP) sets the
+ * link to any file its caller may execute, once it has unmapped its own
+ * program, and an unprivileged process may call it in a user namespace
+ * of its own: the link is believed only when the process maps that file
+ * executable (an exec maps its program; for a script or `ld.so PROG`
+ * the link is the interpreter, which is mapped) and, with @own_ns, when
+ * the process is in our user namespace (in its own it can map the file
+ * too).  An exec in between two reads is read again.
+ * Returns: 0 (believed), -EPERM (not believed, e->why says why; the name
+ * is in @e), -ESRCH (gone, or no exe: a kernel thread), -ENAMETOOLONG.
+ */
+static int read_exe(const struct hm_proc *p, int32_t tgid, bool own_ns,
+		    struct hm_exe *e)
+{
+	char link[96];
+	int r = -ESRCH;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t dev, ino;
+		char *dir;
+
+		if (exe_link(tgid, link, sizeof(link)) || exe_at(link, e))
+			return -ESRCH;
+		dir = strrchr(link, '/');
+		dir[1] = '\0';	/* "/proc/PID/" or ".../task/TID/" */
+		dev = e->dev;
+		ino = e->ino;
+		e->why = NULL;
+		if (!exe_mapped(link, e))
+			e->why = "no executable mapping of it";
+		else if (own_ns && !own_userns(p, link))
+			e->why = "in another user namespace";
+		strcat(link, "exe");
+		if (!e->why)
+			return 0;
+		r = exe_at(link, e);
+		if (r || (e->dev == dev && e->ino == ino))
+			return r ? r : -EPERM;	/* no exec in between */
+	}
+	return -EPERM;
+}
+
+/* Count and log an exe link not believed; @what: what it leads to. */
+static void log_unbelieved(struct hm_proc *p, int32_t pid,
+			   const struct hm_exe *e, const char *what)
+{
+	p->c->exe_unbelieved++;
+	hm_log("pid %d: exe link %s not believed (%s): %s", pid, e->name,
+	       e->why, what);
 }
 
 /* Does a thread of @tgid other than its leader and @tid (threads that
@@ -588,19 +832,13 @@ static bool group_alive(int32_t tgid, int32_t tid)
 	return alive;
 }
 
-/**
- * hm_proc_view() - the domain @pid is in.  A process not seen yet is
- * read from /proc and placed as the tracker places it.
- * @p: the keeper.
- * @pid: the process.
- * @out: its view; the names are the tracker's (borrowed).
- * Returns: 0, -ESRCH (gone), or -errno.
- */
-int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
+/* The domain @pid is in (hm_proc_view() without its tracer): a process
+ * not seen yet is read from /proc and placed as the tracker places it. */
+static int own_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 {
-	char exe[HM_MAX_WORD];
+	struct hm_exe e;
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
-	long n;
+	int n;
 	int r;
 
 	if (hm_tracker_lookup(p->t, pid, out))
@@ -608,28 +846,92 @@ int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 	r = proc_stat(pid, &task.ppid, NULL);
 	if (r && r != -ESRCH)
 		return r;
-	n = r ? -ESRCH : hm_proc_exe(pid, exe, sizeof(exe));
-	if (n == -ESRCH && !r)
-		n = group_exe(pid, exe, sizeof(exe));
+	n = r ? -ESRCH : read_exe(p, pid, true, &e);
+	if (n == -EPERM) {
+		/* a link it may have set itself: <kernel>, flagged */
+		log_unbelieved(p, pid, &e, "placed in " HM_KERNEL);
+		r = set_unobserved(p, pid, task.ppid, NULL, 0);
+		if (r)
+			return r;
+		return hm_tracker_lookup(p->t, pid, out) ? 0 : -ENOMEM;
+	}
 	if (r || n == -ESRCH) {
 		/* gone, or its leader left: no history we know of, so
 		 * judged as <kernel> EXE (DESIGN.md "Unobserved history"),
 		 * its execs too: never let through unjudged */
 		p->c->exited++;
-		r = set_kernel_exe(p, pid, task.ppid, n > 0 ? exe : NULL, n,
-				   0);
+		r = set_kernel_exe(p, pid, task.ppid, NULL, 0, 0);
 		if (r)
 			return r;
 		return hm_tracker_lookup(p->t, pid, out) ? 0 : -ENOMEM;
 	}
-	if (n > 0) {
-		task.exe = exe;
-		task.exe_len = (size_t)n;
+	if (!n) {
+		task.exe = e.name;
+		task.exe_len = (size_t)e.len;
 	}
 	return hm_tracker_current(p->t, &task, out);
 }
 
+/* Tracers of tracers are followed this far (a loop of them ends). */
+#define MAX_TRACERS 8
+
+/**
+ * hm_proc_view() - the domain @pid is judged in.  A process not seen yet
+ * is read from /proc and placed as the tracker places it.  A traced
+ * process is judged in its tracer's domain: the tracer decides what it
+ * does (ptrace), so it gets no more than the tracer has.
+ * @p: the keeper.
+ * @pid: the process.
+ * @out: its view; the names are the tracker's (borrowed).
+ * Returns: 0, -ESRCH (gone), or -errno.
+ */
+int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
+{
+	int32_t tracer;
+	int r = own_view(p, pid, out);
+
+	for (int i = 0; !r && i < MAX_TRACERS; i++) {
+		struct hm_proc_view tv;
+
+		if (!(p->n_traced || p->traced_full) ||
+		    !(tracer = tracer_of(p, pid)) || tracer == pid)
+			break;
+		if (!hm_tracker_lookup(p->t, tracer, &tv) &&
+		    (proc_stat(tracer, &(int64_t){ 0 }, NULL) ||
+		     own_view(p, tracer, &tv))) {
+			untrace_exit(p, tracer, tracer);	/* detached */
+			break;
+		}
+		if (p->verbose)
+			hm_log("pid %d traced by %d: judged in %s", pid,
+			       tracer, tv.name->str);
+		p->c->traced_views++;
+		*out = tv;
+		pid = tracer;
+	}
+	return r;
+}
+
 /* --------------------------------------------------------------- scan */
+
+/*
+ * Say at start what ptrace-like access is not judged: a traced process
+ * is (hm_proc_view()), but process_vm_writev(2), /proc/PID/mem and
+ * pidfd_getfd(2) reach another process without an event; Yama's
+ * ptrace_scope >= 1 limits all of them to descendants (docs/SECURITY.md).
+ */
+static void note_yama(void)
+{
+	char buf[16];
+	ssize_t n = read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
+			       sizeof(buf));
+
+	if (n > 0 && atoi(buf) >= 1)
+		return;
+	hm_log("%s: process_vm_writev, /proc/PID/mem and pidfd_getfd by a "
+	       "process of the same uid are not judged (docs/SECURITY.md)",
+	       n > 0 ? "Yama ptrace_scope is 0" : "no Yama");
+}
 
 struct live {
 	int32_t pid;
@@ -655,16 +957,24 @@ static int cmp_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static int list_live(struct live **out, size_t *n_out)
+static int list_live(struct hm_proc *p, struct live **out, size_t *n_out)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	struct live *v = NULL;
 	size_t n = 0, cap = 0;
-	char exe[HM_MAX_WORD];
+	struct hm_exe *e = malloc(sizeof(*e));
 
-	if (!d)
-		return -errno;
+	*out = NULL;
+	*n_out = 0;
+	if (!d || !e) {
+		int r = d ? -ENOMEM : -errno;
+
+		if (d)
+			closedir(d);
+		free(e);
+		return r;
+	}
 	while ((de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
@@ -675,9 +985,15 @@ static int list_live(struct live **out, size_t *n_out)
 		l.pid = (int32_t)pid;
 		if (proc_stat(l.pid, &l.ppid, &l.start))
 			continue;	/* gone meanwhile */
-		l.exe_len = hm_proc_exe(l.pid, exe, sizeof(exe));
-		if (l.exe_len > 0 && !(l.exe = strndup(exe, (size_t)l.exe_len)))
+		l.exe_len = read_exe(p, l.pid, true, e);
+		if (l.exe_len == -EPERM)
+			log_unbelieved(p, l.pid, e, "ignored");
+		if (!l.exe_len)
+			l.exe_len = e->len;
+		if (l.exe_len > 0 &&
+		    !(l.exe = strndup(e->name, (size_t)l.exe_len)))
 			goto nomem;
+		check_traced(p, l.pid, false);
 		if (n == cap) {
 			struct live *nv;
 
@@ -692,11 +1008,13 @@ static int list_live(struct live **out, size_t *n_out)
 		v[n++] = l;
 	}
 	closedir(d);
+	free(e);
 	*out = v;
 	*n_out = n;
 	return 0;
 nomem:
 	closedir(d);
+	free(e);
 	for (size_t i = 0; i < n; i++)
 		free(v[i].exe);
 	free(v);
@@ -779,8 +1097,10 @@ int hm_proc_scan(struct hm_proc *p, bool resync)
 	struct live *v;
 	struct live *by_pid;
 	size_t n;
-	int r = list_live(&v, &n);
+	int r = list_live(p, &v, &n);
 
+	if (!resync)
+		note_yama();
 	if (r)
 		return r;
 	by_pid = malloc((n ? n : 1) * sizeof(*by_pid));
@@ -818,23 +1138,32 @@ out:
 	return r;
 }
 
-/* --state: keep a process only if it still runs with that ppid and exe. */
+/* --state: keep a process only if it still runs with that ppid and exe
+ * (believed: read_exe()). */
 static bool still_runs(int64_t pid, int64_t ppid, const char *exe,
 		       int64_t sec, void *arg)
 {
-	char now[HM_MAX_WORD];
+	struct hm_proc *p = arg;
+	struct hm_exe *e;
 	int64_t real_ppid;
-	long n;
+	bool same;
+	int r;
 
 	(void)sec;
-	(void)arg;
 	if (pid <= 0 || pid > INT32_MAX ||
-	    proc_stat((int32_t)pid, &real_ppid, NULL) || real_ppid != ppid)
+	    proc_stat((int32_t)pid, &real_ppid, NULL) || real_ppid != ppid ||
+	    !(e = malloc(sizeof(*e))))
 		return false;
-	n = hm_proc_exe((int32_t)pid, now, sizeof(now));
+	r = read_exe(p, (int32_t)pid, true, e);
+	if (r == -EPERM)
+		log_unbelieved(p, (int32_t)pid, e, "not imported");
 	if (!exe)
-		return n < 0;
-	return n == (long)strlen(exe) && !memcmp(now, exe, (size_t)n);
+		same = r == -ESRCH;
+	else
+		same = !r && e->len == (long)strlen(exe) &&
+		       !memcmp(e->name, exe, (size_t)e->len);
+	free(e);
+	return same;
 }
 
 /**
@@ -847,7 +1176,7 @@ static bool still_runs(int64_t pid, int64_t ppid, const char *exe,
 int hm_proc_import(struct hm_proc *p, const char *state)
 {
 	struct hm_diag d = { 0 };
-	int r = hm_tracker_load(p->t, state, &d, still_runs, NULL);
+	int r = hm_tracker_load(p->t, state, &d, still_runs, p);
 
 	for (size_t i = 0; i < d.n_msgs; i++) {
 		char *s = hm_diag_format(&d.msgs[i]);
@@ -861,64 +1190,155 @@ int hm_proc_import(struct hm_proc *p, const char *state)
 
 /* ------------------------------------------------------------- events */
 
-/* Is @pid now running what its pending exec judged (the program, or
- * for a script its interpreter)?  A domain changes only by an exec
- * that happened. */
-static bool exec_happened(int32_t pid, const struct hm_pending_exec *pe)
+/* Is @e (what the process runs now) what @pe judged: the program, or
+ * for a script its interpreter?  A domain changes only by an exec that
+ * happened. */
+static bool exec_happened(const struct hm_exe *e,
+			  const struct hm_pending_exec *pe)
 {
-	char path[96];
-	struct statx stx;
+	char want[PATH_MAX];
 
-	if (exe_link(pid, path, sizeof(path)) ||
-	    statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) < 0)
-		return false;
-	if (hm_execs_has_obj(pe, stx.stx_dev_major * 0x100000000ull +
-					 stx.stx_dev_minor,
-			     stx.stx_ino))
+	if (hm_execs_has_obj(pe, e->dev, e->ino))
 		return true;
 	/* a script whose interpreter is outside the marks: its exec open
 	 * was not seen, only its name is known */
-	if (pe->script && pe->interp) {
-		char want[PATH_MAX];
-		char have[PATH_MAX];
-		ssize_t n = readlink(path, have, sizeof(have) - 1);
-
-		if (n <= 0 || !realpath(pe->interp, want))
-			return false;
-		have[n] = '\0';
-		return !strcmp(want, have);
-	}
-	return false;
+	return pe->script && pe->interp && realpath(pe->interp, want) &&
+	       !strcmp(want, e->raw);
 }
 
-static void on_exec(struct hm_proc *p, int32_t pid)
+/* The judged exec that @pid's exec event at @ns is, when @e (what it
+ * runs now, believed; NULL: nothing is) shows it: the oldest judged
+ * before the event that matches; the ones before it failed after
+ * their open and go. */
+static struct hm_pending_exec *judged_exec(struct hm_proc *p, int32_t pid,
+					   uint64_t ns, const struct hm_exe *e)
 {
-	char exe[HM_MAX_WORD];
-	struct hm_task task = { .pid = pid, .sec = time(NULL) };
-	struct hm_pending_exec *pe = hm_execs_find(p->x, pid);
-	struct hm_name prog = { 0 }, real = { 0 };
+	struct hm_pending_exec *pe;
+
+	while ((pe = hm_execs_oldest(p->x, pid, ns)) &&
+	       !(e && exec_happened(e, pe)))
+		hm_execs_remove(p->x, pe);
+	return pe;
+}
+
+/* Forget @pid's execs judged before its exec event at @ns: applied, or
+ * failed.  Those judged since are a later exec's. */
+static void drop_judged(struct hm_proc *p, int32_t pid, uint64_t ns)
+{
+	struct hm_pending_exec *pe;
+
+	while ((pe = hm_execs_oldest(p->x, pid, ns)))
+		hm_execs_remove(p->x, pe);
+}
+
+static void enter(struct hm_proc *p, const struct hm_task *task,
+		  const struct hm_name *prog, const struct hm_name *real)
+{
 	struct hm_exec_result res;
-	long n = group_exe(pid, exe, sizeof(exe));	/* a leader may be gone */
+	int r = hm_tracker_exec(p->t, task, prog, real, &res);
+
+	if (r)
+		hm_log("pid %d: exec not tracked: %s", (int)task->pid,
+		       strerror(-r));
+	else if (p->verbose)
+		hm_log("pid %d exec %s: %s", (int)task->pid, prog->str,
+		       res.now.name->str);
+	p->c->execs++;
+}
+
+/*
+ * An exec event with a later exec of the same process queued behind it:
+ * /proc/PID/exe shows that later program already, so a judged exec is
+ * entered by the name its judgement recorded, /proc unread (the later
+ * event sets the exe).  Returns false when none was judged before the
+ * event (outside the marks): named from /proc as ever.
+ */
+static bool exec_by_name(struct hm_proc *p, int32_t pid, uint64_t ns)
+{
+	struct hm_pending_exec *pe = hm_execs_oldest(p->x, pid, ns);
+	struct hm_task task = { .pid = pid, .sec = time(NULL) };
+	struct hm_name prog = { 0 };
+
+	if (!pe || proc_stat(pid, &task.ppid, NULL))
+		return false;
+	prog.str = pe->program;
+	prog.len = (uint32_t)strlen(pe->program);
+	hm_name_fill(&prog);
+	p->c->exec_by_name++;
+	enter(p, &task, &prog, NULL);
+	hm_execs_remove(p->x, pe);
+	return true;
+}
+
+/*
+ * A judged exec whose object /proc/PID/exe is not, or an exe link not
+ * believed (@r -EPERM): either the judged exec failed after its open and
+ * this event is another exec's (outside the marks), or the link was set
+ * by prctl, or the process is in a later exec already, whose event is
+ * not read yet: the kernel sets the exe link, then maps the program,
+ * then sends the event.  Only the next event tells, so when nothing
+ * needs the exec now it waits until the proc connector was read
+ * HM_EXEC_DEFER_NS after its first wait (and said nothing of it): time
+ * alone would not do, a daemon that lags behind reads old events.
+ */
+#define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
+
+static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
+		     const struct hm_exe *e)
+{
+	struct hm_pending_exec *pe = hm_execs_oldest(p->x, q->pid, q->ns);
+	uint64_t now = hm_now_ns();
+
+	if ((r != -EPERM && (!pe || exec_happened(e, pe))) ||
+	    (q->waits && p->drained_ns > q->waits + HM_EXEC_DEFER_NS))
+		return false;
+	if (!q->waits) {
+		q->waits = now;
+		p->c->exec_deferred++;
+	}
+	return true;
+}
+
+/* Apply the exec event @q.  @more: a later exec of it is queued;
+ * @may_defer: nothing needs it now.  Returns true when it stays queued. */
+static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
+		    bool may_defer)
+{
+	int32_t pid = q->pid;
+	uint64_t ns = q->ns;
+	struct hm_exe e;
+	struct hm_task task = { .pid = pid, .sec = time(NULL) };
+	struct hm_pending_exec *pe;
+	struct hm_name prog = { 0 }, real = { 0 };
 	int r;
 
-	if (n <= 0 || proc_stat(pid, &task.ppid, NULL)) {
+	if (more && exec_by_name(p, pid, ns))
+		return false;
+	r = read_exe(p, pid, false, &e);	/* a leader may be gone */
+	if ((r && r != -EPERM) || proc_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
 		 * queued is judged in the domain it had before this exec */
 		p->c->exec_gone++;
 		hm_execs_drop(p->x, pid);
-		return;
+		return false;
 	}
-	task.exe = exe;
-	task.exe_len = (size_t)n;
-	real.str = exe;
-	real.len = (uint32_t)n;
+	if (may_defer && may_wait(p, q, r, &e))
+		return true;
+	/* a judged exec that failed after its open, followed by another
+	 * (outside the marks), is not entered by the judged name */
+	pe = judged_exec(p, pid, ns, r ? NULL : &e);
+	if (!pe && r) {
+		/* exec'd, then set its own exe link: no name to believe, and
+		 * no <kernel>: it stays in its domain, as by keep_domain */
+		log_unbelieved(p, pid, &e, "the exec keeps its domain");
+		check_traced(p, pid, true);
+		return false;
+	}
+	task.exe = e.name;
+	task.exe_len = (size_t)e.len;
+	real.str = e.name;
+	real.len = (uint32_t)e.len;
 	hm_name_fill(&real);
-	if (pe && !exec_happened(pid, pe)) {
-		/* the judged exec failed after its open, and this is another
-		 * one (outside the marks): not entered by the judged name */
-		hm_execs_drop(p->x, pid);
-		pe = NULL;
-	}
 	if (pe) {
 		prog.str = pe->program;
 		prog.len = (uint32_t)strlen(pe->program);
@@ -928,14 +1348,10 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 		prog = real;	/* not judged: outside the marks */
 		p->c->exec_fallback++;
 	}
-	r = hm_tracker_exec(p->t, &task, &prog, pe && pe->script ? NULL : &real,
-			    &res);
-	if (r)
-		hm_log("pid %d: exec not tracked: %s", pid, strerror(-r));
-	else if (p->verbose)
-		hm_log("pid %d exec %s: %s", pid, prog.str, res.now.name->str);
-	p->c->execs++;
-	hm_execs_drop(p->x, pid);
+	enter(p, &task, &prog, pe && pe->script ? NULL : &real);
+	drop_judged(p, pid, ns);
+	check_traced(p, pid, true);
+	return false;
 }
 
 /*
@@ -943,11 +1359,35 @@ static void on_exec(struct hm_proc *p, int32_t pid)
  * a fork by it) or after the batch was answered: reading /proc for the
  * execs of every process on the machine stays off the answer's path.
  */
-static void queue_exec(struct hm_proc *p, int32_t pid)
+static void queue_exec(struct hm_proc *p, int32_t pid, uint64_t ns)
 {
 	if (p->n_execq == HM_ARRAY_SIZE(p->execq))
 		hm_proc_apply(p, -1);
-	p->execq[p->n_execq++] = pid;
+	p->execq[p->n_execq++] = (struct hm_execq){ .pid = pid, .ns = ns };
+}
+
+/* Is an exec of @pid queued after entry @i (of @n)? */
+static bool later_exec(const struct hm_proc *p, size_t i, size_t n)
+{
+	for (size_t j = i + 1; j < n; j++)
+		if (p->execq[j].pid == p->execq[i].pid)
+			return true;
+	return false;
+}
+
+/* hm_proc_apply(); @may_defer: an exec may wait (may_wait()). */
+static void apply(struct hm_proc *p, int32_t pid, bool may_defer)
+{
+	size_t keep = 0, n = p->n_execq;
+
+	p->n_execq = 0;		/* on_exec() may not re-enter the queue */
+	for (size_t i = 0; i < n; i++) {
+		/* entries past @i are intact: @keep never passes @i */
+		if ((pid >= 0 && p->execq[i].pid != pid) ||
+		    on_exec(p, &p->execq[i], later_exec(p, i, n), may_defer))
+			p->execq[keep++] = p->execq[i];
+	}
+	p->n_execq = keep;
 }
 
 /**
@@ -957,16 +1397,7 @@ static void queue_exec(struct hm_proc *p, int32_t pid)
  */
 void hm_proc_apply(struct hm_proc *p, int32_t pid)
 {
-	size_t keep = 0, n = p->n_execq;
-
-	p->n_execq = 0;		/* on_exec() may not re-enter the queue */
-	for (size_t i = 0; i < n; i++) {
-		if (pid < 0 || p->execq[i] == pid)
-			on_exec(p, p->execq[i]);
-		else
-			p->execq[keep++] = p->execq[i];
-	}
-	p->n_execq = keep;
+	apply(p, pid, false);
 }
 
 /*
@@ -1026,12 +1457,14 @@ static bool is_leaderless(const struct hm_proc *p, int32_t tgid)
 void hm_proc_reap(struct hm_proc *p)
 {
 	if (p->n_execq)
-		hm_proc_apply(p, -1);	/* before they go */
+		apply(p, -1, true);	/* before they go */
 	for (size_t i = 0; i < p->n_gone; i++) {
 		/* the leader left, its threads go on: they keep the group's
 		 * domain until the last one exits */
 		int32_t tgid = p->gone[i].tgid;
 
+		if (p->n_execq)
+			hm_proc_apply(p, tgid);	/* one that waited */
 		if (group_alive(tgid, p->gone[i].tid)) {
 			keep_leaderless(p, tgid);
 			continue;
@@ -1063,11 +1496,25 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 			hm_proc_apply(p, ev->event_data.fork.parent_tgid);
 		hm_tracker_fork(p->t, ev->event_data.fork.child_tgid,
 				ev->event_data.fork.parent_tgid);
+		/* a tracer's PTRACE_O_TRACEFORK traces the child too */
+		if ((p->n_traced || p->traced_full) &&
+		    tracer_of(p, ev->event_data.fork.parent_tgid))
+			check_traced(p, ev->event_data.fork.child_tgid, true);
 		return;
 	case PROC_EVENT_EXEC:
-		queue_exec(p, ev->event_data.exec.process_tgid);
+		queue_exec(p, ev->event_data.exec.process_tgid,
+			   ev->timestamp_ns);
+		return;
+	case PROC_EVENT_PTRACE:
+		set_traced(p, ev->event_data.ptrace.process_pid,
+			   ev->event_data.ptrace.process_tgid,
+			   ev->event_data.ptrace.tracer_pid ?
+				   ev->event_data.ptrace.tracer_tgid : 0, true);
 		return;
 	case PROC_EVENT_EXIT:
+		if (p->n_traced)
+			untrace_exit(p, ev->event_data.exit.process_pid,
+				     ev->event_data.exit.process_tgid);
 		/* a thread's exit matters when its leader is gone already:
 		 * it may be the group's last */
 		if (ev->event_data.exit.process_pid !=
@@ -1100,6 +1547,7 @@ int hm_proc_drain(struct hm_proc *p)
 
 	if (p->fd < 0)
 		return 0;
+	p->drained_ns = hm_now_ns();
 	for (;;) {
 		struct sockaddr_nl from = { 0 };
 		socklen_t from_len = sizeof(from);

@@ -220,3 +220,11 @@ hm_enf_userns() {
 	[ "$HM_ENF_RC" = 0 ] ||
 		hm_skip "uid 65534 cannot unshare a user namespace: $HM_ENF_OUT"
 }
+
+# hm_enf_attack [CC FLAGS...]: build tests/e2e/proc_attack.c (attacks on
+# process tracking) into $HM_TMP/attack, outside the marks.
+hm_enf_attack() {
+	cc -O2 "$@" -o "$HM_TMP/attack" "$HM_SRC/tests/e2e/proc_attack.c" ||
+		hm_fail "cannot build proc_attack.c"
+	chmod 755 "$HM_TMP/attack"
+}

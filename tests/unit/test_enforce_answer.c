@@ -303,7 +303,19 @@ static void test_pending(void **state)
 		unlink(path);
 		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
 	}
-	assert_int_equal(E->n, 1);	/* replaced, not added */
+	/* each judged exec is its own entry, at most HM_EXECS_PER_PID a
+	 * pid (execs that failed after their open), the newest found first,
+	 * the oldest one judged before an exec event's time names it */
+	assert_int_equal(E->n, HM_EXECS_PER_PID);
+	assert_true(hm_execs_has_obj(hm_execs_find(E, 50), 1, 4));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     1));
+	assert_null(hm_execs_oldest(E, 50, 0));	/* judged after the event */
+	hm_execs_remove(E, hm_execs_oldest(E, 50, hm_now_ns()));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     2));
+	hm_execs_drop(E, 50);
+	assert_int_equal(E->n, 0);
 
 	/* an ELF names its loader; the loader's exec open is part of it */
 	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
@@ -325,6 +337,18 @@ static void test_pending(void **state)
 		assert_true(hm_execs_has_obj(pe, 1, 100));
 		assert_null(pe->interp);	/* ld.so names no loader */
 	}
+	/* a full table: the table's oldest goes, not the pid's own */
+	hm_execs_clear(E);
+	assert_int_equal(hm_execs_set(E, 1, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 1), 0);
+	for (int pid = 2000; pid < 2000 + (int)HM_EXECS_MAX - 2; pid++)
+		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 2), 0);
+	assert_int_equal(E->n, HM_EXECS_MAX);
+	assert_null(hm_execs_find(E, 1));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 60, hm_now_ns()), 0,
+				     1));
+	hm_execs_clear(E);
 	/* many pids: bounded, the oldest goes */
 	for (int pid = 1000; pid < 1000 + (int)HM_EXECS_MAX + 10; pid++)
 		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
