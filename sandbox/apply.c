@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -65,7 +66,7 @@ bool hm_sbx_table_check_domain(const struct hm_sbx_thdr *h, uint32_t dom)
 	if (dom >= h->n_domains)
 		return false;
 	d = hm_sbx_tdom(h, dom);
-	if (d->name >= h->str_len ||
+	if (d->name >= h->str_len || d->ruleset >= h->n_domains ||
 	    !in(d->rule_first, d->n_rules, h->n_rules) ||
 	    !in(d->edge_first, d->n_edges, h->n_edges))
 		return false;
@@ -146,6 +147,24 @@ static size_t dir_len(const char *path)
 	return slash && slash > path && slash[1] ? (size_t)(slash - path) : 0;
 }
 
+/*
+ * An O_PATH fd of @name at @dfd, following no symlink anywhere on the
+ * way: the table's names are real paths (learned names are resolved;
+ * programs and interpreters are resolved through root's symlinks when
+ * the table is built), so a symlink is one planted since (a domain that
+ * may replace data/cfg making it a link to "/"), and following it would
+ * grant on whatever it names.  Such an object fails with ELOOP.
+ */
+static int open_nofollow(int dfd, const char *name, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC),
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+}
+
 /* An O_PATH fd of @name at @dfd; with directory rights in *@access a
  * non-directory loses them (counted).  Negative errno on failure. */
 static int open_typed(int dfd, const char *name, uint64_t *access,
@@ -154,10 +173,10 @@ static int open_typed(int dfd, const char *name, uint64_t *access,
 	int fd;
 
 	if (!(*access & ~(uint64_t)HM_LL_FS_FILE_RIGHTS))
-		fd = openat(dfd, name, O_PATH | O_CLOEXEC);
-	else if ((fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_DIRECTORY)) < 0 &&
+		fd = open_nofollow(dfd, name, 0);
+	else if ((fd = open_nofollow(dfd, name, O_DIRECTORY)) < 0 &&
 		 errno == ENOTDIR &&
-		 (fd = openat(dfd, name, O_PATH | O_CLOEXEC)) >= 0) {
+		 (fd = open_nofollow(dfd, name, 0)) >= 0) {
 		/* replaced by a file since the policy was learned */
 		*access &= HM_LL_FS_FILE_RIGHTS;
 		st->not_dir++;
@@ -180,7 +199,7 @@ static void cache_dir(struct opener *o, const char *path, size_t dlen,
 		close(o->dfd);
 	memcpy(buf, path, dlen);
 	buf[dlen] = '\0';
-	o->dfd = open(buf, O_PATH | O_CLOEXEC | O_DIRECTORY);
+	o->dfd = open_nofollow(AT_FDCWD, buf, O_DIRECTORY);
 	o->dir = path;
 	o->dlen = dlen;
 }
@@ -193,12 +212,14 @@ static bool absent(int err)
 }
 
 /* Is @err "this process cannot reach the object" (a directory it may not
- * search, a symlink loop): the rule is skipped, since the process cannot
+ * search, a name too long): the rule is skipped, since the process cannot
  * open it by that name either, and a parent (say "/" for /root/x) would
- * allow far more.  Anything else (no fds, no memory) fails the apply. */
+ * allow far more.  ELOOP (a symlink on the way, open_nofollow()) is
+ * skipped too, counted apart.  Anything else (no fds, no memory) fails
+ * the apply. */
 static bool unreachable(int err)
 {
-	return err == -EACCES || err == -ELOOP || err == -ENAMETOOLONG;
+	return err == -EACCES || err == -ENAMETOOLONG;
 }
 
 /* The nearest existing parent of missing @path (at worst "/"). */
@@ -257,6 +278,10 @@ static int add_path(int rfd, struct opener *o, const char *path,
 	int fd = open_object(o, path, next, &access, st);
 	int r = 0;
 
+	if (fd == -ELOOP) {
+		st->symlinks++;
+		return 0;
+	}
 	if (fd < 0 && unreachable(fd)) {
 		st->unreachable++;
 		return 0;

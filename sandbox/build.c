@@ -279,6 +279,23 @@ static int xlat_one(const struct hm_acl_head *e, void *arg)
 	return r;
 }
 
+/* A grant every domain gets (the sandbox's own files). */
+static int add_extra(struct builder *b, const char *path, uint64_t access)
+{
+	struct hm_sbx_grant *g = realloc(b->extra.grants,
+					 (b->extra.n + 1) * sizeof(*g));
+	char *p = strdup(path);
+
+	if (g)
+		b->extra.grants = g;
+	if (!g || !p) {
+		free(p);
+		return -ENOMEM;
+	}
+	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access };
+	return 0;
+}
+
 static int translate_all(struct builder *b)
 {
 	int r = 0;
@@ -292,6 +309,10 @@ static int translate_all(struct builder *b)
 		r = hm_sbx_exec_grants(b->o->root, b->o->program, &b->extra);
 		b->n_program = b->extra.n;
 	}
+	if (!r && b->o->table_path)
+		r = add_extra(b, b->o->table_path, HM_LL_FS_READ_FILE);
+	if (!r && b->o->report_path)
+		r = add_extra(b, b->o->report_path, HM_LL_FS_WRITE_FILE);
 	if (!r && b->o->preload) {
 		char *p = strdup(b->o->preload);
 		struct hm_sbx_xlat pre = { 0 };
@@ -614,6 +635,50 @@ static int write_domain(struct builder *b, struct tables *t, size_t i,
 	return r;
 }
 
+/* Are the rules of table domains @a and @b the same ruleset? */
+static bool same_rules(const struct tables *t, const struct hm_sbx_tdom *a,
+		       const struct hm_sbx_tdom *b)
+{
+	const struct hm_sbx_trule *r = (const void *)t->rule.buf;
+
+	if (a->n_rules != b->n_rules || a->handled_fs != b->handled_fs ||
+	    a->handled_net != b->handled_net || a->scoped != b->scoped)
+		return false;
+	for (uint32_t i = 0; i < a->n_rules; i++) {
+		const struct hm_sbx_trule *x = &r[a->rule_first + i];
+		const struct hm_sbx_trule *y = &r[b->rule_first + i];
+
+		if (x->type != y->type || x->access != y->access ||
+		    x->port != y->port ||
+		    strcmp(t->str.buf + x->path, t->str.buf + y->path))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Landlock stacks at most 16 rulesets on a thread, so an exec into a
+ * domain whose ruleset is its parent's (a leaf that learned nothing its
+ * parent's subtree lacks, a chain of identical steps) must not spend
+ * one: each domain names the first domain with the same ruleset, and the
+ * preload skips the layer when both name the same.  Rules are sorted,
+ * so equal sets are equal sequences.
+ */
+static void mark_same_rulesets(struct tables *t)
+{
+	struct hm_sbx_tdom *d = (void *)t->dom.buf;
+	size_t n = t->dom.len / sizeof(*d);
+
+	for (size_t i = 0; i < n; i++) {
+		d[i].ruleset = (uint32_t)i;
+		for (size_t j = 0; j < i; j++)
+			if (d[j].ruleset == j && same_rules(t, &d[i], &d[j])) {
+				d[i].ruleset = (uint32_t)j;
+				break;
+			}
+	}
+}
+
 /* header | domains | edges | rules | strings, 8-byte aligned parts. */
 static int assemble(struct tables *t, size_t n_domains, uint32_t flags,
 		    void **blob, size_t *size)
@@ -676,6 +741,8 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		r = out_str(&t.str, "", NULL);	/* offset 0: "" */
 	for (size_t i = 0; !r && i < b.n; i++)
 		r = write_domain(&b, &t, i, sum);
+	if (!r)
+		mark_same_rulesets(&t);
 	if (!r)
 		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON, blob,
 			     size);

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "histmac/enforce.h"
@@ -159,26 +162,36 @@ static char *decode_path(const char *w, size_t len)
 	return raw;
 }
 
-/* Does @path exist (as apply.c decides: only ENOENT and ENOTDIR say
- * no; an object this process may not reach is not widened)? */
-static bool exists(const char *root, const char *path)
+/* Does @path exist, as apply.c decides: only ENOENT and ENOTDIR say no
+ * (an object this process may not reach is not widened), and a symlink
+ * anywhere on the way is neither: apply.c skips it (HM_SBX_SYMLINK). */
+static int exists(const char *root, const char *path)
 {
-	struct stat st;
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS |
+					   RESOLVE_NO_MAGICLINKS };
 	char *full = NULL;
-	int r;
+	int fd;
 
 	if (*root && asprintf(&full, "%s%s", root, path) < 0)
-		return true;	/* no memory: do not claim a widening */
-	r = stat(full ? full : path, &st) ? errno : 0;
+		return 1;	/* no memory: do not claim a widening */
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, full ? full : path, &how,
+			  sizeof(how));
 	free(full);
-	return r != ENOENT && r != ENOTDIR;
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == ELOOP ? -1 : errno != ENOENT && errno != ENOTDIR;
 }
 
 /* Walk @path up to an object that exists (at worst "/"), as apply.c
- * does when it opens the object. */
+ * does when it opens the object; a symlink on the way stops it. */
 static void nearest_existing(const char *root, char *path, uint32_t *widen)
 {
-	while (!exists(root, path)) {
+	int e;
+
+	while (!(e = exists(root, path))) {
 		char *slash = strrchr(path, '/');
 
 		*widen |= 1u << HM_SBX_W_MISSING;
@@ -187,6 +200,113 @@ static void nearest_existing(const char *root, char *path, uint32_t *widen)
 			break;
 		}
 		*slash = '\0';
+	}
+	if (e < 0)
+		*widen |= HM_SBX_SYMLINK;
+}
+
+/*
+ * Is symlink @link (under @root) one only root made: owned by root, in a
+ * directory owned by root that nobody else may write?  Such links (/bin,
+ * /lib64, /lib64/ld-linux-x86-64.so.2 on a merged /usr) are followed
+ * when a program's name is resolved; any other may have been planted by
+ * a confined process and is not.
+ */
+static bool trusted_link(const char *root, const char *link,
+			 const struct stat *lst)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	struct stat ds;
+
+	if (lst->st_uid != 0 || !slash ||
+	    snprintf(dir, sizeof(dir), "%s%.*s", root, (int)(slash - link),
+		     link) >= (int)sizeof(dir))
+		return false;
+	if (!dir[0])
+		strcpy(dir, "/");
+	return !lstat(dir, &ds) && ds.st_uid == 0 && !(ds.st_mode & 022);
+}
+
+/*
+ * The real path of program @path under @root through trusted links only
+ * (trusted_link()), as the kernel will open it: Landlock checks execute
+ * and read on the file the name leads to, and apply.c follows no symlink.
+ * NULL when an untrusted link (or a loop) is on the way, or on ENOMEM:
+ * the grant keeps the name, and applying skips it.  A missing component
+ * ends the walk: the rest is kept as written.
+ */
+static char *program_realpath(const char *root, const char *path)
+{
+	char done[PATH_MAX] = "", todo[PATH_MAX], full[PATH_MAX];
+	char target[PATH_MAX];
+	const char *p = todo;
+	int links = 0;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return NULL;
+	while (*p) {
+		size_t n, dl = strlen(done);
+		struct stat lst;
+		ssize_t tl;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(done, '/');
+
+			if (s)
+				*s = '\0';
+			p += n;
+			continue;
+		}
+		if (dl + n + 2 > sizeof(done))
+			return NULL;
+		snprintf(done + dl, sizeof(done) - dl, "/%.*s", (int)n, p);
+		p += n;
+		if (snprintf(full, sizeof(full), "%s%s", root, done) >=
+		    (int)sizeof(full) || lstat(full, &lst)) {
+			if (strlen(done) + strlen(p) + 1 > sizeof(done))
+				return NULL;
+			strcat(done, p);	/* missing: apply.c decides */
+			break;
+		}
+		if (!S_ISLNK(lst.st_mode))
+			continue;
+		if (++links > 40 || !trusted_link(root, done, &lst))
+			return NULL;
+		tl = readlink(full, target, sizeof(target) - 1);
+		if (tl <= 0)
+			return NULL;
+		target[tl] = '\0';
+		done[dl] = '\0';	/* the link's directory */
+		if (target[0] == '/')
+			done[0] = '\0';
+		if ((size_t)tl + strlen(p) + 1 > sizeof(full))
+			return NULL;
+		memcpy(full, target, (size_t)tl);
+		strcpy(full + tl, p);	/* p is in todo: build, then copy */
+		strcpy(todo, full);
+		p = todo;
+	}
+	return strdup(done[0] ? done : "/");
+}
+
+/* Grant @g names a program: name its real path (program_realpath()). */
+static void resolve_program(const char *root, struct hm_sbx_grant *g)
+{
+	char *real = program_realpath(root, g->path);
+
+	if (real) {
+		free(g->path);
+		g->path = real;
 	}
 }
 
@@ -309,7 +429,9 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 		free(interp);
 		return 0;
 	}
-	path = strdup(interp);
+	path = program_realpath(c->root, interp);
+	if (!path)
+		path = strdup(interp);
 	r = path ? add_grant(c->x, path, 0, 0,
 			     HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
 			     c->widen | 1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
@@ -332,8 +454,10 @@ static int grant_exec(const struct hm_name *n, void *arg)
 	if (r || c->x->n == before)
 		return r;
 	c->x->grants[before].widen |= 1u << HM_SBX_W_EXEC_READ;
-	return n->is_patterned ? 0 :
-	       grant_interp(c, c->x->grants[before].path, 0);
+	if (n->is_patterned)
+		return 0;
+	resolve_program(c->root, &c->x->grants[before]);
+	return grant_interp(c, c->x->grants[before].path, 0);
 }
 
 /* Per operation on one path: rights, rights on a directory name, on the
@@ -556,5 +680,8 @@ int hm_sbx_exec_grants(const char *root, const char *path,
 
 	r = p ? add_grant(x, p, 0, 0, HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
 			  1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
-	return r ? r : grant_interp(&c, path, 0);
+	if (r)
+		return r;
+	resolve_program(c.root, &x->grants[x->n - 1]);
+	return grant_interp(&c, x->grants[x->n - 1].path, 0);
 }

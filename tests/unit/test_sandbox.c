@@ -523,13 +523,15 @@ static int apply_in_child(const void *blob, const char *r)
 			{ "/etc/f", 0 }, { "/etc/g", 0 },
 			{ "/dir/other", 0 },	/* beneath /dir: missing's parent */
 			{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
+			/* through the planted link to "/": not granted */
+			{ "/etc/cfg/etc/hostname", EACCES },
 		};
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    hm_sbx_apply(blob, 0, &as))
 			_exit(10);
 		if (as.rules != 3 || as.missing != 1 || as.not_dir != 1 ||
-		    as.unreachable != 1)
+		    as.unreachable != 0 || as.symlinks != 2)
 			_exit(11);
 		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
 			int fd;
@@ -577,20 +579,24 @@ static void test_apply(void **state)
 	put("/dir/other", "o\n", 0644);
 	snprintf(text, sizeof(text), "%s/etc/loop", root);
 	assert_int_equal(symlink("loop", text), 0);
-	/* sorted: /dir/missing/deeper, /etc/f (also as a directory: the
-	 * directory right is dropped), /etc/g, /etc/loop (a symlink loop:
-	 * unreachable, skipped rather than widened): three share /etc */
+	snprintf(text, sizeof(text), "%s/etc/cfg", root);
+	assert_int_equal(symlink("/", text), 0);
+	/* sorted: /dir/missing/deeper, /etc/cfg (planted: a link to "/"),
+	 * /etc/f (also as a directory: the directory right is dropped),
+	 * /etc/g, /etc/loop (a symlink loop): four share /etc; the two
+	 * symlinks are skipped rather than followed or widened */
 	snprintf(text, sizeof(text),
 		 "<kernel> /a\n"
 		 "file read %1$s/etc/f\n"
 		 "file read %1$s/etc/f/\n"
 		 "file read %1$s/etc/g\n"
 		 "file read %1$s/dir/missing/deeper\n"
-		 "file read %1$s/etc/loop\n", root);
+		 "file read %1$s/etc/loop\n"
+		 "file read %1$s/etc/cfg\n", root);
 	m = policy(text, "");
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
-	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 4);
+	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 5);
 	assert_int_equal(apply_in_child(blob, root), 0);
 	free(blob);
 	hm_model_free(m);
