@@ -402,7 +402,9 @@ static int fs_grant(struct fs_ctx *c, const struct hm_name_op *op,
 
 /* Execute: the program and what the kernel opens with it, each for
  * execute and read (open_exec() asks for both). */
-static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
+/* @loader: @prog is an ELF's own interpreter (ld.so, itself static). */
+static int grant_interp(struct fs_ctx *c, const char *prog, int depth,
+			bool loader)
 {
 	char *full = NULL;
 	char *interp;
@@ -421,7 +423,8 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 		return 0;
 	interp = hm_exec_interp(fd, &script);
 	/* a static ELF loads no preload: it cannot narrow below */
-	if (!interp && pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	if (!interp && !loader &&
+	    pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
 	    !memcmp(magic, "\177ELF", 4))
 		c->x->static_exec = true;
 	close(fd);
@@ -436,7 +439,7 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 			     HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
 			     c->widen | 1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
 	if (!r)
-		r = grant_interp(c, interp, depth + 1);
+		r = grant_interp(c, interp, depth + 1, !script);
 	free(interp);
 	return r;
 }
@@ -457,7 +460,7 @@ static int grant_exec(const struct hm_name *n, void *arg)
 	if (n->is_patterned)
 		return 0;
 	resolve_program(c->root, &c->x->grants[before]);
-	return grant_interp(c, c->x->grants[before].path, 0);
+	return grant_interp(c, c->x->grants[before].path, 0, false);
 }
 
 /* Per operation on one path: rights, rights on a directory name, on the
@@ -683,5 +686,5 @@ int hm_sbx_exec_grants(const char *root, const char *path,
 	if (r)
 		return r;
 	resolve_program(c.root, &x->grants[x->n - 1]);
-	return grant_interp(&c, x->grants[x->n - 1].path, 0);
+	return grant_interp(&c, x->grants[x->n - 1].path, 0, false);
 }

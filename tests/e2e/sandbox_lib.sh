@@ -35,7 +35,7 @@ sbx_cc() {
 sbx_libs() {
 	echo "file read /etc/ld.so.cache"
 	ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
-		$1 ~ /^\// { print $1 }' | xargs -r -n1 readlink -f |
+		$1 ~ /^\// && $1 !~ /:$/ { print $1 }' | xargs -r -n1 readlink -f |
 		sort -u | sed 's/^/file read /'
 }
 
