@@ -387,6 +387,10 @@ static int grant_name(const struct hm_name *n, void *arg)
 			set_unenforced(c->x, ne);
 		return ne ? 0 : -ENOMEM;
 	}
+	/* Landlock's rights hold beneath: fs.read_dir on D lists every
+	 * directory under D too, where TOMOYO's "file read D/" is D alone */
+	if (n->is_dir && c->dir_access == HM_LL_FS_READ_DIR)
+		widen |= 1u << HM_SBX_W_DIR;
 	return add_grant(c->x, path, 0, 0, n->is_dir && c->dir_access ?
 			 c->dir_access : c->access, widen);
 }

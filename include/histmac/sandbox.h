@@ -38,7 +38,9 @@
 	X(ADDRESS, "address", "the address is not checked, only the port")  \
 	X(CONDITION, "condition", "the condition is not checked")           \
 	X(EXEC_READ, "exec-read", "execute needs read: the kernel reads the " \
-	  "program (and its interpreter) it runs")
+	  "program (and its interpreter) it runs")                           \
+	X(DIR, "dir", "reading a directory is granted on it and every "      \
+	  "directory beneath it")
 
 enum hm_sbx_widen {
 #define X(e, w, s) HM_SBX_W_##e,

@@ -121,7 +121,7 @@ static const struct {
 	enum hm_sbx_unenforced ne;
 } rows[] = {
 	{ "file read /etc/f", "fs.read_file /etc/f" },
-	{ "file read /dir/", "fs.read_dir /dir" },
+	{ "file read /dir/", "fs.read_dir /dir [dir]" },
 	{ "file write/append /etc/f", "fs.write_file /etc/f" },
 	{ "file truncate /etc/f", "fs.truncate /etc/f" },
 	{ "file read/write/truncate /etc/f",
