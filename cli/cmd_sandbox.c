@@ -68,7 +68,7 @@ static void usage(FILE *f)
 "      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
 "      --stats             print how long building and applying took\n"
-"      --abi N             use at most Landlock ABI N (1-7; default: the\n"
+"      --abi N             use at most Landlock ABI N (1-10; default: the\n"
 "                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"
 "\n"
@@ -305,6 +305,32 @@ static void print_rights(FILE *f, uint64_t access, uint64_t handled, int abi)
 	}
 }
 
+/* A port grant, each right saying whether this kernel enforces it. */
+static void print_net(FILE *f, const struct hm_sbx_grant *g,
+		      const struct hm_sbx_summary *s, int abi)
+{
+	static const char *const names[] = { "net.bind_tcp", "net.connect_tcp",
+					     "net.bind_udp",
+					     "net.connect_send_udp" };
+	const char *sep = "";
+
+	for (unsigned b = 0; b < HM_ARRAY_SIZE(names); b++) {
+		int need = (1ULL << b) & HM_LL_NET_UDP ? 10 : 4;
+
+		if (!(g->access & (1ULL << b)))
+			continue;
+		fprintf(f, "%s%s", sep, names[b]);
+		if (abi < need)
+			fprintf(f, "(not enforced: ABI %d)", need);
+		else if (!(s->handled_net & (1ULL << b)))
+			fputs("(not enforced: too many ports)", f);
+		sep = ",";
+	}
+	fprintf(f, " port %lu", (unsigned long)g->port);
+	if (g->port_max > g->port)
+		fprintf(f, "-%lu", (unsigned long)g->port_max);
+}
+
 static void print_grant(FILE *f, const struct hm_sbx_grant *g,
 			const struct hm_sbx_summary *s, int abi)
 {
@@ -313,17 +339,7 @@ static void print_grant(FILE *f, const struct hm_sbx_grant *g,
 		print_rights(f, g->access, s->handled_fs, abi);
 		fprintf(f, " on %s", g->path);
 	} else {
-		fprintf(f, "%s%s%s port %lu", g->access & HM_LL_NET_BIND_TCP ?
-			"net.bind_tcp" : "",
-			(g->access & HM_LL_NET_BIND_TCP) &&
-			(g->access & HM_LL_NET_CONNECT_TCP) ? "," : "",
-			g->access & HM_LL_NET_CONNECT_TCP ?
-			"net.connect_tcp" : "", (unsigned long)g->port);
-		if (g->port_max > g->port)
-			fprintf(f, "-%lu", (unsigned long)g->port_max);
-		if (!s->handled_net)
-			fputs(" (not enforced: ABI 4 or a port range too wide)",
-			      f);
+		print_net(f, g, s, abi);
 	}
 	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
 		if (g->widen & (1u << w))
@@ -427,6 +443,16 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 		s->scoped & HM_LL_SCOPE_SIGNAL ? "scoped" : "not restricted",
 		s->scoped & HM_LL_SCOPE_ABSTRACT_UNIX ? "scoped" :
 		"not restricted");
+	if (abi < 10 || s->ports_too_wide_udp)
+		fprintf(f, "sandbox: UDP not restricted (%s)\n", abi < 10 ?
+			"needs ABI 10" : "too many ports allowed");
+	if (abi < 9)
+		fprintf(f, "sandbox: connecting to pathname unix sockets not "
+			"restricted (needs ABI 9)\n");
+	fprintf(f, "sandbox: the ruleset holds for %s\n", abi >= 8 ?
+		"every thread of the process (ABI 8)" : "the thread that "
+		"applies it and what it starts (before ABI 8; applied before "
+		"any other thread exists)");
 	if (abi < 7)
 		fprintf(f, "sandbox: ABI %d writes no audit records: denials "
 			"are not in the trail\n", abi);

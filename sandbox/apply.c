@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -204,6 +206,99 @@ static void cache_dir(struct opener *o, const char *path, size_t dlen,
 	o->dlen = dlen;
 }
 
+/*
+ * Is symlink @link (under @root) one only root made: owned by root, in a
+ * directory owned by root that nobody else may write?  Such links (/bin,
+ * /lib64, /lib64/ld-linux-x86-64.so.2 on a merged /usr) are followed
+ * when a program's name is resolved; any other may have been planted by
+ * a confined process and is not.
+ */
+static bool trusted_link(const char *root, const char *link,
+			 const struct stat *lst)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	struct stat ds;
+
+	if (lst->st_uid != 0 || !slash ||
+	    snprintf(dir, sizeof(dir), "%s%.*s", root, (int)(slash - link),
+		     link) >= (int)sizeof(dir))
+		return false;
+	if (!dir[0])
+		strcpy(dir, "/");
+	return !lstat(dir, &ds) && ds.st_uid == 0 && !(ds.st_mode & 022);
+}
+
+/*
+ * hm_sbx_real_path() (table.h): @path resolved through links only root
+ * could have made (trusted_link()).
+ */
+int hm_sbx_real_path(const char *root, const char *path, char *out,
+		     size_t cap)
+{
+	char done[PATH_MAX] = "", todo[PATH_MAX], full[PATH_MAX];
+	char target[PATH_MAX];
+	const char *p = todo;
+	int links = 0;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return -ENAMETOOLONG;
+	while (*p) {
+		size_t n, dl = strlen(done);
+		struct stat lst;
+		ssize_t tl;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(done, '/');
+
+			if (s)
+				*s = '\0';
+			p += n;
+			continue;
+		}
+		if (dl + n + 2 > sizeof(done))
+			return -ELOOP;
+		snprintf(done + dl, sizeof(done) - dl, "/%.*s", (int)n, p);
+		p += n;
+		if (snprintf(full, sizeof(full), "%s%s", root, done) >=
+		    (int)sizeof(full) || lstat(full, &lst)) {
+			if (strlen(done) + strlen(p) + 1 > sizeof(done))
+				return -ELOOP;
+			strcat(done, p);	/* missing: apply.c decides */
+			break;
+		}
+		if (!S_ISLNK(lst.st_mode))
+			continue;
+		if (++links > 40 || !trusted_link(root, done, &lst))
+			return -ELOOP;
+		tl = readlink(full, target, sizeof(target) - 1);
+		if (tl <= 0)
+			return -ELOOP;
+		target[tl] = '\0';
+		done[dl] = '\0';	/* the link's directory */
+		if (target[0] == '/')
+			done[0] = '\0';
+		if ((size_t)tl + strlen(p) + 1 > sizeof(full))
+			return -ELOOP;
+		memcpy(full, target, (size_t)tl);
+		strcpy(full + tl, p);	/* p is in todo: build, then copy */
+		strcpy(todo, full);
+		p = todo;
+	}
+	if (snprintf(out, cap, "%s", done[0] ? done : "/") >= (int)cap)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 /* Is @err "this object does not exist": the rule then goes to the
  * nearest existing parent.  Anything else must not widen it. */
 static bool absent(int err)
@@ -250,6 +345,7 @@ static int open_parent(const char *path, uint64_t *access,
 static int open_object(struct opener *o, const char *path, const char *next,
 		       uint64_t *access, struct hm_sbx_apply_stats *st)
 {
+	char real[PATH_MAX];
 	size_t dlen = dir_len(path);
 	int fd;
 
@@ -262,6 +358,13 @@ static int open_object(struct opener *o, const char *path, const char *next,
 		fd = open_typed(AT_FDCWD, path, access, st);
 	if (fd == -EMFILE) {	/* our batch of fds to close counts too */
 		close_run(o);
+		fd = open_typed(AT_FDCWD, path, access, st);
+	}
+	/* a name through root's links (/lib -> usr/lib in a hand-written
+	 * policy): its real path; any other link stays refused */
+	if (fd == -ELOOP && !hm_sbx_real_path("", path, real, sizeof(real)) &&
+	    strcmp(real, path)) {
+		path = real;
 		fd = open_typed(AT_FDCWD, path, access, st);
 	}
 	if (fd >= 0 || !absent(fd))

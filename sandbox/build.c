@@ -25,6 +25,7 @@
 
 #define DEFAULT_MAX_PORTS 4096
 #define NPORTS 65536
+#define NET_RIGHTS 4	/* TCP bind, connect; UDP bind, connect/send */
 
 struct edge {
 	uint32_t child;		/* index in builder.doms */
@@ -350,8 +351,8 @@ struct pgrant {
 struct uset {
 	struct pgrant *p;
 	size_t n, cap;
-	uint8_t *bind, *connect;	/* port bitmaps */
-	uint32_t n_bind, n_connect;
+	uint8_t *ports[NET_RIGHTS];	/* port bitmap per network right */
+	uint32_t n_ports[NET_RIGHTS];
 	bool signal, abstract;		/* not scopable */
 	uint64_t entries;
 	uint64_t static_execs;
@@ -397,11 +398,10 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 			r = push_path(u, g->path, g->access);
 			continue;
 		}
-		if (g->access & HM_LL_NET_BIND_TCP)
-			set_ports(u->bind, &u->n_bind, g->port, g->port_max);
-		if (g->access & HM_LL_NET_CONNECT_TCP)
-			set_ports(u->connect, &u->n_connect, g->port,
-				  g->port_max);
+		for (unsigned b = 0; b < NET_RIGHTS; b++)
+			if (g->access & (1ULL << b))
+				set_ports(u->ports[b], &u->n_ports[b], g->port,
+					  g->port_max);
 	}
 	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
 		u->widened[w] += !!(widen & (1u << w));
@@ -438,8 +438,8 @@ static void merge_paths(struct uset *u)
 static void uset_fini(struct uset *u)
 {
 	free(u->p);
-	free(u->bind);
-	free(u->connect);
+	for (unsigned b = 0; b < NET_RIGHTS; b++)
+		free(u->ports[b]);
 }
 
 /* The union over the subtree of @from (indexes into b->doms). */
@@ -450,9 +450,10 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	size_t head = 0, tail = 0;
 	int r = 0;
 
-	u->bind = calloc(NPORTS / 8, 1);
-	u->connect = calloc(NPORTS / 8, 1);
-	if (!seen || !queue || !u->bind || !u->connect)
+	for (unsigned k = 0; k < NET_RIGHTS; k++)
+		if (!(u->ports[k] = calloc(NPORTS / 8, 1)))
+			r = -ENOMEM;
+	if (!seen || !queue)
 		r = -ENOMEM;
 	if (!r) {
 		queue[tail++] = (uint32_t)from;
@@ -530,12 +531,10 @@ static int write_rules(struct tables *t, const struct uset *u,
 	int r = 0;
 
 	td->handled_fs = fs;
-	if (t->abi >= 4) {
-		if (u->n_bind <= t->max_ports)
-			td->handled_net |= HM_LL_NET_BIND_TCP;
-		if (u->n_connect <= t->max_ports)
-			td->handled_net |= HM_LL_NET_CONNECT_TCP;
-	}
+	for (unsigned b = 0; b < NET_RIGHTS; b++)
+		if (t->abi >= ((1ULL << b) & HM_LL_NET_UDP ? 10 : 4) &&
+		    u->n_ports[b] <= t->max_ports)
+			td->handled_net |= 1ULL << b;
 	if (t->abi >= 6)
 		td->scoped = (u->signal ? 0 : HM_LL_SCOPE_SIGNAL) |
 			     (u->abstract ? 0 : HM_LL_SCOPE_ABSTRACT_UNIX);
@@ -554,10 +553,9 @@ static int write_rules(struct tables *t, const struct uset *u,
 	for (uint32_t p = 0; p < NPORTS && !r && td->handled_net; p++) {
 		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PORT, .port = p };
 
-		if (u->bind[p / 8] & (1u << (p % 8)))
-			ru.access |= HM_LL_NET_BIND_TCP;
-		if (u->connect[p / 8] & (1u << (p % 8)))
-			ru.access |= HM_LL_NET_CONNECT_TCP;
+		for (unsigned b = 0; b < NET_RIGHTS; b++)
+			if (u->ports[b][p / 8] & (1u << (p % 8)))
+				ru.access |= 1ULL << b;
 		ru.access &= td->handled_net;
 		if (!ru.access)
 			continue;
@@ -572,12 +570,16 @@ static void count_unhandled(const struct hm_sbx_xlat *x, int abi,
 			    uint64_t handled, struct hm_sbx_summary *s)
 {
 	uint64_t abi_fs = hm_sbx_fs_abi_mask(abi);
-	uint64_t want = 0;
+	uint64_t abi_net = (abi >= 4 ? HM_LL_NET_TCP : 0) |
+			   (abi >= 10 ? HM_LL_NET_UDP : 0);
+	uint64_t want = 0, want_net = 0;
 
 	for (size_t k = 0; k < x->n; k++)
 		if (x->grants[k].path)
 			want |= x->grants[k].access;
-	s->abi_unenforced += !!(want & ~abi_fs);
+		else
+			want_net |= x->grants[k].access;
+	s->abi_unenforced += !!(want & ~abi_fs) || !!(want_net & ~abi_net);
 	s->truncate_unenforced += !!(want & abi_fs & ~handled &
 				     HM_LL_FS_TRUNCATE);
 }
@@ -599,6 +601,8 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 				 !(td->handled_net & HM_LL_NET_BIND_TCP);
 	s->ports_too_wide_connect = b->o->abi >= 4 &&
 				    !(td->handled_net & HM_LL_NET_CONNECT_TCP);
+	s->ports_too_wide_udp = b->o->abi >= 10 &&
+				(td->handled_net & HM_LL_NET_UDP) != HM_LL_NET_UDP;
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t j = 0; j < b->doms[i].n_x; j++)
 			count_unhandled(&b->doms[i].x[j], b->o->abi,
@@ -743,8 +747,10 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		r = write_domain(&b, &t, i, sum);
 	if (!r)
 		mark_same_rulesets(&t);
+	/* from ABI 8 every thread gets the domain, not only the caller */
 	if (!r)
-		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON, blob,
+		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON |
+			     (o->abi >= 8 ? HM_LL_RESTRICT_TSYNC : 0), blob,
 			     size);
 	free(t.dom.buf);
 	free(t.edge.buf);

@@ -174,6 +174,20 @@ struct hm_sbx_apply_stats {
 int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
 		 struct hm_sbx_apply_stats *st);
 
+/**
+ * hm_sbx_real_path() - @path (absolute) with every symlink on the way
+ * replaced by what it names, following only links owned by root in a
+ * directory owned by root that nobody else may write (/bin -> usr/bin,
+ * /lib64/ld-linux-x86-64.so.2 on a merged /usr): a confined process
+ * cannot have planted those.  A missing component ends the walk: the
+ * rest is kept as written.  @root prefixes every lookup (tests), never
+ * the result.
+ * Returns: 0, -ELOOP (another link on the way, or 40 links),
+ * -ENAMETOOLONG.
+ */
+int hm_sbx_real_path(const char *root, const char *path, char *out,
+		     size_t cap);
+
 /** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
  * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */
 int hm_sbx_abi(void);

@@ -26,6 +26,7 @@
 #include "histmac/enforce.h"
 #include "histmac/pattern.h"
 #include "internal.h"
+#include "table.h"
 #include "landlock_abi.h"
 
 #define PORT_MAX 65535u
@@ -186,12 +187,25 @@ static int exists(const char *root, const char *path)
 }
 
 /* Walk @path up to an object that exists (at worst "/"), as apply.c
- * does when it opens the object; a symlink on the way stops it. */
-static void nearest_existing(const char *root, char *path, uint32_t *widen)
+ * does when it opens the object: through root's links (the real path
+ * replaces @path), stopped by any other symlink.  Returns @path or its
+ * replacement. */
+static char *nearest_existing(const char *root, char *path, uint32_t *widen)
 {
-	int e;
+	char real[PATH_MAX];
+	int e = exists(root, path);
 
-	while (!(e = exists(root, path))) {
+	if (e < 0 && !hm_sbx_real_path(root, path, real, sizeof(real)) &&
+	    strcmp(real, path)) {
+		char *n = strdup(real);
+
+		if (n) {
+			free(path);
+			path = n;
+			e = exists(root, path);
+		}
+	}
+	while (!e) {
 		char *slash = strrchr(path, '/');
 
 		*widen |= 1u << HM_SBX_W_MISSING;
@@ -200,103 +214,22 @@ static void nearest_existing(const char *root, char *path, uint32_t *widen)
 			break;
 		}
 		*slash = '\0';
+		e = exists(root, path);
 	}
 	if (e < 0)
 		*widen |= HM_SBX_SYMLINK;
+	return path;
 }
 
-/*
- * Is symlink @link (under @root) one only root made: owned by root, in a
- * directory owned by root that nobody else may write?  Such links (/bin,
- * /lib64, /lib64/ld-linux-x86-64.so.2 on a merged /usr) are followed
- * when a program's name is resolved; any other may have been planted by
- * a confined process and is not.
- */
-static bool trusted_link(const char *root, const char *link,
-			 const struct stat *lst)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(link, '/');
-	struct stat ds;
-
-	if (lst->st_uid != 0 || !slash ||
-	    snprintf(dir, sizeof(dir), "%s%.*s", root, (int)(slash - link),
-		     link) >= (int)sizeof(dir))
-		return false;
-	if (!dir[0])
-		strcpy(dir, "/");
-	return !lstat(dir, &ds) && ds.st_uid == 0 && !(ds.st_mode & 022);
-}
-
-/*
- * The real path of program @path under @root through trusted links only
- * (trusted_link()), as the kernel will open it: Landlock checks execute
- * and read on the file the name leads to, and apply.c follows no symlink.
- * NULL when an untrusted link (or a loop) is on the way, or on ENOMEM:
- * the grant keeps the name, and applying skips it.  A missing component
- * ends the walk: the rest is kept as written.
- */
+/* The real path of program @path under @root through root's links only
+ * (hm_sbx_real_path()); NULL when that fails: the grant keeps the name,
+ * and applying skips it unless the link is root's. */
 static char *program_realpath(const char *root, const char *path)
 {
-	char done[PATH_MAX] = "", todo[PATH_MAX], full[PATH_MAX];
-	char target[PATH_MAX];
-	const char *p = todo;
-	int links = 0;
+	char real[PATH_MAX];
 
-	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
-		return NULL;
-	while (*p) {
-		size_t n, dl = strlen(done);
-		struct stat lst;
-		ssize_t tl;
-
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		if (n == 1 && p[0] == '.') {
-			p += n;
-			continue;
-		}
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *s = strrchr(done, '/');
-
-			if (s)
-				*s = '\0';
-			p += n;
-			continue;
-		}
-		if (dl + n + 2 > sizeof(done))
-			return NULL;
-		snprintf(done + dl, sizeof(done) - dl, "/%.*s", (int)n, p);
-		p += n;
-		if (snprintf(full, sizeof(full), "%s%s", root, done) >=
-		    (int)sizeof(full) || lstat(full, &lst)) {
-			if (strlen(done) + strlen(p) + 1 > sizeof(done))
-				return NULL;
-			strcat(done, p);	/* missing: apply.c decides */
-			break;
-		}
-		if (!S_ISLNK(lst.st_mode))
-			continue;
-		if (++links > 40 || !trusted_link(root, done, &lst))
-			return NULL;
-		tl = readlink(full, target, sizeof(target) - 1);
-		if (tl <= 0)
-			return NULL;
-		target[tl] = '\0';
-		done[dl] = '\0';	/* the link's directory */
-		if (target[0] == '/')
-			done[0] = '\0';
-		if ((size_t)tl + strlen(p) + 1 > sizeof(full))
-			return NULL;
-		memcpy(full, target, (size_t)tl);
-		strcpy(full + tl, p);	/* p is in todo: build, then copy */
-		strcpy(todo, full);
-		p = todo;
-	}
-	return strdup(done[0] ? done : "/");
+	return hm_sbx_real_path(root, path, real, sizeof(real)) ? NULL :
+	       strdup(real);
 }
 
 /* Grant @g names a program: name its real path (program_realpath()). */
@@ -345,7 +278,7 @@ static char *resolve(const char *root, bool lookup,
 	len = object_word(w, len, parent, widen);
 	path = len ? decode_path(w, len) : strdup("/");
 	if (path && lookup)
-		nearest_existing(root, path, widen);
+		path = nearest_existing(root, path, widen);
 	return path;
 }
 
@@ -589,39 +522,58 @@ static int inet_ops(struct hm_sbx_xlat *x, const struct hm_acl_inet *e,
 	uint32_t perm = e->head.perm;
 	uint64_t access = 0;
 
-	if (e->proto != HM_PROTO_STREAM) {
-		set_unenforced(x, HM_SBX_NE_SOCKET);
-		return 0;
+	uint32_t known = (1u << HM_NET_BIND) | (1u << HM_NET_CONNECT);
+
+	if (e->proto == HM_PROTO_STREAM) {
+		if (perm & (1u << HM_NET_BIND))
+			access |= HM_LL_NET_BIND_TCP;
+		if (perm & (1u << HM_NET_CONNECT))
+			access |= HM_LL_NET_CONNECT_TCP;
+	} else if (e->proto == HM_PROTO_DGRAM) {
+		/* ABI 10; build.c leaves them out on an older kernel */
+		known |= 1u << HM_NET_SEND;
+		if (perm & (1u << HM_NET_BIND))
+			access |= HM_LL_NET_BIND_UDP;
+		if (perm & ((1u << HM_NET_CONNECT) | (1u << HM_NET_SEND)))
+			access |= HM_LL_NET_CONNECT_SEND_UDP;
 	}
-	if (perm & (1u << HM_NET_BIND))
-		access |= HM_LL_NET_BIND_TCP;
-	if (perm & (1u << HM_NET_CONNECT))
-		access |= HM_LL_NET_CONNECT_TCP;
-	if (perm & ~((1u << HM_NET_BIND) | (1u << HM_NET_CONNECT)))
+	if (perm & ~known || !access)
 		set_unenforced(x, HM_SBX_NE_SOCKET);
 	if (!access)
 		return 0;
-	if (!any_address(&e->addr, access == HM_LL_NET_BIND_TCP))
+	if (!any_address(&e->addr, !(access & ~(HM_LL_NET_BIND_TCP |
+						HM_LL_NET_BIND_UDP))))
 		widen |= 1u << HM_SBX_W_ADDRESS;
 	return grant_ports(x, &e->port, access, widen);
 }
 
-/* unix: only a bind to a path makes something Landlock sees (the socket
- * inode, made in its directory); an abstract name keeps the subtree
- * from abstract-unix scoping. */
+/* unix: a bind to a path makes a socket inode in its directory
+ * (fs.make_sock there); connecting or sending to a path is fs.resolve_unix
+ * on the socket (ABI 9); an abstract name keeps the subtree from
+ * abstract-unix scoping. */
 static int unix_ops(struct fs_ctx *c, const struct hm_acl_unix *e)
 {
 	const struct hm_name *n = e->name.name;
 
-	set_unenforced(c->x, HM_SBX_NE_SOCKET);
+	uint32_t perm = e->head.perm;
+	uint32_t reach = (1u << HM_NET_CONNECT) | (1u << HM_NET_SEND);
+	int r = 0;
+
 	/* an abstract name starts with \000; a group may hold one */
 	if (!n || n->str[0] != '/') {
+		set_unenforced(c->x, HM_SBX_NE_SOCKET);
 		c->x->scope_abstract = true;
 		return 0;
 	}
-	if (!(e->head.perm & (1u << HM_NET_BIND)))
-		return 0;
-	return fs_grant(c, &e->name, HM_LL_FS_MAKE_SOCK, 0, true);
+	if (perm & ~(reach | (1u << HM_NET_BIND)))
+		set_unenforced(c->x, HM_SBX_NE_SOCKET);
+	if (perm & (1u << HM_NET_BIND))
+		r = fs_grant(c, &e->name, HM_LL_FS_MAKE_SOCK, 0, true);
+	/* connect, or send to it (dgram): fs.resolve_unix on the socket
+	 * (ABI 9; build.c leaves it out on an older kernel) */
+	if (!r && (perm & reach))
+		r = fs_grant(c, &e->name, HM_LL_FS_RESOLVE_UNIX, 0, false);
+	return r;
 }
 
 /* -------------------------------------------------------------- entry */

@@ -63,8 +63,10 @@ extern const char *const hm_sbx_widen_text[HM_SBX_W_MAX];
  */
 #define HM_SBX_UNENFORCED(X)                                                  \
 	X(NONE, "")                                                          \
-	X(SOCKET, "Landlock restricts only TCP bind and connect (no UDP, "  \
-	  "raw, unix sockets, listen, accept, send, recv)")                  \
+	X(SOCKET, "Landlock restricts only TCP bind and connect, UDP bind, " \
+	  "connect and send (ABI 10) and connecting to a pathname unix "    \
+	  "socket (ABI 9): not raw sockets, listen, accept, recv, nor "     \
+	  "unix sockets otherwise")                                          \
 	X(ATTR, "Landlock does not restrict getattr, chmod, chown, chgrp")  \
 	X(IOCTL, "ioctl is not restricted (Landlock's device ioctl right "  \
 	  "is all or nothing per file)")                                     \
@@ -190,6 +192,7 @@ struct hm_sbx_summary {
 	uint64_t static_execs;		/* execute entries of static programs */
 	uint64_t handled_fs, handled_net, scoped;
 	bool ports_too_wide_bind, ports_too_wide_connect;
+	bool ports_too_wide_udp;	/* ABI 10: UDP bind or connect/send */
 };
 
 /**
