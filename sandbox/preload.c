@@ -60,6 +60,8 @@ struct sbx {
 
 static struct sbx g;		/* valid when g.v */
 
+static void find_libc(void);	/* the exec functions, below */
+
 static void debug(const char *fmt, ...)
 {
 	const char *d = getenv("HISTMAC_SANDBOX_DEBUG");
@@ -314,6 +316,7 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 	size_t size = 0;
 	void *t;
 
+	find_libc();
 	if (!parse(getenv(HM_SBX_ENV), &g)) {
 		g.v = NULL;
 		return;
@@ -470,45 +473,78 @@ static int exec_check(const char *file, bool path_search,
 	return -1;
 }
 
-#define REAL(ret, name, ...)						\
-	static ret (*real)(__VA_ARGS__);				\
-	if (!real)							\
-		real = (ret (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name);	\
-	if (!real) {							\
+/*
+ * libc's own functions, looked up in the constructor: an exec function
+ * may be called in a vfork()ed child (Python's subprocess), where
+ * dlsym() and the allocation it may do are not safe.
+ */
+static struct {
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execv)(const char *, char *const[]);
+	int (*execvp)(const char *, char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*posix_spawn)(pid_t *, const char *,
+			   const posix_spawn_file_actions_t *,
+			   const posix_spawnattr_t *, char *const[],
+			   char *const[]);
+	int (*posix_spawnp)(pid_t *, const char *,
+			    const posix_spawn_file_actions_t *,
+			    const posix_spawnattr_t *, char *const[],
+			    char *const[]);
+} libc;
+
+static void find_libc(void)
+{
+	libc.execve = (__typeof__(libc.execve))dlsym(RTLD_NEXT, "execve");
+	libc.execv = (__typeof__(libc.execv))dlsym(RTLD_NEXT, "execv");
+	libc.execvp = (__typeof__(libc.execvp))dlsym(RTLD_NEXT, "execvp");
+	libc.execvpe = (__typeof__(libc.execvpe))dlsym(RTLD_NEXT, "execvpe");
+	libc.posix_spawn = (__typeof__(libc.posix_spawn))
+			   dlsym(RTLD_NEXT, "posix_spawn");
+	libc.posix_spawnp = (__typeof__(libc.posix_spawnp))
+			    dlsym(RTLD_NEXT, "posix_spawnp");
+}
+
+/* libc's @name, or fail with ENOSYS (looked up late only if the
+ * constructor did not run yet: another library's constructor execs). */
+#define REAL(name)							\
+	if (!libc.name)							\
+		find_libc();						\
+	if (!libc.name) {						\
 		errno = ENOSYS;						\
 		return -1;						\
 	}
 
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	REAL(int, "execve", const char *, char *const[], char *const[]);
+	REAL(execve);
 	if (exec_check(path, false, envp))
 		return -1;
-	return real(path, argv, envp);
+	return libc.execve(path, argv, envp);
 }
 
 EXPORT int execv(const char *path, char *const argv[])
 {
-	REAL(int, "execv", const char *, char *const[]);
+	REAL(execv);
 	if (exec_check(path, false, environ))
 		return -1;
-	return real(path, argv);
+	return libc.execv(path, argv);
 }
 
 EXPORT int execvp(const char *file, char *const argv[])
 {
-	REAL(int, "execvp", const char *, char *const[]);
+	REAL(execvp);
 	if (exec_check(file, true, environ))
 		return -1;
-	return real(file, argv);
+	return libc.execvp(file, argv);
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	REAL(int, "execvpe", const char *, char *const[], char *const[]);
+	REAL(execvpe);
 	if (exec_check(file, true, envp))
 		return -1;
-	return real(file, argv, envp);
+	return libc.execvpe(file, argv, envp);
 }
 
 EXPORT int posix_spawn(pid_t *pid, const char *path,
@@ -516,12 +552,10 @@ EXPORT int posix_spawn(pid_t *pid, const char *path,
 		       const posix_spawnattr_t *attr, char *const argv[],
 		       char *const envp[])
 {
-	REAL(int, "posix_spawn", pid_t *, const char *,
-	     const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
-	     char *const[], char *const[]);
+	REAL(posix_spawn);
 	if (exec_check(path, false, envp))
 		return EPERM;
-	return real(pid, path, fa, attr, argv, envp);
+	return libc.posix_spawn(pid, path, fa, attr, argv, envp);
 }
 
 EXPORT int posix_spawnp(pid_t *pid, const char *file,
@@ -529,10 +563,8 @@ EXPORT int posix_spawnp(pid_t *pid, const char *file,
 			const posix_spawnattr_t *attr, char *const argv[],
 			char *const envp[])
 {
-	REAL(int, "posix_spawnp", pid_t *, const char *,
-	     const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
-	     char *const[], char *const[]);
+	REAL(posix_spawnp);
 	if (exec_check(file, true, envp))
 		return EPERM;
-	return real(pid, file, fa, attr, argv, envp);
+	return libc.posix_spawnp(pid, file, fa, attr, argv, envp);
 }
