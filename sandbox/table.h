@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
-#define HM_SBX_VERSION	1
+#define HM_SBX_VERSION	2	/* 2: domains name their same-ruleset domain */
 
 /*
  * The environment variable that carries, across exec,
