@@ -4,7 +4,9 @@
 # stderr (#3).  As nobody, hand-written policy: parent.sh may read
 # pfile; its child child.sh only cfile.  Each way parent.sh starts the
 # child, the child must read cfile and fail on pfile with EACCES:
-#   fd3      bash's `exec 3<>FILE; exec 3>&-` (the issue's idiom)
+#   fd3      bash's `exec 3<>FILE; exec 3>&-`
+#   tcp      the issue's idiom: `exec 3<>/dev/tcp/127.0.0.1/PORT` (someone
+#            listens there, the policy grants the connect), `exec 3>&-`
 #   tablefd  the script closes the very descriptor the table is on
 #   daemon   a daemon-like program closes every descriptor above 2
 #            (close_range) before it execs the child
@@ -21,6 +23,12 @@ set -eu
 
 sbx_setup
 sbx_cc closefds
+sbx_cc tcp_listen
+"$bin/tcp_listen" 0 >"$HM_TMP/port" 2>/dev/null &
+listener=$!
+hm_on_exit "kill $listener 2>/dev/null; wait $listener 2>/dev/null"
+hm_wait_for "[ -s '$HM_TMP/port' ] || ! kill -0 $listener" 50 || true
+read -r port <"$HM_TMP/port" || hm_fail "the TCP listener did not start"
 echo p >"$w/pfile"
 echo c >"$w/cfile"
 : >"$w/scratch"
@@ -32,10 +40,13 @@ envp=$(readlink -f /usr/bin/env)
 cat >"$w/parent.sh" <<'EOS'
 #!/bin/bash
 w=${0%/*}
-bin=$1 mode=$2
+bin=$1 mode=$2 port=$3
 read -r l <"$w/pfile" && echo "parent allowed pfile"
 case $mode in
 fd3)	exec 3<>"$w/scratch"; exec 3>&-; "$w/child.sh" "$mode" ;;
+tcp)	exec 3<>"/dev/tcp/127.0.0.1/$port" && echo "parent connected"
+	exec 3>&-
+	"$w/child.sh" "$mode" ;;
 tablefd)
 	n=${HISTMAC_SANDBOX%%:*}
 	eval "exec $n>&-"
@@ -72,6 +83,7 @@ libs=$(sbx_libs "$bash" "$bin/closefds" "$envp")
 	echo "file read $w/parent.sh"
 	echo "file read $w/pfile"
 	echo "file read/write $w/scratch"
+	echo "network inet stream connect 127.0.0.1 $port"
 	echo "file execute $w/child.sh"
 	echo "file execute $bin/closefds"
 	echo "file execute $envp"
@@ -95,7 +107,7 @@ run() {	# OUT [--strict] MODE
 	local out=$1 rc=0
 	shift
 	as_nobody "$bin/histmac" sandbox --stats -p "$pol" "${@:1:$#-1}" -- \
-		"$w/parent.sh" "$bin" "${!#}" >"$out" 2>"$out.err" || rc=$?
+		"$w/parent.sh" "$bin" "${!#}" "$port" >"$out" 2>"$out.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
 expect() {	# FILE LINE (a grep -x pattern)
@@ -107,7 +119,7 @@ lost() {	# FILE KIND: the sandbox said, once, that child.sh cannot narrow
 	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n reports of '$2', not 1"; }
 }
 
-for mode in fd3 tablefd daemon; do
+for mode in fd3 tcp tablefd daemon; do
 	run "$HM_TMP/$mode" "$mode"
 	expect "$HM_TMP/$mode" "parent allowed pfile"
 	expect "$HM_TMP/$mode" "$mode child allowed cfile"
@@ -115,6 +127,7 @@ for mode in fd3 tablefd daemon; do
 	expect "$HM_TMP/$mode.err" "sandbox: programs that could not narrow: 0 .*"
 	hm_ok "$mode: the child is narrowed to its own domain"
 done
+expect "$HM_TMP/tcp" "parent connected"
 [ "$(grep -c "fd [0-9]* still open" "$HM_TMP/tablefd")" = 0 ] ||
 	hm_fail "tablefd: the script did not close the table's descriptor"
 
