@@ -579,6 +579,7 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 			 st.unreachable, st.symlinks);
 		stopwatch_print(&sw, what);
 	}
+	signal(SIGPIPE, SIG_DFL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	fflush(stdout);
 	fflush(stderr);
@@ -884,6 +885,26 @@ static int refuse(const struct args *a, const char *fmt, ...)
 	return HM_EXIT_FAIL;
 }
 
+/* COMMAND under the rulesets, unless --strict refuses it first. */
+static int run_confined(const void *blob, size_t size,
+			struct hm_sbx_files *files, const struct args *a,
+			const struct plan *p)
+{
+	if (!p->preload && a->strict)
+		return refuse(a, "no %s: programs below it cannot narrow",
+			      PRELOAD_NAME);
+	if (!p->preload)
+		warnx("no %s: programs below %s keep its ruleset",
+		      PRELOAD_NAME, a->cmd[0]);
+	else if (is_static(p->prog) && a->strict)
+		return refuse(a, "statically linked: what it runs cannot "
+			      "narrow");
+	else if (is_static(p->prog))
+		warnx("%s is statically linked: it and what it runs keep this "
+		      "subtree's ruleset", p->prog);
+	return launch(blob, size, files, a, p);
+}
+
 static int sandbox(const struct args *a, struct plan *p)
 {
 	struct hm_sbx_summary sum = { 0 };
@@ -898,6 +919,9 @@ static int sandbox(const struct args *a, struct plan *p)
 	int r = 0;
 
 	if (a->cmd && !a->dry_run) {
+		/* a reader of our stderr gone (| head) must not kill us
+		 * before the directory is removed; COMMAND gets SIGPIPE back */
+		signal(SIGPIPE, SIG_IGN);
 		r = hm_sbx_files_make(&files);
 		if (r) {
 			warnx("cannot make the sandbox's directory: %s",
@@ -923,23 +947,11 @@ static int sandbox(const struct args *a, struct plan *p)
 	}
 	if (a->explain && explain(ef, p->m, p->d, &sum, p->abi))
 		r = HM_EXIT_FAIL;
-	if (!r && a->cmd && !a->dry_run) {
-		if (!p->preload && a->strict)
-			r = refuse(a, "no %s: programs below it cannot narrow",
-				   PRELOAD_NAME);
-		else if (!p->preload)
-			warnx("no %s: programs below %s keep its ruleset",
-			      PRELOAD_NAME, a->cmd[0]);
-		else if (is_static(p->prog) && a->strict)
-			r = refuse(a, "statically linked: what it runs cannot "
-				   "narrow");
-		else if (is_static(p->prog))
-			warnx("%s is statically linked: it and what it runs "
-			      "keep this subtree's ruleset", p->prog);
-		if (!r)
-			r = launch(blob, size, &files, a, p);
+	if (!r && a->cmd && !a->dry_run)
+		r = run_confined(blob, size, &files, a, p);
+	hm_sbx_files_remove(&files);
+	if (a->cmd && !a->dry_run) {
 		free(blob);
-		hm_sbx_files_remove(&files);
 		return r;
 	}
 	if (!r && a->cmd)
