@@ -13,9 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,25 +57,33 @@ static void usage(FILE *f)
 "                          without COMMAND, else stderr)\n"
 "      --best-effort       without Landlock, run COMMAND unconfined (and\n"
 "                          say so) instead of failing\n"
+"      --strict            a program below COMMAND that cannot narrow to\n"
+"                          its own domain (static, run without the\n"
+"                          preload, table gone, 16 Landlock layers) does\n"
+"                          not start; without it, it runs at its parent's\n"
+"                          bound and is reported (once per program)\n"
 "      --no-truncate       leave truncation (truncate, ftruncate, O_TRUNC)\n"
 "                          to file permissions: faster opens, but any file\n"
 "                          the user may write can be truncated\n"
 "      --from D            read the policy as tomoyo, tomoyo-2.1 or\n"
 "                          tomoyo-1.8 (default: detected)\n"
-"      --stats             print how long building and applying took\n"
-"      --abi N             use at most Landlock ABI N (1-7; default: the\n"
+"      --stats             print how long building and applying took, and\n"
+"                          at the end how many programs could not narrow\n"
+"      --abi N             use at most Landlock ABI N (1-10; default: the\n"
 "                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"
 "\n"
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
 "to histmac, else " HM_SANDBOX_PRELOAD ");\n"
 "HISTMAC_SANDBOX_DEBUG=1 makes it report what it does.\n"
+"COMMAND runs in a new session, without the caller's controlling\n"
+"terminal, and cannot push input into a terminal (TIOCSTI, TIOCLINUX).\n"
 "Exit: COMMAND's status, or 1 the policy lacks the domain, 4 the policy\n"
 "has errors, 2 usage, 3 could not run (no Landlock, I/O, memory).\n");
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
-       OPT_STATS, OPT_ABI, OPT_WRITE_DIALECT, OPT_NO_TRUNCATE };
+       OPT_STATS, OPT_ABI, OPT_WRITE_DIALECT, OPT_NO_TRUNCATE, OPT_STRICT };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
@@ -80,6 +92,7 @@ static const struct option options[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "best-effort", no_argument, NULL, OPT_BEST },
 	{ "no-truncate", no_argument, NULL, OPT_NO_TRUNCATE },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "from", required_argument, NULL, OPT_DIALECT },
 	{ "dialect", required_argument, NULL, OPT_WRITE_DIALECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -95,6 +108,7 @@ struct args {
 	bool explain;
 	bool best_effort;
 	bool no_truncate;
+	bool strict;
 	bool stats;
 	int dialect;
 	int max_abi;
@@ -130,6 +144,9 @@ static int parse(int argc, char **argv, struct args *a)
 			break;
 		case OPT_NO_TRUNCATE:
 			a->no_truncate = true;
+			break;
+		case OPT_STRICT:
+			a->strict = true;
 			break;
 		case OPT_STATS:
 			a->stats = true;
@@ -289,6 +306,32 @@ static void print_rights(FILE *f, uint64_t access, uint64_t handled, int abi)
 	}
 }
 
+/* A port grant, each right saying whether this kernel enforces it. */
+static void print_net(FILE *f, const struct hm_sbx_grant *g,
+		      const struct hm_sbx_summary *s, int abi)
+{
+	static const char *const names[] = { "net.bind_tcp", "net.connect_tcp",
+					     "net.bind_udp",
+					     "net.connect_send_udp" };
+	const char *sep = "";
+
+	for (unsigned b = 0; b < HM_ARRAY_SIZE(names); b++) {
+		int need = (1ULL << b) & HM_LL_NET_UDP ? 10 : 4;
+
+		if (!(g->access & (1ULL << b)))
+			continue;
+		fprintf(f, "%s%s", sep, names[b]);
+		if (abi < need)
+			fprintf(f, "(not enforced: ABI %d)", need);
+		else if (!(s->handled_net & (1ULL << b)))
+			fputs("(not enforced: too many ports)", f);
+		sep = ",";
+	}
+	fprintf(f, " port %lu", (unsigned long)g->port);
+	if (g->port_max > g->port)
+		fprintf(f, "-%lu", (unsigned long)g->port_max);
+}
+
 static void print_grant(FILE *f, const struct hm_sbx_grant *g,
 			const struct hm_sbx_summary *s, int abi)
 {
@@ -297,21 +340,13 @@ static void print_grant(FILE *f, const struct hm_sbx_grant *g,
 		print_rights(f, g->access, s->handled_fs, abi);
 		fprintf(f, " on %s", g->path);
 	} else {
-		fprintf(f, "%s%s%s port %lu", g->access & HM_LL_NET_BIND_TCP ?
-			"net.bind_tcp" : "",
-			(g->access & HM_LL_NET_BIND_TCP) &&
-			(g->access & HM_LL_NET_CONNECT_TCP) ? "," : "",
-			g->access & HM_LL_NET_CONNECT_TCP ?
-			"net.connect_tcp" : "", (unsigned long)g->port);
-		if (g->port_max > g->port)
-			fprintf(f, "-%lu", (unsigned long)g->port_max);
-		if (!s->handled_net)
-			fputs(" (not enforced: ABI 4 or a port range too wide)",
-			      f);
+		print_net(f, g, s, abi);
 	}
 	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
 		if (g->widen & (1u << w))
 			fprintf(f, "  [%s]", hm_sbx_widen_words[w]);
+	if (g->widen & HM_SBX_SYMLINK)
+		fputs("  [symlink: not granted]", f);
 	fputc('\n', f);
 }
 
@@ -321,6 +356,7 @@ struct explain {
 	const struct hm_sbx_summary *s;
 	int abi;
 	uint64_t missing;	/* entries granted on a missing object's parent */
+	uint64_t symlinks;	/* grants skipped: a symlink on the way */
 };
 
 static int explain_entry(const struct hm_acl_head *e, void *arg)
@@ -346,6 +382,8 @@ static int explain_entry(const struct hm_acl_head *e, void *arg)
 			x->missing++;
 			break;
 		}
+	for (size_t i = 0; i < t.n; i++)
+		x->symlinks += !!(t.grants[i].widen & HM_SBX_SYMLINK);
 	if (t.unenforced)
 		fprintf(x->f, "      not enforced: %s\n",
 			hm_sbx_unenforced_text[t.unenforced]);
@@ -406,6 +444,16 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 		s->scoped & HM_LL_SCOPE_SIGNAL ? "scoped" : "not restricted",
 		s->scoped & HM_LL_SCOPE_ABSTRACT_UNIX ? "scoped" :
 		"not restricted");
+	if (abi < 10 || s->ports_too_wide_udp)
+		fprintf(f, "sandbox: UDP not restricted (%s)\n", abi < 10 ?
+			"needs ABI 10" : "too many ports allowed");
+	if (abi < 9)
+		fprintf(f, "sandbox: connecting to pathname unix sockets not "
+			"restricted (needs ABI 9)\n");
+	fprintf(f, "sandbox: the ruleset holds for %s\n", abi >= 8 ?
+		"every thread of the process (ABI 8)" : "the thread that "
+		"applies it and what it starts (before ABI 8; applied before "
+		"any other thread exists)");
 	if (abi < 7)
 		fprintf(f, "sandbox: ABI %d writes no audit records: denials "
 			"are not in the trail\n", abi);
@@ -415,7 +463,7 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		   const struct hm_sbx_summary *s, int abi)
 {
 	const struct hm_domain **v;
-	struct explain x = { f, m, s, abi, 0 };
+	struct explain x = { f, m, s, abi, 0, 0 };
 	struct hm_sbx_summary sum = *s;
 	size_t n;
 	int r = hm_sbx_subtree(m, root, &v, &n);
@@ -428,38 +476,30 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		free(v);
 	sum.widened[HM_SBX_W_MISSING] = x.missing;	/* the build did not look */
 	print_summary(f, &sum, abi);
+	if (x.symlinks)
+		fprintf(f, "sandbox: %lu objects are symlinks or lie beneath "
+			"one: not granted (a symlink is never followed)\n",
+			(unsigned long)x.symlinks);
 	return r;
 }
 
+struct plan {
+	struct hm_model *m;
+	char *prog;		/* COMMAND's path, or NULL */
+	char *domain;		/* the domain COMMAND enters */
+	const struct hm_domain *d;	/* it in the policy, or NULL */
+	char *preload;
+	int abi;
+};
+
 /* ---------------------------------------------------------------- run */
 
-/* The table in a sealed memfd that stays open across exec. */
-static int table_fd(const void *blob, size_t size)
-{
-	int fd = memfd_create("histmac-sandbox", MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, blob, size) != (ssize_t)size ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-		  F_SEAL_WRITE | F_SEAL_SEAL)) {
-		int e = errno ? errno : EIO;
-
-		close(fd);
-		return -e;
-	}
-	return fd;
-}
-
-static int set_env(int fd, const char *preload)
+static int set_env(const char *value, const char *preload)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char v[32];
 	char *lp = NULL;
 
-	snprintf(v, sizeof(v), "%d:%0*u:%c", fd, HM_SBX_DOM_DIGITS, 0,
-		 HM_SBX_APPLIED);
-	if (setenv(HM_SBX_ENV, v, 1))
+	if (setenv(HM_SBX_ENV, value, 1))
 		return -errno;
 	if (!preload)
 		return 0;
@@ -501,35 +541,277 @@ static void stopwatch_print(const struct stopwatch *sw, const char *what)
 		clock_ms(CLOCK_PROCESS_CPUTIME_ID) - sw->cpu);
 }
 
-static int confine(const void *blob, size_t size, const char *preload,
-		   bool stats)
+/* In the child: confine this process (a new session, Landlock, the
+ * terminal filter) and run COMMAND.  Never returns. */
+static void confine_and_run(const void *blob, char **cmd, const char *prog,
+			    const sigset_t *old, bool stats)
 {
 	struct hm_sbx_apply_stats st;
-	int fd = table_fd(blob, size);
 	struct stopwatch sw = stopwatch_start();
-	char what[160];
-	int r;
+	char what[200];
+	int r = 0;
 
-	if (fd < 0) {
-		warnx("cannot hold the rulesets: %s", strerror(-fd));
-		return HM_EXIT_FAIL;
-	}
-	r = set_env(fd, preload);
+	/* the caller's terminal stays open, but is no longer ours: its
+	 * input cannot be pushed (TIOCSTI needs the controlling terminal
+	 * or CAP_SYS_ADMIN) and the filter below refuses it anyway */
+	if (setsid() < 0)
+		r = -errno;
 	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		r = -errno;
 	if (!r)
 		r = hm_sbx_apply(blob, 0, &st);
 	if (r) {
 		warnx("cannot apply the Landlock ruleset: %s", strerror(-r));
-		return HM_EXIT_FAIL;
+		_exit(HM_EXIT_FAIL);
+	}
+	r = hm_sbx_tty_filter();
+	if (r == -EOPNOTSUPP)
+		warnx("no TIOCSTI filter on this architecture: the new "
+		      "session alone keeps COMMAND off the terminal's input");
+	else if (r) {
+		warnx("cannot filter terminal ioctls: %s", strerror(-r));
+		_exit(HM_EXIT_FAIL);
 	}
 	if (stats) {
 		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
-			 "a missing object's parent, %u unreachable skipped)",
-			 st.rules, st.missing, st.unreachable);
+			 "a missing object's parent, %u unreachable skipped, "
+			 "%u symlinks skipped)", st.rules, st.missing,
+			 st.unreachable, st.symlinks);
 		stopwatch_print(&sw, what);
 	}
-	return 0;
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	fflush(stdout);
+	fflush(stderr);
+	execv(prog, cmd);
+	warn("cannot execute %s", prog);
+	_exit(126);
+}
+
+/* ----------------------------------------------------- the supervisor */
+
+/* What the preload reported on the FIFO (table.h HM_SBX_LOST_KINDS). */
+#define X(k, text) LOST_##k,
+enum lost_kind { HM_SBX_LOST_KINDS(X) LOST_MAX };
+#undef X
+#define X(k, text) #k,
+static const char *const lost_words[LOST_MAX] = { HM_SBX_LOST_KINDS(X) };
+#undef X
+#define X(k, text) text,
+static const char *const lost_text[LOST_MAX] = { HM_SBX_LOST_KINDS(X) };
+#undef X
+
+struct relay {
+	int fd;			/* the FIFO's read end */
+	char buf[2 * PIPE_BUF];
+	size_t len;
+	char **seen;		/* "KIND PROGRAM" already printed */
+	size_t n_seen;
+	uint64_t programs[LOST_MAX];	/* distinct programs per kind */
+	uint64_t refused;
+};
+
+static bool relay_seen(struct relay *rl, const char *key)
+{
+	char **n;
+
+	for (size_t i = 0; i < rl->n_seen; i++)
+		if (!strcmp(rl->seen[i], key))
+			return true;
+	if (rl->n_seen >= 10000)	/* bounded: say again rather than grow */
+		return false;
+	n = realloc(rl->seen, (rl->n_seen + 1) * sizeof(*n));
+	if (!n)
+		return false;
+	rl->seen = n;
+	rl->seen[rl->n_seen] = strdup(key);
+	if (rl->seen[rl->n_seen])
+		rl->n_seen++;
+	return false;
+}
+
+/* The reporter is a confined process: print its words as text only. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			*s = '?';
+}
+
+/* One line "KIND R PID PROGRAM" from the preload. */
+static void relay_line(struct relay *rl, char *line)
+{
+	char kind[16], key[PIPE_BUF + 16], r;
+	int pid, off = 0;
+	unsigned k;
+
+	sanitize(line);
+	if (sscanf(line, "%15s %c %d %n", kind, &r, &pid, &off) != 3 || !off)
+		return;
+	for (k = 0; k < LOST_MAX && strcmp(kind, lost_words[k]); k++)
+		;
+	if (k == LOST_MAX)
+		return;
+	rl->refused += r == 'r';
+	if (!line[off] || snprintf(key, sizeof(key), "%s %s", kind,
+				   line + off) >= (int)sizeof(key) ||
+	    relay_seen(rl, key))
+		return;
+	rl->programs[k]++;
+	fprintf(stderr, "histmac sandbox: %s (pid %d) %s: %s\n", line + off,
+		pid, r == 'r' ? "refused (--strict), it cannot narrow" :
+		"keeps its parent's bound", lost_text[k]);
+}
+
+static void relay_read(struct relay *rl)
+{
+	ssize_t n;
+
+	while ((n = read(rl->fd, rl->buf + rl->len,
+			 sizeof(rl->buf) - rl->len - 1)) > 0) {
+		char *nl, *p = rl->buf;
+
+		rl->len += (size_t)n;
+		rl->buf[rl->len] = '\0';
+		while ((nl = strchr(p, '\n'))) {
+			*nl = '\0';
+			relay_line(rl, p);
+			p = nl + 1;
+		}
+		rl->len -= (size_t)(p - rl->buf);
+		memmove(rl->buf, p, rl->len);
+		if (rl->len == sizeof(rl->buf) - 1)
+			rl->len = 0;	/* a line too long: not ours */
+	}
+}
+
+static void relay_stats(const struct relay *rl)
+{
+	uint64_t total = 0;
+
+	for (unsigned k = 0; k < LOST_MAX; k++)
+		total += rl->programs[k];
+	fprintf(stderr, "sandbox: programs that could not narrow: %lu",
+		(unsigned long)total);
+	for (unsigned k = 0; k < LOST_MAX; k++)
+		fprintf(stderr, " %s %lu", lost_words[k],
+			(unsigned long)rl->programs[k]);
+	fprintf(stderr, "; execs refused (--strict): %lu\n",
+		(unsigned long)rl->refused);
+}
+
+/*
+ * Wait for COMMAND, passing on the signals a terminal or a supervisor
+ * sends us (COMMAND is in its own session: ^C reaches only us), and
+ * print what the preload reports.  Returns COMMAND's exit status, or
+ * re-raises the signal that killed it.
+ */
+static int supervise(pid_t child, int sfd, struct relay *rl, bool stats)
+{
+	struct pollfd pf[2] = { { sfd, POLLIN, 0 }, { rl->fd, POLLIN, 0 } };
+	int status = 0;
+
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pf[1].revents)
+			relay_read(rl);
+		if (!(pf[0].revents & POLLIN) ||
+		    read(sfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo != SIGCHLD) {
+			kill(child, (int)si.ssi_signo);
+			continue;
+		}
+		if (waitpid(child, &status, WNOHANG) == child)
+			break;
+	}
+	relay_read(rl);
+	if (stats)
+		relay_stats(rl);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static void relay_fini(struct relay *rl)
+{
+	for (size_t i = 0; i < rl->n_seen; i++)
+		free(rl->seen[i]);
+	free(rl->seen);
+	if (rl->fd >= 0)
+		close(rl->fd);
+}
+
+/*
+ * Run COMMAND confined, in a child in its own session: the table in a
+ * memfd and its copy, the environment, then fork; this process stays to
+ * relay signals and reports, and removes the copy when COMMAND exits.
+ */
+static int launch(const void *blob, size_t size, struct hm_sbx_files *f,
+		  const struct args *a, const struct plan *p)
+{
+	static const int sigs[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP,
+				    SIGQUIT, SIGUSR1, SIGUSR2 };
+	struct relay rl = { .fd = -1 };
+	sigset_t set, old;
+	char *value = NULL;
+	int fd, wfd = -1, sfd = -1, r;
+	pid_t child;
+
+	fd = hm_sbx_table_fd(blob, size);
+	r = fd < 0 ? fd : hm_sbx_files_write_table(f, blob, size);
+	if (!r)
+		r = hm_sbx_env_value(fd, a->strict, f, &value);
+	if (!r)
+		r = set_env(value, p->preload);
+	free(value);
+	/* read end first (non-blocking), and a write end of our own so that
+	 * the FIFO never reads as hung up between two reporters */
+	if (!r && ((rl.fd = open(f->report, O_RDONLY | O_NONBLOCK |
+				 O_CLOEXEC)) < 0 ||
+		   (wfd = open(f->report, O_WRONLY | O_CLOEXEC)) < 0))
+		r = -errno;
+	sigemptyset(&set);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(sigs); i++)
+		sigaddset(&set, sigs[i]);
+	if (!r && (sigprocmask(SIG_BLOCK, &set, &old) ||
+		   (sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0))
+		r = -errno;
+	if (r) {
+		warnx("cannot hold the rulesets: %s", strerror(-r));
+		relay_fini(&rl);
+		return HM_EXIT_FAIL;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	child = fork();
+	if (child == 0) {
+		close(rl.fd);
+		close(wfd);
+		close(sfd);
+		confine_and_run(blob, a->cmd, p->prog, &old, a->stats);
+	}
+	if (child < 0) {
+		warn("cannot fork");
+		r = HM_EXIT_FAIL;
+	} else {
+		r = supervise(child, sfd, &rl, a->stats);
+	}
+	close(fd);
+	close(wfd);
+	close(sfd);
+	relay_fini(&rl);
+	hm_sbx_files_remove(f);
+	if (r > 128 && r - 128 < NSIG && r - 128 != SIGCHLD) {
+		/* killed by a signal: die of it too, as a shell reports */
+		signal(r - 128, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		raise(r - 128);
+	}
+	return r;
 }
 
 static int run(char **cmd, const char *prog)
@@ -557,14 +839,6 @@ static bool is_static(const char *prog)
 
 /* ---------------------------------------------------------------- main */
 
-struct plan {
-	struct hm_model *m;
-	char *prog;		/* COMMAND's path, or NULL */
-	char *domain;		/* the domain COMMAND enters */
-	const struct hm_domain *d;	/* it in the policy, or NULL */
-	char *preload;
-	int abi;
-};
 
 static int plan_domain(const struct args *a, struct plan *p)
 {
@@ -598,9 +872,43 @@ static int plan_domain(const struct args *a, struct plan *p)
 	return 0;
 }
 
+/* --strict: COMMAND itself would not narrow what it runs. */
+static int refuse(const struct args *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "histmac: %s: refused (--strict): ", a->cmd[0]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return HM_EXIT_FAIL;
+}
+
+/* COMMAND under the rulesets, unless --strict refuses it first. */
+static int run_confined(const void *blob, size_t size,
+			struct hm_sbx_files *files, const struct args *a,
+			const struct plan *p)
+{
+	if (!p->preload && a->strict)
+		return refuse(a, "no %s: programs below it cannot narrow",
+			      PRELOAD_NAME);
+	if (!p->preload)
+		warnx("no %s: programs below %s keep its ruleset",
+		      PRELOAD_NAME, a->cmd[0]);
+	else if (is_static(p->prog) && a->strict)
+		return refuse(a, "statically linked: what it runs cannot "
+			      "narrow");
+	else if (is_static(p->prog))
+		warnx("%s is statically linked: it and what it runs keep this "
+		      "subtree's ruleset", p->prog);
+	return launch(blob, size, files, a, p);
+}
+
 static int sandbox(const struct args *a, struct plan *p)
 {
 	struct hm_sbx_summary sum = { 0 };
+	struct hm_sbx_files files = { 0 };
 	struct hm_sbx_opts o = { .abi = p->abi, .root = "", .program = p->prog,
 				 .preload = p->preload,
 				 .no_truncate = a->no_truncate };
@@ -608,8 +916,21 @@ static int sandbox(const struct args *a, struct plan *p)
 	struct stopwatch sw = stopwatch_start();
 	size_t size = 0;
 	void *blob = NULL;
-	int r;
+	int r = 0;
 
+	if (a->cmd && !a->dry_run) {
+		/* a reader of our stderr gone (| head) must not kill us
+		 * before the directory is removed; COMMAND gets SIGPIPE back */
+		signal(SIGPIPE, SIG_IGN);
+		r = hm_sbx_files_make(&files);
+		if (r) {
+			warnx("cannot make the sandbox's directory: %s",
+			      strerror(-r));
+			return HM_EXIT_FAIL;
+		}
+		o.table_path = files.table;
+		o.report_path = files.report;
+	}
 	r = hm_sbx_table(p->m, p->d, &o, &blob, &size, &sum);
 	if (!r && a->stats) {
 		fprintf(stderr, "sandbox: rulesets of %lu domains (%lu entries, "
@@ -621,22 +942,21 @@ static int sandbox(const struct args *a, struct plan *p)
 	}
 	if (r) {
 		warnx("cannot build the rulesets: %s", strerror(-r));
+		hm_sbx_files_remove(&files);
 		return HM_EXIT_FAIL;
 	}
 	if (a->explain && explain(ef, p->m, p->d, &sum, p->abi))
 		r = HM_EXIT_FAIL;
-	if (!r && a->cmd && !a->dry_run) {
-		if (!p->preload)
-			warnx("no %s: programs below %s keep its ruleset",
-			      PRELOAD_NAME, a->cmd[0]);
-		else if (is_static(p->prog))
-			warnx("%s is statically linked: it and what it runs "
-			      "keep this subtree's ruleset", p->prog);
-		r = confine(blob, size, p->preload, a->stats);
-	} else if (!r && a->cmd) {
+	if (!r && a->cmd && !a->dry_run)
+		r = run_confined(blob, size, &files, a, p);
+	hm_sbx_files_remove(&files);
+	if (a->cmd && !a->dry_run) {
+		free(blob);
+		return r;
+	}
+	if (!r && a->cmd)
 		warnx("dry run: %s runs unconfined in %s", a->cmd[0],
 		      p->domain);
-	}
 	free(blob);
 	if (r || !a->cmd)
 		return r ? r : hm_cli_finish(HM_EXIT_OK);

@@ -8,7 +8,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,7 +68,7 @@ bool hm_sbx_table_check_domain(const struct hm_sbx_thdr *h, uint32_t dom)
 	if (dom >= h->n_domains)
 		return false;
 	d = hm_sbx_tdom(h, dom);
-	if (d->name >= h->str_len ||
+	if (d->name >= h->str_len || d->ruleset >= h->n_domains ||
 	    !in(d->rule_first, d->n_rules, h->n_rules) ||
 	    !in(d->edge_first, d->n_edges, h->n_edges))
 		return false;
@@ -146,6 +149,24 @@ static size_t dir_len(const char *path)
 	return slash && slash > path && slash[1] ? (size_t)(slash - path) : 0;
 }
 
+/*
+ * An O_PATH fd of @name at @dfd, following no symlink anywhere on the
+ * way: the table's names are real paths (learned names are resolved;
+ * programs and interpreters are resolved through root's symlinks when
+ * the table is built), so a symlink is one planted since (a domain that
+ * may replace data/cfg making it a link to "/"), and following it would
+ * grant on whatever it names.  Such an object fails with ELOOP.
+ */
+static int open_nofollow(int dfd, const char *name, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC),
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+}
+
 /* An O_PATH fd of @name at @dfd; with directory rights in *@access a
  * non-directory loses them (counted).  Negative errno on failure. */
 static int open_typed(int dfd, const char *name, uint64_t *access,
@@ -154,10 +175,10 @@ static int open_typed(int dfd, const char *name, uint64_t *access,
 	int fd;
 
 	if (!(*access & ~(uint64_t)HM_LL_FS_FILE_RIGHTS))
-		fd = openat(dfd, name, O_PATH | O_CLOEXEC);
-	else if ((fd = openat(dfd, name, O_PATH | O_CLOEXEC | O_DIRECTORY)) < 0 &&
+		fd = open_nofollow(dfd, name, 0);
+	else if ((fd = open_nofollow(dfd, name, O_DIRECTORY)) < 0 &&
 		 errno == ENOTDIR &&
-		 (fd = openat(dfd, name, O_PATH | O_CLOEXEC)) >= 0) {
+		 (fd = open_nofollow(dfd, name, 0)) >= 0) {
 		/* replaced by a file since the policy was learned */
 		*access &= HM_LL_FS_FILE_RIGHTS;
 		st->not_dir++;
@@ -180,9 +201,102 @@ static void cache_dir(struct opener *o, const char *path, size_t dlen,
 		close(o->dfd);
 	memcpy(buf, path, dlen);
 	buf[dlen] = '\0';
-	o->dfd = open(buf, O_PATH | O_CLOEXEC | O_DIRECTORY);
+	o->dfd = open_nofollow(AT_FDCWD, buf, O_DIRECTORY);
 	o->dir = path;
 	o->dlen = dlen;
+}
+
+/*
+ * Is symlink @link (under @root) one only root made: owned by root, in a
+ * directory owned by root that nobody else may write?  Such links (/bin,
+ * /lib64, /lib64/ld-linux-x86-64.so.2 on a merged /usr) are followed
+ * when a program's name is resolved; any other may have been planted by
+ * a confined process and is not.
+ */
+static bool trusted_link(const char *root, const char *link,
+			 const struct stat *lst)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	struct stat ds;
+
+	if (lst->st_uid != 0 || !slash ||
+	    snprintf(dir, sizeof(dir), "%s%.*s", root, (int)(slash - link),
+		     link) >= (int)sizeof(dir))
+		return false;
+	if (!dir[0])
+		strcpy(dir, "/");
+	return !lstat(dir, &ds) && ds.st_uid == 0 && !(ds.st_mode & 022);
+}
+
+/*
+ * hm_sbx_real_path() (table.h): @path resolved through links only root
+ * could have made (trusted_link()).
+ */
+int hm_sbx_real_path(const char *root, const char *path, char *out,
+		     size_t cap)
+{
+	char done[PATH_MAX] = "", todo[PATH_MAX], full[PATH_MAX];
+	char target[PATH_MAX];
+	const char *p = todo;
+	int links = 0;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return -ENAMETOOLONG;
+	while (*p) {
+		size_t n, dl = strlen(done);
+		struct stat lst;
+		ssize_t tl;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(done, '/');
+
+			if (s)
+				*s = '\0';
+			p += n;
+			continue;
+		}
+		if (dl + n + 2 > sizeof(done))
+			return -ELOOP;
+		snprintf(done + dl, sizeof(done) - dl, "/%.*s", (int)n, p);
+		p += n;
+		if (snprintf(full, sizeof(full), "%s%s", root, done) >=
+		    (int)sizeof(full) || lstat(full, &lst)) {
+			if (strlen(done) + strlen(p) + 1 > sizeof(done))
+				return -ELOOP;
+			strcat(done, p);	/* missing: apply.c decides */
+			break;
+		}
+		if (!S_ISLNK(lst.st_mode))
+			continue;
+		if (++links > 40 || !trusted_link(root, done, &lst))
+			return -ELOOP;
+		tl = readlink(full, target, sizeof(target) - 1);
+		if (tl <= 0)
+			return -ELOOP;
+		target[tl] = '\0';
+		done[dl] = '\0';	/* the link's directory */
+		if (target[0] == '/')
+			done[0] = '\0';
+		if ((size_t)tl + strlen(p) + 1 > sizeof(full))
+			return -ELOOP;
+		memcpy(full, target, (size_t)tl);
+		strcpy(full + tl, p);	/* p is in todo: build, then copy */
+		strcpy(todo, full);
+		p = todo;
+	}
+	if (snprintf(out, cap, "%s", done[0] ? done : "/") >= (int)cap)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /* Is @err "this object does not exist": the rule then goes to the
@@ -193,12 +307,14 @@ static bool absent(int err)
 }
 
 /* Is @err "this process cannot reach the object" (a directory it may not
- * search, a symlink loop): the rule is skipped, since the process cannot
+ * search, a name too long): the rule is skipped, since the process cannot
  * open it by that name either, and a parent (say "/" for /root/x) would
- * allow far more.  Anything else (no fds, no memory) fails the apply. */
+ * allow far more.  ELOOP (a symlink on the way, open_nofollow()) is
+ * skipped too, counted apart.  Anything else (no fds, no memory) fails
+ * the apply. */
 static bool unreachable(int err)
 {
-	return err == -EACCES || err == -ELOOP || err == -ENAMETOOLONG;
+	return err == -EACCES || err == -ENAMETOOLONG;
 }
 
 /* The nearest existing parent of missing @path (at worst "/"). */
@@ -229,6 +345,7 @@ static int open_parent(const char *path, uint64_t *access,
 static int open_object(struct opener *o, const char *path, const char *next,
 		       uint64_t *access, struct hm_sbx_apply_stats *st)
 {
+	char real[PATH_MAX];
 	size_t dlen = dir_len(path);
 	int fd;
 
@@ -241,6 +358,13 @@ static int open_object(struct opener *o, const char *path, const char *next,
 		fd = open_typed(AT_FDCWD, path, access, st);
 	if (fd == -EMFILE) {	/* our batch of fds to close counts too */
 		close_run(o);
+		fd = open_typed(AT_FDCWD, path, access, st);
+	}
+	/* a name through root's links (/lib -> usr/lib in a hand-written
+	 * policy): its real path; any other link stays refused */
+	if (fd == -ELOOP && !hm_sbx_real_path("", path, real, sizeof(real)) &&
+	    strcmp(real, path)) {
+		path = real;
 		fd = open_typed(AT_FDCWD, path, access, st);
 	}
 	if (fd >= 0 || !absent(fd))
@@ -257,6 +381,10 @@ static int add_path(int rfd, struct opener *o, const char *path,
 	int fd = open_object(o, path, next, &access, st);
 	int r = 0;
 
+	if (fd == -ELOOP) {
+		st->symlinks++;
+		return 0;
+	}
 	if (fd < 0 && unreachable(fd)) {
 		st->unreachable++;
 		return 0;

@@ -25,6 +25,7 @@
 
 #define DEFAULT_MAX_PORTS 4096
 #define NPORTS 65536
+#define NET_RIGHTS 4	/* TCP bind, connect; UDP bind, connect/send */
 
 struct edge {
 	uint32_t child;		/* index in builder.doms */
@@ -279,6 +280,23 @@ static int xlat_one(const struct hm_acl_head *e, void *arg)
 	return r;
 }
 
+/* A grant every domain gets (the sandbox's own files). */
+static int add_extra(struct builder *b, const char *path, uint64_t access)
+{
+	struct hm_sbx_grant *g = realloc(b->extra.grants,
+					 (b->extra.n + 1) * sizeof(*g));
+	char *p = strdup(path);
+
+	if (g)
+		b->extra.grants = g;
+	if (!g || !p) {
+		free(p);
+		return -ENOMEM;
+	}
+	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access };
+	return 0;
+}
+
 static int translate_all(struct builder *b)
 {
 	int r = 0;
@@ -292,6 +310,10 @@ static int translate_all(struct builder *b)
 		r = hm_sbx_exec_grants(b->o->root, b->o->program, &b->extra);
 		b->n_program = b->extra.n;
 	}
+	if (!r && b->o->table_path)
+		r = add_extra(b, b->o->table_path, HM_LL_FS_READ_FILE);
+	if (!r && b->o->report_path)
+		r = add_extra(b, b->o->report_path, HM_LL_FS_WRITE_FILE);
 	if (!r && b->o->preload) {
 		char *p = strdup(b->o->preload);
 		struct hm_sbx_xlat pre = { 0 };
@@ -329,8 +351,8 @@ struct pgrant {
 struct uset {
 	struct pgrant *p;
 	size_t n, cap;
-	uint8_t *bind, *connect;	/* port bitmaps */
-	uint32_t n_bind, n_connect;
+	uint8_t *ports[NET_RIGHTS];	/* port bitmap per network right */
+	uint32_t n_ports[NET_RIGHTS];
 	bool signal, abstract;		/* not scopable */
 	uint64_t entries;
 	uint64_t static_execs;
@@ -376,11 +398,10 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 			r = push_path(u, g->path, g->access);
 			continue;
 		}
-		if (g->access & HM_LL_NET_BIND_TCP)
-			set_ports(u->bind, &u->n_bind, g->port, g->port_max);
-		if (g->access & HM_LL_NET_CONNECT_TCP)
-			set_ports(u->connect, &u->n_connect, g->port,
-				  g->port_max);
+		for (unsigned b = 0; b < NET_RIGHTS; b++)
+			if (g->access & (1ULL << b))
+				set_ports(u->ports[b], &u->n_ports[b], g->port,
+					  g->port_max);
 	}
 	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
 		u->widened[w] += !!(widen & (1u << w));
@@ -417,8 +438,8 @@ static void merge_paths(struct uset *u)
 static void uset_fini(struct uset *u)
 {
 	free(u->p);
-	free(u->bind);
-	free(u->connect);
+	for (unsigned b = 0; b < NET_RIGHTS; b++)
+		free(u->ports[b]);
 }
 
 /* The union over the subtree of @from (indexes into b->doms). */
@@ -429,9 +450,10 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	size_t head = 0, tail = 0;
 	int r = 0;
 
-	u->bind = calloc(NPORTS / 8, 1);
-	u->connect = calloc(NPORTS / 8, 1);
-	if (!seen || !queue || !u->bind || !u->connect)
+	for (unsigned k = 0; k < NET_RIGHTS; k++)
+		if (!(u->ports[k] = calloc(NPORTS / 8, 1)))
+			r = -ENOMEM;
+	if (!seen || !queue)
 		r = -ENOMEM;
 	if (!r) {
 		queue[tail++] = (uint32_t)from;
@@ -509,12 +531,10 @@ static int write_rules(struct tables *t, const struct uset *u,
 	int r = 0;
 
 	td->handled_fs = fs;
-	if (t->abi >= 4) {
-		if (u->n_bind <= t->max_ports)
-			td->handled_net |= HM_LL_NET_BIND_TCP;
-		if (u->n_connect <= t->max_ports)
-			td->handled_net |= HM_LL_NET_CONNECT_TCP;
-	}
+	for (unsigned b = 0; b < NET_RIGHTS; b++)
+		if (t->abi >= ((1ULL << b) & HM_LL_NET_UDP ? 10 : 4) &&
+		    u->n_ports[b] <= t->max_ports)
+			td->handled_net |= 1ULL << b;
 	if (t->abi >= 6)
 		td->scoped = (u->signal ? 0 : HM_LL_SCOPE_SIGNAL) |
 			     (u->abstract ? 0 : HM_LL_SCOPE_ABSTRACT_UNIX);
@@ -533,10 +553,9 @@ static int write_rules(struct tables *t, const struct uset *u,
 	for (uint32_t p = 0; p < NPORTS && !r && td->handled_net; p++) {
 		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PORT, .port = p };
 
-		if (u->bind[p / 8] & (1u << (p % 8)))
-			ru.access |= HM_LL_NET_BIND_TCP;
-		if (u->connect[p / 8] & (1u << (p % 8)))
-			ru.access |= HM_LL_NET_CONNECT_TCP;
+		for (unsigned b = 0; b < NET_RIGHTS; b++)
+			if (u->ports[b][p / 8] & (1u << (p % 8)))
+				ru.access |= 1ULL << b;
 		ru.access &= td->handled_net;
 		if (!ru.access)
 			continue;
@@ -551,12 +570,16 @@ static void count_unhandled(const struct hm_sbx_xlat *x, int abi,
 			    uint64_t handled, struct hm_sbx_summary *s)
 {
 	uint64_t abi_fs = hm_sbx_fs_abi_mask(abi);
-	uint64_t want = 0;
+	uint64_t abi_net = (abi >= 4 ? HM_LL_NET_TCP : 0) |
+			   (abi >= 10 ? HM_LL_NET_UDP : 0);
+	uint64_t want = 0, want_net = 0;
 
 	for (size_t k = 0; k < x->n; k++)
 		if (x->grants[k].path)
 			want |= x->grants[k].access;
-	s->abi_unenforced += !!(want & ~abi_fs);
+		else
+			want_net |= x->grants[k].access;
+	s->abi_unenforced += !!(want & ~abi_fs) || !!(want_net & ~abi_net);
 	s->truncate_unenforced += !!(want & abi_fs & ~handled &
 				     HM_LL_FS_TRUNCATE);
 }
@@ -578,6 +601,8 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 				 !(td->handled_net & HM_LL_NET_BIND_TCP);
 	s->ports_too_wide_connect = b->o->abi >= 4 &&
 				    !(td->handled_net & HM_LL_NET_CONNECT_TCP);
+	s->ports_too_wide_udp = b->o->abi >= 10 &&
+				(td->handled_net & HM_LL_NET_UDP) != HM_LL_NET_UDP;
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t j = 0; j < b->doms[i].n_x; j++)
 			count_unhandled(&b->doms[i].x[j], b->o->abi,
@@ -612,6 +637,50 @@ static int write_domain(struct builder *b, struct tables *t, size_t i,
 		summarize(&u, &td, b, sum);
 	uset_fini(&u);
 	return r;
+}
+
+/* Are the rules of table domains @a and @b the same ruleset? */
+static bool same_rules(const struct tables *t, const struct hm_sbx_tdom *a,
+		       const struct hm_sbx_tdom *b)
+{
+	const struct hm_sbx_trule *r = (const void *)t->rule.buf;
+
+	if (a->n_rules != b->n_rules || a->handled_fs != b->handled_fs ||
+	    a->handled_net != b->handled_net || a->scoped != b->scoped)
+		return false;
+	for (uint32_t i = 0; i < a->n_rules; i++) {
+		const struct hm_sbx_trule *x = &r[a->rule_first + i];
+		const struct hm_sbx_trule *y = &r[b->rule_first + i];
+
+		if (x->type != y->type || x->access != y->access ||
+		    x->port != y->port ||
+		    strcmp(t->str.buf + x->path, t->str.buf + y->path))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Landlock stacks at most 16 rulesets on a thread, so an exec into a
+ * domain whose ruleset is its parent's (a leaf that learned nothing its
+ * parent's subtree lacks, a chain of identical steps) must not spend
+ * one: each domain names the first domain with the same ruleset, and the
+ * preload skips the layer when both name the same.  Rules are sorted,
+ * so equal sets are equal sequences.
+ */
+static void mark_same_rulesets(struct tables *t)
+{
+	struct hm_sbx_tdom *d = (void *)t->dom.buf;
+	size_t n = t->dom.len / sizeof(*d);
+
+	for (size_t i = 0; i < n; i++) {
+		d[i].ruleset = (uint32_t)i;
+		for (size_t j = 0; j < i; j++)
+			if (d[j].ruleset == j && same_rules(t, &d[i], &d[j])) {
+				d[i].ruleset = (uint32_t)j;
+				break;
+			}
+	}
 }
 
 /* header | domains | edges | rules | strings, 8-byte aligned parts. */
@@ -677,7 +746,11 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 	for (size_t i = 0; !r && i < b.n; i++)
 		r = write_domain(&b, &t, i, sum);
 	if (!r)
-		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON, blob,
+		mark_same_rulesets(&t);
+	/* from ABI 8 every thread gets the domain, not only the caller */
+	if (!r)
+		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON |
+			     (o->abi >= 8 ? HM_LL_RESTRICT_TSYNC : 0), blob,
 			     size);
 	free(t.dom.buf);
 	free(t.edge.buf);

@@ -5,6 +5,8 @@
  *   translate.c  one policy entry -> grants
  *   build.c      subtree, per-domain union, ABI cut, the table blob
  *   apply.c      a table domain -> Landlock (also in the preload)
+ *   launch.c     around COMMAND: the TIOCSTI filter, the table's memfd
+ *                and copy, the report FIFO, HISTMAC_SANDBOX
  *   preload.c    libhistmac-sandbox.so
  */
 #ifndef HISTMAC_SANDBOX_INTERNAL_H

@@ -1,24 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * preload.c - libhistmac-sandbox.so: a program started below
- * `histmac sandbox` narrows itself to its own domain's subtree.
+ * `histmac sandbox` narrows itself to its own domain's subtree, and an
+ * exec that will not narrow is said (and with --strict refused).
  *
  * The sandbox sets LD_PRELOAD to this library and HISTMAC_SANDBOX to
- * "FD:DOMAIN:STATE" (table.h), FD being a sealed memfd holding the
- * precomputed table and DOMAIN the index of the domain the parent ran in.  At
- * start (before main), the library finds the exec edge of that domain
- * named by the program as it was executed (AT_EXECFN, made absolute),
- * applies the child domain's ruleset on top of the inherited one, and
- * writes the child's index back for its own children.  It never parses
- * the policy and allocates nothing.
+ * "FD:DOMAIN:STATE:MODE:INO:CTIME:DIR" (table.h): FD a sealed memfd
+ * holding the precomputed table, DIR/table a copy for when FD was closed,
+ * DOMAIN the index of the domain the parent ran in.  At start (before
+ * main), the library finds the exec edge of that domain named by the
+ * program as it was executed (AT_EXECFN, made absolute; then its real
+ * path), applies the child domain's ruleset on top of the inherited one
+ * (no new layer when the two rulesets are the same), and writes the
+ * child's index back for its own children.  It never parses the policy
+ * and allocates nothing.
  *
- * What it cannot do is documented in docs/SANDBOX.md: a static program,
- * one started without the environment or with FD closed keeps its
- * parent's (wider) ruleset, which the kernel still enforces.  STATE '-'
- * marks an unknown domain, so nothing below it narrows by a wrong guess.  HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
+ * A program that cannot narrow keeps its parent's (wider) ruleset, which
+ * the kernel still enforces; it is reported once per program on the
+ * sandbox's stderr (through DIR/report) and, in strict mode, does not
+ * start (exit 126).  A program without this library (a static one, one
+ * run with a cleaned environment) cannot say so itself: the exec
+ * functions below say it for it, in the process that executes it.
+ * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
  */
+#include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +37,30 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "table.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define PRELOAD_NAME "libhistmac-sandbox.so"
+
+/* HISTMAC_SANDBOX, parsed. */
+struct sbx {
+	char *v;		/* the value in environ, rewritten in place */
+	int fd;
+	uint32_t dom;
+	char state;
+	bool strict;
+	unsigned long long ino;
+	long long ctime_ns;
+	char dir[PATH_MAX];
+};
+
+static struct sbx g;		/* valid when g.v */
+
+static void find_libc(void);	/* the exec functions, below */
 
 static void debug(const char *fmt, ...)
 {
@@ -45,19 +76,93 @@ static void debug(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/*
- * Write the domain back in place: a shell builds its children's
- * environment from main()'s envp, which setenv() would not change, so
- * the value keeps its length ("FD:DDDDDDDDDD:S", table.h).
- */
-static void set_domain(char *v, uint32_t dom, char state)
+static bool parse(char *v, struct sbx *s)
 {
-	char *d = strchr(v, ':') + 1;
+	char *p, *end;
+	unsigned long dom;
+
+	if (!v)
+		return false;
+	s->fd = (int)strtol(v, &p, 10);
+	if (*p != ':' || p == v)
+		return false;
+	dom = strtoul(p + 1, &end, 10);
+	if (end != p + 1 + HM_SBX_DOM_DIGITS || dom > UINT32_MAX ||
+	    end[0] != ':' || !end[1] || end[2] != ':' || !end[3] ||
+	    end[4] != ':')
+		return false;
+	s->dom = (uint32_t)dom;
+	s->state = end[1];
+	s->strict = end[3] == HM_SBX_MODE_STRICT;
+	s->ino = strtoull(end + 5, &p, 10);
+	if (*p != ':')
+		return false;
+	s->ctime_ns = strtoll(p + 1, &p, 10);
+	if (*p != ':' || p[1] != '/' || strlen(p + 1) >= sizeof(s->dir))
+		return false;
+	strcpy(s->dir, p + 1);
+	s->v = v;
+	return true;
+}
+
+/*
+ * Write the domain and state back in place: a shell builds its
+ * children's environment from main()'s envp, which setenv() would not
+ * change, so the value keeps its length.
+ */
+static void set_domain(uint32_t dom, char state)
+{
+	char *d = strchr(g.v, ':') + 1;
 	char buf[HM_SBX_DOM_DIGITS + 3];
 
 	snprintf(buf, sizeof(buf), "%0*u:%c", HM_SBX_DOM_DIGITS, dom, state);
 	memcpy(d, buf, HM_SBX_DOM_DIGITS + 2);
+	g.dom = dom;
+	g.state = state;
 }
+
+/* -------------------------------------------------------------- report */
+
+/*
+ * Tell the sandbox (DIR/report, a FIFO it reads; it prints each program
+ * once) that @prog cannot narrow, for reason @kind (HM_SBX_LOST_KINDS).
+ * When the sandbox is gone (a daemon outliving COMMAND) say it on our
+ * own stderr instead.
+ */
+static void report(const char *kind, const char *prog, bool refused)
+{
+	char path[PATH_MAX + 16];
+	char line[PIPE_BUF];
+	int n, fd;
+
+	n = snprintf(line, sizeof(line), "%s %c %d %.3900s\n", kind,
+		     refused ? 'r' : '-', (int)getpid(), prog);
+	snprintf(path, sizeof(path), "%s/" HM_SBX_REPORT_FILE, g.dir);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0 && write(fd, line, (size_t)n) == n) {
+		close(fd);
+		return;
+	}
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "histmac-sandbox: %s: cannot narrow (%s)%s\n", prog,
+		kind, refused ? ": refused (--strict)" : "");
+}
+
+/* @prog cannot narrow: report it; strict, it does not start. */
+static void lost(const char *kind, const char *prog, uint32_t dom,
+		 char state)
+{
+	report(kind, prog, g.strict);
+	if (g.strict) {
+		fprintf(stderr, "histmac-sandbox: %s: refused (--strict): "
+			"cannot narrow (%s)\n", prog, kind);
+		_exit(126);
+	}
+	set_domain(dom, state);
+}
+
+/* --------------------------------------------------------------- table */
 
 /* The program as executed, absolute. */
 static bool program(char *buf, size_t cap)
@@ -95,6 +200,54 @@ static long find_edge(const struct hm_sbx_thdr *h, uint32_t dom,
 	return -1;
 }
 
+/* Map table fd @fd: NULL unless it holds a table whose header and our
+ * domain check. */
+static void *map_table(int fd, size_t *size)
+{
+	struct stat sb;
+	void *t;
+
+	if (fd < 0 || fstat(fd, &sb) ||
+	    sb.st_size < (off_t)sizeof(struct hm_sbx_thdr))
+		return NULL;
+	/* private: a shared map of a write-sealed memfd may be refused */
+	t = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	*size = (size_t)sb.st_size;
+	if (hm_sbx_table_check_header(t, *size) &&
+	    hm_sbx_table_check_domain(t, g.dom))
+		return t;
+	munmap(t, *size);
+	return NULL;
+}
+
+/*
+ * The copy DIR/table, if it is the one the sandbox wrote: same inode,
+ * same ctime (a write or chmod since would have changed it), reached
+ * without a symlink.
+ */
+static void *map_copy(size_t *size)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS };
+	char path[PATH_MAX + 16];
+	struct stat sb;
+	void *t = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" HM_SBX_TABLE_FILE, g.dir);
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &sb) && (unsigned long long)sb.st_ino == g.ino &&
+	    (long long)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec ==
+	    g.ctime_ns)
+		t = map_table(fd, size);
+	close(fd);
+	return t;
+}
+
 /* Microseconds since @t0 (CLOCK_MONOTONIC), for the debug report. */
 static long usec_since(const struct timespec *t0)
 {
@@ -105,17 +258,15 @@ static long usec_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
-static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom,
+static void narrow(const struct hm_sbx_thdr *h, const char *prog,
 		   const struct timespec *t0)
 {
-	char prog[PATH_MAX];
 	char real[PATH_MAX];
 	struct hm_sbx_apply_stats st;
-	long child = -1;
+	uint32_t dom = g.dom;
+	long child = find_edge(h, dom, prog);
 	int r;
 
-	if (program(prog, sizeof(prog)))
-		child = find_edge(h, dom, prog);
 	if (child < 0 && realpath(prog, real))
 		child = find_edge(h, dom, real);
 	if (child >= 0 && !hm_sbx_table_check_domain(h, (uint32_t)child)) {
@@ -125,64 +276,295 @@ static void narrow(char *v, const struct hm_sbx_thdr *h, uint32_t dom,
 	if (child < 0) {
 		debug("%s: no transition from %s: keeping its bound", prog,
 		      hm_sbx_tstr(h, hm_sbx_tdom(h, dom)->name));
-		set_domain(v, dom, HM_SBX_UNKNOWN);
+		lost("edge", prog, dom, HM_SBX_UNKNOWN);
 		return;
 	}
-	if ((uint32_t)child == dom)
+	if (g.state == HM_SBX_LAYERS) {	/* an ancestor hit the limit */
+		lost("layers", prog, (uint32_t)child, HM_SBX_LAYERS);
 		return;
+	}
+	if (hm_sbx_tdom(h, (uint32_t)child)->ruleset ==
+	    hm_sbx_tdom(h, dom)->ruleset) {
+		debug("%s: %s: the same ruleset as its parent's: no layer", prog,
+		      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name));
+		set_domain((uint32_t)child, HM_SBX_PARENT);
+		return;
+	}
 	r = hm_sbx_apply(h, (uint32_t)child, &st);
+	if (r == -E2BIG) {
+		debug("%s: cannot narrow: 16 Landlock layers", prog);
+		lost("layers", prog, (uint32_t)child, HM_SBX_LAYERS);
+		return;
+	}
 	if (r) {
 		debug("%s: cannot narrow: %s", prog, strerror(-r));
-		set_domain(v, dom, HM_SBX_UNKNOWN);
+		lost("error", prog, dom, HM_SBX_UNKNOWN);
 		return;
 	}
-	debug("%s: %s (%u rules, %u on a missing object's parent) in %ld us, "
-	      "%u us of them in landlock_restrict_self()", prog,
+	debug("%s: %s (%u rules, %u on a missing object's parent, %u "
+	      "symlinks skipped) in %ld us, %u us of them in "
+	      "landlock_restrict_self()", prog,
 	      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name), st.rules,
-	      st.missing, usec_since(t0), st.restrict_us);
-	set_domain(v, (uint32_t)child, HM_SBX_PARENT);
+	      st.missing, st.symlinks, usec_since(t0), st.restrict_us);
+	set_domain((uint32_t)child, HM_SBX_PARENT);
 }
 
 __attribute__((constructor)) static void hm_sandbox_start(void)
 {
-	char *v = getenv(HM_SBX_ENV);
+	char prog[PATH_MAX] = "?";
 	struct timespec t0;
-	unsigned long dom;
-	struct stat sb;
-	char *colon;
-	char *end;
+	size_t size = 0;
 	void *t;
-	int fd;
 
-	if (!v)
+	find_libc();
+	if (!parse(getenv(HM_SBX_ENV), &g)) {
+		g.v = NULL;
 		return;
-	fd = (int)strtol(v, &colon, 10);
-	if (*colon != ':' || strlen(colon) != HM_SBX_DOM_DIGITS + 3)
-		return;		/* not "FD:DDDDDDDDDD:S" */
-	dom = strtoul(colon + 1, &end, 10);
-	if (end != colon + 1 + HM_SBX_DOM_DIGITS || *end != ':' ||
-	    end[1] == HM_SBX_UNKNOWN)
+	}
+	if (g.state == HM_SBX_UNKNOWN)
 		return;
-	if (end[1] == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
-		end[1] = HM_SBX_PARENT;
+	if (g.state == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
+		set_domain(g.dom, HM_SBX_PARENT);
 		return;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (fstat(fd, &sb) || sb.st_size < (off_t)sizeof(struct hm_sbx_thdr)) {
-		debug("%s=%s: no table open: keeping the parent's bound",
-		      HM_SBX_ENV, v);
+	program(prog, sizeof(prog));
+	t = map_table(g.fd, &size);
+	if (!t) {
+		t = map_copy(&size);
+		if (t)
+			debug("%s: fd %d holds no table: read its copy", prog,
+			      g.fd);
+	}
+	if (!t) {
+		debug("%s: no table (fd %d closed, %s/" HM_SBX_TABLE_FILE
+		      " gone or changed): keeping the parent's bound", prog,
+		      g.fd, g.dir);
+		lost("table", prog, g.dom, HM_SBX_UNKNOWN);
 		return;
 	}
-	/* private: a shared map of a write-sealed memfd may be refused */
-	t = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (t == MAP_FAILED) {
-		debug("cannot map the table: %s", strerror(errno));
-		return;
+	narrow(t, prog, &t0);
+	munmap(t, size);
+}
+
+/* ------------------------------------------------------ exec functions */
+
+/*
+ * A program executed without this library in it cannot narrow, so it
+ * cannot say so either.  The exec functions a program calls through
+ * libc are wrapped to say it in the process that executes: an
+ * environment without LD_PRELOAD naming this library or without
+ * HISTMAC_SANDBOX (env -i, sudo), or a static program.  A program making
+ * the system call itself is not seen: it and what it runs stay within
+ * its own ruleset, which the kernel enforces.
+ */
+
+/* Is ELF @fd's program static (no PT_INTERP)?  -1: not an ELF. */
+static int elf_static(int fd)
+{
+	unsigned char b[sizeof(Elf64_Ehdr)];
+	int is64;
+	uint64_t off;
+	unsigned n, sz;
+
+	if (pread(fd, b, sizeof(b), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
+	    memcmp(b, ELFMAG, SELFMAG))
+		return -1;
+	is64 = b[EI_CLASS] == ELFCLASS64;
+	off = is64 ? ((Elf64_Ehdr *)b)->e_phoff : ((Elf32_Ehdr *)b)->e_phoff;
+	n = is64 ? ((Elf64_Ehdr *)b)->e_phnum : ((Elf32_Ehdr *)b)->e_phnum;
+	sz = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	for (unsigned i = 0; i < n && i < 256; i++) {
+		Elf64_Phdr p64;
+		Elf32_Phdr p32;
+		uint32_t type;
+
+		if (pread(fd, is64 ? (void *)&p64 : (void *)&p32, sz,
+			  (off_t)(off + (uint64_t)i * sz)) != (ssize_t)sz)
+			return 0;	/* unreadable: do not claim static */
+		type = is64 ? p64.p_type : p32.p_type;
+		if (type == PT_INTERP)
+			return 0;
 	}
-	if (hm_sbx_table_check_header(t, (size_t)sb.st_size) &&
-	    dom <= UINT32_MAX && hm_sbx_table_check_domain(t, (uint32_t)dom))
-		narrow(v, t, (uint32_t)dom, &t0);
-	else
-		debug("fd %d holds no valid table", fd);
-	munmap(t, (size_t)sb.st_size);
+	return 1;
+}
+
+/* Is @path a static program, or a script whose interpreter is one? */
+static bool is_static(const char *path, int depth)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+	int s;
+
+	if (fd < 0)
+		return false;
+	s = elf_static(fd);
+	n = s < 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : 0;
+	close(fd);
+	if (s >= 0)
+		return s;
+	if (n < 3 || buf[0] != '#' || buf[1] != '!' || depth > 2)
+		return false;
+	buf[n] = '\0';
+	{
+		char *p = buf + 2 + strspn(buf + 2, " \t");
+
+		p[strcspn(p, " \t\n")] = '\0';
+		return *p == '/' && is_static(p, depth + 1);
+	}
+}
+
+/* Does @envp keep the sandbox (its variable and this library)? */
+static bool env_keeps(char *const envp[])
+{
+	bool var = false, lib = false;
+
+	for (size_t i = 0; envp && envp[i]; i++) {
+		if (!strncmp(envp[i], HM_SBX_ENV "=", sizeof(HM_SBX_ENV)))
+			var = true;
+		else if (!strncmp(envp[i], "LD_PRELOAD=", 11) &&
+			 strstr(envp[i], PRELOAD_NAME))
+			lib = true;
+	}
+	return var && lib;
+}
+
+/* @file looked up in PATH as execvp() does (the first executable). */
+static const char *search(const char *file, char *buf, size_t cap)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(file, '/'))
+		return file;
+	for (const char *p = path ? path : "/bin:/usr/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if ((size_t)snprintf(buf, cap, "%.*s/%s", (int)n, p, file) < cap &&
+		    !access(buf, X_OK))
+			return buf;
+		p += n + (p[n] == ':');
+	}
+	return file;
+}
+
+/* 0, or -1 when strict refuses this exec (errno EPERM). */
+static int exec_check(const char *file, bool path_search,
+		      char *const envp[])
+{
+	char buf[PATH_MAX];
+	const char *prog = path_search ? search(file, buf, sizeof(buf)) : file;
+	const char *kind = NULL;
+
+	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
+		return 0;
+	if (!env_keeps(envp))
+		kind = "preload";
+	else if (is_static(prog, 0))
+		kind = "static";
+	if (!kind)
+		return 0;
+	report(kind, prog, g.strict);
+	if (!g.strict)
+		return 0;
+	fprintf(stderr, "histmac-sandbox: %s: refused (--strict): it would "
+		"not narrow (%s)\n", prog, kind);
+	errno = EPERM;
+	return -1;
+}
+
+/*
+ * libc's own functions, looked up in the constructor: an exec function
+ * may be called in a vfork()ed child (Python's subprocess), where
+ * dlsym() and the allocation it may do are not safe.
+ */
+static struct {
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execv)(const char *, char *const[]);
+	int (*execvp)(const char *, char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*posix_spawn)(pid_t *, const char *,
+			   const posix_spawn_file_actions_t *,
+			   const posix_spawnattr_t *, char *const[],
+			   char *const[]);
+	int (*posix_spawnp)(pid_t *, const char *,
+			    const posix_spawn_file_actions_t *,
+			    const posix_spawnattr_t *, char *const[],
+			    char *const[]);
+} libc;
+
+static void find_libc(void)
+{
+	libc.execve = (__typeof__(libc.execve))dlsym(RTLD_NEXT, "execve");
+	libc.execv = (__typeof__(libc.execv))dlsym(RTLD_NEXT, "execv");
+	libc.execvp = (__typeof__(libc.execvp))dlsym(RTLD_NEXT, "execvp");
+	libc.execvpe = (__typeof__(libc.execvpe))dlsym(RTLD_NEXT, "execvpe");
+	libc.posix_spawn = (__typeof__(libc.posix_spawn))
+			   dlsym(RTLD_NEXT, "posix_spawn");
+	libc.posix_spawnp = (__typeof__(libc.posix_spawnp))
+			    dlsym(RTLD_NEXT, "posix_spawnp");
+}
+
+/* libc's @name, or fail with ENOSYS (looked up late only if the
+ * constructor did not run yet: another library's constructor execs). */
+#define REAL(name)							\
+	if (!libc.name)							\
+		find_libc();						\
+	if (!libc.name) {						\
+		errno = ENOSYS;						\
+		return -1;						\
+	}
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	REAL(execve);
+	if (exec_check(path, false, envp))
+		return -1;
+	return libc.execve(path, argv, envp);
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	REAL(execv);
+	if (exec_check(path, false, environ))
+		return -1;
+	return libc.execv(path, argv);
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	REAL(execvp);
+	if (exec_check(file, true, environ))
+		return -1;
+	return libc.execvp(file, argv);
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(execvpe);
+	if (exec_check(file, true, envp))
+		return -1;
+	return libc.execvpe(file, argv, envp);
+}
+
+EXPORT int posix_spawn(pid_t *pid, const char *path,
+		       const posix_spawn_file_actions_t *fa,
+		       const posix_spawnattr_t *attr, char *const argv[],
+		       char *const envp[])
+{
+	REAL(posix_spawn);
+	if (exec_check(path, false, envp))
+		return EPERM;
+	return libc.posix_spawn(pid, path, fa, attr, argv, envp);
+}
+
+EXPORT int posix_spawnp(pid_t *pid, const char *file,
+			const posix_spawn_file_actions_t *fa,
+			const posix_spawnattr_t *attr, char *const argv[],
+			char *const envp[])
+{
+	REAL(posix_spawnp);
+	if (exec_check(file, true, envp))
+		return EPERM;
+	return libc.posix_spawnp(pid, file, fa, attr, argv, envp);
 }

@@ -21,19 +21,52 @@
 #include <stdint.h>
 
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
-#define HM_SBX_VERSION	1
+#define HM_SBX_VERSION	2	/* 2: domains name their same-ruleset domain */
 
 /*
- * The environment variable that carries "FD:DDDDDDDDDD:S" across exec:
- * the table's fd, the domain index in fixed width (the preload rewrites
- * it in place), and a state: '!' the sandbox applied DOMAIN for this very
- * exec, '.' DOMAIN is the parent's, '-' unknown (do not narrow).
+ * The environment variable that carries, across exec,
+ *
+ *     FD:DDDDDDDDDD:S:M:INO:CTIME:DIR
+ *
+ * FD the table's sealed memfd (kept at a high number, launch.c); the
+ * domain index in fixed width and a state (the preload rewrites both in
+ * place): '!' the sandbox applied DOMAIN for this very exec, '.' DOMAIN
+ * is the parent's and its ruleset is applied, 'L' DOMAIN is where the
+ * policy puts the parent but Landlock's layer limit kept an ancestor's
+ * ruleset, '-' unknown (nothing below narrows by a guess); M 's' strict
+ * (a program that cannot narrow does not start) or 'r' report only;
+ * INO and CTIME (ns) identify DIR/table, the copy of the table read when
+ * FD is gone (a daemon's close_range, a script's `exec 3>&-`): a copy
+ * changed since (another inode, another ctime) is not believed.  DIR
+ * also holds the FIFO the preload reports lost narrowing to.
  */
 #define HM_SBX_ENV		"HISTMAC_SANDBOX"
 #define HM_SBX_DOM_DIGITS	10
 #define HM_SBX_APPLIED		'!'
 #define HM_SBX_PARENT		'.'
+#define HM_SBX_LAYERS		'L'
 #define HM_SBX_UNKNOWN		'-'
+#define HM_SBX_MODE_STRICT	's'
+#define HM_SBX_MODE_REPORT	'r'
+#define HM_SBX_TABLE_FILE	"table"
+#define HM_SBX_REPORT_FILE	"report"
+/* the lowest descriptor number the memfd is moved to */
+#define HM_SBX_TABLE_FD		900
+
+/*
+ * What the preload reports on DIR/report, one line per program that
+ * cannot narrow: "KIND R PID PROGRAM\n", R 'r' refused (strict) or '-'.
+ * X(KIND word, what it means)
+ */
+#define HM_SBX_LOST_KINDS(X)						\
+	X(table, "the table is gone (its descriptor closed, the copy "	\
+	  "missing or changed)")					\
+	X(preload, "executed without the preload (LD_PRELOAD or "	\
+	  HM_SBX_ENV " removed, e.g. env -i)")				\
+	X(static, "statically linked: no preload")			\
+	X(layers, "Landlock's 16-layer limit")				\
+	X(edge, "no transition in the policy for this exec")		\
+	X(error, "the ruleset could not be applied")
 
 struct hm_sbx_thdr {
 	uint32_t magic;
@@ -49,7 +82,9 @@ struct hm_sbx_tdom {
 	uint32_t name;		/* string offset: encoded domain name */
 	uint32_t rule_first, n_rules;
 	uint32_t edge_first, n_edges;
-	uint32_t pad;
+	uint32_t ruleset;	/* the first domain whose ruleset is the same
+				 * as this one's (itself if none): an exec
+				 * between two such domains adds no layer */
 	uint64_t handled_fs, handled_net, scoped;
 };
 
@@ -116,7 +151,9 @@ struct hm_sbx_apply_stats {
 				 * went to the nearest existing parent */
 	uint32_t not_dir;	/* directory rights dropped on a non-directory */
 	uint32_t unreachable;	/* skipped: the process may not reach the
-				 * object (EACCES, ELOOP, ENAMETOOLONG) */
+				 * object (EACCES, ENAMETOOLONG) */
+	uint32_t symlinks;	/* skipped: the object, or a directory on
+				 * the way to it, is a symlink (ELOOP) */
 	uint32_t restrict_us;	/* in landlock_restrict_self(): the kernel
 				 * copying every inherited rule into the
 				 * new domain */
@@ -136,6 +173,20 @@ struct hm_sbx_apply_stats {
  */
 int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
 		 struct hm_sbx_apply_stats *st);
+
+/**
+ * hm_sbx_real_path() - @path (absolute) with every symlink on the way
+ * replaced by what it names, following only links owned by root in a
+ * directory owned by root that nobody else may write (/bin -> usr/bin,
+ * /lib64/ld-linux-x86-64.so.2 on a merged /usr): a confined process
+ * cannot have planted those.  A missing component ends the walk: the
+ * rest is kept as written.  @root prefixes every lookup (tests), never
+ * the result.
+ * Returns: 0, -ELOOP (another link on the way, or 40 links),
+ * -ENAMETOOLONG.
+ */
+int hm_sbx_real_path(const char *root, const char *path, char *out,
+		     size_t cap);
 
 /** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
  * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */

@@ -17,12 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "histmac/enforce.h"
 #include "histmac/pattern.h"
 #include "internal.h"
+#include "table.h"
 #include "landlock_abi.h"
 
 #define PORT_MAX 65535u
@@ -159,26 +163,64 @@ static char *decode_path(const char *w, size_t len)
 	return raw;
 }
 
-/* Does @path exist (as apply.c decides: only ENOENT and ENOTDIR say
- * no; an object this process may not reach is not widened)? */
-static bool exists(const char *root, const char *path)
+/* openat2()'s answer without it: an O_PATH fd, or -1 with errno ELOOP
+ * when the object itself is a symlink (a link on the way is followed). */
+static int exists_nofollow(const char *path)
 {
 	struct stat st;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		errno = ELOOP;
+		return -1;
+	}
+	return open(path, O_PATH | O_CLOEXEC);
+}
+
+/* Does @path exist, as apply.c decides: only ENOENT and ENOTDIR say no
+ * (an object this process may not reach is not widened), and a symlink
+ * anywhere on the way is neither: apply.c skips it (HM_SBX_SYMLINK). */
+static int exists(const char *root, const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS |
+					   RESOLVE_NO_MAGICLINKS };
 	char *full = NULL;
-	int r;
+	int fd;
 
 	if (*root && asprintf(&full, "%s%s", root, path) < 0)
-		return true;	/* no memory: do not claim a widening */
-	r = stat(full ? full : path, &st) ? errno : 0;
+		return 1;	/* no memory: do not claim a widening */
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, full ? full : path, &how,
+			  sizeof(how));
+	if (fd < 0 && errno == ENOSYS)	/* valgrind 3.19 has no openat2 */
+		fd = exists_nofollow(full ? full : path);
 	free(full);
-	return r != ENOENT && r != ENOTDIR;
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == ELOOP ? -1 : errno != ENOENT && errno != ENOTDIR;
 }
 
 /* Walk @path up to an object that exists (at worst "/"), as apply.c
- * does when it opens the object. */
-static void nearest_existing(const char *root, char *path, uint32_t *widen)
+ * does when it opens the object: through root's links (the real path
+ * replaces @path), stopped by any other symlink.  Returns @path or its
+ * replacement. */
+static char *nearest_existing(const char *root, char *path, uint32_t *widen)
 {
-	while (!exists(root, path)) {
+	char real[PATH_MAX];
+	int e = exists(root, path);
+
+	if (e < 0 && !hm_sbx_real_path(root, path, real, sizeof(real)) &&
+	    strcmp(real, path)) {
+		char *n = strdup(real);
+
+		if (n) {
+			free(path);
+			path = n;
+			e = exists(root, path);
+		}
+	}
+	while (!e) {
 		char *slash = strrchr(path, '/');
 
 		*widen |= 1u << HM_SBX_W_MISSING;
@@ -187,6 +229,32 @@ static void nearest_existing(const char *root, char *path, uint32_t *widen)
 			break;
 		}
 		*slash = '\0';
+		e = exists(root, path);
+	}
+	if (e < 0)
+		*widen |= HM_SBX_SYMLINK;
+	return path;
+}
+
+/* The real path of program @path under @root through root's links only
+ * (hm_sbx_real_path()); NULL when that fails: the grant keeps the name,
+ * and applying skips it unless the link is root's. */
+static char *program_realpath(const char *root, const char *path)
+{
+	char real[PATH_MAX];
+
+	return hm_sbx_real_path(root, path, real, sizeof(real)) ? NULL :
+	       strdup(real);
+}
+
+/* Grant @g names a program: name its real path (program_realpath()). */
+static void resolve_program(const char *root, struct hm_sbx_grant *g)
+{
+	char *real = program_realpath(root, g->path);
+
+	if (real) {
+		free(g->path);
+		g->path = real;
 	}
 }
 
@@ -225,7 +293,7 @@ static char *resolve(const char *root, bool lookup,
 	len = object_word(w, len, parent, widen);
 	path = len ? decode_path(w, len) : strdup("/");
 	if (path && lookup)
-		nearest_existing(root, path, widen);
+		path = nearest_existing(root, path, widen);
 	return path;
 }
 
@@ -267,6 +335,10 @@ static int grant_name(const struct hm_name *n, void *arg)
 			set_unenforced(c->x, ne);
 		return ne ? 0 : -ENOMEM;
 	}
+	/* Landlock's rights hold beneath: fs.read_dir on D lists every
+	 * directory under D too, where TOMOYO's "file read D/" is D alone */
+	if (n->is_dir && c->dir_access == HM_LL_FS_READ_DIR)
+		widen |= 1u << HM_SBX_W_DIR;
 	return add_grant(c->x, path, 0, 0, n->is_dir && c->dir_access ?
 			 c->dir_access : c->access, widen);
 }
@@ -282,7 +354,9 @@ static int fs_grant(struct fs_ctx *c, const struct hm_name_op *op,
 
 /* Execute: the program and what the kernel opens with it, each for
  * execute and read (open_exec() asks for both). */
-static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
+/* @loader: @prog is an ELF's own interpreter (ld.so, itself static). */
+static int grant_interp(struct fs_ctx *c, const char *prog, int depth,
+			bool loader)
 {
 	char *full = NULL;
 	char *interp;
@@ -301,7 +375,8 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 		return 0;
 	interp = hm_exec_interp(fd, &script);
 	/* a static ELF loads no preload: it cannot narrow below */
-	if (!interp && pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
+	if (!interp && !loader &&
+	    pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
 	    !memcmp(magic, "\177ELF", 4))
 		c->x->static_exec = true;
 	close(fd);
@@ -309,12 +384,14 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth)
 		free(interp);
 		return 0;
 	}
-	path = strdup(interp);
+	path = program_realpath(c->root, interp);
+	if (!path)
+		path = strdup(interp);
 	r = path ? add_grant(c->x, path, 0, 0,
 			     HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
 			     c->widen | 1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
 	if (!r)
-		r = grant_interp(c, interp, depth + 1);
+		r = grant_interp(c, interp, depth + 1, !script);
 	free(interp);
 	return r;
 }
@@ -332,8 +409,10 @@ static int grant_exec(const struct hm_name *n, void *arg)
 	if (r || c->x->n == before)
 		return r;
 	c->x->grants[before].widen |= 1u << HM_SBX_W_EXEC_READ;
-	return n->is_patterned ? 0 :
-	       grant_interp(c, c->x->grants[before].path, 0);
+	if (n->is_patterned)
+		return 0;
+	resolve_program(c->root, &c->x->grants[before]);
+	return grant_interp(c, c->x->grants[before].path, 0, false);
 }
 
 /* Per operation on one path: rights, rights on a directory name, on the
@@ -458,39 +537,58 @@ static int inet_ops(struct hm_sbx_xlat *x, const struct hm_acl_inet *e,
 	uint32_t perm = e->head.perm;
 	uint64_t access = 0;
 
-	if (e->proto != HM_PROTO_STREAM) {
-		set_unenforced(x, HM_SBX_NE_SOCKET);
-		return 0;
+	uint32_t known = (1u << HM_NET_BIND) | (1u << HM_NET_CONNECT);
+
+	if (e->proto == HM_PROTO_STREAM) {
+		if (perm & (1u << HM_NET_BIND))
+			access |= HM_LL_NET_BIND_TCP;
+		if (perm & (1u << HM_NET_CONNECT))
+			access |= HM_LL_NET_CONNECT_TCP;
+	} else if (e->proto == HM_PROTO_DGRAM) {
+		/* ABI 10; build.c leaves them out on an older kernel */
+		known |= 1u << HM_NET_SEND;
+		if (perm & (1u << HM_NET_BIND))
+			access |= HM_LL_NET_BIND_UDP;
+		if (perm & ((1u << HM_NET_CONNECT) | (1u << HM_NET_SEND)))
+			access |= HM_LL_NET_CONNECT_SEND_UDP;
 	}
-	if (perm & (1u << HM_NET_BIND))
-		access |= HM_LL_NET_BIND_TCP;
-	if (perm & (1u << HM_NET_CONNECT))
-		access |= HM_LL_NET_CONNECT_TCP;
-	if (perm & ~((1u << HM_NET_BIND) | (1u << HM_NET_CONNECT)))
+	if (perm & ~known || !access)
 		set_unenforced(x, HM_SBX_NE_SOCKET);
 	if (!access)
 		return 0;
-	if (!any_address(&e->addr, access == HM_LL_NET_BIND_TCP))
+	if (!any_address(&e->addr, !(access & ~(HM_LL_NET_BIND_TCP |
+						HM_LL_NET_BIND_UDP))))
 		widen |= 1u << HM_SBX_W_ADDRESS;
 	return grant_ports(x, &e->port, access, widen);
 }
 
-/* unix: only a bind to a path makes something Landlock sees (the socket
- * inode, made in its directory); an abstract name keeps the subtree
- * from abstract-unix scoping. */
+/* unix: a bind to a path makes a socket inode in its directory
+ * (fs.make_sock there); connecting or sending to a path is fs.resolve_unix
+ * on the socket (ABI 9); an abstract name keeps the subtree from
+ * abstract-unix scoping. */
 static int unix_ops(struct fs_ctx *c, const struct hm_acl_unix *e)
 {
 	const struct hm_name *n = e->name.name;
 
-	set_unenforced(c->x, HM_SBX_NE_SOCKET);
+	uint32_t perm = e->head.perm;
+	uint32_t reach = (1u << HM_NET_CONNECT) | (1u << HM_NET_SEND);
+	int r = 0;
+
 	/* an abstract name starts with \000; a group may hold one */
 	if (!n || n->str[0] != '/') {
+		set_unenforced(c->x, HM_SBX_NE_SOCKET);
 		c->x->scope_abstract = true;
 		return 0;
 	}
-	if (!(e->head.perm & (1u << HM_NET_BIND)))
-		return 0;
-	return fs_grant(c, &e->name, HM_LL_FS_MAKE_SOCK, 0, true);
+	if (perm & ~(reach | (1u << HM_NET_BIND)))
+		set_unenforced(c->x, HM_SBX_NE_SOCKET);
+	if (perm & (1u << HM_NET_BIND))
+		r = fs_grant(c, &e->name, HM_LL_FS_MAKE_SOCK, 0, true);
+	/* connect, or send to it (dgram): fs.resolve_unix on the socket
+	 * (ABI 9; build.c leaves it out on an older kernel) */
+	if (!r && (perm & reach))
+		r = fs_grant(c, &e->name, HM_LL_FS_RESOLVE_UNIX, 0, false);
+	return r;
 }
 
 /* -------------------------------------------------------------- entry */
@@ -556,5 +654,8 @@ int hm_sbx_exec_grants(const char *root, const char *path,
 
 	r = p ? add_grant(x, p, 0, 0, HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
 			  1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
-	return r ? r : grant_interp(&c, path, 0);
+	if (r)
+		return r;
+	resolve_program(c.root, &x->grants[x->n - 1]);
+	return grant_interp(&c, x->grants[x->n - 1].path, 0, false);
 }

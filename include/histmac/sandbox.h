@@ -18,6 +18,8 @@
 #ifndef HISTMAC_SANDBOX_H
 #define HISTMAC_SANDBOX_H
 
+#include <limits.h>
+
 #include "model.h"
 
 /*
@@ -36,7 +38,9 @@
 	X(ADDRESS, "address", "the address is not checked, only the port")  \
 	X(CONDITION, "condition", "the condition is not checked")           \
 	X(EXEC_READ, "exec-read", "execute needs read: the kernel reads the " \
-	  "program (and its interpreter) it runs")
+	  "program (and its interpreter) it runs")                           \
+	X(DIR, "dir", "reading a directory is granted on it and every "      \
+	  "directory beneath it")
 
 enum hm_sbx_widen {
 #define X(e, w, s) HM_SBX_W_##e,
@@ -44,6 +48,11 @@ enum hm_sbx_widen {
 #undef X
 	HM_SBX_W_MAX
 };
+
+/* Not a widening: set in a grant's @widen by HM_SBX_LOOKUP when the
+ * object, or a directory on the way to it, is a symlink; applying follows
+ * none (a planted one could name "/") and skips the rule. */
+#define HM_SBX_SYMLINK	(1u << 31)
 
 extern const char *const hm_sbx_widen_words[HM_SBX_W_MAX];
 extern const char *const hm_sbx_widen_text[HM_SBX_W_MAX];
@@ -54,8 +63,10 @@ extern const char *const hm_sbx_widen_text[HM_SBX_W_MAX];
  */
 #define HM_SBX_UNENFORCED(X)                                                  \
 	X(NONE, "")                                                          \
-	X(SOCKET, "Landlock restricts only TCP bind and connect (no UDP, "  \
-	  "raw, unix sockets, listen, accept, send, recv)")                  \
+	X(SOCKET, "Landlock restricts only TCP bind and connect, UDP bind, " \
+	  "connect and send (ABI 10) and connecting to a pathname unix "    \
+	  "socket (ABI 9): not raw sockets, listen, accept, recv, nor "     \
+	  "unix sockets otherwise")                                          \
 	X(ATTR, "Landlock does not restrict getattr, chmod, chown, chgrp")  \
 	X(IOCTL, "ioctl is not restricted (Landlock's device ioctl right "  \
 	  "is all or nothing per file)")                                     \
@@ -151,6 +162,12 @@ struct hm_sbx_opts {
 				 * may be NULL */
 	const char *preload;	/* raw path of libhistmac-sandbox.so:
 				 * granted read everywhere; may be NULL */
+	const char *table_path;	/* the table's file (the preload's fallback
+				 * when its descriptor was closed): granted
+				 * read everywhere; may be NULL */
+	const char *report_path; /* the FIFO the preload reports lost
+				 * narrowing to: granted write everywhere;
+				 * may be NULL */
 	uint32_t max_ports;	/* a subtree allowing more ports than this
 				 * for bind or connect leaves that right
 				 * unrestricted; 0: 4096 */
@@ -175,6 +192,7 @@ struct hm_sbx_summary {
 	uint64_t static_execs;		/* execute entries of static programs */
 	uint64_t handled_fs, handled_net, scoped;
 	bool ports_too_wide_bind, ports_too_wide_connect;
+	bool ports_too_wide_udp;	/* ABI 10: UDP bind or connect/send */
 };
 
 /**
@@ -219,5 +237,52 @@ int hm_sbx_domain_entries(const struct hm_model *m, const struct hm_domain *d,
  */
 int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
 			const char *program, char **out);
+
+/* ------------------------------------------------------------ launch */
+
+/**
+ * hm_sbx_tty_filter() - install a seccomp filter (no_new_privs must be
+ * set) making ioctl(TIOCSTI) and ioctl(TIOCLINUX) fail with EPERM in the
+ * calling thread and everything it runs: the ioctls that push input into
+ * a terminal, which the caller's shell would then run.
+ * Returns: 0, -EOPNOTSUPP (no filter for this architecture) or negative
+ * errno.
+ */
+int hm_sbx_tty_filter(void);
+
+/**
+ * hm_sbx_table_fd() - table @blob in a sealed memfd that stays open
+ * across exec, at a high descriptor number (HM_SBX_TABLE_FD or above).
+ * Returns: the fd or negative errno.
+ */
+int hm_sbx_table_fd(const void *blob, size_t size);
+
+/* The sandbox's private directory: the table's copy and the report FIFO. */
+struct hm_sbx_files {
+	char dir[PATH_MAX];
+	char table[PATH_MAX];
+	char report[PATH_MAX];
+	uint64_t ino;		/* of the table's copy */
+	int64_t ctime_ns;
+};
+
+/** hm_sbx_files_make() - a new private directory (mode 0700, under
+ * $TMPDIR or /tmp, a real path) holding the report FIFO.
+ * Returns: 0 or negative errno. */
+int hm_sbx_files_make(struct hm_sbx_files *f);
+
+/** hm_sbx_files_write_table() - write @blob read-only as f->table and
+ * record its inode and ctime.  Returns: 0 or negative errno. */
+int hm_sbx_files_write_table(struct hm_sbx_files *f, const void *blob,
+			     size_t size);
+
+/** hm_sbx_files_remove() - remove the directory and what is in it. */
+void hm_sbx_files_remove(struct hm_sbx_files *f);
+
+/** hm_sbx_env_value() - the HISTMAC_SANDBOX value (sandbox/table.h) for
+ * table fd @fd and @f, COMMAND's own domain (0) applied.
+ * @out: malloc()ed.  Returns: 0 or -ENOMEM. */
+int hm_sbx_env_value(int fd, bool strict, const struct hm_sbx_files *f,
+		     char **out);
 
 #endif /* HISTMAC_SANDBOX_H */

@@ -48,7 +48,7 @@ expect_rc 1 "$HISTMAC" sandbox -p "$good" --mode dry-run --domain "<kernel> /usr
 expect_rc 2 "$HISTMAC" sandbox -- /usr/bin/true
 expect_rc 2 "$HISTMAC" sandbox -p "$good" --mode permissive -- /usr/bin/true
 expect_rc 2 "$HISTMAC" sandbox -p "$good"
-expect_rc 2 "$HISTMAC" sandbox -p "$good" --abi 9 -- /usr/bin/true
+expect_rc 2 "$HISTMAC" sandbox -p "$good" --abi 11 -- /usr/bin/true
 expect_rc 2 "$HISTMAC" sandbox -p "$good" --domain "not a domain" -- /usr/bin/true
 expect_rc 0 "$HISTMAC" sandbox --help
 has "$tmp/out" '^usage: histmac sandbox' "--help"
@@ -58,8 +58,9 @@ expect_rc 0 "$HISTMAC" sandbox -p "$good" --abi 3 --explain \
 	--domain "<kernel> /usr/bin/bash /usr/bin/true"
 has "$tmp/out" '^      fs.read_file on /etc/ld.so.cache$' "explain: read"
 has "$tmp/out" '^      fs.make_reg on /tmp  \[parent\]$' "explain: create"
-has "$tmp/out" 'net.connect_tcp port 8080 \(not enforced: ABI 4' "explain: ABI"
-has "$tmp/out" 'not enforced: Landlock restricts only TCP' "explain: UDP"
+has "$tmp/out" 'net.connect_tcp\(not enforced: ABI 4\) port 8080' "explain: ABI"
+has "$tmp/out" 'net.connect_send_udp\(not enforced: ABI 10\) port 53' "explain: UDP"
+has "$tmp/out" '^sandbox: UDP not restricted \(needs ABI 10\)$' "explain: UDP summary"
 has "$tmp/out" '^sandbox: 1 domain, 4 entries' "explain: summary"
 has "$tmp/out" 'TCP bind/connect not restricted \(needs ABI 4\)' "explain: ABI summary"
 # and its subtree from the caller's domain

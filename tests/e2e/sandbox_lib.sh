@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# tests/e2e/sandbox_lib.sh - what the t_sandbox_*.sh tests with a
+# hand-written policy share (source it after lib.sh).
+#
+#   sbx_setup             $bin (histmac, the preload), $w (work tree) and
+#                         $pol (policy dir) in HM_TMP, readable by nobody
+#   as_nobody CMD...      run CMD as uid 65534 (nobody), no groups
+#   sbx_cc NAME           compile tests/e2e/NAME.c into $bin/NAME
+#   sbx_libs PROG...      "file read" entries for what the loader reads to
+#                         run PROG (its libraries by real path, ld.so.cache)
+#   sbx_policy_done       make the policy readable by nobody
+
+sbx_setup() {
+	hm_need setpriv cc ldd
+	[ -r "$HM_BUILD/libhistmac-sandbox.so" ] ||
+		hm_fail "no $HM_BUILD/libhistmac-sandbox.so"
+	chmod 755 "$HM_TMP"
+	bin=$HM_TMP/bin
+	w=$HM_TMP/w
+	pol=$HM_TMP/policy
+	mkdir -p "$bin" "$w" "$pol"
+	cp "$HISTMAC" "$bin/histmac"
+	cp "$HM_BUILD/libhistmac-sandbox.so" "$bin/"
+	chmod 755 "$bin" "$w"
+}
+
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+}
+
+sbx_cc() {
+	cc -O2 -o "$bin/$1" "$HM_SRC/tests/e2e/$1.c" || hm_fail "cannot build $1.c"
+}
+
+sbx_libs() {
+	echo "file read /etc/ld.so.cache"
+	ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// && $1 !~ /:$/ { print $1 }' | xargs -r -n1 readlink -f |
+		sort -u | sed 's/^/file read /'
+}
+
+sbx_policy_done() {
+	chmod -R a+rX "$pol"
+}

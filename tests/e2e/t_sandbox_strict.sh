@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Narrowing that cannot happen is never silent (issue 21 #3).  As nobody,
+# hand-written policy: parent.sh runs a statically linked child (no
+# loader, so no preload) and a child under `env -i` (LD_PRELOAD gone).
+#  - without --strict both run at their parent's bound, and the sandbox
+#    says so once per program on its stderr, counted in --stats;
+#  - with --strict neither starts (the exec fails with EPERM) and the
+#    refusals are counted;
+#  - a static COMMAND is refused by --strict before anything runs.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sandbox_lib.sh"
+
+sbx_setup
+cc -O2 -static -o "$bin/try_static" "$HM_SRC/tests/e2e/try_open.c" ||
+	hm_fail "cannot build a static try_open"
+echo p >"$w/pfile"
+echo c >"$w/cfile"
+chmod 644 "$w/pfile" "$w/cfile"
+bash=$(readlink -f /bin/bash)
+envp=$(readlink -f /usr/bin/env)
+
+cat >"$w/parent.sh" <<'EOS'
+#!/bin/bash
+w=${0%/*} bin=$1
+out=$("$bin/try_static" "$w/cfile" "$w/pfile")
+rc=$?
+[ -n "$out" ] && (IFS=$'\n'; printf 'static %s\n' $out)
+echo "static exited $rc"
+/usr/bin/env -i "$w/child.sh"
+echo "env exited $?"
+exit 0
+EOS
+cat >"$w/child.sh" <<'EOS'
+#!/bin/bash
+echo "env-i child ran"
+EOS
+chmod 755 "$w/parent.sh" "$w/child.sh"
+
+P="<kernel> $w/parent.sh"
+E="$P $envp"
+libs=$(sbx_libs "$bash" "$envp")
+{
+	echo "initialize_domain $w/parent.sh from any"
+	echo "initialize_domain $bin/try_static from any"
+} >"$pol/exception_policy.conf"
+cat >"$pol/domain_policy.conf" <<EOF
+$P
+$libs
+file read $w/parent.sh
+file read $w/pfile
+file execute $bin/try_static
+file execute $envp
+
+$P $bin/try_static
+file read $w/cfile
+
+$E
+$libs
+file execute $w/child.sh
+
+$E $w/child.sh
+$libs
+file read $w/child.sh
+
+<kernel> $bin/try_static
+file read $w/cfile
+EOF
+sbx_policy_done
+
+run() {	# OUT [OPTION...]
+	local out=$1 rc=0
+	shift
+	as_nobody "$bin/histmac" sandbox --stats -p "$pol" "$@" -- \
+		"$w/parent.sh" "$bin" >"$out" 2>"$out.err" || rc=$?
+	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
+}
+expect() {	# FILE LINE (a grep -x pattern)
+	grep -qx -- "$2" "$1" || { cat "$1" "$1.err" >&2; hm_fail "no line '$2' in $(basename "$1")"; }
+}
+once() {	# FILE PATTERN: exactly one line of the sandbox's stderr matches
+	local n
+	n=$(grep -c -- "$2" "$1.err" || true)
+	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n lines '$2', not 1"; }
+}
+
+run "$HM_TMP/report"
+expect "$HM_TMP/report" "static allowed $w/cfile"
+expect "$HM_TMP/report" "static allowed $w/pfile"
+expect "$HM_TMP/report" "env-i child ran"
+once "$HM_TMP/report" "^histmac sandbox: $bin/try_static (pid [0-9]*) keeps its parent's bound: statically linked"
+once "$HM_TMP/report" "^histmac sandbox: $w/child.sh (pid [0-9]*) keeps its parent's bound: executed without the preload"
+expect "$HM_TMP/report.err" "sandbox: programs that could not narrow: 2 table 0 preload 1 static 1 .*; execs refused (--strict): 0"
+hm_ok "without --strict: the static child and the env -i child run at their parent's bound, each reported once"
+
+run "$HM_TMP/strict" --strict
+grep -q "^static allowed\|env-i child ran" "$HM_TMP/strict" &&
+	{ cat "$HM_TMP/strict" >&2; hm_fail "--strict: a child that cannot narrow ran"; }
+expect "$HM_TMP/strict" "static exited 126"
+expect "$HM_TMP/strict" "env exited 126"
+once "$HM_TMP/strict" "^histmac sandbox: $bin/try_static (pid [0-9]*) refused (--strict), it cannot narrow: statically linked"
+once "$HM_TMP/strict" "^histmac sandbox: $w/child.sh (pid [0-9]*) refused (--strict), it cannot narrow: executed without the preload"
+expect "$HM_TMP/strict.err" "sandbox: programs that could not narrow: 2 .*; execs refused (--strict): 2"
+hm_ok "--strict: neither starts, both refusals reported and counted"
+
+rc=0
+as_nobody "$bin/histmac" sandbox --strict -p "$pol" -- "$bin/try_static" "$w/cfile" \
+	>"$HM_TMP/cmd" 2>"$HM_TMP/cmd.err" || rc=$?
+[ "$rc" = 3 ] || { cat "$HM_TMP/cmd.err" >&2; hm_fail "a static COMMAND under --strict: exit $rc, not 3"; }
+[ -s "$HM_TMP/cmd" ] && hm_fail "a static COMMAND ran under --strict"
+grep -q "refused (--strict): statically linked" "$HM_TMP/cmd.err" ||
+	{ cat "$HM_TMP/cmd.err" >&2; hm_fail "no refusal message"; }
+hm_ok "--strict refuses a static COMMAND"
