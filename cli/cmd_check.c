@@ -24,6 +24,7 @@ struct check {
 	struct hm_cli_input in;
 	int dialect;		/* of printed lines; AUTO: the policy's */
 	bool json;
+	bool list_attempts;
 	int resolve;
 	const char *resolve_root;
 	bool verbose;
@@ -41,7 +42,8 @@ static void usage(FILE *f)
 "grouped by domain and counted, ready to paste into domain_policy.conf.\n"
 "Failed calls that never reached a check (EACCES, EPERM, ENOENT) on objects\n"
 "the policy does not allow follow, commented out, as attempts: evidence,\n"
-"not violations.  Calls that failed after the check passed (a non-blocking\n"
+"not violations, summed per domain and error in a few lines (the JSON\n"
+"report lists them all).  Calls that failed after the check passed (a non-blocking\n"
 "connect's EINPROGRESS) are checked like successful ones (docs/PASSED.md).\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
@@ -50,6 +52,7 @@ static void usage(FILE *f)
 "      --dialect D        print lines as tomoyo, tomoyo-2.1 or tomoyo-1.8\n"
 "                         (default: the policy's own)\n"
 "  -o, --output FILE      write the report to FILE instead of stdout\n"
+"      --attempts         list every attempt (text), not the summary\n"
 "      --resolve, --no-resolve, --resolve-root DIR   as for learn; by\n"
 "                         default the rule the policy was learned with\n"
 "                         (histmac_paths.conf); a different one is warned\n"
@@ -65,6 +68,7 @@ static void usage(FILE *f)
 enum {
 	OPT_DIALECT = 256, OPT_RESOLVE, OPT_NO_RESOLVE,
 	OPT_RESOLVE_ROOT, OPT_NO_BUILTIN, OPT_PEER, OPT_EPHEMERAL,
+	OPT_ATTEMPTS,
 };
 
 static const struct option options[] = {
@@ -73,6 +77,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "attempts", no_argument, NULL, OPT_ATTEMPTS },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
 	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
@@ -119,6 +124,7 @@ static int parse_option(struct check *C, int c, char *arg)
 		return 0;
 	case OPT_DIALECT:
 		return hm_cli_dialect_option(CMD, arg, &C->dialect);
+	case OPT_ATTEMPTS: C->list_attempts = true; return 0;
 	case OPT_RESOLVE: C->resolve = 1; return 0;
 	case OPT_NO_RESOLVE: C->resolve = 0; return 0;
 	case OPT_RESOLVE_ROOT: C->resolve_root = arg; return 0;
@@ -181,7 +187,8 @@ static int report(struct check *C, struct hm_checker *ch,
 	const struct hm_collector_stats *cs = hm_collector_stats(col);
 	const struct hm_walk_stats *ws = hm_walker_stats(hm_checker_walker(ch));
 	struct hm_check_summary s = { .policy = C->policy, .events = cs->events,
-				      .accesses = ws->accesses, .walk = ws };
+				      .accesses = ws->accesses, .walk = ws,
+				      .list_attempts = C->list_attempts };
 	FILE *f = stdout;
 	int r;
 

@@ -18,6 +18,7 @@ struct hm_check_summary {
 	uint64_t accesses;		/* permission checks made */
 	const struct hm_walk_stats *walk;
 	uint64_t collector_skipped;	/* malformed or cut records */
+	bool list_attempts;		/* text: every attempt, not a summary */
 };
 
 /**
@@ -25,6 +26,9 @@ struct hm_check_summary {
  * @dialect: a domain header line, then for each missing entry a comment
  * (how often, when, which process) and the entry, ready to paste into
  * domain_policy.conf.  Entries the dialect cannot say are comments.
+ * Attempts follow, commented out: summarised per domain and errno (the
+ * largest groups, each with an example), or one by one when
+ * @s->list_attempts.
  * Returns: 0, -EIO when writing failed, -ENOMEM.
  */
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
