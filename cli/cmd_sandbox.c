@@ -66,8 +66,11 @@ static void usage(FILE *f)
 "Environment: HISTMAC_SANDBOX_PRELOAD the preload library (default: next\n"
 "to histmac, else " HM_SANDBOX_PRELOAD ");\n"
 "HISTMAC_SANDBOX_DEBUG=1 makes it report what it does.\n"
-"Exit: COMMAND's status, or 1 the policy lacks the domain, 4 the policy\n"
-"has errors, 2 usage, 3 could not run (no Landlock, I/O, memory).\n");
+"Exit: COMMAND's status once it runs; else, as env, timeout and nice,\n"
+"125 histmac failed (the policy lacks the domain or has errors, usage,\n"
+"no Landlock, I/O, memory), 126 COMMAND cannot run, 127 COMMAND not\n"
+"found.  Without COMMAND (--explain): 1 the policy lacks the domain,\n"
+"4 the policy has errors, 2 usage, 3 could not run.\n");
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
@@ -532,13 +535,20 @@ static int confine(const void *blob, size_t size, const char *preload,
 	return 0;
 }
 
+/* A wrapper's statuses (env, timeout, nice), so that a script can tell
+ * them from COMMAND's own: histmac failed; COMMAND cannot run; not found. */
+enum { SBX_EXIT_OWN = 125, SBX_EXIT_CANNOT_RUN = 126, SBX_EXIT_NOT_FOUND = 127 };
+
 static int run(char **cmd, const char *prog)
 {
+	int e;
+
 	fflush(stdout);
 	fflush(stderr);
 	execv(prog, cmd);
+	e = errno;
 	warn("cannot execute %s", prog);
-	return HM_EXIT_FAIL;
+	return e == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_RUN;
 }
 
 static bool is_static(const char *prog)
@@ -575,9 +585,9 @@ static int plan_domain(const struct args *a, struct plan *p)
 		p->domain = strdup(a->domain);
 	} else {
 		p->prog = program_path(a->cmd[0]);
-		if (!p->prog) {
+		if (!p->prog || access(p->prog, F_OK)) {
 			warnx("%s: command not found", a->cmd[0]);
-			return HM_EXIT_FAIL;
+			return SBX_EXIT_NOT_FOUND;
 		}
 		caller = a->domain ? strdup(a->domain) : ancestry_domain(p->m);
 		r = caller ? hm_sbx_enter_domain(p->m, caller, p->prog,
@@ -662,9 +672,10 @@ HM_CMD(sandbox)
 	struct args a = { 0 };
 	struct plan p = { 0 };
 	int r = parse(argc, argv, &a);
+	bool wrapping = optind < argc;	/* a COMMAND follows the options */
 
 	if (r)
-		return r;
+		return wrapping ? SBX_EXIT_OWN : r;
 	r = hm_cli_load_policy(CMD, a.policy, a.dialect, false, &p.m);
 	if (r == HM_EXIT_POLICY)
 		warnx("refusing to sandbox with a policy that has errors");
@@ -701,5 +712,5 @@ HM_CMD(sandbox)
 	free(p.domain);
 	free(p.preload);
 	hm_model_free(p.m);
-	return r;
+	return wrapping && r && r < SBX_EXIT_OWN ? SBX_EXIT_OWN : r;
 }
