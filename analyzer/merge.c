@@ -144,12 +144,15 @@ static long merge_acl(struct hm_model *dst, const struct hm_model *src,
 
 	for (const struct hm_acl_head *e = s->acl; e; e = e->next) {
 		union hm_acl_any copy;
+		struct hm_acl_head *in = NULL;
 		int r = hm_acl_clone(dst, src, e, &copy);
 
 		if (!r)
-			r = hm_domain_add(dst, d, &copy.head, NULL);
+			r = hm_domain_add(dst, d, &copy.head, &in);
 		if (r < 0)
 			return r;
+		if (in)
+			hm_acl_hist_merge(&in->hist, &e->hist);
 		n += r;
 	}
 	return n;
@@ -168,6 +171,9 @@ static long merge_domain(struct hm_model *dst, const struct hm_model *src,
 	if (r == 1) {
 		d->profile = s->profile;	/* not dst's default */
 		memset(d->groups, 0, sizeof(d->groups));
+		d->quiet_events = s->quiet_events;
+	} else if (s->quiet_events < d->quiet_events) {
+		d->quiet_events = s->quiet_events;	/* quiet on every host */
 	}
 	merge_attrs(d, s);
 	n = merge_acl(dst, src, d, s);

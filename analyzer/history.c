@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * history.c - when each entry was learned and used (struct hm_acl_hist).
+ * The learner and the checker stamp entries with audit times; merging
+ * hosts and a learner meeting its own saved policy combine the stamps.
+ * Kept in the model beside the entry and saved apart from the TOMOYO
+ * text (formats/history.c, histmac_entries.conf).
+ */
+#include "histmac/model.h"
+
+static int64_t earlier(int64_t a, int64_t b)
+{
+	if (!a)
+		return b;
+	return b && b < a ? b : a;
+}
+
+static int64_t later(int64_t a, int64_t b)
+{
+	return b > a ? b : a;
+}
+
+static void merge_times(struct hm_acl_hist *dst, const struct hm_acl_hist *src)
+{
+	dst->learned = earlier(dst->learned, src->learned);
+	dst->grown = later(dst->grown, src->grown);
+	dst->used = later(dst->used, src->used);
+}
+
+void hm_acl_hist_merge(struct hm_acl_hist *dst, const struct hm_acl_hist *src)
+{
+	merge_times(dst, src);
+	dst->uses = dst->uses + src->uses < dst->uses ? UINT64_MAX :
+		    dst->uses + src->uses;
+}
+
+void hm_acl_hist_keep(struct hm_acl_hist *dst, const struct hm_acl_hist *src)
+{
+	merge_times(dst, src);
+	if (src->uses > dst->uses)
+		dst->uses = src->uses;
+}
+
+/* The history is bookkeeping beside the entry, not the entry: a checker
+ * that holds the policy read-only still counts its uses. */
+void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec)
+{
+	struct hm_acl_hist *h = (struct hm_acl_hist *)&e->hist;
+
+	if (h->uses != UINT64_MAX)
+		h->uses++;
+	h->used = later(h->used, sec);
+}
