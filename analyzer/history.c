@@ -34,6 +34,31 @@ void hm_acl_hist_merge(struct hm_acl_hist *dst, const struct hm_acl_hist *src)
 		    dst->uses + src->uses;
 }
 
+/* When an entry with @perm and history @h had all it has: its last
+ * widening, else its learning. */
+static int64_t complete(const struct hm_acl_hist *h)
+{
+	return later(h->learned, h->grown);
+}
+
+void hm_acl_hist_union(struct hm_acl_hist *dst, uint32_t dst_perm,
+		       const struct hm_acl_hist *src, uint32_t src_perm)
+{
+	uint32_t all = dst_perm | src_perm;
+	int64_t cd = complete(dst), cs = complete(src), done;
+
+	if (dst_perm == all && src_perm == all)
+		done = earlier(cd, cs);	/* the first host to have it all */
+	else if (dst_perm == all)
+		done = cd;
+	else if (src_perm == all)
+		done = cs;
+	else
+		done = later(cd, cs);	/* only together: the later */
+	hm_acl_hist_merge(dst, src);
+	dst->grown = done > dst->learned ? done : 0;
+}
+
 void hm_acl_hist_keep(struct hm_acl_hist *dst, const struct hm_acl_hist *src)
 {
 	merge_times(dst, src);

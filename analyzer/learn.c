@@ -115,8 +115,9 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		return 0;
 	case HM_LEARN_WIDENED:
 		l->st.perms_new++;
-		res.in->hist.grown = sec > res.in->hist.grown ? sec :
-				     res.in->hist.grown;
+		/* within the second it was learned in: part of learning it */
+		if (sec > res.in->hist.grown && sec > res.in->hist.learned)
+			res.in->hist.grown = sec;
 		d->quiet_events = 0;
 		return 1;
 	case HM_LEARN_ADDED:

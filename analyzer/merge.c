@@ -145,14 +145,18 @@ static long merge_acl(struct hm_model *dst, const struct hm_model *src,
 	for (const struct hm_acl_head *e = s->acl; e; e = e->next) {
 		union hm_acl_any copy;
 		struct hm_acl_head *in = NULL;
+		const struct hm_acl_head *had;
+		uint32_t before = 0;
 		int r = hm_acl_clone(dst, src, e, &copy);
 
+		if (!r && (had = hm_domain_find(d, &copy.head)))
+			before = had->perm;
 		if (!r)
 			r = hm_domain_add(dst, d, &copy.head, &in);
 		if (r < 0)
 			return r;
 		if (in)
-			hm_acl_hist_merge(&in->hist, &e->hist);
+			hm_acl_hist_union(&in->hist, before, &e->hist, e->perm);
 		n += r;
 	}
 	return n;

@@ -555,6 +555,15 @@ int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 void hm_acl_hist_merge(struct hm_acl_hist *dst, const struct hm_acl_hist *src);
 
 /**
+ * hm_acl_hist_union() - the history of an entry merged from two hosts,
+ * @dst's with @dst_perm (0: new) and @src's with @src_perm: as
+ * hm_acl_hist_merge(), but grown is when the union first had all its
+ * permissions (a host that learned later does not widen the fleet's).
+ */
+void hm_acl_hist_union(struct hm_acl_hist *dst, uint32_t dst_perm,
+		       const struct hm_acl_hist *src, uint32_t src_perm);
+
+/**
  * hm_acl_hist_keep() - the same for two copies of one host's history
  * (a learner's and the directory's): uses is the larger, not the sum.
  */
