@@ -6,6 +6,8 @@
  * Kept in the model beside the entry and saved apart from the TOMOYO
  * text (formats/history.c, histmac_entries.conf).
  */
+#include <string.h>
+
 #include "histmac/model.h"
 
 static int64_t earlier(int64_t a, int64_t b)
@@ -75,4 +77,54 @@ void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec)
 	if (h->uses != UINT64_MAX)
 		h->uses++;
 	h->used = later(h->used, sec);
+}
+
+void hm_model_clear_uses(struct hm_model *m)
+{
+	for (size_t i = 0; i < m->n_domains; i++)
+		for (struct hm_acl_head *e = m->domains[i]->acl; e; e = e->next)
+			e->hist.uses = 0;
+}
+
+/* The uses @s (of @src) counted into its namesake in @d (of @dst). */
+static int add_domain_uses(struct hm_model *dst, struct hm_domain *d,
+			   const struct hm_model *src, const struct hm_domain *s)
+{
+	for (const struct hm_acl_head *e = s->acl; e; e = e->next) {
+		union hm_acl_any x;
+		struct hm_acl_head *f;
+		int r;
+
+		if (!e->hist.uses)
+			continue;
+		r = hm_acl_clone(dst, src, e, &x);
+		if (r)
+			return r;
+		f = hm_domain_find(d, &x.head);
+		if (!f)
+			continue;	/* edited away meanwhile */
+		f->hist.uses += e->hist.uses;
+		f->hist.used = f->hist.used > e->hist.used ? f->hist.used :
+			       e->hist.used;
+	}
+	return 0;
+}
+
+int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src)
+{
+	for (size_t i = 0; i < src->n_domains; i++) {
+		const struct hm_domain *s = src->domains[i];
+		struct hm_domain *d = NULL;
+		int r;
+
+		if (!s->name)
+			continue;
+		r = hm_model_domain(dst, s->name->str, s->name->len, false, &d);
+		if (r < 0)
+			return r;
+		r = d ? add_domain_uses(dst, d, src, s) : 0;
+		if (r)
+			return r;
+	}
+	return 0;
 }

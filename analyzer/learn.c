@@ -205,6 +205,8 @@ static int learn_access(const struct hm_access *a, void *arg)
 		r = hm_generalize_request(l->g, l->m, &a->req, cond, &e);
 	if (!r)
 		r = add_entry(l, d, &e, a->ev->sec);
+	if (r > 0 && hm_domain_allows(l->m, d, &a->req, &used))
+		hm_acl_hist_use(used, a->ev->sec);	/* taught is used */
 	if (r > 0)
 		l->added++;
 	return r < 0 ? r : 0;

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "histmac/check_out.h"
+#include "histmac/history.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
@@ -25,6 +26,7 @@ struct check {
 	int dialect;		/* of printed lines; AUTO: the policy's */
 	bool json;
 	bool list_attempts;
+	bool record_use;
 	int resolve;
 	const char *resolve_root;
 	bool verbose;
@@ -53,6 +55,10 @@ static void usage(FILE *f)
 "                         (default: the policy's own)\n"
 "  -o, --output FILE      write the report to FILE instead of stdout\n"
 "      --attempts         list every attempt (text), not the summary\n"
+"      --record-use       count each access an entry allowed into the\n"
+"                         policy's histmac_entries.conf (uses, last use;\n"
+"                         histmac stats --unused); takes the directory's\n"
+"                         lock.  Each run counts: record a log once\n"
 "      --resolve, --no-resolve, --resolve-root DIR   as for learn; by\n"
 "                         default the rule the policy was learned with\n"
 "                         (histmac_paths.conf); a different one is warned\n"
@@ -68,7 +74,7 @@ static void usage(FILE *f)
 enum {
 	OPT_DIALECT = 256, OPT_RESOLVE, OPT_NO_RESOLVE,
 	OPT_RESOLVE_ROOT, OPT_NO_BUILTIN, OPT_PEER, OPT_EPHEMERAL,
-	OPT_ATTEMPTS,
+	OPT_ATTEMPTS, OPT_RECORD_USE,
 };
 
 static const struct option options[] = {
@@ -78,6 +84,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "attempts", no_argument, NULL, OPT_ATTEMPTS },
+	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
 	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
@@ -125,6 +132,7 @@ static int parse_option(struct check *C, int c, char *arg)
 	case OPT_DIALECT:
 		return hm_cli_dialect_option(CMD, arg, &C->dialect);
 	case OPT_ATTEMPTS: C->list_attempts = true; return 0;
+	case OPT_RECORD_USE: C->record_use = true; return 0;
 	case OPT_RESOLVE: C->resolve = 1; return 0;
 	case OPT_NO_RESOLVE: C->resolve = 0; return 0;
 	case OPT_RESOLVE_ROOT: C->resolve_root = arg; return 0;
@@ -230,6 +238,8 @@ static int run(struct check *C, struct hm_model *m)
 	if (!r)
 		r = hm_checker_new(m, &C->lo, &d, &ch);
 	if (!r)
+		hm_checker_count_uses(ch, C->record_use);
+	if (!r)
 		r = hm_cli_open_input(CMD, &C->in, &o, &col);
 	if (!r)
 		r = read_all(col, ch);
@@ -250,6 +260,40 @@ static int run(struct check *C, struct hm_model *m)
 	return n ? HM_EXIT_FINDINGS : HM_EXIT_OK;
 }
 
+/*
+ * --record-use: the uses this run counted (in @m, cleared after loading)
+ * added to the directory's stamps as they are now, under its lock, and
+ * only histmac_entries.conf rewritten: the policy text is not check's.
+ */
+static int record_uses(const char *dir, const struct hm_model *m)
+{
+	struct hm_model *now = hm_model_new();
+	struct hm_file_out f = { 0 };
+	struct hm_lock *lock = NULL;
+	struct hm_diag d = { 0 };
+	int r;
+
+	if (!now || hm_cli_lock_policy(CMD, dir, 10, &lock)) {
+		hm_model_free(now);
+		return now ? HM_EXIT_FAIL : -ENOMEM;
+	}
+	r = hm_policy_load_dir(now, dir, HM_DIALECT_AUTO, &d);
+	if (r >= 0)
+		r = hm_model_add_uses(now, m);
+	if (r >= 0)
+		r = hm_history_text(now, &f);
+	if (r >= 0 && f.text)
+		r = hm_atomic_write_set(dir, &f, 1);
+	hm_cli_print_diag(&d, stderr);
+	if (r < 0)
+		warnx("%s: %s/%s: %s", CMD, dir, HM_HISTORY_FILE, strerror(-r));
+	free((char *)f.text);
+	hm_lock_release(lock, r < 0);
+	hm_diag_free(&d);
+	hm_model_free(now);
+	return r < 0 ? HM_EXIT_FAIL : 0;
+}
+
 HM_CMD(check)
 {
 	struct check C = { .dialect = HM_DIALECT_AUTO, .resolve = -1 };
@@ -264,8 +308,13 @@ HM_CMD(check)
 	}
 	status = hm_cli_load_policy(CMD, C.policy, HM_DIALECT_AUTO, false, &m);
 	if (status != HM_EXIT_FAIL) {
-		int r = run(&C, m);
+		int r;
 
+		if (C.record_use)
+			hm_model_clear_uses(m);	/* count this run's alone */
+		r = run(&C, m);
+		if (r != HM_EXIT_FAIL && C.record_use && record_uses(C.policy, m))
+			r = HM_EXIT_FAIL;
 		/* a broken policy is a finding even when nothing was denied */
 		status = r == HM_EXIT_OK ? status : r;
 	}

@@ -569,6 +569,17 @@ void hm_acl_hist_union(struct hm_acl_hist *dst, uint32_t dst_perm,
  */
 void hm_acl_hist_keep(struct hm_acl_hist *dst, const struct hm_acl_hist *src);
 
+/** hm_model_clear_uses() - set every entry's use count to 0 (to count
+ * what one run adds: hm_model_add_uses()). */
+void hm_model_clear_uses(struct hm_model *m);
+
+/**
+ * hm_model_add_uses() - add the use counts (and last use) of @src's
+ * entries to the same entries of @dst (names interned in @dst); entries
+ * or domains @dst lacks are skipped.  Returns: 0 or -ENOMEM.
+ */
+int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src);
+
 /** hm_acl_hist_use() - @e allowed an access at @sec (audit time). */
 void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec);
 
