@@ -180,6 +180,15 @@ static long merge_domain(struct hm_model *dst, const struct hm_model *src,
 		d->quiet_events = s->quiet_events;	/* quiet on every host */
 	}
 	merge_attrs(d, s);
+	if (s->package && !d->package) {	/* the first host's */
+		d->package = s->package;
+		d->package_version = s->package_version;
+		r = copy_name(dst, &d->package);
+		if (!r)
+			r = copy_name(dst, &d->package_version);
+		if (r < 0)
+			return r;
+	}
 	n = merge_acl(dst, src, d, s);
 	return n < 0 ? n : n + r;
 }

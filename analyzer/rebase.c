@@ -103,6 +103,21 @@ static int keep_history(struct hm_model *disk, struct hm_domain *t,
 	return 0;
 }
 
+/* The package stamp is the learner's (it stamps before each save). */
+static int keep_package(struct hm_model *disk, struct hm_domain *t,
+			const struct hm_domain *d)
+{
+	t->package = t->package_version = NULL;
+	if (!d->package)
+		return 0;
+	if (hm_model_intern(disk, d->package->str, d->package->len,
+			    &t->package) < 0 ||
+	    hm_model_intern(disk, d->package_version->str,
+			    d->package_version->len, &t->package_version) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 /* Counters are the learner's own: they only grow (but for the events
  * since a domain's last new entry, which are the learner's as they are). */
 static int keep_counters(struct hm_model *disk, const struct hm_model *cur)
@@ -115,7 +130,9 @@ static int keep_counters(struct hm_model *disk, const struct hm_model *cur)
 		if (domain_in(disk, d, false, &t) < 0 || !t)
 			continue;
 		t->quiet_events = d->quiet_events;
-		r = keep_history(disk, t, cur, d);
+		r = keep_package(disk, t, d);
+		if (!r)
+			r = keep_history(disk, t, cur, d);
 		if (r)
 			return r;
 		if (d->events > t->events)

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "histmac/check_out.h"
 #include "histmac/history.h"
+#include "histmac/packages.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
@@ -31,6 +32,8 @@ struct check {
 	const char *resolve_root;
 	bool verbose;
 	struct hm_learn_opts lo;
+	struct hm_check_upgrade *upgrades;	/* strings malloc'd */
+	size_t n_upgrades;
 };
 
 static void usage(FILE *f)
@@ -45,7 +48,9 @@ static void usage(FILE *f)
 "Failed calls that never reached a check (EACCES, EPERM, ENOENT) on objects\n"
 "the policy does not allow follow, commented out, as attempts: evidence,\n"
 "not violations, summed per domain and error in a few lines (the JSON\n"
-"report lists them all).  Calls that failed after the check passed (a non-blocking\n"
+"report lists them all).  A domain whose program's Debian package has\n"
+"another version installed than when it was learned is marked \"upgraded\n"
+"since learned\" (histmac_entries.conf).  Calls that failed after the check passed (a non-blocking\n"
 "connect's EINPROGRESS) are checked like successful ones (docs/PASSED.md).\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
@@ -196,7 +201,9 @@ static int report(struct check *C, struct hm_checker *ch,
 	const struct hm_walk_stats *ws = hm_walker_stats(hm_checker_walker(ch));
 	struct hm_check_summary s = { .policy = C->policy, .events = cs->events,
 				      .accesses = ws->accesses, .walk = ws,
-				      .list_attempts = C->list_attempts };
+				      .list_attempts = C->list_attempts,
+				      .upgrades = C->upgrades,
+				      .n_upgrades = C->n_upgrades };
 	FILE *f = stdout;
 	int r;
 
@@ -213,6 +220,74 @@ static int report(struct check *C, struct hm_checker *ch,
 	if (r)
 		warnx("%s: writing the report: %s", CMD, strerror(-r));
 	return r;
+}
+
+/* Keep domain @d of @m, learned with @ver of its program's package, if
+ * that is not what is installed now (@now, NULL: not installed). */
+static int note_upgrade(struct check *C, const struct hm_domain *d,
+			const char *now)
+{
+	struct hm_check_upgrade *u = &C->upgrades[C->n_upgrades];
+
+	if (now && !strcmp(now, d->package_version->str))
+		return 0;
+	*u = (struct hm_check_upgrade){ strdup(d->name->str),
+		strdup(d->package->str), strdup(d->package_version->str),
+		strdup(now ? now : "(none)") };
+	C->n_upgrades++;
+	return u->domain && u->package && u->learned && u->now ? 0 : -ENOMEM;
+}
+
+/*
+ * The domains whose program's package has another version under @root
+ * than when they were learned (histmac_entries.conf): their violations
+ * are marked, as what an upgrade brought.
+ */
+static int find_upgrades(struct check *C, const struct hm_model *m,
+			 const char *root)
+{
+	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
+	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
+	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
+	int r = paths && pkg && ver ? 0 : -ENOMEM;
+
+	C->upgrades = calloc(m->n_domains + 1, sizeof(*C->upgrades));
+	if (!C->upgrades)
+		r = -ENOMEM;
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		size_t len;
+		const char *p = hm_domain_program(m->domains[i], &len);
+
+		if (p && m->domains[i]->package &&
+		    !(paths[i] = strndup(p, len)))
+			r = -ENOMEM;
+	}
+	if (!r)
+		r = hm_packages_owners(root, (const char *const *)paths,
+				       m->n_domains, pkg, ver);
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		if (paths[i])
+			r = note_upgrade(C, m->domains[i], ver[i]);
+	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
+		free(paths[i]);
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	free(paths);
+	free(pkg);
+	free(ver);
+	return r;
+}
+
+static void free_upgrades(struct check *C)
+{
+	for (size_t i = 0; i < C->n_upgrades; i++) {
+		free((char *)C->upgrades[i].domain);
+		free((char *)C->upgrades[i].package);
+		free((char *)C->upgrades[i].learned);
+		free((char *)C->upgrades[i].now);
+	}
+	free(C->upgrades);
 }
 
 static int run(struct check *C, struct hm_model *m)
@@ -235,6 +310,9 @@ static int run(struct check *C, struct hm_model *m)
 	if (r)
 		warnx("%s: %s/%s: %s", CMD, C->policy, HM_PATH_RULE_FILE,
 		      strerror(-r));
+	/* packages are this host's, or the image's the names are from */
+	if (!r && o.resolve != 0)
+		r = find_upgrades(C, m, o.resolve_root ? o.resolve_root : "/");
 	if (!r)
 		r = hm_checker_new(m, &C->lo, &d, &ch);
 	if (!r)
@@ -319,6 +397,7 @@ HM_CMD(check)
 		status = r == HM_EXIT_OK ? status : r;
 	}
 	hm_model_free(m);
+	free_upgrades(&C);
 	free(C.in.files);
 	return hm_cli_finish(status);
 }

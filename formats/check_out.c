@@ -98,18 +98,35 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	free(line);
 }
 
+static const struct hm_check_upgrade *
+upgrade_of(const struct hm_check_summary *s, const struct hm_name *domain)
+{
+	for (size_t i = 0; s && i < s->n_upgrades; i++)
+		if (!strcmp(s->upgrades[i].domain, domain->str))
+			return &s->upgrades[i];
+	return NULL;
+}
+
 /* A list grouped by domain; @lead as for text_violation(). */
 static void text_list(struct hm_sbuf *b, const struct hm_model *vm,
 		      const struct hm_violation *const *v, size_t n,
-		      enum hm_dialect dialect, const char *lead)
+		      enum hm_dialect dialect, const char *lead,
+		      const struct hm_check_summary *s)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!i || v[i]->domain != v[i - 1]->domain) {
+			const struct hm_check_upgrade *u =
+				upgrade_of(s, v[i]->domain);
+
 			hm_sbuf_printf(b, "%s\n%s%s\n", *lead ? "#" : "",
 				       lead, v[i]->domain->str);
 			if (v[i]->no_domain)
 				hm_sbuf_adds(b, "# this domain is not in the "
 					     "policy\n");
+			if (u)
+				hm_sbuf_printf(b, "# upgraded since learned: "
+					       "package %s %s -> %s\n",
+					       u->package, u->learned, u->now);
 		}
 		text_violation(b, vm, v[i], dialect, lead);
 	}
@@ -220,7 +237,8 @@ static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
 		       (unsigned long long)total, total == 1 ? "" : "s",
 		       list ? "" : " (--attempts lists each)");
 	if (list)
-		text_list(b, hm_checker_attempts_model(c), v, n, dialect, "# ");
+		text_list(b, hm_checker_attempts_model(c), v, n, dialect, "# ",
+			  NULL);
 	else
 		text_attempt_summary(b, hm_checker_attempts_model(c), v, n,
 				     dialect);
@@ -253,7 +271,7 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 		hm_sbuf_printf(&b, "# %llu Landlock denials of accesses the "
 			       "policy allows (docs/SANDBOX.md)\n",
 			       (unsigned long long)hm_checker_enforced_allowed(c));
-	text_list(&b, vm, v, n, dialect, "");
+	text_list(&b, vm, v, n, dialect, "", s);
 	text_attempts(c, dialect, s->list_attempts, &b);
 	if (b.oom) {
 		hm_sbuf_free(&b);
@@ -272,7 +290,8 @@ static void json_key_str(struct hm_sbuf *b, const char *key, const char *s)
 
 static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 			   const struct hm_violation *v,
-			   enum hm_dialect dialect)
+			   enum hm_dialect dialect,
+			   const struct hm_check_upgrade *u)
 {
 	char *line = NULL;
 
@@ -305,19 +324,29 @@ static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 		hm_sbuf_printf(b, "],\"more_nodes\":%s",
 			       v->more_nodes ? "true" : "false");
 	}
+	if (u) {
+		hm_sbuf_adds(b, ",\"upgraded\":{");
+		json_key_str(b, "package", u->package);
+		hm_sbuf_addc(b, ',');
+		json_key_str(b, "learned", u->learned);
+		hm_sbuf_addc(b, ',');
+		json_key_str(b, "now", u->now);
+		hm_sbuf_addc(b, '}');
+	}
 	hm_sbuf_addc(b, '}');
 	free(line);
 }
 
 static void json_list(struct hm_sbuf *b, const struct hm_model *vm,
 		      const struct hm_violation *const *v, size_t n,
-		      enum hm_dialect dialect)
+		      enum hm_dialect dialect, const struct hm_check_summary *s)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			hm_sbuf_addc(b, ',');
 		hm_sbuf_adds(b, "\n ");
-		json_violation(b, vm, v[i], dialect);
+		json_violation(b, vm, v[i], dialect,
+			       upgrade_of(s, v[i]->domain));
 	}
 }
 
@@ -342,14 +371,14 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 					    hm_checker_unlisted(c)),
 		       count_domains(v, n),
 		       (unsigned long long)hm_checker_unlisted(c));
-	json_list(&b, vm, v, n, dialect);
+	json_list(&b, vm, v, n, dialect, s);
 	v = hm_checker_attempts(c, &n);
 	hm_sbuf_printf(&b, "\n],\"attempted\":%llu,\"attempts_unlisted\":%llu,"
 		       "\"attempts\":[",
 		       (unsigned long long)(count_denied(v, n) +
 					    hm_checker_attempts_unlisted(c)),
 		       (unsigned long long)hm_checker_attempts_unlisted(c));
-	json_list(&b, hm_checker_attempts_model(c), v, n, dialect);
+	json_list(&b, hm_checker_attempts_model(c), v, n, dialect, NULL);
 	hm_sbuf_printf(&b, "\n],\"skipped\":{\"malformed_records\":%llu",
 		       (unsigned long long)s->collector_skipped);
 	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {

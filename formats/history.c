@@ -44,9 +44,13 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 
 		if (h && !stamped(h))
 			continue;
-		if (!head && (h || d->quiet_events)) {
+		if (!head && (h || d->quiet_events || d->package)) {
 			hm_sbuf_printf(b, "%s\nquiet %" PRIu64 "\n",
 				       d->name->str, d->quiet_events);
+			if (d->package)
+				hm_sbuf_printf(b, "package %s %s\n",
+					       d->package->str,
+					       d->package_version->str);
 			head = true;
 		}
 		if (!h)
@@ -184,6 +188,24 @@ static void read_entry(struct reader *R, char *line, unsigned long no)
 		hm_acl_hist_keep(&k->e->hist, &h);
 }
 
+/* "package NAME VERSION": the program's package when learned. */
+static int read_package(struct reader *R, char *s, unsigned long no)
+{
+	char *sp = strchr(s, ' ');
+
+	if (!sp || sp == s || !sp[1] || strchr(sp + 1, ' ')) {
+		bad(R, no, "expected package NAME VERSION");
+		return 0;
+	}
+	if (!R->d)
+		return 0;
+	if (hm_model_intern(R->m, s, (size_t)(sp - s), &R->d->package) < 0 ||
+	    hm_model_intern(R->m, sp + 1, strlen(sp + 1),
+			    &R->d->package_version) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int read_line(struct reader *R, char *line, size_t len,
 		     unsigned long no)
 {
@@ -196,6 +218,8 @@ static int read_line(struct reader *R, char *line, size_t len,
 		return 0;
 	if (line[0] == '<')
 		return read_domain(R, line, len);
+	if (!strncmp(line, "package ", 8))
+		return read_package(R, line + 8, no);
 	if (!strncmp(line, "quiet ", 6)) {
 		if (sscanf(line + 6, "%llu%n", &q, &used) != 1 ||
 		    line[6 + used])

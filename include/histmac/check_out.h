@@ -11,6 +11,14 @@
 
 #include "learn.h"
 
+/* A domain whose program's package version changed since it was learned. */
+struct hm_check_upgrade {
+	const char *domain;
+	const char *package;
+	const char *learned;	/* version stamped when learned */
+	const char *now;	/* installed now; "(none)" if not */
+};
+
 /* Totals printed in the header (text) or the top object (JSON). */
 struct hm_check_summary {
 	const char *policy;		/* the policy directory */
@@ -19,6 +27,8 @@ struct hm_check_summary {
 	const struct hm_walk_stats *walk;
 	uint64_t collector_skipped;	/* malformed or cut records */
 	bool list_attempts;		/* text: every attempt, not a summary */
+	const struct hm_check_upgrade *upgrades;	/* sorted by domain */
+	size_t n_upgrades;
 };
 
 /**

@@ -11,6 +11,8 @@
  *   # comment
  *   <kernel> ...                       a domain; its lines follow
  *   quiet N                            events since its last new entry
+ *   package NAME VERSION               the Debian package of its program
+ *                                      when last learned (packages.h)
  *   LEARNED GROWN USES USED ENTRY      audit seconds (0: unknown), the
  *                                      entry as TOMOYO 1.8 text
  */

@@ -313,6 +313,8 @@ struct hm_acl_index;
  *	epoch; 0 when unknown).
  * @quiet_events: events learned in the domain since it last got a new
  *	entry or permission (histmac_entries.conf).
+ * @package, @package_version: the Debian package that owned the program
+ *	the domain is named after when it was last learned, or NULL.
  */
 struct hm_domain {
 	const struct hm_name *name;
@@ -325,6 +327,8 @@ struct hm_domain {
 	int64_t first_seen;
 	int64_t last_seen;
 	uint64_t quiet_events;
+	const struct hm_name *package;
+	const struct hm_name *package_version;
 	struct hm_acl_head *acl;	/* insertion order */
 	struct hm_acl_head **acl_tail;
 	size_t n_acl;
