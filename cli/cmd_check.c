@@ -222,13 +222,16 @@ static int report(struct check *C, struct hm_checker *ch,
 	return r;
 }
 
-/* Keep domain @d of @m, learned with @ver of its program's package, if
- * that is not what is installed now (@now, NULL: not installed). */
-static int note_upgrade(struct check *C, const struct hm_domain *d,
-			const char *now)
+/* Keep domain @d, learned with another version of its program's
+ * package than installed now (@now, NULL: not installed). */
+static int note_upgrade(struct hm_model *m, struct hm_domain *d,
+			const char *pkg, const char *now, void *arg)
 {
+	struct check *C = arg;
 	struct hm_check_upgrade *u = &C->upgrades[C->n_upgrades];
 
+	(void)m;
+	(void)pkg;
 	if (now && !strcmp(now, d->package_version->str))
 		return 0;
 	*u = (struct hm_check_upgrade){ strdup(d->name->str),
@@ -243,40 +246,12 @@ static int note_upgrade(struct check *C, const struct hm_domain *d,
  * than when they were learned (histmac_entries.conf): their violations
  * are marked, as what an upgrade brought.
  */
-static int find_upgrades(struct check *C, const struct hm_model *m,
-			 const char *root)
+static int find_upgrades(struct check *C, struct hm_model *m, const char *root)
 {
-	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
-	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
-	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
-	int r = paths && pkg && ver ? 0 : -ENOMEM;
-
 	C->upgrades = calloc(m->n_domains + 1, sizeof(*C->upgrades));
 	if (!C->upgrades)
-		r = -ENOMEM;
-	for (size_t i = 0; !r && i < m->n_domains; i++) {
-		size_t len;
-		const char *p = hm_domain_program(m->domains[i], &len);
-
-		if (p && m->domains[i]->package &&
-		    !(paths[i] = strndup(p, len)))
-			r = -ENOMEM;
-	}
-	if (!r)
-		r = hm_packages_owners(root, (const char *const *)paths,
-				       m->n_domains, pkg, ver);
-	for (size_t i = 0; !r && i < m->n_domains; i++)
-		if (paths[i])
-			r = note_upgrade(C, m->domains[i], ver[i]);
-	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
-		free(paths[i]);
-		free(pkg[i]);
-		free(ver[i]);
-	}
-	free(paths);
-	free(pkg);
-	free(ver);
-	return r;
+		return -ENOMEM;
+	return hm_packages_each(m, root, true, note_upgrade, C);
 }
 
 static void free_upgrades(struct check *C)

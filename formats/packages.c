@@ -227,9 +227,43 @@ const char *hm_domain_program(const struct hm_domain *d, size_t *len)
 	return sp + 1;
 }
 
-static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
-		 const char *ver)
+int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
+		     hm_package_fn fn, void *arg)
 {
+	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
+	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
+	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
+	int r = paths && pkg && ver ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		size_t len;
+		const char *p = hm_domain_program(m->domains[i], &len);
+
+		if (p && *p == '/' && (!stamped || m->domains[i]->package) &&
+		    !(paths[i] = strndup(p, len)))
+			r = -ENOMEM;
+	}
+	if (!r)
+		r = hm_packages_owners(root, (const char *const *)paths,
+				       m->n_domains, pkg, ver);
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		if (paths[i])
+			r = fn(m, m->domains[i], pkg[i], ver[i], arg);
+	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
+		free(paths[i]);
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	free(paths);
+	free(pkg);
+	free(ver);
+	return r;
+}
+
+static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
+		 const char *ver, void *arg)
+{
+	(void)arg;
 	d->package = d->package_version = NULL;
 	if (!pkg)
 		return 0;
@@ -241,30 +275,9 @@ static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
 
 int hm_packages_stamp(struct hm_model *m, const char *root)
 {
-	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
-	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
-	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
-	int r = paths && pkg && ver ? 0 : -ENOMEM;
-
-	for (size_t i = 0; !r && i < m->n_domains; i++) {
-		size_t len;
-		const char *p = hm_domain_program(m->domains[i], &len);
-
-		if (p && *p == '/' && !(paths[i] = strndup(p, len)))
-			r = -ENOMEM;
-	}
-	if (!r)
-		r = hm_packages_owners(root, (const char *const *)paths,
-				       m->n_domains, pkg, ver);
-	for (size_t i = 0; !r && i < m->n_domains; i++)
-		r = stamp(m, m->domains[i], pkg[i], ver[i]);
-	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
-		free(paths[i]);
-		free(pkg[i]);
-		free(ver[i]);
-	}
-	free(paths);
-	free(pkg);
-	free(ver);
-	return r;
+	/* a domain whose program is not absolute (or no longer owned)
+	 * keeps no stamp */
+	for (size_t i = 0; i < m->n_domains; i++)
+		m->domains[i]->package = m->domains[i]->package_version = NULL;
+	return hm_packages_each(m, root, false, stamp, NULL);
 }

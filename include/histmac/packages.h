@@ -31,6 +31,20 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
  */
 int hm_packages_stamp(struct hm_model *m, const char *root);
 
+/* Called for a domain with its program's package and version (NULL:
+ * not owned); a non-zero return stops hm_packages_each() with it. */
+typedef int (*hm_package_fn)(struct hm_model *m, struct hm_domain *d,
+			     const char *pkg, const char *ver, void *arg);
+
+/**
+ * hm_packages_each() - look up the program of every domain of @m (only
+ * those with a package stamp when @stamped) under @root, in one pass over
+ * the database, and call @fn for each.
+ * Returns: 0, -ENOMEM, or what @fn returned.
+ */
+int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
+		     hm_package_fn fn, void *arg);
+
 /** hm_domain_program() - the last word of @d's name (its program), and
  * its length in *@len; NULL for a root "<kernel>" or a group. */
 const char *hm_domain_program(const struct hm_domain *d, size_t *len);
