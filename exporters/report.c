@@ -67,6 +67,7 @@ static const char page_css[] =
 ".lines div{padding:1px 0;border-bottom:1px solid #f1f3f5}"
 "#detail-viol div{color:#c92a2a}"
 ".lines div.unused{color:#868e96;text-decoration:line-through}"
+"#convergence h3{font-size:13px;margin:0 0 4px}"
 "#convergence svg{background:#fff;border:1px solid #dee2e6}"
 "a.dom{color:#1971c2;cursor:pointer;text-decoration:underline}"
 ".muted{color:#868e96}";
@@ -496,7 +497,7 @@ static void curve_svg(struct page *p, const struct hm_convergence *c)
 		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
 	day_label(&p->b, c->n_days ? c->days[c->n_days - 1].day : 0);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
-		       "%llu entries learned</text></svg>", CURVE_PAD,
+		       "%llu entries learned or widened</text></svg>", CURVE_PAD,
 		       (unsigned long long)total);
 }
 

@@ -83,6 +83,19 @@ u=$tmp/alpha-unused.txt
 [ "$(grep -vc '^#' "$u")" -gt 0 ] || fail "alpha: nothing unused for a day"
 grep -v '^#' "$u" | grep -v '/workload	' && fail "alpha: entries used on day 3 listed unused"
 
+# The report: the curve drawn inline, the unused entries marked (only
+# file.log's domain has any), nothing fetched.
+"$HISTMAC" report -p "$tmp/alpha" -o "$tmp/report" --unused 1 >/dev/null ||
+	fail "report exited $?"
+page=$tmp/report/index.html
+grep -q '<section id="convergence"><h3>Learning: 1 domains still learning, 18 quiet for days' "$page" ||
+	fail "report: no convergence section"
+tr '\n' ' ' <"$page" | grep -Eq '<section id="convergence">.*<svg .*<polyline ' ||
+	fail "report: no curve"
+[ "$(grep -Eo '"unused":\[[0-9][0-9,]*\]' "$page" | wc -l)" = 1 ] ||
+	fail "report: unused entries marked in other than one domain"
+grep -Eq '<script[^>]* src=|<link ' "$page" && fail "report: fetches something"
+
 # Merge: the earliest learned time, uses summed.
 entry() {	# DIR: the stamps of the init script's read of envvars
 	awk '/^</ { d = $0 } d == "<kernel> /etc/init.d/apache2" &&
