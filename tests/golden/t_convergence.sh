@@ -23,7 +23,7 @@ shift_log() {
 learn() {	# DIR LOG...
 	local dir=$1
 	shift
-	"$HISTMAC" learn -q -p "$dir" -i "$@" 2>/dev/null || die "learn $* exited $?"
+	"$HISTMAC" learn -q --no-resolve -p "$dir" -i "$@" 2>/dev/null || die "learn $* exited $?"
 }
 for d in 5 4 3; do shift_log "$sample" -$d >"$tmp/sample-$d.log"; done
 shift_log "$HM_SRC/tests/data/file.log" -4 >"$tmp/file-4.log"

@@ -15,7 +15,7 @@ shift_log "$HM_SRC/tests/data/file.log" -5 >"$tmp/f1.log"
 shift_log "$sample" -3 >"$tmp/s3.log"
 shift_log "$HM_SRC/tests/data/file.log" -3 >"$tmp/f3.log"
 p=$tmp/p
-"$HISTMAC" learn -q -p "$p" -i "$tmp/f1.log" "$tmp/s1.log" 2>/dev/null || die "learn exited $?"
+"$HISTMAC" learn -q --no-resolve -p "$p" -i "$tmp/f1.log" "$tmp/s1.log" 2>/dev/null || die "learn exited $?"
 
 # stamps DOMAIN-SUFFIX ENTRY: "USES USED" of that entry.
 stamps() {
