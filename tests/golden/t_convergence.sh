@@ -83,6 +83,19 @@ u=$tmp/alpha-unused.txt
 [ "$(grep -vc '^#' "$u")" -gt 0 ] || fail "alpha: nothing unused for a day"
 grep -v '^#' "$u" | grep -v '/workload	' && fail "alpha: entries used on day 3 listed unused"
 
+# Within one day: quiet for events, from --quiet-events on (0: days only).
+learn "$tmp/one" "$tmp/sample-5.log"
+"$HISTMAC" stats -p "$tmp/one" --quiet-events 10 >"$tmp/one-10"
+n=$(grep -c '^    quiet for [0-9]* events; ' "$tmp/one-10")
+[ "$n" -gt 0 ] || fail "one day, --quiet-events 10: no domain quiet for events"
+grep -Eq "^  domains quiet for events +$n\$" "$tmp/one-10" ||
+	fail "one day: the count of domains quiet for events is not $n"
+awk '/^    quiet for [0-9]+ events;/ && $3 < 10 { bad = 1 } END { exit !bad }' \
+	"$tmp/one-10" && fail "one day: a domain quiet for fewer than 10 events"
+grep -q 'days (' "$tmp/one-10" && fail "one day: a domain quiet for days"
+"$HISTMAC" stats -p "$tmp/one" --quiet-events 0 | grep -q 'quiet for [0-9]* events;' &&
+	fail "--quiet-events 0 still judges by events"
+
 # The report: the curve drawn inline, the unused entries marked (only
 # file.log's domain has any), nothing fetched.
 "$HISTMAC" report -p "$tmp/alpha" -o "$tmp/report" --unused 1 >/dev/null ||
