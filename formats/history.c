@@ -14,6 +14,7 @@
 #include "histmac/history.h"
 #include "histmac/policy_io.h"
 #include "histmac/sbuf.h"
+#include "tomoyo_private.h"
 
 #define KEY_DIALECT HM_DIALECT_18
 
@@ -232,13 +233,13 @@ static int read_line(struct reader *R, char *line, size_t len,
 	return 0;
 }
 
+/* Lines are read as the policy's are (hm_lines): at most HM_MAX_LINE
+ * bytes kept, so a hostile file costs no more memory than a policy. */
 int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
 {
 	struct reader R = { .m = m, .diag = diag };
-	char *path = NULL, *line = NULL;
-	unsigned long no = 0;
-	size_t cap = 0;
-	ssize_t len;
+	struct hm_lines l;
+	char *path = NULL;
 	FILE *f;
 	int r = 0;
 
@@ -251,18 +252,20 @@ int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
 		return r;
 	}
 	R.path = path;
-	while (!r && (len = getline(&line, &cap, f)) >= 0) {
-		no++;
-		if (memchr(line, '\0', (size_t)len)) {
-			bad(&R, no, "NUL byte");
-			continue;
-		}
-		r = read_line(&R, line, (size_t)len, no);
+	r = hm_lines_open(&l, f, NULL, 0);
+	while (!r && (r = hm_lines_next(&l)) > 0) {
+		r = 0;
+		if (l.too_long)
+			hm_diag_add(diag, HM_DIAG_WARNING, path, l.lineno,
+				    "line longer than %d bytes; line skipped",
+				    HM_MAX_LINE);
+		else if (l.has_nul)
+			bad(&R, l.lineno, "NUL byte");
+		else
+			r = read_line(&R, l.line, l.n, l.lineno);
 	}
-	if (!r && ferror(f))
-		r = -EIO;
+	hm_lines_close(&l);
 	drop_keys(&R);
-	free(line);
 	fclose(f);
 	free(path);
 	return r;

@@ -2,8 +2,9 @@
 /*
  * test_history.c - the entries' stamps (struct hm_acl_hist): how two
  * hosts' stamps combine, and histmac_entries.conf written with a policy
- * and read back onto the same entries, a bad line reported as FILE:LINE
- * and skipped, lines of entries the policy lacks ignored.
+ * and read back onto the same entries, a bad line (or one longer than a
+ * policy line) reported as FILE:LINE and skipped, lines of entries the
+ * policy lacks ignored.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -112,6 +113,10 @@ static void test_roundtrip(void **state)
 	f = fopen(path, "a");
 	assert_non_null(f);
 	fputs("1 2 x 4 file read /etc/x\n9 9 9 9 file read /gone\n", f);
+	fputs("1 1 1 1 file read /", f);
+	for (int i = 0; i < 70000; i++)
+		fputc('z', f);
+	fputc('\n', f);
 	fclose(f);
 
 	assert_int_equal(hm_policy_load_dir(n, dir, -1, &diag), 0);
@@ -124,9 +129,13 @@ static void test_roundtrip(void **state)
 
 		assert_memory_equal(&h->hist, w, sizeof(*w));
 	}
-	assert_int_equal(diag.n_warnings, 1);
+	assert_int_equal(diag.n_warnings, 2);
 	line = hm_diag_format(&diag.msgs[0]);
 	assert_non_null(strstr(line, HM_HISTORY_FILE ":7: warning:"));
+	free(line);
+	line = hm_diag_format(&diag.msgs[1]);
+	assert_non_null(strstr(line, HM_HISTORY_FILE ":9: warning: line "
+			       "longer than"));
 
 	free(line);
 	hm_diag_free(&diag);
