@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "histmac/packages.h"
+#include "tomoyo_private.h"
 
 #define DPKG_DIR "var/lib/dpkg"
 
@@ -82,33 +83,50 @@ static int owned_by(struct lookup *L, size_t i, const char *file, size_t flen)
 	return 0;
 }
 
-/* info/NAME.list: NAME (":arch" dropped) owns the wanted lines in it. */
-static int read_list(struct lookup *L, const char *dir, const char *file)
+/* @fn on each line of DIR/NAME (at most HM_MAX_LINE bytes kept, as the
+ * policy's lines: an image's database may be another host's); a missing
+ * file has no lines. */
+static int each_line(const char *dir, const char *name,
+		     int (*fn)(char *line, size_t n, void *arg), void *arg)
 {
-	size_t flen = strlen(file) - 5, cap = 0;
-	char *path = NULL, *line = NULL;
-	ssize_t len;
+	struct hm_lines l;
+	char *path = NULL;
 	FILE *f;
-	int r = 0;
+	int r;
 
-	if (asprintf(&path, "%s/%s", dir, file) < 0)
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
 	f = fopen(path, "re");
 	free(path);
-	while (f && !r && (len = getline(&line, &cap, f)) > 0) {
-		struct want key = { line, 0 }, *w;
+	if (!f)
+		return 0;
+	r = hm_lines_open(&l, f, NULL, 0);
+	while (!r && (r = hm_lines_next(&l)) > 0)
+		r = l.too_long || l.has_nul ? 0 : fn(l.line, l.n, arg);
+	hm_lines_close(&l);
+	fclose(f);
+	return r < 0 ? r : 0;
+}
 
-		if (line[len - 1] == '\n')
-			line[len - 1] = '\0';
-		w = bsearch(&key, L->w, L->n, sizeof(*L->w), cmp_want);
-		while (w && w > L->w && !cmp_want(w - 1, &key))
-			w--;	/* several domains run one program */
-		for (; w && w < L->w + L->n && !r && !cmp_want(w, &key); w++)
-			r = owned_by(L, w->i, file, flen);
-	}
-	free(line);
-	if (f)
-		fclose(f);
+struct list_arg {
+	struct lookup *L;
+	const char *file;	/* NAME.list */
+};
+
+/* A line of info/NAME.list: NAME (":arch" dropped) owns it, if wanted. */
+static int list_line(char *line, size_t n, void *arg)
+{
+	struct list_arg *a = arg;
+	struct lookup *L = a->L;
+	struct want key = { line, 0 }, *w;
+	int r = 0;
+
+	(void)n;
+	w = bsearch(&key, L->w, L->n, sizeof(*L->w), cmp_want);
+	while (w && w > L->w && !cmp_want(w - 1, &key))
+		w--;	/* several domains run one program */
+	for (; w && w < L->w + L->n && !r && !cmp_want(w, &key); w++)
+		r = owned_by(L, w->i, a->file, strlen(a->file) - 5);
 	return r;
 }
 
@@ -124,9 +142,10 @@ static int read_lists(struct lookup *L, const char *root)
 	D = opendir(dir);
 	while (D && !r && (e = readdir(D))) {
 		size_t n = strlen(e->d_name);
+		struct list_arg a = { L, e->d_name };
 
 		if (n > 5 && !strcmp(e->d_name + n - 5, ".list"))
-			r = read_list(L, dir, e->d_name);
+			r = each_line(dir, e->d_name, list_line, &a);
 	}
 	if (D)
 		closedir(D);
@@ -135,53 +154,54 @@ static int read_lists(struct lookup *L, const char *root)
 }
 
 /* Versions from status: the stanza of each package found, if installed. */
-static int set_version(struct lookup *L, size_t n, const char *pkg,
-		       const char *ver, bool installed)
+struct stanza {
+	struct lookup *L;
+	size_t n;
+	char pkg[256], ver[256];
+	bool installed;
+};
+
+static int end_stanza(struct stanza *s)
 {
-	for (size_t i = 0; installed && *pkg && *ver && i < n; i++) {
-		if (!L->pkg[i] || strcmp(L->pkg[i], pkg) || L->ver[i])
+	struct lookup *L = s->L;
+	int r = 0;
+
+	for (size_t i = 0; s->installed && *s->pkg && *s->ver && i < s->n; i++) {
+		if (!L->pkg[i] || strcmp(L->pkg[i], s->pkg) || L->ver[i])
 			continue;
-		L->ver[i] = strdup(ver);
+		L->ver[i] = strdup(s->ver);
 		if (!L->ver[i])
-			return -ENOMEM;
+			r = -ENOMEM;
 	}
+	s->pkg[0] = s->ver[0] = '\0';
+	s->installed = false;
+	return r;
+}
+
+static int status_line(char *line, size_t n, void *arg)
+{
+	struct stanza *s = arg;
+
+	if (!n)
+		return end_stanza(s);
+	if (sscanf(line, "Package: %255s", s->pkg) != 1 &&
+	    sscanf(line, "Version: %255s", s->ver) != 1 &&
+	    !strncmp(line, "Status:", 7))
+		s->installed = strstr(line, " installed") != NULL;
 	return 0;
 }
 
 static int read_status(struct lookup *L, const char *root, size_t n)
 {
-	char pkg[256] = "", ver[256] = "";
-	bool installed = false;
-	char *path = NULL, *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-	int r = 0;
+	struct stanza s = { .L = L, .n = n };
+	char *dir = NULL;
+	int r;
 
-	if (asprintf(&path, "%s/%s/status", root, DPKG_DIR) < 0)
+	if (asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
 		return -ENOMEM;
-	f = fopen(path, "re");
-	free(path);
-	while (f && !r && (len = getline(&line, &cap, f)) >= 0) {
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (!len) {	/* end of a stanza */
-			r = set_version(L, n, pkg, ver, installed);
-			pkg[0] = ver[0] = '\0';
-			installed = false;
-		} else if (sscanf(line, "Package: %255s", pkg) == 1 ||
-			   sscanf(line, "Version: %255s", ver) == 1) {
-			continue;
-		} else if (!strncmp(line, "Status:", 7)) {
-			installed = strstr(line, " installed") != NULL;
-		}
-	}
-	if (!r)
-		r = set_version(L, n, pkg, ver, installed);
-	free(line);
-	if (f)
-		fclose(f);
-	return r;
+	r = each_line(dir, "status", status_line, &s);
+	free(dir);
+	return r ? r : end_stanza(&s);	/* the last needs no blank line */
 }
 
 int hm_packages_owners(const char *root, const char *const *paths, size_t n,
