@@ -503,6 +503,7 @@ int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 	memcpy(n, e, hm_acl_size(e->kind));
 	n->next = NULL;
 	n->hnext = *chain;
+	memset(&n->hist, 0, sizeof(n->hist));
 	if (map && hm_map_put(map, key, n)) {
 		hm_mem_free(&m->mem, HM_MEM_ACL, n, hm_acl_size(e->kind));
 		return -ENOMEM;
@@ -586,6 +587,8 @@ int hm_domain_fold(struct hm_model *m, struct hm_domain *d,
 			continue;
 		memcpy(victim, e, hm_acl_size(e->kind));
 		victim->perm = e->perm & pat->perm;
+		/* the pattern was learned when the first it covers was */
+		hm_acl_hist_merge((struct hm_acl_hist *)&pat->hist, &e->hist);
 		r = hm_domain_remove(m, d, victim);
 		if (r < 0)
 			return r;

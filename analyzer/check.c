@@ -40,6 +40,7 @@ struct hm_checker {
 	struct hm_generalizer *g;
 	uint64_t enforced_allowed;	/* Landlock denied, policy allows */
 	int found;			/* in the current event */
+	bool count_uses;		/* stamp the entries that allow */
 };
 
 static int vlist_init(struct vlist *l, const struct hm_model *m)
@@ -278,10 +279,14 @@ static int check_access(const struct hm_access *a, void *arg)
 int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 {
 	const struct hm_domain *d = a->dom.domain;
+	const struct hm_acl_head *e = NULL;
 
-	if (d ? hm_domain_allows(c->m, d, &a->req, NULL) :
-		groups_allow(c->m, a->dom.name, &a->req))
+	if (d ? hm_domain_allows(c->m, d, &a->req, &e) :
+		groups_allow(c->m, a->dom.name, &a->req)) {
+		if (e && c->count_uses && !a->attempt)
+			hm_acl_hist_use(e, a->ev->sec);
 		return 0;
+	}
 	if (a->attempt)
 		return list_access(c, &c->attempts, a);
 	c->found++;
@@ -337,6 +342,11 @@ const struct hm_model *hm_checker_model(const struct hm_checker *c)
 const struct hm_model *hm_checker_attempts_model(const struct hm_checker *c)
 {
 	return c->attempts.vm;
+}
+
+void hm_checker_count_uses(struct hm_checker *c, bool on)
+{
+	c->count_uses = on;
 }
 
 struct hm_walker *hm_checker_walker(struct hm_checker *c)

@@ -40,8 +40,10 @@ static void count_event(struct hm_learner *l, const struct hm_access *a)
 		return;
 	l->counted = a->ev;
 	l->counted_in = d;
-	if (!hm_learned_counted(l->m, a->ev))	/* re-learning counts nothing */
+	if (!hm_learned_counted(l->m, a->ev)) {	/* re-learning counts nothing */
 		d->events++;
+		d->quiet_events++;	/* until this event adds something */
+	}
 	if (t && (!d->first_seen || t < d->first_seen))
 		d->first_seen = t;
 	if (t > d->last_seen)
@@ -97,9 +99,10 @@ static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
 	l->st.quota_hits++;
 }
 
-/* Returns 1 when something was added, 0, or negative errno. */
+/* Returns 1 when something was added, 0, or negative errno.  What is
+ * added is stamped with the event's time (convergence, stats). */
 static int add_entry(struct hm_learner *l, struct hm_domain *d,
-		     const union hm_acl_any *e)
+		     const union hm_acl_any *e, int64_t sec)
 {
 	struct hm_learn_added res;
 	int r = hm_learn_add(l->m, d, e, &res);
@@ -112,10 +115,18 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		return 0;
 	case HM_LEARN_WIDENED:
 		l->st.perms_new++;
+		/* within the second it was learned in: part of learning it */
+		if (sec > res.in->hist.grown && sec > res.in->hist.learned)
+			res.in->hist.grown = sec;
+		d->quiet_events = 0;
 		return 1;
 	case HM_LEARN_ADDED:
 		l->st.entries_new++;
 		l->st.folded += res.folded;
+		/* earlier when it folded entries learned before */
+		if (!res.in->hist.learned || sec < res.in->hist.learned)
+			res.in->hist.learned = sec;
+		d->quiet_events = 0;
 		return 1;
 	default:
 		return 0;
@@ -156,6 +167,7 @@ static int learn_access(const struct hm_access *a, void *arg)
 {
 	struct hm_learner *l = arg;
 	struct hm_domain *d = a->dom.domain;
+	const struct hm_acl_head *used;
 	const struct hm_cond *cond;
 	union hm_acl_any e;
 	int r;
@@ -171,8 +183,11 @@ static int learn_access(const struct hm_access *a, void *arg)
 	default:	/* permissive, enforcing: what is missing is a violation */
 		return hm_checker_access(l->ck, a);
 	}
-	if (hm_domain_allows(l->m, d, &a->req, NULL))
+	if (hm_domain_allows(l->m, d, &a->req, &used)) {
+		if (!hm_learned_counted(l->m, a->ev))
+			hm_acl_hist_use(used, a->ev->sec);
 		return 0;
+	}
 	if (hm_learn_full(l->m, d)) {
 		r = at_quota(l, a);
 		if (r <= 0) {
@@ -189,7 +204,9 @@ static int learn_access(const struct hm_access *a, void *arg)
 	if (!r)
 		r = hm_generalize_request(l->g, l->m, &a->req, cond, &e);
 	if (!r)
-		r = add_entry(l, d, &e);
+		r = add_entry(l, d, &e, a->ev->sec);
+	if (r > 0 && hm_domain_allows(l->m, d, &a->req, &used))
+		hm_acl_hist_use(used, a->ev->sec);	/* taught is used */
 	if (r > 0)
 		l->added++;
 	return r < 0 ? r : 0;

@@ -144,12 +144,19 @@ static long merge_acl(struct hm_model *dst, const struct hm_model *src,
 
 	for (const struct hm_acl_head *e = s->acl; e; e = e->next) {
 		union hm_acl_any copy;
+		struct hm_acl_head *in = NULL;
+		const struct hm_acl_head *had;
+		uint32_t before = 0;
 		int r = hm_acl_clone(dst, src, e, &copy);
 
+		if (!r && (had = hm_domain_find(d, &copy.head)))
+			before = had->perm;
 		if (!r)
-			r = hm_domain_add(dst, d, &copy.head, NULL);
+			r = hm_domain_add(dst, d, &copy.head, &in);
 		if (r < 0)
 			return r;
+		if (in)
+			hm_acl_hist_union(&in->hist, before, &e->hist, e->perm);
 		n += r;
 	}
 	return n;
@@ -168,8 +175,20 @@ static long merge_domain(struct hm_model *dst, const struct hm_model *src,
 	if (r == 1) {
 		d->profile = s->profile;	/* not dst's default */
 		memset(d->groups, 0, sizeof(d->groups));
+		d->quiet_events = s->quiet_events;
+	} else if (s->quiet_events < d->quiet_events) {
+		d->quiet_events = s->quiet_events;	/* quiet on every host */
 	}
 	merge_attrs(d, s);
+	if (s->package && !d->package) {	/* the first host's */
+		d->package = s->package;
+		d->package_version = s->package_version;
+		r = copy_name(dst, &d->package);
+		if (!r)
+			r = copy_name(dst, &d->package_version);
+		if (r < 0)
+			return r;
+	}
 	n = merge_acl(dst, src, d, s);
 	return n < 0 ? n : n + r;
 }

@@ -57,6 +57,7 @@ static int delta_domain(struct hm_model *delta, struct hm_model *base,
 		return r;	/* a domain new since the base: keep it */
 	for (const struct hm_acl_head *e = d->acl; e; e = e->next) {
 		union hm_acl_any x;
+		struct hm_acl_head *in = NULL;
 		uint32_t bits;
 		bool any;
 
@@ -70,9 +71,11 @@ static int delta_domain(struct hm_model *delta, struct hm_model *base,
 			r = domain_in(delta, d, true, &out);
 		x.head.perm = bits;
 		if (r >= 0)
-			r = hm_domain_add(delta, out, &x.head, NULL);
+			r = hm_domain_add(delta, out, &x.head, &in);
 		if (r < 0)
 			return r;
+		in->hist = e->hist;
+		in->hist.uses = 0;	/* counted once, by keep_history() */
 	}
 	if (out) {
 		out->profile = d->profile;
@@ -82,15 +85,56 @@ static int delta_domain(struct hm_model *delta, struct hm_model *base,
 	return 0;
 }
 
-/* Counters are the learner's own: they only grow. */
-static void keep_counters(struct hm_model *disk, const struct hm_model *cur)
+/* The history of @d's entries that @t (on disk) still has. */
+static int keep_history(struct hm_model *disk, struct hm_domain *t,
+			const struct hm_model *cur, const struct hm_domain *d)
+{
+	for (const struct hm_acl_head *e = d->acl; e; e = e->next) {
+		union hm_acl_any x;
+		struct hm_acl_head *f;
+		int r = hm_acl_clone(disk, cur, e, &x);
+
+		if (r)
+			return r;
+		f = hm_domain_find(t, &x.head);
+		if (f)
+			hm_acl_hist_keep(&f->hist, &e->hist);
+	}
+	return 0;
+}
+
+/* The package stamp is the learner's (it stamps before each save). */
+static int keep_package(struct hm_model *disk, struct hm_domain *t,
+			const struct hm_domain *d)
+{
+	t->package = t->package_version = NULL;
+	if (!d->package)
+		return 0;
+	if (hm_model_intern(disk, d->package->str, d->package->len,
+			    &t->package) < 0 ||
+	    hm_model_intern(disk, d->package_version->str,
+			    d->package_version->len, &t->package_version) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Counters are the learner's own: they only grow (but for the events
+ * since a domain's last new entry, which are the learner's as they are). */
+static int keep_counters(struct hm_model *disk, const struct hm_model *cur)
 {
 	for (size_t i = 0; i < cur->n_domains; i++) {
 		const struct hm_domain *d = cur->domains[i];
 		struct hm_domain *t = NULL;
+		int r;
 
 		if (domain_in(disk, d, false, &t) < 0 || !t)
 			continue;
+		t->quiet_events = d->quiet_events;
+		r = keep_package(disk, t, d);
+		if (!r)
+			r = keep_history(disk, t, cur, d);
+		if (r)
+			return r;
 		if (d->events > t->events)
 			t->events = d->events;
 		if (d->first_seen && (!t->first_seen ||
@@ -99,6 +143,7 @@ static void keep_counters(struct hm_model *disk, const struct hm_model *cur)
 		if (d->last_seen > t->last_seen)
 			t->last_seen = d->last_seen;
 	}
+	return 0;
 }
 
 /* A domain the administrator kept keeps the administrator's profile. */
@@ -140,7 +185,7 @@ int hm_model_rebase(struct hm_model *disk, const struct hm_model *cur,
 	if (n < 0)
 		r = (int)n;
 	if (!r)
-		keep_counters(disk, cur);
+		r = keep_counters(disk, cur);
 	hm_model_free(delta);
 	return r;
 }

@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "histmac/check_out.h"
+#include "histmac/history.h"
+#include "histmac/packages.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 
@@ -24,10 +26,14 @@ struct check {
 	struct hm_cli_input in;
 	int dialect;		/* of printed lines; AUTO: the policy's */
 	bool json;
+	bool list_attempts;
+	bool record_use;
 	int resolve;
 	const char *resolve_root;
 	bool verbose;
 	struct hm_learn_opts lo;
+	struct hm_check_upgrade *upgrades;	/* strings malloc'd */
+	size_t n_upgrades;
 };
 
 static void usage(FILE *f)
@@ -41,7 +47,10 @@ static void usage(FILE *f)
 "grouped by domain and counted, ready to paste into domain_policy.conf.\n"
 "Failed calls that never reached a check (EACCES, EPERM, ENOENT) on objects\n"
 "the policy does not allow follow, commented out, as attempts: evidence,\n"
-"not violations.  Calls that failed after the check passed (a non-blocking\n"
+"not violations, summed per domain and error in a few lines (the JSON\n"
+"report lists them all).  A domain whose program's Debian package has\n"
+"another version installed than when it was learned is marked \"upgraded\n"
+"since learned\" (histmac_entries.conf).  Calls that failed after the check passed (a non-blocking\n"
 "connect's EINPROGRESS) are checked like successful ones (docs/PASSED.md).\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
@@ -50,6 +59,11 @@ static void usage(FILE *f)
 "      --dialect D        print lines as tomoyo, tomoyo-2.1 or tomoyo-1.8\n"
 "                         (default: the policy's own)\n"
 "  -o, --output FILE      write the report to FILE instead of stdout\n"
+"      --attempts         list every attempt (text), not the summary\n"
+"      --record-use       count each access an entry allowed into the\n"
+"                         policy's histmac_entries.conf (uses, last use;\n"
+"                         histmac stats --unused); takes the directory's\n"
+"                         lock.  Each run counts: record a log once\n"
 "      --resolve, --no-resolve, --resolve-root DIR   as for learn; by\n"
 "                         default the rule the policy was learned with\n"
 "                         (histmac_paths.conf); a different one is warned\n"
@@ -65,6 +79,7 @@ static void usage(FILE *f)
 enum {
 	OPT_DIALECT = 256, OPT_RESOLVE, OPT_NO_RESOLVE,
 	OPT_RESOLVE_ROOT, OPT_NO_BUILTIN, OPT_PEER, OPT_EPHEMERAL,
+	OPT_ATTEMPTS, OPT_RECORD_USE,
 };
 
 static const struct option options[] = {
@@ -73,6 +88,8 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	{ "attempts", no_argument, NULL, OPT_ATTEMPTS },
+	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
 	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
@@ -119,6 +136,8 @@ static int parse_option(struct check *C, int c, char *arg)
 		return 0;
 	case OPT_DIALECT:
 		return hm_cli_dialect_option(CMD, arg, &C->dialect);
+	case OPT_ATTEMPTS: C->list_attempts = true; return 0;
+	case OPT_RECORD_USE: C->record_use = true; return 0;
 	case OPT_RESOLVE: C->resolve = 1; return 0;
 	case OPT_NO_RESOLVE: C->resolve = 0; return 0;
 	case OPT_RESOLVE_ROOT: C->resolve_root = arg; return 0;
@@ -181,7 +200,10 @@ static int report(struct check *C, struct hm_checker *ch,
 	const struct hm_collector_stats *cs = hm_collector_stats(col);
 	const struct hm_walk_stats *ws = hm_walker_stats(hm_checker_walker(ch));
 	struct hm_check_summary s = { .policy = C->policy, .events = cs->events,
-				      .accesses = ws->accesses, .walk = ws };
+				      .accesses = ws->accesses, .walk = ws,
+				      .list_attempts = C->list_attempts,
+				      .upgrades = C->upgrades,
+				      .n_upgrades = C->n_upgrades };
 	FILE *f = stdout;
 	int r;
 
@@ -198,6 +220,49 @@ static int report(struct check *C, struct hm_checker *ch,
 	if (r)
 		warnx("%s: writing the report: %s", CMD, strerror(-r));
 	return r;
+}
+
+/* Keep domain @d, learned with another version of its program's
+ * package than installed now (@now, NULL: not installed). */
+static int note_upgrade(struct hm_model *m, struct hm_domain *d,
+			const char *pkg, const char *now, void *arg)
+{
+	struct check *C = arg;
+	struct hm_check_upgrade *u = &C->upgrades[C->n_upgrades];
+
+	(void)m;
+	(void)pkg;
+	if (now && !strcmp(now, d->package_version->str))
+		return 0;
+	*u = (struct hm_check_upgrade){ strdup(d->name->str),
+		strdup(d->package->str), strdup(d->package_version->str),
+		strdup(now ? now : "(none)") };
+	C->n_upgrades++;
+	return u->domain && u->package && u->learned && u->now ? 0 : -ENOMEM;
+}
+
+/*
+ * The domains whose program's package has another version under @root
+ * than when they were learned (histmac_entries.conf): their violations
+ * are marked, as what an upgrade brought.
+ */
+static int find_upgrades(struct check *C, struct hm_model *m, const char *root)
+{
+	C->upgrades = calloc(m->n_domains + 1, sizeof(*C->upgrades));
+	if (!C->upgrades)
+		return -ENOMEM;
+	return hm_packages_each(m, root, true, note_upgrade, C);
+}
+
+static void free_upgrades(struct check *C)
+{
+	for (size_t i = 0; i < C->n_upgrades; i++) {
+		free((char *)C->upgrades[i].domain);
+		free((char *)C->upgrades[i].package);
+		free((char *)C->upgrades[i].learned);
+		free((char *)C->upgrades[i].now);
+	}
+	free(C->upgrades);
 }
 
 static int run(struct check *C, struct hm_model *m)
@@ -220,8 +285,13 @@ static int run(struct check *C, struct hm_model *m)
 	if (r)
 		warnx("%s: %s/%s: %s", CMD, C->policy, HM_PATH_RULE_FILE,
 		      strerror(-r));
+	/* packages are this host's, or the image's the names are from */
+	if (!r && o.resolve != 0)
+		r = find_upgrades(C, m, o.resolve_root ? o.resolve_root : "/");
 	if (!r)
 		r = hm_checker_new(m, &C->lo, &d, &ch);
+	if (!r)
+		hm_checker_count_uses(ch, C->record_use);
 	if (!r)
 		r = hm_cli_open_input(CMD, &C->in, &o, &col);
 	if (!r)
@@ -243,6 +313,40 @@ static int run(struct check *C, struct hm_model *m)
 	return n ? HM_EXIT_FINDINGS : HM_EXIT_OK;
 }
 
+/*
+ * --record-use: the uses this run counted (in @m, cleared after loading)
+ * added to the directory's stamps as they are now, under its lock, and
+ * only histmac_entries.conf rewritten: the policy text is not check's.
+ */
+static int record_uses(const char *dir, const struct hm_model *m)
+{
+	struct hm_model *now = hm_model_new();
+	struct hm_file_out f = { 0 };
+	struct hm_lock *lock = NULL;
+	struct hm_diag d = { 0 };
+	int r;
+
+	if (!now || hm_cli_lock_policy(CMD, dir, 10, &lock)) {
+		hm_model_free(now);
+		return now ? HM_EXIT_FAIL : -ENOMEM;
+	}
+	r = hm_policy_load_dir(now, dir, HM_DIALECT_AUTO, &d);
+	if (r >= 0)
+		r = hm_model_add_uses(now, m);
+	if (r >= 0)
+		r = hm_history_text(now, &f);
+	if (r >= 0 && f.text)
+		r = hm_atomic_write_set(dir, &f, 1);
+	hm_cli_print_diag(&d, stderr);
+	if (r < 0)
+		warnx("%s: %s/%s: %s", CMD, dir, HM_HISTORY_FILE, strerror(-r));
+	free((char *)f.text);
+	hm_lock_release(lock, r < 0);
+	hm_diag_free(&d);
+	hm_model_free(now);
+	return r < 0 ? HM_EXIT_FAIL : 0;
+}
+
 HM_CMD(check)
 {
 	struct check C = { .dialect = HM_DIALECT_AUTO, .resolve = -1 };
@@ -257,12 +361,18 @@ HM_CMD(check)
 	}
 	status = hm_cli_load_policy(CMD, C.policy, HM_DIALECT_AUTO, false, &m);
 	if (status != HM_EXIT_FAIL) {
-		int r = run(&C, m);
+		int r;
 
+		if (C.record_use)
+			hm_model_clear_uses(m);	/* count this run's alone */
+		r = run(&C, m);
+		if (r != HM_EXIT_FAIL && C.record_use && record_uses(C.policy, m))
+			r = HM_EXIT_FAIL;
 		/* a broken policy is a finding even when nothing was denied */
 		status = r == HM_EXIT_OK ? status : r;
 	}
 	hm_model_free(m);
+	free_upgrades(&C);
 	free(C.in.files);
 	return hm_cli_finish(status);
 }

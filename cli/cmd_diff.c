@@ -24,6 +24,9 @@ static void usage(FILE *f)
 "Print the domains and permissions added (+) and removed (-) from A to B,\n"
 "one permission per line, then the exception policy lines added and\n"
 "removed.  Lines are in TOMOYO 1.8 syntax (it can say every entry).\n"
+"When learn recorded the Debian package of the domains' programs\n"
+"(histmac_entries.conf), domains are grouped under \"# package NAME\n"
+"OLD -> NEW\" lines, so what an upgrade changed is one block.\n"
 "\n"
 "Exit: 0 same, 1 different, 2 usage, 3 could not read.\n");
 }

@@ -40,6 +40,10 @@ HM_TREE_OPTIONS_HELP
 "                          tomoyo-1.8 (default: detected)\n"
 "      --rare N            a merged policy (provenance.conf): list the\n"
 "                          entries fewer than N hosts had (default 2; 0: no list)\n"
+"      --unused DAYS       mark the entries not used in the last DAYS days\n"
+"                          before the newest event (default 30; 0: none);\n"
+"                          the page also draws how learning converged\n"
+"                          (histmac stats)\n"
 "  -h, --help              this text\n"
 "\n"
 "Exit: 0 written, 4 written but the policy has errors, 2 usage,\n"
@@ -54,6 +58,7 @@ static const struct option options[] = {
 	{ "from", required_argument, NULL, 'd' },
 	{ "dialect", required_argument, NULL, 'D' },
 	{ "rare", required_argument, NULL, 'r' },
+	{ "unused", required_argument, NULL, 'u' },
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -95,6 +100,7 @@ HM_CMD(report)
 	int c;
 
 	o.rare = 2;
+	o.unused = 30;
 	while ((c = getopt_long(argc, argv, "p:o:c:h", options, NULL)) != -1) {
 		int r = hm_cli_parse_tree_opt(CMD, c, optarg, &o);
 
@@ -123,6 +129,12 @@ HM_CMD(report)
 				return hm_cli_usage_error(CMD, "bad --rare '%s'",
 							  optarg);
 			o.rare = (unsigned)rare;
+			break;
+		case 'u':
+			if (hm_cli_parse_u64(optarg, 1000000, &rare))
+				return hm_cli_usage_error(CMD, "bad --unused "
+							  "'%s'", optarg);
+			o.unused = (unsigned)rare;
 			break;
 		case 'h':
 			usage(stdout);

@@ -78,8 +78,11 @@ static void usage(FILE *f)
 "HISTMAC_SANDBOX_DEBUG=1 makes it report what it does.\n"
 "COMMAND runs in a new session, without the caller's controlling\n"
 "terminal, and cannot push input into a terminal (TIOCSTI, TIOCLINUX).\n"
-"Exit: COMMAND's status, or 1 the policy lacks the domain, 4 the policy\n"
-"has errors, 2 usage, 3 could not run (no Landlock, I/O, memory).\n");
+"Exit: COMMAND's status once it runs; else, as env, timeout and nice,\n"
+"125 histmac failed (the policy lacks the domain or has errors, usage,\n"
+"no Landlock, I/O, memory), 126 COMMAND cannot run, 127 COMMAND not\n"
+"found.  Without COMMAND (--explain): 1 the policy lacks the domain,\n"
+"4 the policy has errors, 2 usage, 3 could not run.\n");
 }
 
 enum { OPT_DOMAIN = 256, OPT_MODE, OPT_EXPLAIN, OPT_BEST, OPT_DIALECT,
@@ -483,6 +486,10 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 	return r;
 }
 
+/* A wrapper's statuses (env, timeout, nice), so that a script can tell
+ * them from COMMAND's own: histmac failed; COMMAND cannot run; not found. */
+enum { SBX_EXIT_OWN = 125, SBX_EXIT_CANNOT_RUN = 126, SBX_EXIT_NOT_FOUND = 127 };
+
 struct plan {
 	struct hm_model *m;
 	char *prog;		/* COMMAND's path, or NULL */
@@ -490,6 +497,7 @@ struct plan {
 	const struct hm_domain *d;	/* it in the policy, or NULL */
 	char *preload;
 	int abi;
+	bool ran;		/* COMMAND was started: its status is ours */
 };
 
 /* ---------------------------------------------------------------- run */
@@ -584,8 +592,9 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 	fflush(stdout);
 	fflush(stderr);
 	execv(prog, cmd);
+	r = errno;
 	warn("cannot execute %s", prog);
-	_exit(126);
+	_exit(r == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_RUN);
 }
 
 /* ----------------------------------------------------- the supervisor */
@@ -751,7 +760,7 @@ static void relay_fini(struct relay *rl)
  * relay signals and reports, and removes the copy when COMMAND exits.
  */
 static int launch(const void *blob, size_t size, struct hm_sbx_files *f,
-		  const struct args *a, const struct plan *p)
+		  const struct args *a, struct plan *p)
 {
 	static const int sigs[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP,
 				    SIGQUIT, SIGUSR1, SIGUSR2 };
@@ -798,6 +807,7 @@ static int launch(const void *blob, size_t size, struct hm_sbx_files *f,
 		warn("cannot fork");
 		r = HM_EXIT_FAIL;
 	} else {
+		p->ran = true;
 		r = supervise(child, sfd, &rl, a->stats);
 	}
 	close(fd);
@@ -816,11 +826,14 @@ static int launch(const void *blob, size_t size, struct hm_sbx_files *f,
 
 static int run(char **cmd, const char *prog)
 {
+	int e;
+
 	fflush(stdout);
 	fflush(stderr);
 	execv(prog, cmd);
+	e = errno;
 	warn("cannot execute %s", prog);
-	return HM_EXIT_FAIL;
+	return e == ENOENT ? SBX_EXIT_NOT_FOUND : SBX_EXIT_CANNOT_RUN;
 }
 
 static bool is_static(const char *prog)
@@ -849,9 +862,9 @@ static int plan_domain(const struct args *a, struct plan *p)
 		p->domain = strdup(a->domain);
 	} else {
 		p->prog = program_path(a->cmd[0]);
-		if (!p->prog) {
+		if (!p->prog || access(p->prog, F_OK)) {
 			warnx("%s: command not found", a->cmd[0]);
-			return HM_EXIT_FAIL;
+			return SBX_EXIT_NOT_FOUND;
 		}
 		caller = a->domain ? strdup(a->domain) : ancestry_domain(p->m);
 		r = caller ? hm_sbx_enter_domain(p->m, caller, p->prog,
@@ -888,7 +901,7 @@ static int refuse(const struct args *a, const char *fmt, ...)
 /* COMMAND under the rulesets, unless --strict refuses it first. */
 static int run_confined(const void *blob, size_t size,
 			struct hm_sbx_files *files, const struct args *a,
-			const struct plan *p)
+			struct plan *p)
 {
 	if (!p->preload && a->strict)
 		return refuse(a, "no %s: programs below it cannot narrow",
@@ -982,9 +995,10 @@ HM_CMD(sandbox)
 	struct args a = { 0 };
 	struct plan p = { 0 };
 	int r = parse(argc, argv, &a);
+	bool wrapping = optind < argc;	/* a COMMAND follows the options */
 
 	if (r)
-		return r;
+		return wrapping ? SBX_EXIT_OWN : r;
 	r = hm_cli_load_policy(CMD, a.policy, a.dialect, false, &p.m);
 	if (r == HM_EXIT_POLICY)
 		warnx("refusing to sandbox with a policy that has errors");
@@ -1021,5 +1035,5 @@ HM_CMD(sandbox)
 	free(p.domain);
 	free(p.preload);
 	hm_model_free(p.m);
-	return r;
+	return wrapping && !p.ran && r && r < SBX_EXIT_OWN ? SBX_EXIT_OWN : r;
 }

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "histmac/convergence.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
 #include "histmac/sbuf.h"
@@ -32,15 +34,27 @@ struct counts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac stats -p POLICYDIR [--format text|json] [--rare N]\n"
+"usage: histmac stats -p POLICYDIR [--format text|json] [--quiet-events N]\n"
+"       histmac stats -p POLICYDIR --rare N | --unused DAYS\n"
 "\n"
 "Print domains (by profile and flag), ACL entries by kind and operation,\n"
-"the exception policy's size, and the memory the loaded model uses for\n"
-"names, domains, entries and lookup indexes.\n"
+"the exception policy's size, convergence (is learning done?), and the\n"
+"memory the loaded model uses for names, domains, entries and lookup\n"
+"indexes.  Convergence reads the times learn records per entry\n"
+"(histmac_entries.conf): when the last new entry was learned, how many\n"
+"entries each day added or widened, and per domain a verdict: still\n"
+"learning (its last event added something), quiet for N days, or quiet\n"
+"for N events.  \"Now\" is the newest event the policy knows.\n"
 "\n"
 "  -p, --policy DIR   the policy directory\n"
 "  -f, --format F     text (default) or json: one object with the same\n"
 "                     counts (docs/JSON.md)\n"
+"      --quiet-events N  events without a new entry that make a domain\n"
+"                     quiet within its last day (default 1000; 0: days only)\n"
+"      --unused DAYS  instead, the entries not used (allowed an access,\n"
+"                     or were learned) in the last DAYS days before the\n"
+"                     newest event, one per line: last use, uses, the\n"
+"                     domain and the entry, separated by tabs\n"
 "      --rare N       instead, the entries of a merged policy that fewer\n"
 "                     than N of its hosts had (provenance.conf, written by\n"
 "                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
@@ -174,6 +188,131 @@ static void print_memory(const struct hm_model *m)
 	row(1, "total", "%zu byte%s", total, plural(total));
 }
 
+/* Audit seconds as UTC: "2026-12-01T10:00:00Z", or the day alone. */
+static const char *utc(int64_t t, bool day, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) ||
+	    !strftime(buf, size, day ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "unknown");
+	return buf;
+}
+
+static void print_verdict(const struct hm_conv_domain *cd)
+{
+	switch (cd->verdict) {
+	case HM_VERDICT_LEARNING:
+		printf("still learning");
+		break;
+	case HM_VERDICT_QUIET_DAYS:
+		printf("quiet for %llu day%s (%llu events)",
+		       (unsigned long long)cd->quiet_days,
+		       plural(cd->quiet_days),
+		       (unsigned long long)cd->quiet_events);
+		break;
+	case HM_VERDICT_QUIET_EVENTS:
+		printf("quiet for %llu events",
+		       (unsigned long long)cd->quiet_events);
+		break;
+	default:
+		printf(cd->d->n_acl ? "unknown (no learned times)" :
+		       "no entries");
+	}
+}
+
+/* One line per domain: verdict; last new entry; new per day; the name. */
+static void print_conv_domain(const struct hm_conv_domain *cd)
+{
+	char t[32];
+
+	printf("    ");
+	print_verdict(cd);
+	printf("; last new %s", utc(cd->last_new, false, t, sizeof(t)));
+	for (size_t i = 0; i < cd->n_days; i++)
+		printf("%s %s +%llu", i ? "," : ";",
+		       utc(cd->days[i].day, true, t, sizeof(t)),
+		       (unsigned long long)(cd->days[i].added +
+					    cd->days[i].widened));
+	printf("; %s\n", cd->d->name->str);
+}
+
+/* Is learning done?  From the entries' stamps (histmac_entries.conf). */
+static void print_convergence(const struct hm_convergence *c)
+{
+	char a[32], b[32];
+
+	if (!c->last_new) {
+		row(0, "convergence", "unknown: no entry has a learned time");
+		return;
+	}
+	row(0, "convergence", "last new entry %s; newest event %s",
+	    utc(c->last_new, false, a, sizeof(a)),
+	    utc(c->end, false, b, sizeof(b)));
+	row(1, "domains still learning", "%zu", c->n_verdict[HM_VERDICT_LEARNING]);
+	row(1, "domains quiet for days", "%zu", c->n_verdict[HM_VERDICT_QUIET_DAYS]);
+	row(1, "domains quiet for events", "%zu",
+	    c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
+	if (c->n_verdict[HM_VERDICT_UNKNOWN])
+		row(1, "domains without learned times", "%zu",
+		    c->n_verdict[HM_VERDICT_UNKNOWN]);
+	if (c->unstamped)
+		row(1, "entries without learned times", "%zu", c->unstamped);
+	if (c->no_entries)
+		row(1, "domains without entries", "%zu", c->no_entries);
+	row(1, "new per day", "added, widened");
+	for (size_t i = 0; i < c->n_days; i++)
+		row(2, utc(c->days[i].day, true, a, sizeof(a)), "%llu, %llu",
+		    (unsigned long long)c->days[i].added,
+		    (unsigned long long)c->days[i].widened);
+	printf("  per domain: verdict; last new entry; new per day; domain\n");
+	for (size_t i = 0; i < c->n_domains; i++)
+		print_conv_domain(&c->domains[i]);
+}
+
+static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
+		      size_t n)
+{
+	char t[32];
+
+	hm_sbuf_adds(b, "[");
+	for (size_t i = 0; i < n; i++)
+		hm_sbuf_printf(b, "%s{\"day\":\"%s\",\"added\":%llu,"
+			       "\"widened\":%llu}", i ? "," : "",
+			       utc(d[i].day, true, t, sizeof(t)),
+			       (unsigned long long)d[i].added,
+			       (unsigned long long)d[i].widened);
+	hm_sbuf_adds(b, "]");
+}
+
+/* ,"convergence":{...}: the text's numbers, times in audit seconds. */
+static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
+{
+	hm_sbuf_printf(b, ",\"convergence\":{\"end\":%lld,\"last_new\":%lld,"
+		       "\"unstamped\":%zu,\"days\":", (long long)c->end,
+		       (long long)c->last_new, c->unstamped);
+	json_days(b, c->days, c->n_days);
+	hm_sbuf_adds(b, ",\"domains\":[");
+	for (size_t i = 0; i < c->n_domains; i++) {
+		const struct hm_conv_domain *cd = &c->domains[i];
+
+		hm_sbuf_adds(b, i ? ",{\"domain\":" : "{\"domain\":");
+		hm_sbuf_add_json(b, cd->d->name->str, cd->d->name->len);
+		hm_sbuf_printf(b, ",\"verdict\":\"%s\",\"last_new\":%lld,"
+			       "\"quiet_days\":%llu,\"quiet_events\":%llu,"
+			       "\"unstamped\":%zu,\"days\":",
+			       hm_verdict_ids[cd->verdict],
+			       (long long)cd->last_new,
+			       (unsigned long long)cd->quiet_days,
+			       (unsigned long long)cd->quiet_events,
+			       cd->unstamped);
+		json_days(b, cd->days, cd->n_days);
+		hm_sbuf_adds(b, "}");
+	}
+	hm_sbuf_adds(b, "]}");
+}
+
 /* "NAME": {"KEY": N, ...} of the non-zero @v[i], keys from @names. */
 static void json_counts(struct hm_sbuf *b, const char *name,
 			const size_t *v, size_t n, const char *const *names)
@@ -196,7 +335,8 @@ static void json_counts(struct hm_sbuf *b, const char *name,
 }
 
 /* --format json: the counts of the text output, for scripts. */
-static int print_json(const struct counts *c, const struct hm_model *m)
+static int print_json(const struct counts *c, const struct hm_model *m,
+		      const struct hm_convergence *conv)
 {
 	static const char *const flag_ids[] = {
 		"history_unobserved", "parent_unobserved",
@@ -247,7 +387,9 @@ static int print_json(const struct counts *c, const struct hm_model *m)
 			       m->mem.count[i]);
 		total += m->mem.bytes[i];
 	}
-	hm_sbuf_printf(&b, "\"total\":%zu}}\n", total);
+	hm_sbuf_printf(&b, "\"total\":%zu}", total);
+	json_convergence(&b, conv);
+	hm_sbuf_adds(&b, "}\n");
 	r = b.oom ? -ENOMEM : 0;
 	if (!r && fwrite(b.s, 1, b.len, stdout) != b.len)
 		r = -EIO;
@@ -284,67 +426,178 @@ static int print_rare(const char *policy, unsigned long below)
 	return hm_cli_finish(status);
 }
 
-HM_CMD(stats)
+/* --unused DAYS: entries that allowed nothing for DAYS days before the
+ * newest event the policy knows; the oldest use first. */
+struct unused {
+	int64_t last;
+	uint64_t uses;
+	const struct hm_domain *d;
+	const struct hm_acl_head *e;
+};
+
+static int cmp_unused(const void *a, const void *b)
+{
+	const struct unused *x = a, *y = b;
+	int c = strcmp(x->d->name->str, y->d->name->str);
+
+	if (x->last != y->last)
+		return x->last < y->last ? -1 : 1;
+	return c ? c : hm_acl_cmp(x->e, y->e);
+}
+
+static int print_unused_list(const struct hm_model *m, struct unused *v,
+			     size_t n)
+{
+	char t[32];
+
+	qsort(v, n, sizeof(*v), cmp_unused);
+	for (size_t i = 0; i < n; i++) {
+		char *line = NULL;
+
+		if (hm_acl_format(m, v[i].e, m->dialect, &line, NULL))
+			return -ENOMEM;
+		printf("%s\t%llu\t%s\t%s\n",
+		       v[i].last ? utc(v[i].last, false, t, sizeof(t)) : "never",
+		       (unsigned long long)v[i].uses, v[i].d->name->str, line);
+		free(line);
+	}
+	return 0;
+}
+
+static int print_unused(const struct hm_model *m, uint64_t days)
+{
+	int64_t end = hm_convergence_end(m);
+	int64_t since = end - (int64_t)days * HM_DAY;
+	struct unused *v;
+	size_t n = 0, all = 0;
+	char t[32];
+	int r;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		all += m->domains[i]->name ? m->domains[i]->n_acl : 0;
+	v = calloc(all + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n_domains; i++) {
+		const struct hm_domain *d = m->domains[i];
+
+		for (const struct hm_acl_head *e = d->acl; d->name && e;
+		     e = e->next)
+			if (hm_acl_last_use(e) < since)
+				v[n++] = (struct unused){ hm_acl_last_use(e),
+					e->hist.uses, d, e };
+	}
+	printf("# %zu of %zu entries not used in the %llu day%s before %s\n",
+	       n, all, (unsigned long long)days, plural(days),
+	       utc(end, false, t, sizeof(t)));
+	r = print_unused_list(m, v, n);
+	free(v);
+	return r;
+}
+
+struct stats_args {
+	const char *policy;
+	uint64_t rare;
+	uint64_t unused;
+	bool has_unused;
+	uint64_t quiet_events;
+	bool json;
+};
+
+static int parse_stats(int argc, char **argv, struct stats_args *a)
 {
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "rare", required_argument, NULL, 'r' },
+		{ "unused", required_argument, NULL, 'u' },
+		{ "quiet-events", required_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *policy = NULL;
-	uint64_t rare = 0;
-	bool json = false;
-	struct hm_model *m;
-	struct counts *c;
-	int status;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "p:f:h", options, NULL)) != -1) {
-		if (opt == 'h') {
+		switch (opt) {
+		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
-		}
-		if (opt == 'f') {
-			json = !strcmp(optarg, "json");
-			if (!json && strcmp(optarg, "text"))
+			return -1;
+		case 'f':
+			a->json = !strcmp(optarg, "json");
+			if (!a->json && strcmp(optarg, "text"))
 				return hm_cli_usage_error(CMD, "unknown format "
 							  "'%s' (text, json)",
 							  optarg);
-			continue;
-		}
-		if (opt == 'r' && (hm_cli_parse_u64(optarg, UINT32_MAX, &rare) ||
-				   !rare))
-			return hm_cli_usage_error(CMD, "bad --rare '%s'", optarg);
-		if (opt != 'p' && opt != 'r')
+			break;
+		case 'r':
+			if (hm_cli_parse_u64(optarg, UINT32_MAX, &a->rare) ||
+			    !a->rare)
+				return hm_cli_usage_error(CMD, "bad --rare '%s'",
+							  optarg);
+			break;
+		case 'u':
+			if (hm_cli_parse_u64(optarg, 1000000, &a->unused))
+				return hm_cli_usage_error(CMD, "bad --unused "
+							  "'%s'", optarg);
+			a->has_unused = true;
+			break;
+		case 'q':
+			if (hm_cli_parse_u64(optarg, UINT64_MAX / 2,
+					     &a->quiet_events))
+				return hm_cli_usage_error(CMD, "bad "
+							  "--quiet-events '%s'",
+							  optarg);
+			break;
+		case 'p':
+			a->policy = optarg;
+			break;
+		default:
 			return hm_cli_usage_error(CMD, "bad option");
-		if (opt == 'p')
-			policy = optarg;
+		}
 	}
-	if (!policy || optind != argc)
+	if (!a->policy || optind != argc)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR");
-	if (rare)
-		return print_rare(policy, rare);
-	status = hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false, &m);
-	if (status == HM_EXIT_FAIL)
-		return status;
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		hm_model_free(m);
-		return HM_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < m->n_domains; i++)
+	if (a->rare && a->has_unused)
+		return hm_cli_usage_error(CMD, "--rare or --unused, not both");
+	return 0;
+}
+
+static int print_stats(const struct stats_args *a, const struct hm_model *m)
+{
+	struct hm_convergence *conv = NULL;
+	struct counts *c = calloc(1, sizeof(*c));
+	int r = c ? hm_convergence_new(m, a->quiet_events, &conv) : -ENOMEM;
+
+	for (size_t i = 0; !r && i < m->n_domains; i++)
 		count_domain(c, m->domains[i]);
-	if (json) {
-		if (print_json(c, m) < 0)
-			status = HM_EXIT_FAIL;
-	} else {
+	if (!r && a->json) {
+		r = print_json(c, m, conv);
+	} else if (!r) {
 		print_counts(c, m);
 		print_exception(m);
+		print_convergence(conv);
 		print_memory(m);
 	}
+	hm_convergence_free(conv);
 	free(c);
+	return r;
+}
+
+HM_CMD(stats)
+{
+	struct stats_args a = { .quiet_events = HM_CONV_QUIET_EVENTS };
+	struct hm_model *m;
+	int status = parse_stats(argc, argv, &a);
+
+	if (status)
+		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+	if (a.rare)
+		return print_rare(a.policy, a.rare);
+	status = hm_cli_load_policy(CMD, a.policy, HM_DIALECT_AUTO, false, &m);
+	if (status == HM_EXIT_FAIL)
+		return status;
+	if (a.has_unused ? print_unused(m, a.unused) : print_stats(&a, m))
+		status = HM_EXIT_FAIL;
 	hm_model_free(m);
 	return hm_cli_finish(status);
 }

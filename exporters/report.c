@@ -21,8 +21,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "export_private.h"
+#include "histmac/convergence.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
 
@@ -64,6 +66,9 @@ static const char page_css[] =
 "white-space:pre-wrap;word-break:break-all;margin:0}"
 ".lines div{padding:1px 0;border-bottom:1px solid #f1f3f5}"
 "#detail-viol div{color:#c92a2a}"
+".lines div.unused{color:#868e96;text-decoration:line-through}"
+"#convergence h3{font-size:13px;margin:0 0 4px}"
+"#convergence svg{background:#fff;border:1px solid #dee2e6}"
 "a.dom{color:#1971c2;cursor:pointer;text-decoration:underline}"
 ".muted{color:#868e96}";
 
@@ -103,6 +108,7 @@ static const char page_js[] =
 "row('flags',d.flags.length?d.flags.join(', '):'none');"
 "row('events',String(d.events));row('first seen',when(d.first_seen));"
 "row('last seen',when(d.last_seen));"
+"row('learning',d.verdict+(d.last_new?', last new entry '+when(d.last_new):''));"
 "row('parent',d.parent?link(d.parent):el('span','none','muted'));"
 "var ch=el('span');d.children.forEach(function(c,i){if(i)"
 "ch.appendChild(document.createTextNode(', '));ch.appendChild(link(c));});"
@@ -112,6 +118,9 @@ static const char page_js[] =
 "'not drawn (folded; use --root)');\n"
 "$('detail-acl-head').textContent='ACL ('+d.acl.length+' entries)';"
 "lines($('detail-acl'),d.acl,'no entries');"
+"var al=$('detail-acl').children;d.unused.forEach(function(k){if(al[k]){"
+"al[k].classList.add('unused');al[k].title='not used in the last '+"
+"data.unused_days+' days';}});"
 "$('detail-viol-head').textContent='Violations ('+d.violation_count+')';"
 "lines($('detail-viol'),d.violations,data.checked?'none':"
 "'no check result given');\n"
@@ -165,6 +174,8 @@ static const char page_js[] =
 struct page {
 	const struct hm_model *m;
 	const struct hm_export_opts *o;
+	struct hm_convergence *conv;
+	int64_t unused_before;	/* entries last used before: unused */
 	struct hm_dtree t;
 	struct hm_sbuf b;
 	FILE *out;
@@ -189,11 +200,13 @@ static void json_id(struct hm_sbuf *b, const struct hm_tnode *n)
 	hm_sbuf_printf(b, "\"dom-%u\"", n->seq);
 }
 
-/* The ACL of @d as policy lines, a JSON array. */
+/* The ACL of @d as policy lines, a JSON array; then "unused": the
+ * indexes of those not used in the window (o->unused days). */
 static void json_acl(struct page *p, const struct hm_domain *d)
 {
 	const struct hm_acl_head **v = d->n_acl ? hm_domain_sorted_acl(d) :
 						  NULL;
+	bool first = true;
 
 	hm_sbuf_addc(&p->b, '[');
 	if (d->n_acl && !v) {
@@ -212,8 +225,48 @@ static void json_acl(struct page *p, const struct hm_domain *d)
 		hm_sbuf_add_json(&p->b, line, strlen(line));
 		free(line);
 	}
+	hm_sbuf_adds(&p->b, "],\"unused\":[");
+	for (size_t i = 0; p->o->unused && i < d->n_acl; i++) {
+		if (hm_acl_last_use(v[i]) >= p->unused_before)
+			continue;
+		hm_sbuf_printf(&p->b, "%s%zu", first ? "" : ",", i);
+		first = false;
+	}
 	hm_sbuf_addc(&p->b, ']');
 	free(v);
+}
+
+static const struct hm_conv_domain *conv_domain(const struct page *p,
+						const struct hm_domain *d)
+{
+	for (size_t i = 0; p->conv && i < p->conv->n_domains; i++)
+		if (p->conv->domains[i].d == d)
+			return &p->conv->domains[i];
+	return NULL;
+}
+
+/* ,"verdict":"...","last_new":T: what stats says of @d's learning. */
+static void json_verdict(struct page *p, const struct hm_domain *d)
+{
+	const struct hm_conv_domain *cd = conv_domain(p, d);
+	char s[96];
+
+	if (!cd)
+		snprintf(s, sizeof(s), "no entries");
+	else if (cd->verdict == HM_VERDICT_LEARNING)
+		snprintf(s, sizeof(s), "still learning");
+	else if (cd->verdict == HM_VERDICT_QUIET_DAYS)
+		snprintf(s, sizeof(s), "quiet for %llu days (%llu events)",
+			 (unsigned long long)cd->quiet_days,
+			 (unsigned long long)cd->quiet_events);
+	else if (cd->verdict == HM_VERDICT_QUIET_EVENTS)
+		snprintf(s, sizeof(s), "quiet for %llu events",
+			 (unsigned long long)cd->quiet_events);
+	else
+		snprintf(s, sizeof(s), "unknown (no learned times)");
+	hm_sbuf_adds(&p->b, ",\"verdict\":");
+	hm_sbuf_add_json(&p->b, s, strlen(s));
+	hm_sbuf_printf(&p->b, ",\"last_new\":%" PRId64, cd ? cd->last_new : 0);
 }
 
 static void json_lines(struct hm_sbuf *b, const struct hm_check_domain *cd)
@@ -269,6 +322,7 @@ static void json_domain(struct page *p, uint32_t i)
 		       ",\"last_seen\":%" PRId64 ",\"acl\":", d->events,
 		       d->first_seen, d->last_seen);
 	json_acl(p, d);
+	json_verdict(p, d);
 	hm_sbuf_printf(b, ",\"violation_count\":%zu,\"violations\":",
 		       cd ? cd->count : 0);
 	json_lines(b, cd);
@@ -305,8 +359,8 @@ static void page_data(struct page *p)
 	bool first = true;
 
 	hm_sbuf_printf(&p->b, "<script type=\"application/json\" id=\"hm-data\">"
-		       "{\"checked\":%s,\"domains\":[",
-		       p->o->check ? "true" : "false");
+		       "{\"checked\":%s,\"unused_days\":%u,\"domains\":[",
+		       p->o->check ? "true" : "false", p->o->unused);
 	for (uint32_t i = 0; i < p->t.n && !p->err; i++) {
 		if (!p->t.v[i].dom)
 			continue;
@@ -386,6 +440,85 @@ static void rare_entries(struct page *p)
 	hm_sbuf_adds(&p->b, "</table></section>\n");
 }
 
+static void day_label(struct hm_sbuf *b, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char s[16];
+
+	if (gmtime_r(&tt, &tm) && strftime(s, sizeof(s), "%Y-%m-%d", &tm))
+		hm_sbuf_adds(b, s);
+}
+
+#define CURVE_W 300
+#define CURVE_H 110
+#define CURVE_PAD 20
+
+/* The learning curve, drawn here (no script): per day a bar of what it
+ * added or widened, and the line of all entries learned so far. */
+static void curve_svg(struct page *p, const struct hm_convergence *c)
+{
+	uint64_t total = 0, max = 1;
+	double step = c->n_days > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
+				      (double)(c->n_days - 1) : 0;
+	double plot = CURVE_H - 2 * CURVE_PAD;
+
+	for (size_t i = 0; i < c->n_days; i++)
+		max += c->days[i].added + c->days[i].widened;
+	hm_sbuf_printf(&p->b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		       "width=\"%d\" height=\"%d\" role=\"img\">"
+		       "<title>entries learned per day</title>", CURVE_W,
+		       CURVE_H);
+	for (size_t i = 0; i < c->n_days; i++) {
+		uint64_t n = c->days[i].added + c->days[i].widened;
+		double h = plot * (double)n / (double)max;
+
+		hm_sbuf_printf(&p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" "
+			       "height=\"%.1f\" fill=\"#74c0fc\"><title>",
+			       CURVE_PAD + step * (double)i - 2,
+			       CURVE_PAD + plot - h, h);
+		day_label(&p->b, c->days[i].day);
+		hm_sbuf_printf(&p->b, ": %llu new, %llu widened</title></rect>",
+			       (unsigned long long)c->days[i].added,
+			       (unsigned long long)c->days[i].widened);
+	}
+	hm_sbuf_adds(&p->b, "<polyline fill=\"none\" stroke=\"#1971c2\" "
+		     "stroke-width=\"2\" points=\"");
+	for (size_t i = 0; i < c->n_days; i++) {
+		total += c->days[i].added + c->days[i].widened;
+		hm_sbuf_printf(&p->b, "%.1f,%.1f ", CURVE_PAD + step * (double)i,
+			       CURVE_PAD + plot - plot * (double)total /
+			       (double)max);
+	}
+	hm_sbuf_printf(&p->b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">",
+		       CURVE_PAD, CURVE_H - 4);
+	day_label(&p->b, c->n_days ? c->days[0].day : 0);
+	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
+		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
+	day_label(&p->b, c->n_days ? c->days[c->n_days - 1].day : 0);
+	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
+		       "%llu entries learned or widened</text></svg>", CURVE_PAD,
+		       (unsigned long long)total);
+}
+
+static void convergence_section(struct page *p)
+{
+	const struct hm_convergence *c = p->conv;
+
+	if (!c || !c->last_new)
+		return;
+	hm_sbuf_printf(&p->b, "<section id=\"convergence\"><h3>Learning: "
+		       "%zu domains still learning, %zu quiet for days, %zu "
+		       "quiet for events; last new entry ",
+		       c->n_verdict[HM_VERDICT_LEARNING],
+		       c->n_verdict[HM_VERDICT_QUIET_DAYS],
+		       c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
+	day_label(&p->b, c->last_new);
+	hm_sbuf_adds(&p->b, "</h3>\n");
+	curve_svg(p, c);
+	hm_sbuf_adds(&p->b, "</section>\n");
+}
+
 static void page_tail(struct page *p)
 {
 	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n"
@@ -401,6 +534,7 @@ static void page_tail(struct page *p)
 		     "<div id=\"detail-viol\" class=\"lines\"></div>"
 		     "<div id=\"outside\"></div></section>\n");
 	rare_entries(p);
+	convergence_section(p);
 	hm_sbuf_adds(&p->b, "</aside>\n</main>\n");
 }
 
@@ -435,6 +569,9 @@ static int html_write(const struct hm_model *m, FILE *out,
 	if (!p.err)
 		p.err = link_domains(&p);
 	if (!p.err)
+		p.err = hm_convergence_new(m, HM_CONV_QUIET_EVENTS, &p.conv);
+	p.unused_before = hm_convergence_end(m) - (int64_t)p.o->unused * HM_DAY;
+	if (!p.err)
 		p.err = hm_tree_svg(m, p.o, &svg, &svg_len);
 	if (!p.err) {
 		page_head(&p, title);
@@ -451,6 +588,7 @@ static int html_write(const struct hm_model *m, FILE *out,
 	}
 	free(svg);
 	free(p.dom_parent);
+	hm_convergence_free(p.conv);
 	hm_sbuf_free(&p.b);
 	hm_dtree_free(&p.t);
 	return p.err ? p.err : hm_export_flush(out);

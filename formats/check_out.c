@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "formats_private.h"
@@ -97,27 +98,131 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	free(line);
 }
 
+static const struct hm_check_upgrade *
+upgrade_of(const struct hm_check_summary *s, const struct hm_name *domain)
+{
+	for (size_t i = 0; s && i < s->n_upgrades; i++)
+		if (!strcmp(s->upgrades[i].domain, domain->str))
+			return &s->upgrades[i];
+	return NULL;
+}
+
 /* A list grouped by domain; @lead as for text_violation(). */
 static void text_list(struct hm_sbuf *b, const struct hm_model *vm,
 		      const struct hm_violation *const *v, size_t n,
-		      enum hm_dialect dialect, const char *lead)
+		      enum hm_dialect dialect, const char *lead,
+		      const struct hm_check_summary *s)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!i || v[i]->domain != v[i - 1]->domain) {
+			const struct hm_check_upgrade *u =
+				upgrade_of(s, v[i]->domain);
+
 			hm_sbuf_printf(b, "%s\n%s%s\n", *lead ? "#" : "",
 				       lead, v[i]->domain->str);
 			if (v[i]->no_domain)
 				hm_sbuf_adds(b, "# this domain is not in the "
 					     "policy\n");
+			if (u)
+				hm_sbuf_printf(b, "# upgraded since learned: "
+					       "package %s %s -> %s\n",
+					       u->package, u->learned, u->now);
 		}
 		text_violation(b, vm, v[i], dialect, lead);
 	}
 }
 
+/* One (domain, errno) group of attempts in the summary. */
+struct attempt_group {
+	const struct hm_violation *example;	/* the most frequent */
+	uint64_t calls;
+	size_t entries;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct attempt_group *x = a, *y = b;
+
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	if (x->example->seq != y->example->seq)
+		return x->example->seq < y->example->seq ? -1 : 1;
+	return 0;
+}
+
+/* Groups @v (sorted by domain) by domain and the example's errno; the
+ * caller frees *@out.  Returns: the number of groups, or -ENOMEM. */
+static ssize_t group_attempts(const struct hm_violation *const *v, size_t n,
+			      struct attempt_group **out)
+{
+	struct attempt_group *g = calloc(n ? n : 1, sizeof(*g));
+	size_t ng = 0, first = 0;	/* first group of the current domain */
+
+	if (!g)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = first;
+
+		if (i && v[i]->domain != v[i - 1]->domain)
+			first = k = ng;
+		while (k < ng && g[k].example->example_errno != v[i]->example_errno)
+			k++;
+		if (k == ng)
+			g[ng++].example = v[i];
+		g[k].calls += v[i]->count;
+		g[k].entries++;
+		if (v[i]->count > g[k].example->count)
+			g[k].example = v[i];
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	*out = g;
+	return (ssize_t)ng;
+}
+
+/* The default: a few lines, the largest groups first, each with an
+ * example entry; past HM_CHECK_ATTEMPT_GROUPS groups only a count. */
+#define HM_CHECK_ATTEMPT_GROUPS 10
+
+static void text_attempt_summary(struct hm_sbuf *b, const struct hm_model *am,
+				 const struct hm_violation *const *v, size_t n,
+				 enum hm_dialect dialect)
+{
+	struct attempt_group *g = NULL;
+	ssize_t ng = group_attempts(v, n, &g);
+
+	if (ng < 0) {
+		b->oom = true;
+		return;
+	}
+	for (ssize_t i = 0; i < ng && i < HM_CHECK_ATTEMPT_GROUPS; i++) {
+		char *line = NULL;
+
+		if (hm_acl_format(am, g[i].example->entry, dialect, &line,
+				  NULL)) {
+			b->oom = true;
+			break;
+		}
+		hm_sbuf_printf(b, "#   %llu %s in ",
+			       (unsigned long long)g[i].calls,
+			       errno_name(g[i].example->example_errno));
+		hm_sbuf_add_printable(b, g[i].example->domain->str,
+				      g[i].example->domain->len);
+		hm_sbuf_printf(b, ": %zu entr%s, e.g. %s\n", g[i].entries,
+			       g[i].entries == 1 ? "y" : "ies", line);
+		free(line);
+	}
+	if (ng > HM_CHECK_ATTEMPT_GROUPS)
+		hm_sbuf_printf(b, "#   ... %zd more group%s of domain and error\n",
+			       ng - HM_CHECK_ATTEMPT_GROUPS,
+			       ng - HM_CHECK_ATTEMPT_GROUPS == 1 ? "" : "s");
+	free(g);
+}
+
 /* Attempts come last, every line commented: pasting the report into the
- * policy must not allow what was refused. */
+ * policy must not allow what was refused.  Listed one by one only when
+ * asked (@list): most are a program probing files that do not exist. */
 static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
-			  struct hm_sbuf *b)
+			  bool list, struct hm_sbuf *b)
 {
 	size_t n;
 	const struct hm_violation *const *v = hm_checker_attempts(c, &n);
@@ -128,9 +233,15 @@ static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
 	hm_sbuf_printf(b, "\n# ---- attempts: %llu failed call%s that never "
 		       "reached a check (EACCES, EPERM, ENOENT)\n"
 		       "# ---- on objects the policy does not allow; "
-		       "evidence, not violations\n",
-		       (unsigned long long)total, total == 1 ? "" : "s");
-	text_list(b, hm_checker_attempts_model(c), v, n, dialect, "# ");
+		       "evidence, not violations%s\n",
+		       (unsigned long long)total, total == 1 ? "" : "s",
+		       list ? "" : " (--attempts lists each)");
+	if (list)
+		text_list(b, hm_checker_attempts_model(c), v, n, dialect, "# ",
+			  NULL);
+	else
+		text_attempt_summary(b, hm_checker_attempts_model(c), v, n,
+				     dialect);
 }
 
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
@@ -160,8 +271,8 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 		hm_sbuf_printf(&b, "# %llu Landlock denials of accesses the "
 			       "policy allows (docs/SANDBOX.md)\n",
 			       (unsigned long long)hm_checker_enforced_allowed(c));
-	text_list(&b, vm, v, n, dialect, "");
-	text_attempts(c, dialect, &b);
+	text_list(&b, vm, v, n, dialect, "", s);
+	text_attempts(c, dialect, s->list_attempts, &b);
 	if (b.oom) {
 		hm_sbuf_free(&b);
 		return -ENOMEM;
@@ -179,7 +290,8 @@ static void json_key_str(struct hm_sbuf *b, const char *key, const char *s)
 
 static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 			   const struct hm_violation *v,
-			   enum hm_dialect dialect)
+			   enum hm_dialect dialect,
+			   const struct hm_check_upgrade *u)
 {
 	char *line = NULL;
 
@@ -212,19 +324,29 @@ static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 		hm_sbuf_printf(b, "],\"more_nodes\":%s",
 			       v->more_nodes ? "true" : "false");
 	}
+	if (u) {
+		hm_sbuf_adds(b, ",\"upgraded\":{");
+		json_key_str(b, "package", u->package);
+		hm_sbuf_addc(b, ',');
+		json_key_str(b, "learned", u->learned);
+		hm_sbuf_addc(b, ',');
+		json_key_str(b, "now", u->now);
+		hm_sbuf_addc(b, '}');
+	}
 	hm_sbuf_addc(b, '}');
 	free(line);
 }
 
 static void json_list(struct hm_sbuf *b, const struct hm_model *vm,
 		      const struct hm_violation *const *v, size_t n,
-		      enum hm_dialect dialect)
+		      enum hm_dialect dialect, const struct hm_check_summary *s)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			hm_sbuf_addc(b, ',');
 		hm_sbuf_adds(b, "\n ");
-		json_violation(b, vm, v[i], dialect);
+		json_violation(b, vm, v[i], dialect,
+			       upgrade_of(s, v[i]->domain));
 	}
 }
 
@@ -249,14 +371,14 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 					    hm_checker_unlisted(c)),
 		       count_domains(v, n),
 		       (unsigned long long)hm_checker_unlisted(c));
-	json_list(&b, vm, v, n, dialect);
+	json_list(&b, vm, v, n, dialect, s);
 	v = hm_checker_attempts(c, &n);
 	hm_sbuf_printf(&b, "\n],\"attempted\":%llu,\"attempts_unlisted\":%llu,"
 		       "\"attempts\":[",
 		       (unsigned long long)(count_denied(v, n) +
 					    hm_checker_attempts_unlisted(c)),
 		       (unsigned long long)hm_checker_attempts_unlisted(c));
-	json_list(&b, hm_checker_attempts_model(c), v, n, dialect);
+	json_list(&b, hm_checker_attempts_model(c), v, n, dialect, NULL);
 	hm_sbuf_printf(&b, "\n],\"skipped\":{\"malformed_records\":%llu",
 		       (unsigned long long)s->collector_skipped);
 	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {

@@ -214,6 +214,101 @@ static int exception_lines(const struct hm_model *m, struct lines *out)
 	return r;
 }
 
+/* "apache2 2.4.62-1" of @d, "-" when it has no package stamp. */
+static void package_of(struct hm_sbuf *b, const struct hm_domain *d)
+{
+	if (d && d->package)
+		hm_sbuf_printf(b, "%s %s", d->package->str,
+			       d->package_version->str);
+	else
+		hm_sbuf_adds(b, "-");
+}
+
+/*
+ * The group a domain's changes go under: its program's package and
+ * version in @a and in @b ("apache2 2.4.62-1 -> 2.4.65-1"), so what an
+ * upgrade changed is one block; NULL when neither policy stamped it.
+ */
+static char *group_of(const struct hm_model *a, const struct hm_model *b,
+		      const struct hm_name *name)
+{
+	const struct hm_domain *da = find(a, name), *db = find(b, name);
+	bool same = da && db && da->package && db->package &&
+		    da->package->len == db->package->len &&
+		    !strcmp(da->package->str, db->package->str);
+	struct hm_sbuf g = { 0 };
+
+	if (!(da && da->package) && !(db && db->package))
+		return NULL;
+	package_of(&g, da);
+	if (!same) {
+		hm_sbuf_adds(&g, " -> ");
+		package_of(&g, db);
+	} else if (strcmp(da->package_version->str, db->package_version->str)) {
+		hm_sbuf_printf(&g, " -> %s", db->package_version->str);
+	}
+	if (g.oom) {
+		hm_sbuf_free(&g);
+		return strdup("?");
+	}
+	return g.s;
+}
+
+struct grouped {
+	const struct hm_name *name;
+	char *group;		/* NULL: no package: last */
+};
+
+static int cmp_grouped(const void *x, const void *y)
+{
+	const struct grouped *a = x, *b = y;
+
+	if (!a->group != !b->group)
+		return a->group ? -1 : 1;
+	if (a->group && strcmp(a->group, b->group))
+		return strcmp(a->group, b->group);
+	return hm_name_cmp(a->name, b->name);
+}
+
+/* The domains' changes, under a "# package ..." line per group when any
+ * domain has a package stamp (histmac_entries.conf). */
+static int diff_domains(struct hm_sbuf *out, size_t *changes,
+			const struct hm_model *a, const struct hm_model *b,
+			const struct hm_name **names, size_t n)
+{
+	struct grouped *g = calloc(n + 1, sizeof(*g));
+	const char *shown = NULL;
+	bool any = false, shown_none = false;
+	int r = g ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		g[i] = (struct grouped){ names[i], group_of(a, b, names[i]) };
+		any |= g[i].group != NULL;
+	}
+	if (!r)
+		qsort(g, n, sizeof(*g), cmp_grouped);
+	for (size_t i = 0; !r && i < n; i++) {
+		struct hm_sbuf one = { 0 };
+		size_t c = 0;
+
+		r = diff_domain(&one, a, b, g[i].name, &c);
+		if (!r && c && any && (g[i].group ? !shown ||
+				       strcmp(shown, g[i].group) : !shown_none)) {
+			hm_sbuf_printf(out, "# package %s\n", g[i].group ?
+				       g[i].group : "(none recorded)");
+			shown = g[i].group;
+			shown_none = !g[i].group;
+		}
+		hm_sbuf_add(out, one.s ? one.s : "", one.len);
+		*changes += c;
+		hm_sbuf_free(&one);
+	}
+	for (size_t i = 0; g && i < n; i++)
+		free(g[i].group);
+	free(g);
+	return r;
+}
+
 int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 		   const struct hm_model *a, const struct hm_model *b)
 {
@@ -224,8 +319,8 @@ int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 	int r = names ? 0 : -ENOMEM;
 
 	*changes = 0;
-	for (size_t i = 0; !r && i < n; i++)
-		r = diff_domain(out, a, b, names[i], changes);
+	if (!r)
+		r = diff_domains(out, changes, a, b, names, n);
 	free(names);
 	if (!r)
 		r = exception_lines(a, &ea);

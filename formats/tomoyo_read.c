@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "histmac/history.h"
 #include "tomoyo_private.h"
 
 #define ANNOTATION "# histmac:"
@@ -747,6 +748,8 @@ int hm_policy_load_dir(struct hm_model *m, const char *dir, int dialect,
 		r = pfile_open(&f[opened], dir, names[opened]);
 	if (!r)
 		r = load_files(&c, f, dialect);
+	if (!r && !c.oom)	/* the stamps of what loaded */
+		r = hm_history_read(m, dir, diag);
 	for (size_t i = 0; i < opened; i++)
 		pfile_close(&f[i]);
 	if (r < 0 || c.oom)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "histmac/history.h"
 #include "tomoyo_private.h"
 
 /* As /usr/lib/tomoyo/init_policy writes it (tomoyo-tools 2.6). */
@@ -151,6 +152,7 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 	struct out_file f[] = {
 		{ HM_EXCEPTION_POLICY }, { HM_DOMAIN_POLICY },
 		{ HM_REWRITE_CONF }, { HM_PROFILE_CONF }, { HM_MANAGER_CONF },
+		{ HM_HISTORY_FILE },	/* the entries' stamps (history.h) */
 	};
 	int r;
 
@@ -159,6 +161,13 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	r = render_all(m, dir, dialect, flags, st, f);
+	if (!r) {
+		struct hm_file_out h;
+
+		r = hm_history_text(m, &h);
+		f[5].text = (char *)h.text;
+		f[5].len = h.len;
+	}
 	if (!r && n_extra > HM_SAVE_EXTRA_MAX)
 		r = -EINVAL;
 	if (!r) {

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "histmac/fs.h"
+#include "histmac/packages.h"
 #include "histmac/rebase.h"
 #include "histmac/session.h"
 #include "histmac/tracker.h"
@@ -262,11 +263,17 @@ static int new_base(struct hm_learn_session *s)
 	return 0;
 }
 
-/* The policy and the path rule its object names follow, in one commit. */
+/* The policy and the path rule its object names follow, in one commit;
+ * each domain stamped with its program's package where the names are
+ * this host's or an image's (not a foreign log's read as written). */
 static int save_policy(struct hm_learn_session *s, enum hm_dialect dialect)
 {
 	struct hm_file_out rule = { 0 };
-	int r = s->o.paths ? hm_path_rule_text(s->o.paths, &rule) : 0;
+	const struct hm_path_rule *p = s->o.paths;
+	int r = p ? hm_path_rule_text(p, &rule) : 0;
+
+	if (!r && (!p || p->resolve))
+		r = hm_packages_stamp(s->m, p && p->root ? p->root : "/");
 
 	if (!r)
 		r = hm_policy_save_dir_with(s->m, s->o.policy, dialect, 0,

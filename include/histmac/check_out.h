@@ -11,6 +11,14 @@
 
 #include "learn.h"
 
+/* A domain whose program's package version changed since it was learned. */
+struct hm_check_upgrade {
+	const char *domain;
+	const char *package;
+	const char *learned;	/* version stamped when learned */
+	const char *now;	/* installed now; "(none)" if not */
+};
+
 /* Totals printed in the header (text) or the top object (JSON). */
 struct hm_check_summary {
 	const char *policy;		/* the policy directory */
@@ -18,6 +26,9 @@ struct hm_check_summary {
 	uint64_t accesses;		/* permission checks made */
 	const struct hm_walk_stats *walk;
 	uint64_t collector_skipped;	/* malformed or cut records */
+	bool list_attempts;		/* text: every attempt, not a summary */
+	const struct hm_check_upgrade *upgrades;	/* sorted by domain */
+	size_t n_upgrades;
 };
 
 /**
@@ -25,6 +36,9 @@ struct hm_check_summary {
  * @dialect: a domain header line, then for each missing entry a comment
  * (how often, when, which process) and the entry, ready to paste into
  * domain_policy.conf.  Entries the dialect cannot say are comments.
+ * Attempts follow, commented out: summarised per domain and errno (the
+ * largest groups, each with an example), or one by one when
+ * @s->list_attempts.
  * Returns: 0, -EIO when writing failed, -ENOMEM.
  */
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,

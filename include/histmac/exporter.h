@@ -48,6 +48,8 @@ struct hm_export_opts {
 	/* report: list the entries of @prov fewer than @rare hosts had */
 	struct hm_provenance *prov;
 	unsigned rare;
+	/* report: mark entries not used in the last @unused days (0: none) */
+	unsigned unused;
 	const char *title;
 	struct hm_diag *diag;
 };

@@ -338,6 +338,13 @@ const struct hm_violation *const *hm_checker_attempts(struct hm_checker *c,
 						       size_t *n);
 const struct hm_model *hm_checker_attempts_model(const struct hm_checker *c);
 
+/**
+ * hm_checker_count_uses() - from now on, stamp each entry of the policy
+ * that allows an access with the use (struct hm_acl_hist): `check
+ * --record-use`.  Off by default: checking reads the policy only.
+ */
+void hm_checker_count_uses(struct hm_checker *c, bool on);
+
 /** hm_checker_attempts_unlisted() - attempts past the list's limit. */
 uint64_t hm_checker_attempts_unlisted(const struct hm_checker *c);
 struct hm_walker *hm_checker_walker(struct hm_checker *c);

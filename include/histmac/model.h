@@ -199,13 +199,22 @@ struct hm_cond {
  *	kinds), or 1 (signal, env).
  * @cond: conditions, or NULL.  Entries that differ only in @cond are
  *	different entries.
+ * @hist: when it was learned and used (never part of its identity).
  */
+struct hm_acl_hist {
+	int64_t learned;	/* first learned: audit time, 0 unknown */
+	int64_t grown;		/* a permission last added to it, 0 never */
+	uint64_t uses;		/* accesses it allowed (learn, check) */
+	int64_t used;		/* audit time of the last of them */
+};
+
 struct hm_acl_head {
 	struct hm_acl_head *next;
 	struct hm_acl_head *hnext;
 	uint8_t kind;
 	uint32_t perm;
 	const struct hm_cond *cond;
+	struct hm_acl_hist hist;
 };
 
 /* file execute/read/write/append/unlink/getattr/rmdir/truncate/symlink/
@@ -346,6 +355,10 @@ struct hm_acl_index;
  * @groups: use_group bitmap (256 bits).
  * @events, @first_seen, @last_seen: learning counters (seconds since the
  *	epoch; 0 when unknown).
+ * @quiet_events: events learned in the domain since it last got a new
+ *	entry or permission (histmac_entries.conf).
+ * @package, @package_version: the Debian package that owned the program
+ *	the domain is named after when it was last learned, or NULL.
  */
 struct hm_domain {
 	const struct hm_name *name;
@@ -357,6 +370,9 @@ struct hm_domain {
 	uint64_t events;
 	int64_t first_seen;
 	int64_t last_seen;
+	uint64_t quiet_events;
+	const struct hm_name *package;
+	const struct hm_name *package_version;
 	struct hm_acl_head *acl;	/* insertion order */
 	struct hm_acl_head **acl_tail;
 	size_t n_acl;
@@ -572,11 +588,49 @@ int hm_model_add_rewrite(struct hm_model *m, const char *regex,
  * @e: the head of an entry struct built on the stack, its names interned
  *	in @m (or groups of @m).
  * @out: the entry in the model (may be NULL).
+ * A new entry starts with no history (@e's is ignored: callers build
+ * entries on the stack); hm_acl_hist_merge() carries one over.
  * Returns: 1 when something new was added (an entry or permission bits),
  *	0 when @d already held it all, negative errno.
  */
 int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 		  const struct hm_acl_head *e, struct hm_acl_head **out);
+
+/**
+ * hm_acl_hist_merge() - fold @src into @dst, as merging two hosts does:
+ * the earlier learned time, the later grown and used times, uses summed.
+ */
+void hm_acl_hist_merge(struct hm_acl_hist *dst, const struct hm_acl_hist *src);
+
+/**
+ * hm_acl_hist_union() - the history of an entry merged from two hosts,
+ * @dst's with @dst_perm (0: new) and @src's with @src_perm: as
+ * hm_acl_hist_merge(), but grown is when the union first had all its
+ * permissions (a host that learned later does not widen the fleet's).
+ */
+void hm_acl_hist_union(struct hm_acl_hist *dst, uint32_t dst_perm,
+		       const struct hm_acl_hist *src, uint32_t src_perm);
+
+/**
+ * hm_acl_hist_keep() - the same for two copies of one host's history
+ * (a learner's and the directory's): uses is the larger, not the sum.
+ */
+void hm_acl_hist_keep(struct hm_acl_hist *dst, const struct hm_acl_hist *src);
+
+/** hm_model_clear_uses() - set every entry's use count to 0 (to count
+ * what one run adds: hm_model_add_uses()). */
+void hm_model_clear_uses(struct hm_model *m);
+
+/**
+ * hm_model_add_uses() - add the use counts (and last use) of @src's
+ * entries to the same entries of @dst (names interned in @dst); entries
+ * or domains @dst lacks are skipped.  Returns: 0 or -ENOMEM.
+ */
+int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src);
+
+/** hm_acl_hist_use() - @e allowed an access at @sec (audit time). */
+void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec);
+
 
 /**
  * hm_domain_remove() - remove the permission bits @perm of the entry equal

@@ -19,7 +19,12 @@
  *	are split one per line ("file read/write /x" -> "file read /x" is
  *	one removed permission) and written in TOMOYO 1.8 syntax, which can
  *	say every entry the model holds.  Domains in name order, lines
- *	sorted, so the text is deterministic.
+ *	sorted, so the text is deterministic.  When either policy records
+ *	the packages of its domains' programs (histmac_entries.conf), the
+ *	domains are grouped by package and version, each group under a
+ *	line "# package apache2 2.4.62-1 -> 2.4.65-1" (or one version when
+ *	it did not change; "(none recorded)" last), so what an upgrade
+ *	changed is one block.
  * @changes: set to the number of + and - lines (0: the same policy).
  * @a, @b: the two policies; only read.
  * Returns: 0, or -ENOMEM (@out may then hold part of the text).

@@ -117,7 +117,7 @@ checking() {
 }
 phase "$HM_TMP/check.log" checking
 set +e
-"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/check.log" >"$HM_TMP/check.out" 2>&1
+"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/check.log" --attempts >"$HM_TMP/check.out" 2>&1
 rc=$?
 "$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/check.log" --format json \
 	>"$HM_TMP/check.json" 2>/dev/null
@@ -141,7 +141,7 @@ attempting() {
 	read_as_nobody /etc/shadow
 }
 phase "$HM_TMP/attempt.log" attempting
-"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/attempt.log" >"$HM_TMP/attempt.out" 2>&1 ||
+"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/attempt.log" --attempts >"$HM_TMP/attempt.out" 2>&1 ||
 	{ cat "$HM_TMP/attempt.out" >&2; hm_fail "check exit $? on attempts alone"; }
 grep -qx '# file read /etc/shadow' "$HM_TMP/attempt.out" ||
 	hm_fail "the attempt is not listed"

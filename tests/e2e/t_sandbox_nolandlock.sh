@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # histmac sandbox on a kernel without Landlock (docs/SANDBOX.md, "Which
-# domain", bad input): it exits 3 with a clear message and never runs the
+# domain", bad input): it exits 125 with a clear message and never runs the
 # command; with --best-effort it runs the command unconfined and says so
 # on stderr.  The kernels the tests run on have Landlock, so a seccomp
 # filter (tests/e2e/no_landlock.c) stands in for one without it: the
@@ -58,11 +58,11 @@ for errno in ENOSYS EOPNOTSUPP; do
 	EOPNOTSUPP) why="disabled at boot" ;;
 	esac
 	sandbox "$errno"
-	[ "$rc" = 3 ] || { cat "$HM_TMP/err" >&2; hm_fail "$errno: exited $rc, not 3"; }
+	[ "$rc" = 125 ] || { cat "$HM_TMP/err" >&2; hm_fail "$errno: exited $rc, not 125"; }
 	[ ! -e "$w/marker" ] || hm_fail "$errno: the command ran"
 	grep -q "Landlock is $why: nothing can be enforced" "$HM_TMP/err" ||
 		{ cat "$HM_TMP/err" >&2; hm_fail "$errno: no message saying Landlock is $why"; }
-	hm_ok "$errno: exit 3, '$why', the command did not run"
+	hm_ok "$errno: exit 125, '$why', the command did not run"
 
 	sandbox "$errno" --best-effort
 	[ "$rc" = 0 ] || { cat "$HM_TMP/err" >&2; hm_fail "$errno --best-effort: exited $rc"; }

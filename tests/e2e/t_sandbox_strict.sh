@@ -106,7 +106,7 @@ hm_ok "--strict: neither starts, both refusals reported and counted"
 rc=0
 as_nobody "$bin/histmac" sandbox --strict -p "$pol" -- "$bin/try_static" "$w/cfile" \
 	>"$HM_TMP/cmd" 2>"$HM_TMP/cmd.err" || rc=$?
-[ "$rc" = 3 ] || { cat "$HM_TMP/cmd.err" >&2; hm_fail "a static COMMAND under --strict: exit $rc, not 3"; }
+[ "$rc" = 125 ] || { cat "$HM_TMP/cmd.err" >&2; hm_fail "a static COMMAND under --strict: exit $rc, not 125"; }
 [ -s "$HM_TMP/cmd" ] && hm_fail "a static COMMAND ran under --strict"
 grep -q "refused (--strict): statically linked" "$HM_TMP/cmd.err" ||
 	{ cat "$HM_TMP/cmd.err" >&2; hm_fail "no refusal message"; }

@@ -33,23 +33,23 @@ cp -r "$good" "$bad"
 printf 'file frobnicate /etc/x\n' >>"$bad/domain_policy.conf"
 
 # A policy with errors: refused, the line named.
-expect_rc 4 "$HISTMAC" sandbox -p "$bad" --domain "<kernel> /usr/bin/bash" -- /usr/bin/true
+expect_rc 125 "$HISTMAC" sandbox -p "$bad" --domain "<kernel> /usr/bin/bash" -- /usr/bin/true
 has "$tmp/err" 'domain_policy.conf:11: error: unknown file operation' "bad policy: FILE:LINE"
 has "$tmp/err" 'refusing to sandbox' "bad policy: refused"
 
 # A domain the policy lacks: refused; a dry run runs it, unconfined.
-expect_rc 1 "$HISTMAC" sandbox -p "$good" --domain "<kernel> /usr/bin/zsh" -- /usr/bin/true
+expect_rc 125 "$HISTMAC" sandbox -p "$good" --domain "<kernel> /usr/bin/zsh" -- /usr/bin/true
 has "$tmp/err" "domain '<kernel> /usr/bin/zsh /usr/bin/true' is not in the policy" "unknown domain"
 expect_rc 0 "$HISTMAC" sandbox -p "$good" --mode dry-run --domain "<kernel> /usr/bin/zsh" -- /usr/bin/true
 has "$tmp/err" 'dry run: .* runs unconfined' "dry run says so"
 expect_rc 1 "$HISTMAC" sandbox -p "$good" --mode dry-run --domain "<kernel> /usr/bin/zsh" --explain
 
-# Usage errors.
-expect_rc 2 "$HISTMAC" sandbox -- /usr/bin/true
-expect_rc 2 "$HISTMAC" sandbox -p "$good" --mode permissive -- /usr/bin/true
+# Usage errors: 125 when a COMMAND follows (t_sandbox_exit.sh), else 2.
+expect_rc 125 "$HISTMAC" sandbox -- /usr/bin/true
+expect_rc 125 "$HISTMAC" sandbox -p "$good" --mode permissive -- /usr/bin/true
 expect_rc 2 "$HISTMAC" sandbox -p "$good"
-expect_rc 2 "$HISTMAC" sandbox -p "$good" --abi 11 -- /usr/bin/true
-expect_rc 2 "$HISTMAC" sandbox -p "$good" --domain "not a domain" -- /usr/bin/true
+expect_rc 125 "$HISTMAC" sandbox -p "$good" --abi 11 -- /usr/bin/true
+expect_rc 125 "$HISTMAC" sandbox -p "$good" --domain "not a domain" -- /usr/bin/true
 expect_rc 0 "$HISTMAC" sandbox --help
 has "$tmp/out" '^usage: histmac sandbox' "--help"
 

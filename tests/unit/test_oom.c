@@ -19,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "histmac/collector.h"
 #include "histmac/exporter.h"
+#include "histmac/history.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
@@ -154,28 +156,36 @@ static void every_allocation(const char *what, op_fn op, const void *arg)
 
 /* -------------------------------------------------------------- model */
 
+/* The policy (1.8 text) and its stamps (histmac_entries.conf). */
 static int model_text(const struct hm_model *m, char **out)
 {
 	char *dom = NULL, *exc = NULL;
-	size_t dn, en;
+	struct hm_file_out h = { 0 };
+	size_t dn, en, hn;
 	int r;
 
 	r = hm_policy_format_domain(m, HM_DIALECT_18, &dom, &dn, NULL);
 	if (!r)
 		r = hm_policy_format_exception(m, HM_DIALECT_18, &exc, &en,
 					       NULL);
+	if (!r)
+		r = hm_history_text(m, &h);
+	hn = h.text ? h.len : 0;
 	if (!r) {
-		*out = __real_malloc(dn + en + 1);
+		*out = __real_malloc(dn + en + hn + 1);
 		if (!*out)
 			r = -ENOMEM;
 	}
 	if (!r) {
 		memcpy(*out, dom, dn);
 		memcpy(*out + dn, exc, en);
-		(*out)[dn + en] = '\0';
+		if (hn)
+			memcpy(*out + dn + en, h.text, hn);
+		(*out)[dn + en + hn] = '\0';
 	}
 	free(dom);
 	free(exc);
+	free((char *)h.text);
 	return r;
 }
 
@@ -217,6 +227,43 @@ static void test_policy_load(void **state)
 	(void)state;
 	every_allocation("load apache2-2007 (2.1)", op_load, &sample);
 	every_allocation("load policy-modern-18 (1.8)", op_load, &modern);
+}
+
+/* A policy saved with stamps on every entry: its histmac_entries.conf is
+ * read back under every failed allocation too. */
+static void test_history_load(void **state)
+{
+	static const char *const files[] = {
+		"domain_policy.conf", "exception_policy.conf", "rewrite.conf",
+		"profile.conf", "manager.conf", HM_HISTORY_FILE,
+	};
+	char dir[] = "/tmp/hm-test-oom-history.XXXXXX";
+	struct load_arg stamped = { dir, -1 };
+	struct hm_model *m = hm_model_new();
+	int64_t t = 1000;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(hm_policy_load_dir(m, HM_SOURCE_DIR
+					    "/tests/golden/policy-modern-18",
+					    -1, NULL), 0);
+	for (size_t i = 0; i < m->n_domains; i++) {
+		m->domains[i]->quiet_events = i;
+		for (struct hm_acl_head *e = m->domains[i]->acl; e; e = e->next)
+			e->hist = (struct hm_acl_hist){ t, t + 1, 2, t + 2 }, t++;
+	}
+	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_18, 0, NULL), 0);
+	hm_model_free(m);
+	every_allocation("load a policy with histmac_entries.conf", op_load,
+			 &stamped);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p;
+
+		assert_true(asprintf(&p, "%s/%s", dir, files[i]) > 0);
+		unlink(p);
+		free(p);
+	}
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static int op_xml(const void *arg, char **out)
@@ -385,6 +432,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policy_load),
+		cmocka_unit_test(test_history_load),
 		cmocka_unit_test(test_xml_import),
 		cmocka_unit_test(test_check_json),
 		cmocka_unit_test(test_collector),

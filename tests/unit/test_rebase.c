@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "histmac/history.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
 #include "histmac/rebase.h"
@@ -141,6 +142,71 @@ static void test_copy(void **state)
 	hm_model_free(c);
 }
 
+/* Set the stamps of @m's entries of domain "<kernel> /a", in order. */
+static void stamp(struct hm_model *m, const struct hm_acl_hist *h, size_t n,
+		  uint64_t quiet)
+{
+	struct hm_domain *d = NULL;
+	size_t i = 0;
+
+	assert_int_equal(hm_model_domain(m, "<kernel> /a", 11, false, &d), 0);
+	assert_non_null(d);
+	d->quiet_events = quiet;
+	for (struct hm_acl_head *e = d->acl; e && i < n; e = e->next)
+		e->hist = h[i++];
+}
+
+/* The stamps line of /a's entries (histmac_entries.conf without its
+ * header comment). */
+static char *stamps(const struct hm_model *m)
+{
+	struct hm_file_out f;
+	char *s;
+
+	assert_int_equal(hm_history_text(m, &f), 0);
+	assert_non_null(f.text);
+	s = strdup(strstr(f.text, "<kernel> /a"));
+	free((char *)f.text);
+	return s;
+}
+
+/* A learner's stamps reach the disk through a rebase: its own uses are
+ * not added twice to what it saved before, what it learned since keeps
+ * its times, and a copy (the next base) keeps them all. */
+static void test_rebase_stamps(void **state)
+{
+	static const struct hm_acl_hist saved[] = { { 100, 0, 2, 150 } };
+	static const struct hm_acl_hist now[] = {
+		{ 100, 0, 5, 300 }, { 200, 0, 1, 200 },
+	};
+	struct hm_model *base = parse(K A "file read /x\n\n");
+	struct hm_model *disk = parse(K A "file read /x\n\n");
+	struct hm_model *cur = parse(K A "file read /x\nfile read /y\n\n");
+	struct hm_model *copy;
+	char *got;
+
+	(void)state;
+	stamp(base, saved, 1, 3);
+	stamp(disk, saved, 1, 3);
+	stamp(cur, now, 2, 0);
+	assert_int_equal(hm_model_rebase(disk, cur, base), 0);
+	got = stamps(disk);
+	assert_string_equal(got, "<kernel> /a\nquiet 0\n"
+			    "100 0 5 300 file read /x\n"
+			    "200 0 1 200 file read /y\n");
+	free(got);
+	assert_int_equal(hm_model_copy(disk, &copy), 0);
+	got = stamps(copy);
+	assert_string_equal(got, "<kernel> /a\nquiet 0\n"
+			    "100 0 5 300 file read /x\n"
+			    "200 0 1 200 file read /y\n");
+	free(got);
+	hm_model_free(copy);
+	hm_model_free(base);
+	hm_model_free(disk);
+	hm_model_free(cur);
+}
+
 /* Events at or before a node's loaded mark were counted before. */
 static void test_learned_counted(void **state)
 {
@@ -192,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rebase_table),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_rebase_stamps),
 		cmocka_unit_test(test_learned_counted),
 	};
 

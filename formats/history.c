@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * history.c - the text of POLICYDIR/histmac_entries.conf (history.h):
+ * writes the model's stamps, reads them back onto the model's entries.
+ * An entry is found by its TOMOYO 1.8 text (the dialect that says every
+ * kind), so the file needs no parser of its own.  Owns nothing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/history.h"
+#include "histmac/policy_io.h"
+#include "histmac/sbuf.h"
+#include "tomoyo_private.h"
+
+#define KEY_DIALECT HM_DIALECT_18
+
+static bool stamped(const struct hm_acl_hist *h)
+{
+	return h->learned || h->grown || h->uses || h->used;
+}
+
+static int cmp_domain(const void *a, const void *b)
+{
+	const struct hm_domain *x = *(const struct hm_domain *const *)a;
+	const struct hm_domain *y = *(const struct hm_domain *const *)b;
+
+	return strcmp(x->name->str, y->name->str);
+}
+
+static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
+		       const struct hm_domain *d)
+{
+	const struct hm_acl_head **v = hm_domain_sorted_acl(d);
+	bool head = false;
+
+	if (!v && d->n_acl)
+		return -ENOMEM;
+	for (size_t i = 0; i <= d->n_acl; i++) {
+		const struct hm_acl_hist *h = i < d->n_acl ? &v[i]->hist : NULL;
+		char *line = NULL;
+
+		if (h && !stamped(h))
+			continue;
+		if (!head && (h || d->quiet_events || d->package)) {
+			hm_sbuf_printf(b, "%s\nquiet %" PRIu64 "\n",
+				       d->name->str, d->quiet_events);
+			if (d->package)
+				hm_sbuf_printf(b, "package %s %s\n",
+					       d->package->str,
+					       d->package_version->str);
+			head = true;
+		}
+		if (!h)
+			break;
+		if (hm_acl_format(m, v[i], KEY_DIALECT, &line, NULL)) {
+			free(v);
+			return -ENOMEM;
+		}
+		hm_sbuf_printf(b, "%" PRId64 " %" PRId64 " %" PRIu64 " %" PRId64
+			       " %s\n", h->learned, h->grown, h->uses, h->used,
+			       line);
+		free(line);
+	}
+	free(v);
+	return 0;
+}
+
+int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
+{
+	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
+	struct hm_sbuf b = { 0 };
+	size_t n = 0, header;
+	int r = v ? 0 : -ENOMEM;
+
+	*out = (struct hm_file_out){ HM_HISTORY_FILE, NULL, 0 };
+	for (size_t i = 0; v && i < m->n_domains; i++)
+		if (m->domains[i]->name)
+			v[n++] = m->domains[i];
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_domain);
+	hm_sbuf_adds(&b, "# histmac entry history (not read by TOMOYO): per "
+		     "domain the events since its\n# last new entry, per entry "
+		     "LEARNED GROWN USES USED (audit seconds, 0 unknown)\n");
+	header = b.len;
+	for (size_t i = 0; !r && i < n; i++)
+		r = domain_text(&b, m, v[i]);
+	free(v);
+	if (!r && b.oom)
+		r = -ENOMEM;
+	if (r || b.len == header) {	/* nothing stamped */
+		hm_sbuf_free(&b);
+		return r;
+	}
+	out->text = b.s;
+	out->len = b.len;
+	return 0;
+}
+
+/* ------------------------------------------------------------- reading */
+
+struct keyed {
+	char *text;
+	struct hm_acl_head *e;
+};
+
+struct reader {
+	struct hm_model *m;
+	const char *path;
+	struct hm_diag *diag;
+	struct hm_domain *d;	/* the current domain, NULL: skip */
+	struct keyed *keys;	/* its entries by text, sorted */
+	size_t n_keys;
+};
+
+static void drop_keys(struct reader *R)
+{
+	for (size_t i = 0; i < R->n_keys; i++)
+		free(R->keys[i].text);
+	free(R->keys);
+	R->keys = NULL;
+	R->n_keys = 0;
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	return strcmp(((const struct keyed *)a)->text,
+		      ((const struct keyed *)b)->text);
+}
+
+static int key_domain(struct reader *R)
+{
+	struct hm_acl_head *e;
+
+	R->keys = calloc(R->d->n_acl + 1, sizeof(*R->keys));
+	if (!R->keys)
+		return -ENOMEM;
+	for (e = R->d->acl; e; e = e->next) {
+		struct keyed *k = &R->keys[R->n_keys];
+
+		if (hm_acl_format(R->m, e, KEY_DIALECT, &k->text, NULL))
+			return -ENOMEM;
+		k->e = e;
+		R->n_keys++;
+	}
+	qsort(R->keys, R->n_keys, sizeof(*R->keys), cmp_keyed);
+	return 0;
+}
+
+static int read_domain(struct reader *R, const char *line, size_t len)
+{
+	int r;
+
+	drop_keys(R);
+	r = hm_model_domain(R->m, line, len, false, &R->d);
+	if (r < 0)
+		return r;
+	return R->d ? key_domain(R) : 0;
+}
+
+static void bad(struct reader *R, unsigned long no, const char *what)
+{
+	hm_diag_add(R->diag, HM_DIAG_WARNING, R->path, no, "%s; line skipped",
+		    what);
+}
+
+static void read_entry(struct reader *R, char *line, unsigned long no)
+{
+	struct hm_acl_hist h;
+	struct keyed key, *k;
+	long long a, b, d;
+	unsigned long long c;
+	int used = 0;
+
+	if (sscanf(line, "%lld %lld %llu %lld %n", &a, &b, &c, &d, &used) != 4 ||
+	    !used || a < 0 || b < 0 || d < 0) {
+		bad(R, no, "expected LEARNED GROWN USES USED ENTRY");
+		return;
+	}
+	if (!R->d)
+		return;		/* a domain the policy no longer has */
+	h = (struct hm_acl_hist){ a, b, c, d };
+	key.text = line + used;
+	k = bsearch(&key, R->keys, R->n_keys, sizeof(*R->keys), cmp_keyed);
+	if (k)
+		hm_acl_hist_keep(&k->e->hist, &h);
+}
+
+/* "package NAME VERSION": the program's package when learned. */
+static int read_package(struct reader *R, char *s, unsigned long no)
+{
+	char *sp = strchr(s, ' ');
+
+	if (!sp || sp == s || !sp[1] || strchr(sp + 1, ' ')) {
+		bad(R, no, "expected package NAME VERSION");
+		return 0;
+	}
+	if (!R->d)
+		return 0;
+	if (hm_model_intern(R->m, s, (size_t)(sp - s), &R->d->package) < 0 ||
+	    hm_model_intern(R->m, sp + 1, strlen(sp + 1),
+			    &R->d->package_version) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int read_line(struct reader *R, char *line, size_t len,
+		     unsigned long no)
+{
+	unsigned long long q;
+	int used = 0;
+
+	if (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (!len || line[0] == '#')
+		return 0;
+	if (line[0] == '<')
+		return read_domain(R, line, len);
+	if (!strncmp(line, "package ", 8))
+		return read_package(R, line + 8, no);
+	if (!strncmp(line, "quiet ", 6)) {
+		if (sscanf(line + 6, "%llu%n", &q, &used) != 1 ||
+		    line[6 + used])
+			bad(R, no, "expected quiet N");
+		else if (R->d)
+			R->d->quiet_events = q;
+		return 0;
+	}
+	read_entry(R, line, no);
+	return 0;
+}
+
+/* Lines are read as the policy's are (hm_lines): at most HM_MAX_LINE
+ * bytes kept, so a hostile file costs no more memory than a policy. */
+int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
+{
+	struct reader R = { .m = m, .diag = diag };
+	struct hm_lines l;
+	char *path = NULL;
+	FILE *f;
+	int r = 0;
+
+	if (asprintf(&path, "%s/%s", dir, HM_HISTORY_FILE) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f) {
+		r = errno == ENOENT ? 0 : -errno;
+		free(path);
+		return r;
+	}
+	R.path = path;
+	r = hm_lines_open(&l, f, NULL, 0);
+	while (!r && (r = hm_lines_next(&l)) > 0) {
+		r = 0;
+		if (l.too_long)
+			hm_diag_add(diag, HM_DIAG_WARNING, path, l.lineno,
+				    "line longer than %d bytes; line skipped",
+				    HM_MAX_LINE);
+		else if (l.has_nul)
+			bad(&R, l.lineno, "NUL byte");
+		else
+			r = read_line(&R, l.line, l.n, l.lineno);
+	}
+	hm_lines_close(&l);
+	drop_keys(&R);
+	fclose(f);
+	free(path);
+	return r;
+}

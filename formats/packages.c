@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * packages.c - file owners from a dpkg database (packages.h).  Every
+ * info/PACKAGE.list is read once per call and only the wanted names are kept,
+ * so the cost is one pass over the database whatever the policy's size.
+ * Owns nothing past a call.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histmac/packages.h"
+#include "tomoyo_private.h"
+
+#define DPKG_DIR "var/lib/dpkg"
+
+struct want {
+	char *path;		/* as dpkg may list it */
+	size_t i;		/* index in the caller's arrays */
+};
+
+struct lookup {
+	struct want *w;
+	size_t n, cap;
+	char **pkg, **ver;
+};
+
+static int cmp_want(const void *a, const void *b)
+{
+	return strcmp(((const struct want *)a)->path,
+		      ((const struct want *)b)->path);
+}
+
+static int want(struct lookup *L, char *path, size_t i)
+{
+	if (!path)
+		return -ENOMEM;
+	if (HM_ARRAY_GROW(&L->w, &L->cap, L->n + 1)) {
+		free(path);
+		return -ENOMEM;
+	}
+	L->w[L->n++] = (struct want){ path, i };
+	return 0;
+}
+
+/* @p and its merged-/usr alias, if it has one. */
+static int want_both(struct lookup *L, const char *p, size_t i)
+{
+	static const char *const dirs[] = { "/bin/", "/sbin/", "/lib/",
+					    "/lib64/" };
+	char *alias = NULL;
+	int r = want(L, strdup(p), i);
+
+	for (size_t k = 0; !r && !alias && k < HM_ARRAY_SIZE(dirs); k++) {
+		size_t n = strlen(dirs[k]);
+
+		if (!strncmp(p, dirs[k], n) && asprintf(&alias, "/usr%s", p) < 0)
+			return -ENOMEM;
+		if (!alias && !strncmp(p, "/usr", 4) &&
+		    !strncmp(p + 4, dirs[k], n) && !(alias = strdup(p + 4)))
+			return -ENOMEM;
+	}
+	return r || !alias ? r : want(L, alias, i);
+}
+
+/* Caller's path @i is owned by the package of list file @file; of two
+ * (a diverted file) the first by name, whatever order readdir gives. */
+static int owned_by(struct lookup *L, size_t i, const char *file, size_t flen)
+{
+	size_t n = strcspn(file, ":");
+	char *p = strndup(file, n < flen ? n : flen);
+
+	if (!p)
+		return -ENOMEM;
+	if (L->pkg[i] && strcmp(p, L->pkg[i]) >= 0) {
+		free(p);
+		return 0;
+	}
+	free(L->pkg[i]);
+	L->pkg[i] = p;
+	return 0;
+}
+
+/* @fn on each line of DIR/NAME (at most HM_MAX_LINE bytes kept, as the
+ * policy's lines: an image's database may be another host's); a missing
+ * file has no lines. */
+static int each_line(const char *dir, const char *name,
+		     int (*fn)(char *line, size_t n, void *arg), void *arg)
+{
+	struct hm_lines l;
+	char *path = NULL;
+	FILE *f;
+	int r;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return 0;
+	r = hm_lines_open(&l, f, NULL, 0);
+	while (!r && (r = hm_lines_next(&l)) > 0)
+		r = l.too_long || l.has_nul ? 0 : fn(l.line, l.n, arg);
+	hm_lines_close(&l);
+	fclose(f);
+	return r < 0 ? r : 0;
+}
+
+struct list_arg {
+	struct lookup *L;
+	const char *file;	/* NAME.list */
+};
+
+/* A line of info/NAME.list: NAME (":arch" dropped) owns it, if wanted. */
+static int list_line(char *line, size_t n, void *arg)
+{
+	struct list_arg *a = arg;
+	struct lookup *L = a->L;
+	struct want key = { line, 0 }, *w;
+	int r = 0;
+
+	(void)n;
+	w = bsearch(&key, L->w, L->n, sizeof(*L->w), cmp_want);
+	while (w && w > L->w && !cmp_want(w - 1, &key))
+		w--;	/* several domains run one program */
+	for (; w && w < L->w + L->n && !r && !cmp_want(w, &key); w++)
+		r = owned_by(L, w->i, a->file, strlen(a->file) - 5);
+	return r;
+}
+
+static int read_lists(struct lookup *L, const char *root)
+{
+	char *dir = NULL;
+	struct dirent *e;
+	DIR *D;
+	int r = 0;
+
+	if (asprintf(&dir, "%s/%s/info", root, DPKG_DIR) < 0)
+		return -ENOMEM;
+	D = opendir(dir);
+	while (D && !r && (e = readdir(D))) {
+		size_t n = strlen(e->d_name);
+		struct list_arg a = { L, e->d_name };
+
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".list"))
+			r = each_line(dir, e->d_name, list_line, &a);
+	}
+	if (D)
+		closedir(D);
+	free(dir);
+	return r;
+}
+
+/* Versions from status: the stanza of each package found, if installed. */
+struct stanza {
+	struct lookup *L;
+	size_t n;
+	char pkg[256], ver[256];
+	bool installed;
+};
+
+static int end_stanza(struct stanza *s)
+{
+	struct lookup *L = s->L;
+	int r = 0;
+
+	for (size_t i = 0; s->installed && *s->pkg && *s->ver && i < s->n; i++) {
+		if (!L->pkg[i] || strcmp(L->pkg[i], s->pkg) || L->ver[i])
+			continue;
+		L->ver[i] = strdup(s->ver);
+		if (!L->ver[i])
+			r = -ENOMEM;
+	}
+	s->pkg[0] = s->ver[0] = '\0';
+	s->installed = false;
+	return r;
+}
+
+static int status_line(char *line, size_t n, void *arg)
+{
+	struct stanza *s = arg;
+
+	if (!n)
+		return end_stanza(s);
+	if (sscanf(line, "Package: %255s", s->pkg) != 1 &&
+	    sscanf(line, "Version: %255s", s->ver) != 1 &&
+	    !strncmp(line, "Status:", 7))
+		s->installed = strstr(line, " installed") != NULL;
+	return 0;
+}
+
+static int read_status(struct lookup *L, const char *root, size_t n)
+{
+	struct stanza s = { .L = L, .n = n };
+	char *dir = NULL;
+	int r;
+
+	if (asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
+		return -ENOMEM;
+	r = each_line(dir, "status", status_line, &s);
+	free(dir);
+	return r ? r : end_stanza(&s);	/* the last needs no blank line */
+}
+
+int hm_packages_owners(const char *root, const char *const *paths, size_t n,
+		       char **pkg, char **ver)
+{
+	struct lookup L = { .pkg = pkg, .ver = ver };
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		pkg[i] = ver[i] = NULL;
+	for (size_t i = 0; !r && i < n; i++)
+		r = paths[i] ? want_both(&L, paths[i], i) : 0;
+	if (!r && L.n) {
+		qsort(L.w, L.n, sizeof(*L.w), cmp_want);
+		r = read_lists(&L, root);
+	}
+	if (!r && L.n)
+		r = read_status(&L, root, n);
+	for (size_t i = 0; i < L.n; i++)
+		free(L.w[i].path);
+	free(L.w);
+	for (size_t i = 0; i < n; i++) {	/* a package without a version
+						 * is not installed */
+		if (r || !ver[i]) {
+			free(pkg[i]);
+			free(ver[i]);
+			pkg[i] = ver[i] = NULL;
+		}
+	}
+	return r;
+}
+
+const char *hm_domain_program(const struct hm_domain *d, size_t *len)
+{
+	const char *sp;
+
+	if (!d->name)
+		return NULL;
+	sp = memrchr(d->name->str, ' ', d->name->len);
+	if (!sp)
+		return NULL;
+	*len = d->name->len - (size_t)(sp + 1 - d->name->str);
+	return sp + 1;
+}
+
+int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
+		     hm_package_fn fn, void *arg)
+{
+	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
+	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
+	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
+	int r = paths && pkg && ver ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		size_t len;
+		const char *p = hm_domain_program(m->domains[i], &len);
+
+		if (p && *p == '/' && (!stamped || m->domains[i]->package) &&
+		    !(paths[i] = strndup(p, len)))
+			r = -ENOMEM;
+	}
+	if (!r)
+		r = hm_packages_owners(root, (const char *const *)paths,
+				       m->n_domains, pkg, ver);
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		if (paths[i])
+			r = fn(m, m->domains[i], pkg[i], ver[i], arg);
+	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
+		free(paths[i]);
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	free(paths);
+	free(pkg);
+	free(ver);
+	return r;
+}
+
+static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
+		 const char *ver, void *arg)
+{
+	(void)arg;
+	d->package = d->package_version = NULL;
+	if (!pkg)
+		return 0;
+	if (hm_model_intern(m, pkg, strlen(pkg), &d->package) < 0 ||
+	    hm_model_intern(m, ver, strlen(ver), &d->package_version) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int hm_packages_stamp(struct hm_model *m, const char *root)
+{
+	/* a domain whose program is not absolute (or no longer owned)
+	 * keeps no stamp */
+	for (size_t i = 0; i < m->n_domains; i++)
+		m->domains[i]->package = m->domains[i]->package_version = NULL;
+	return hm_packages_each(m, root, false, stamp, NULL);
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# t_convergence.sh - is learning done, which entries are unused: what learn
+# records per entry (histmac_entries.conf) over several days, on two hosts
+# and their merge.  The logs are real ones (the sample, tests/data) with
+# their timestamps moved to other days:
+#   alpha: day 1 the sample; day 2 the sample and file.log; day 3 the sample
+#   beta:  day 2 the sample and net.log; day 3 the sample
+# stats must call the sample's domains quiet for 2 days and file.log's
+# still learning (its last event taught something), count per day what
+# was added, list file.log's entries as unused for a day, keep the stamps
+# when a log is learned again, and merge the hosts (earliest learned time,
+# uses summed, the fewer quiet events).  Expected outputs are in
+# tests/golden/convergence/ (README.md says how to regenerate them).
+. "$(dirname "$0")/lib.sh"
+golden=$HM_SRC/tests/golden/convergence
+sample=$HM_SRC/samples/audit/apache2-sysv.log
+day=86400
+
+# shift LOG DAYS: LOG with every audit time moved by DAYS days.
+shift_log() {
+	perl -pe "s/audit\((\d+)\./'audit('.(\$1 + $2 * $day).'.'/e" "$1"
+}
+learn() {	# DIR LOG...
+	local dir=$1
+	shift
+	"$HISTMAC" learn -q --no-resolve -p "$dir" -i "$@" 2>/dev/null || die "learn $* exited $?"
+}
+for d in 5 4 3; do shift_log "$sample" -$d >"$tmp/sample-$d.log"; done
+shift_log "$HM_SRC/tests/data/file.log" -4 >"$tmp/file-4.log"
+shift_log "$HM_SRC/tests/data/net.log" -4 >"$tmp/net-4.log"
+
+learn "$tmp/alpha" "$tmp/sample-5.log"
+learn "$tmp/alpha" "$tmp/file-4.log" "$tmp/sample-4.log"
+learn "$tmp/alpha" "$tmp/sample-3.log"
+learn "$tmp/beta" "$tmp/net-4.log" "$tmp/sample-4.log"
+learn "$tmp/beta" "$tmp/sample-3.log"
+"$HISTMAC" merge "$tmp/alpha" "$tmp/beta" -o "$tmp/merged" >/dev/null ||
+	die "merge exited $?"
+
+# Learning a log again changes no stamp and no count.
+cp "$tmp/alpha/histmac_entries.conf" "$tmp/entries.before"
+learn "$tmp/alpha" "$tmp/sample-3.log"
+cmp -s "$tmp/entries.before" "$tmp/alpha/histmac_entries.conf" ||
+	fail "learning day 3 again changed histmac_entries.conf"
+
+# convergence DIR: stats' convergence section.
+convergence() {
+	"$HISTMAC" stats -p "$1" --quiet-events 500 |
+		sed -n '/^convergence/,/^names/p' | sed '$d'
+}
+check_golden() {	# NAME: $tmp/NAME against the golden file
+	if [ "${HM_REGEN:-}" = 1 ]; then
+		cp "$tmp/$1" "$golden/$1"
+		return
+	fi
+	diff -u "$golden/$1" "$tmp/$1" || fail "$1 differs from golden"
+}
+convergence "$tmp/alpha" >"$tmp/alpha-stats.txt"
+convergence "$tmp/merged" >"$tmp/merged-stats.txt"
+"$HISTMAC" stats -p "$tmp/alpha" --unused 1 >"$tmp/alpha-unused.txt" ||
+	fail "stats --unused exited $?"
+"$HISTMAC" stats -p "$tmp/merged" --unused 1 >"$tmp/merged-unused.txt"
+"$HISTMAC" stats -p "$tmp/merged" --format json --quiet-events 500 |
+	jq -S .convergence >"$tmp/merged-convergence.json" ||
+	fail "stats --format json is not JSON"
+for f in alpha-stats.txt alpha-unused.txt merged-stats.txt \
+	 merged-unused.txt merged-convergence.json; do
+	check_golden "$f"
+done
+
+# What the golden files say, asserted on their own.
+s=$tmp/alpha-stats.txt
+grep -q '^    quiet for 2 days (.*); last new 2026-11-28T.*; <kernel> /usr/sbin/apache2\|^    quiet for 2 days (.*); last new 2026-11-28T.*<kernel> /etc/init.d/apache2$' "$s" ||
+	fail "alpha: the sample's init script is not quiet for 2 days"
+grep -q '^    still learning; last new 2026-11-29T.*; <kernel> .*/workload$' "$s" ||
+	fail "alpha: file.log's domain (last taught on day 2) is not still learning"
+grep -Eq '^    2026-11-30 +0, 0$' "$s" || fail "alpha: day 3 added something"
+grep -Eq '^    2026-11-29 +[1-9][0-9]*, ' "$s" || fail "alpha: day 2 added nothing"
+j=$("$HISTMAC" stats -p "$tmp/alpha" --format json)
+[ "$(jq '[.convergence.days[].added] | add' <<<"$j")" = "$(jq .entries <<<"$j")" ] ||
+	fail "alpha: the days' additions do not add up to the entries"
+u=$tmp/alpha-unused.txt
+[ "$(grep -vc '^#' "$u")" -gt 0 ] || fail "alpha: nothing unused for a day"
+grep -v '^#' "$u" | grep -v '/workload	' && fail "alpha: entries used on day 3 listed unused"
+
+# Within one day: quiet for events, from --quiet-events on (0: days only).
+learn "$tmp/one" "$tmp/sample-5.log"
+"$HISTMAC" stats -p "$tmp/one" --quiet-events 10 >"$tmp/one-10"
+n=$(grep -c '^    quiet for [0-9]* events; ' "$tmp/one-10")
+[ "$n" -gt 0 ] || fail "one day, --quiet-events 10: no domain quiet for events"
+grep -Eq "^  domains quiet for events +$n\$" "$tmp/one-10" ||
+	fail "one day: the count of domains quiet for events is not $n"
+awk '/^    quiet for [0-9]+ events;/ && $3 < 10 { bad = 1 } END { exit !bad }' \
+	"$tmp/one-10" && fail "one day: a domain quiet for fewer than 10 events"
+grep -q 'days (' "$tmp/one-10" && fail "one day: a domain quiet for days"
+"$HISTMAC" stats -p "$tmp/one" --quiet-events 0 | grep -q 'quiet for [0-9]* events;' &&
+	fail "--quiet-events 0 still judges by events"
+
+# The report: the curve drawn inline, the unused entries marked (only
+# file.log's domain has any), nothing fetched.
+"$HISTMAC" report -p "$tmp/alpha" -o "$tmp/report" --unused 1 >/dev/null ||
+	fail "report exited $?"
+page=$tmp/report/index.html
+grep -q '<section id="convergence"><h3>Learning: 1 domains still learning, 18 quiet for days' "$page" ||
+	fail "report: no convergence section"
+tr '\n' ' ' <"$page" | grep -Eq '<section id="convergence">.*<svg .*<polyline ' ||
+	fail "report: no curve"
+[ "$(grep -Eo '"unused":\[[0-9][0-9,]*\]' "$page" | wc -l)" = 1 ] ||
+	fail "report: unused entries marked in other than one domain"
+grep -Eq '<script[^>]* src=|<link ' "$page" && fail "report: fetches something"
+
+# Merge: the earliest learned time, uses summed.
+entry() {	# DIR: the stamps of the init script's read of envvars
+	awk '/^</ { d = $0 } d == "<kernel> /etc/init.d/apache2" &&
+		/ file read \/etc\/apache2\/envvars$/ { print $1, $3 }' \
+		"$1/histmac_entries.conf"
+}
+read -r la ua <<<"$(entry "$tmp/alpha")"
+read -r lb ub <<<"$(entry "$tmp/beta")"
+read -r lm um <<<"$(entry "$tmp/merged")"
+[ "$la" -lt "$lb" ] && [ "$lm" = "$la" ] ||
+	fail "merge: learned $lm, want alpha's earlier $la (beta $lb)"
+[ "$um" = $((ua + ub)) ] && [ "$ua" -gt 0 ] && [ "$ub" -gt 0 ] ||
+	fail "merge: $um uses, want $ua + $ub"
+grep -q 'still learning.*<kernel> .*/workload$' "$tmp/merged-stats.txt" ||
+	fail "merge: alpha's learning domain is not still learning"
+finish t_convergence
