@@ -4,7 +4,8 @@
 usage: denials.py SHARE PHASE
   SHARE/tomoyo/audit   TOMOYO's audit records (NUL-separated, 3 lines each:
                        header with granted=no, domain, ACL line)
-  SHARE/status         "WORKLOAD RC" lines, "misbehave NAME allowed|denied"
+  SHARE/status         "WORKLOAD RC T0 T1" lines (T: seconds since boot),
+                       "misbehave RC" (bit 1: /etc/shadow read, 2: od ran)
 
 Prints the denials per workload (the domain names /run/hm/wl/NAME) and
 the harness's own (<kernel>, where auditd lives, runs permissive: it was
@@ -52,7 +53,7 @@ def main():
                 rc = int(w[1])
                 misbehave["read-shadow"] = "allowed" if rc & 1 else "denied"
                 misbehave["exec-unlearned"] = "allowed" if rc & 2 else "denied"
-            elif len(w) == 2:
+            elif len(w) in (2, 4) and w[0] != "active":
                 status[w[0]] = w[1]
     bad = False
     print("# %s: TOMOYO denials with histmac's policy loaded" % phase)

@@ -132,6 +132,7 @@ run_phase() {
 	echo "vm: $phase done in $(tail -n 1 "$out/times" | cut -d' ' -f2) s"
 }
 
+: >"$out/times"
 rc=0
 for phase in $(echo "$phases" | tr , ' '); do
 	run_phase "$phase" || exit 3
