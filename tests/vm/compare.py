@@ -148,6 +148,13 @@ def main():
     report = defaultdict(list)   # workload -> lines
     counts = defaultdict(int)
     bykind = defaultdict(int)
+
+    def only(lines, side, e):
+        """Count and list an entry only in TOMOYO (-) or only in histmac (+)."""
+        lines.append("  %s %s" % (side, fmt(e)))
+        counts["entries only in %s" % ("TOMOYO" if side == "-" else "histmac")] += 1
+        bykind[side + e[0]] += 1
+
     for d in sorted(set(tom) | set(hm)):
         wl = workload_of(d)
         if HARNESS_AFTER in d:
@@ -157,36 +164,23 @@ def main():
             report["harness (before TOMOYO activation, not counted)"].append(
                 "domain only in %s: %s" % ("histmac" if d in hm else "TOMOYO", d))
             continue
-        if d not in hm:
-            report[wl].append("domain only in TOMOYO: " + d)
-            counts["domains only in TOMOYO"] += 1
-            for t in sorted(tom[d]):
-                report[wl].append("  - " + fmt(t))
-                counts["entries only in TOMOYO"] += 1
-                bykind["-" + t[0]] += 1
-            continue
-        if d not in tom:
-            report[wl].append("domain only in histmac: " + d)
-            counts["domains only in histmac"] += 1
-            for h in sorted(hm[d]):
-                report[wl].append("  + " + fmt(h))
-                counts["entries only in histmac"] += 1
-                bykind["+" + h[0]] += 1
+        if d not in hm or d not in tom:
+            side, who, ents = ("-", "TOMOYO", tom[d]) if d not in hm else ("+", "histmac", hm[d])
+            report[wl].append("domain only in %s: %s" % (who, d))
+            counts["domains only in " + who] += 1
+            for e in sorted(ents):
+                only(report[wl], side, e)
             continue
         lines = []
         for t in sorted(tom[d]):
             if not covered(t, hm[d], matcher):
-                lines.append("  - " + fmt(t))
-                counts["entries only in TOMOYO"] += 1
-                bykind["-" + t[0]] += 1
+                only(lines, "-", t)
         for h in sorted(hm[d]):
             if h[0] == "file execute" and h[1] == (HARNESS_AFTER,):
                 continue
             if not any(h[0] == t[0] and (h[1] == t[1] or matcher.args_match(h[1], t[1]))
                        for t in tom[d]):
-                lines.append("  + " + fmt(h))
-                counts["entries only in histmac"] += 1
-                bykind["+" + h[0]] += 1
+                only(lines, "+", h)
         if lines:
             report[wl].append("domain " + d)
             report[wl].extend(lines)
