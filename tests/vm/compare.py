@@ -166,7 +166,8 @@ def main():
             continue
         if d not in hm or d not in tom:
             side, who, ents = ("-", "TOMOYO", tom[d]) if d not in hm else ("+", "histmac", hm[d])
-            report[wl].append("domain only in %s: %s" % (who, d))
+            report[wl].append("domain only in %s: %s%s" % (who, d, counterpart(
+                d, hm if d not in hm else tom)))
             counts["domains only in " + who] += 1
             for e in sorted(ents):
                 only(report[wl], side, e)
@@ -198,6 +199,17 @@ def main():
         print("\n## workload %s" % wl)
         print("\n".join(report[wl]))
     return 1 if counts["domains only in TOMOYO"] or counts["entries only in TOMOYO"] else 0
+
+
+def counterpart(d, other):
+    """The other side's domain of the same depth whose programs have the
+    same base names (/bin/cat for /usr/bin/cat): a hint at a naming
+    difference, printed after a domain only in one side."""
+    base = [w.rsplit("/", 1)[-1] for w in d.split(" ")]
+    for o in sorted(other):
+        if o != d and [w.rsplit("/", 1)[-1] for w in o.split(" ")] == base:
+            return "\n    (other side: %s)" % o
+    return ""
 
 
 def fmt(e):

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # HM_VM_* are set here for run.sh
 # tests/vm/lib.sh - build and boot the kernel-oracle VM (sourced by run.sh).
 #
 # The oracle is Debian 12's own kernel, which has TOMOYO 2.6 built in
@@ -11,7 +12,8 @@
 #                         unsigned into $HM_VM_CACHE; sets HM_VM_KVER,
 #                         HM_VM_VMLINUZ, HM_VM_MODDIR
 #   hm_vm_initramfs OUT   busybox-static + the 9p modules + guest/init1
-#   hm_vm_accel           "kvm" or "tcg" (and why, in HM_VM_ACCEL_WHY)
+#   hm_vm_accel           sets HM_VM_ACCEL_USE to kvm or tcg, and
+#                         HM_VM_ACCEL_WHY to why
 #   hm_vm_boot SHARE LOG  boot once; the guest works in SHARE (a host
 #                         directory it mounts read-write) and powers off
 
@@ -25,6 +27,12 @@ hm_vm_die() {
 	exit 3
 }
 
+# The newest file in the cache whose name matches the glob $1.
+_hm_vm_newest() {
+	find "$HM_VM_CACHE" -maxdepth 1 -name "$1" -printf '%f\n' 2>/dev/null |
+		sort -V | tail -n 1 | sed "s|^.|$HM_VM_CACHE/&|"
+}
+
 # The newest 6.1.0-N package the archive offers: N rises with every Debian
 # point release and the old ones leave the archive, so it is looked up,
 # not pinned.  A cached unpack is reused (the kernel is ~70 MB).
@@ -35,18 +43,18 @@ hm_vm_kernel() {
 		awk '{ print $1 }' | sort -V | tail -n 1)
 	if [ -z "$pkg" ]; then
 		# offline: use whatever an earlier run left in the cache
-		deb=$(ls "$HM_VM_CACHE"/linux-image-6.1.0-*-amd64-unsigned_*.deb 2>/dev/null | sort -V | tail -n 1)
+		deb=$(_hm_vm_newest 'linux-image-6.1.0-*-amd64-unsigned_*.deb')
 		[ -n "$deb" ] || hm_vm_die "no linux-image-6.1.0-*-amd64-unsigned in apt-cache nor in $HM_VM_CACHE (apt-get update?)"
 		pkg=$(basename "$deb" | sed 's/_.*//')
 	fi
-	deb=$(ls "$HM_VM_CACHE/${pkg}"_*.deb 2>/dev/null | sort -V | tail -n 1)
+	deb=$(_hm_vm_newest "${pkg}_*.deb")
 	if [ -z "$deb" ]; then
 		# apt-get download fetches the .deb alone: no install, no /boot,
 		# no initramfs-tools hooks.  The sandbox user cannot write a
 		# root-owned cache, so download as root when we are root.
 		(cd "$HM_VM_CACHE" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
 			hm_vm_die "apt-get download $pkg failed"
-		deb=$(ls "$HM_VM_CACHE/${pkg}"_*.deb | sort -V | tail -n 1)
+		deb=$(_hm_vm_newest "${pkg}_*.deb")
 	fi
 	HM_VM_KVER=${pkg#linux-image-}
 	HM_VM_KVER=${HM_VM_KVER%-unsigned}
@@ -107,19 +115,17 @@ hm_vm_initramfs() {
 # hangs after "Probing EDD").  TCG always works, ~50x slower on fork+exec.
 hm_vm_accel() {
 	if [ -n "${HM_VM_ACCEL:-}" ]; then
+		HM_VM_ACCEL_USE=$HM_VM_ACCEL
 		HM_VM_ACCEL_WHY="HM_VM_ACCEL=$HM_VM_ACCEL"
-		echo "$HM_VM_ACCEL"
-		return 0
-	fi
-	if [ -d /sys/module/kvm_pvm ]; then
+	elif [ -d /sys/module/kvm_pvm ]; then
+		HM_VM_ACCEL_USE=tcg
 		HM_VM_ACCEL_WHY="kvm_pvm loaded: /dev/kvm runs only PVM guests"
-		echo tcg
 	elif { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; } && [ -w /dev/kvm ]; then
+		HM_VM_ACCEL_USE=kvm
 		HM_VM_ACCEL_WHY="kvm_intel/kvm_amd loaded"
-		echo kvm
 	else
+		HM_VM_ACCEL_USE=tcg
 		HM_VM_ACCEL_WHY="no usable /dev/kvm"
-		echo tcg
 	fi
 }
 

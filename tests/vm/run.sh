@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 done
 workloads="$*"
 if [ -z "$workloads" ]; then
-	workloads=$(cd "$here/workloads" && ls | sed 's/\.sh$//' | tr '\n' ' ')
+	workloads=$(find "$here/workloads" -name '*.sh' -printf '%f\n' | sort | sed 's/\.sh$//' | tr '\n' ' ')
 fi
 for w in $workloads; do
 	[ -f "$here/workloads/$w.sh" ] || { echo "run.sh: no workload $w" >&2; exit 2; }
@@ -58,8 +58,8 @@ HM_VM_QEMU_PID=
 trap '[ -n "$HM_VM_QEMU_PID" ] && kill "$HM_VM_QEMU_PID" 2>/dev/null; exit 130' INT TERM
 
 hm_vm_kernel
-accel=$(hm_vm_accel)
-hm_vm_accel >/dev/null   # sets HM_VM_ACCEL_WHY in this shell
+hm_vm_accel
+accel=$HM_VM_ACCEL_USE
 echo "vm: kernel $HM_VM_KVER, accel $accel ($HM_VM_ACCEL_WHY)"
 initrd=$out/initrd.gz
 hm_vm_initramfs "$initrd"
