@@ -29,6 +29,17 @@ static const struct {
 	{ "Enforcing", "enforcing" },
 };
 
+/*
+ * Kinds TOMOYO checks that histmac cannot learn: no audit record carries
+ * them (stat, ioctl numbers, environment names).  Left on, a learning
+ * kernel would add entries histmac never has, and an enforcing one would
+ * deny every stat() of a loaded histmac policy.  Profiles 1-3 switch them
+ * off; the kernel oracle (tests/vm) runs with the same lines.
+ */
+static const char *const unlearned_kinds[] = {
+	"file::getattr", "file::ioctl", "misc::env",
+};
+
 static void profile_text(struct hm_sbuf *b, const struct hm_model *m)
 {
 	/* TOMOYO stops learning at max_learning_entry; 0 means no limit
@@ -44,6 +55,9 @@ static void profile_text(struct hm_sbuf *b, const struct hm_model *m)
 			       "max_learning_entry=%lu }\n", i, max);
 		hm_sbuf_printf(b, "%u-CONFIG={ mode=%s grant_log=no "
 			       "reject_log=yes }\n", i, profiles[i].mode);
+		for (unsigned k = 0; i && k < HM_ARRAY_SIZE(unlearned_kinds); k++)
+			hm_sbuf_printf(b, "%u-CONFIG::%s={ mode=disabled }\n",
+				       i, unlearned_kinds[k]);
 	}
 }
 

@@ -1,13 +1,17 @@
 #!/bin/sh
 # Install the Debian 12 packages histmac needs, only those that are missing.
-# usage: scripts/deps.sh build|test|bench...
+# usage: scripts/deps.sh build|test|vm|bench...
 # One list per purpose; `make demo` asks for build, `make test` for test.
 set -eu
 
 build="build-essential cmake pkg-config libaudit-dev libauparse-dev
 	libxml2-dev libxml2-utils libgraphviz-dev graphviz libpcre2-dev
 	libcmocka-dev libsystemd-dev"
-test="$build auditd tomoyo-tools clang libclang-rt-14-dev valgrind
+# vm: the kernel oracle (tests/vm): QEMU and a static busybox for its
+# initramfs; the kernel package itself is fetched by tests/vm/lib.sh into
+# a cache (apt-get download), never installed.
+vm="qemu-system-x86 busybox-static"
+test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	chromium curl apache2 iproute2 procps psmisc jq nodejs time
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3"
 bench="$test hyperfine laurel fapolicyd time"
@@ -17,8 +21,9 @@ for set in "$@"; do
 	case "$set" in
 	build) want="$want $build" ;;
 	test) want="$want $test" ;;
+	vm) want="$want $vm" ;;
 	bench) want="$want $bench" ;;
-	*) echo "deps.sh: unknown set '$set' (build, test, bench)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown set '$set' (build, test, vm, bench)" >&2; exit 2 ;;
 	esac
 done
 
