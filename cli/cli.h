@@ -128,17 +128,38 @@ void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
 				  FILE *f);
 void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);
 
-struct hm_lock;
+struct hm_store;
 
 /**
- * hm_cli_lock_policy() - take the writer lock of policy directory @dir
- * (creating @dir), or say who holds it.
+ * hm_cli_open_store() - open policy directory @dir for writing through
+ * its store (store.h), holding its lock (creating @dir) until
+ * hm_store_close(), or say who holds it.
  * @wait_s: 0 fail at once, > 0 wait that long, < 0 wait forever.
- * @out: the lock; release with hm_lock_release().
+ * @dialect: read and write as (HM_DIALECT_AUTO: as the files say).
+ * @learning: the command learns (keeps a base to rebase onto edits).
+ * @diag: the store's diagnostics; borrowed until hm_store_close().
+ * @out: the store; close with hm_store_close().
  * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
  */
-int hm_cli_lock_policy(const char *cmd, const char *dir, int wait_s,
-		       struct hm_lock **out);
+int hm_cli_open_store(const char *cmd, const char *dir, int wait_s,
+		      int dialect, bool learning, struct hm_diag *diag,
+		      struct hm_store **out);
+
+/**
+ * hm_cli_store_load() - load @s's policy, printing every diagnostic; as
+ * hm_cli_load_policy().
+ */
+int hm_cli_store_load(const char *cmd, struct hm_store *s,
+		      bool may_be_missing, struct hm_model **out);
+
+/**
+ * hm_cli_store_save() - save @m through @s (store.h), saying what failed
+ * and what could not be said in the dialect.
+ * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
+ */
+int hm_cli_store_save(const char *cmd, struct hm_store *s,
+		      const struct hm_model *m, const struct hm_file_out *extra,
+		      size_t n_extra);
 
 /* How a command that writes a whole policy (import, merge -o) treats a
  * directory that already holds one: refuse, replace, or add to it. */
@@ -157,15 +178,16 @@ int hm_cli_target_option(const char *cmd, int c, const char *arg,
 			 struct hm_cli_target *t);
 
 /**
- * hm_cli_take_target() - lock @dir for writing a whole policy; a @dir
- * that holds a policy already is refused unless @t says --force or
+ * hm_cli_take_target() - open @dir's store for writing a whole policy;
+ * a @dir that holds a policy already is refused unless @t says --force or
  * --append.
+ * @diag: the store's diagnostics; borrowed until hm_store_close().
  * @had_policy: set when @dir held a policy (the caller merges into it
  *	with --append).
- * Returns: HM_EXIT_OK (*@lock set) or HM_EXIT_FAIL (printed).
+ * Returns: HM_EXIT_OK (*@s set) or HM_EXIT_FAIL (printed).
  */
 int hm_cli_take_target(const char *cmd, const char *dir,
-		       const struct hm_cli_target *t, struct hm_lock **lock,
+		       const struct hm_cli_target *t, struct hm_diag *diag, struct hm_store **s,
 		       bool *had_policy);
 
 /** hm_cli_wait_option() - parse --wait[=SECONDS] (@arg may be NULL).

@@ -14,6 +14,7 @@
 
 #include "cli_export.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 #define CMD "import"
 
@@ -60,48 +61,30 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int save(struct hm_model *m, const char *dir, int dialect)
-{
-	struct hm_convert_stats st = { 0 };
-	int r;
-
-	if (dialect >= 0)
-		m->dialect = (enum hm_dialect)dialect;
-	r = hm_policy_save_dir(m, dir, m->dialect, 0, &st);
-	if (r) {
-		warnx("%s: saving %s: %s", CMD, dir, strerror(-r));
-		return HM_EXIT_FAIL;
-	}
-	if (st.n_commented)
-		warnx("%s: %lu entries cannot be said in %s and were written "
-		      "as comments", CMD, st.n_commented,
-		      hm_dialect_names[m->dialect]);
-	return HM_EXIT_OK;
-}
-
 /* Under the directory's lock: replace the policy, or add @m to it. */
 static int store(struct hm_model *m, const char *dir, int dialect,
 		 const struct hm_cli_target *t)
 {
-	struct hm_lock *lock;
+	struct hm_diag d = { 0 };
+	struct hm_store *s;
 	struct hm_model *old = NULL;
 	bool had;
-	int status = hm_cli_take_target(CMD, dir, t, &lock, &had);
+	int status = hm_cli_take_target(CMD, dir, t, &d, &s, &had);
 
 	if (status != HM_EXIT_OK)
 		return status;
 	if (had && t->append) {
-		status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false,
-					    &old);
+		status = hm_cli_store_load(CMD, s, false, &old);
 		if (status == HM_EXIT_OK && hm_model_merge(old, m) < 0)
 			status = HM_EXIT_FAIL;
-		if (status == HM_EXIT_OK)
-			status = save(old, dir, dialect);
-		hm_model_free(old);
-	} else {
-		status = save(m, dir, dialect);
+		m = old;
 	}
-	hm_lock_release(lock, status != HM_EXIT_OK);
+	if (dialect >= 0)
+		m->dialect = (enum hm_dialect)dialect;
+	if (status == HM_EXIT_OK)
+		status = hm_cli_store_save(CMD, s, m, NULL, 0);
+	hm_model_free(old);
+	hm_store_close(s, status != HM_EXIT_OK);
 	return status;
 }
 

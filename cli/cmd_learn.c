@@ -47,7 +47,8 @@ struct learn {
 	uint64_t said_violations;	/* seq of the last one logged live */
 	int wait_s;			/* --wait: for the directory's lock */
 	struct hm_learn_opts lo;
-	struct hm_lock *lock;		/* held from load to the last save */
+	struct hm_store *store;		/* its lock held from load to the
+					 * last save */
 
 	struct hm_model *m;		/* until the session owns them */
 	struct hm_learner *l;
@@ -547,9 +548,8 @@ static int open_input(struct learn *L)
 static int start_session(struct learn *L)
 {
 	struct hm_learn_session_opts o = {
-		.policy = L->policy,
+		.store = L->store,
 		.state = L->state,
-		.dialect = L->dialect,
 		.max_entry = L->max_entry,
 		.save_interval = live(L) ? L->save_interval : 0,
 		.lo = &L->lo,
@@ -568,11 +568,12 @@ static int start_session(struct learn *L)
 
 static int setup(struct learn *L)
 {
-	int r = hm_cli_lock_policy(CMD, L->policy, L->wait_s, &L->lock);
+	int r = hm_cli_open_store(CMD, L->policy, L->wait_s, L->dialect, true,
+				  &L->diag, &L->store);
 
 	if (r != HM_EXIT_OK)
 		return r;
-	r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
+	r = hm_cli_store_load(CMD, L->store, true, &L->m);
 
 	if (r != HM_EXIT_OK) {
 		if (r == HM_EXIT_POLICY)
@@ -593,9 +594,9 @@ static int setup(struct learn *L)
 	}
 	hm_cli_print_diag(&L->diag, stderr);	/* bad rewrite rules */
 	hm_diag_free(&L->diag);
-	if (L->state && access(L->state, F_OK) == 0) {
-		r = hm_tracker_load(hm_walker_tracker(hm_learner_walker(L->l)),
-				    L->state, &L->diag, NULL, NULL);
+	if (L->state) {
+		r = hm_store_load_state(L->store,
+			hm_walker_tracker(hm_learner_walker(L->l)), L->state);
 		if (r < 0)
 			warnx("%s: %s: %s (starting with no process table)",
 			      CMD, L->state, strerror(-r));
@@ -655,7 +656,9 @@ HM_CMD(learn)
 		if (violations(&L) && status == HM_EXIT_OK)
 			status = HM_EXIT_FINDINGS;
 	}
-	hm_lock_release(L.lock, status == HM_EXIT_FAIL);
+	hm_learn_session_free(L.s);
+	L.s = NULL;
+	hm_store_close(L.store, status == HM_EXIT_FAIL);
 	cleanup(&L);
 	return hm_cli_finish(status);
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
+#include "histmac/store.h"
 
 #define CMD "merge"
 
@@ -63,16 +64,18 @@ static char *host_of(const char *dir)
 }
 
 /* The merged policy and its provenance.conf, in one commit. */
-static int save_merged(const struct hm_model *out, struct hm_provenance *prov,
-		       const char *dir, struct hm_convert_stats *st)
+static int save_merged(struct hm_store *s, const struct hm_model *out,
+		       struct hm_provenance *prov)
 {
 	struct hm_file_out f = { 0 };
-	int r = hm_provenance_text(prov, &f);
+	int status = hm_provenance_text(prov, &f) ? HM_EXIT_FAIL : HM_EXIT_OK;
 
-	if (!r)
-		r = hm_policy_save_dir_with(out, dir, out->dialect, 0, st, &f, 1);
+	if (status == HM_EXIT_OK)
+		status = hm_cli_store_save(CMD, s, out, &f, 1);
+	else
+		warnx("%s: %s", CMD, strerror(ENOMEM));
 	free((char *)f.text);
-	return r;
+	return status;
 }
 
 /* @dir's provenance.conf when it was merged, else @dir's name is a host. */
@@ -135,9 +138,9 @@ HM_CMD(merge)
 	int dialect = HM_DIALECT_AUTO;
 	struct hm_model *out;
 	struct hm_provenance *prov = NULL;
-	struct hm_convert_stats st = { 0 };
+	struct hm_diag d = { 0 };
 	struct hm_cli_target t = { 0 };
-	struct hm_lock *lock = NULL;
+	struct hm_store *s = NULL;
 	bool had = false;
 	int status = HM_EXIT_OK;
 	int c;
@@ -171,26 +174,20 @@ HM_CMD(merge)
 		hm_model_free(out);
 		return HM_EXIT_FAIL;
 	}
-	status = hm_cli_take_target(CMD, output, &t, &lock, &had);
+	status = hm_cli_take_target(CMD, output, &t, &d, &s, &had);
 	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
 		status = merge_one(out, prov, argv[i], i == optind);
 	if (status == HM_EXIT_OK && had && t.append)
 		status = merge_one(out, prov, output, false);
 	if (status == HM_EXIT_OK) {
-		int r;
-
 		if (dialect >= 0)
 			out->dialect = (enum hm_dialect)dialect;
-		r = save_merged(out, prov, output, &st);
-		if (r) {
-			warnx("%s: saving %s: %s", CMD, output, strerror(-r));
-			status = HM_EXIT_FAIL;
-		} else {
+		status = save_merged(s, out, prov);
+		if (status == HM_EXIT_OK)
 			printf("merged %d policies into %s: %zu domains\n",
 			       argc - optind, output, out->n_domains);
-		}
 	}
-	hm_lock_release(lock, status != HM_EXIT_OK);
+	hm_store_close(s, status != HM_EXIT_OK);
 	hm_model_free(out);
 	hm_provenance_free(prov);
 	return hm_cli_finish(status);

@@ -23,8 +23,9 @@ declare -A links=(
 	[hm_analyzer]="hm_util"
 	[hm_formats]="hm_analyzer hm_collector"
 	[hm_exporters]="hm_formats"
-	[hm_enforce]="hm_formats"
-	[hm_session]="hm_formats hm_collector"
+	[hm_store]="hm_formats hm_collector"
+	[hm_enforce]="hm_store"
+	[hm_session]="hm_store hm_collector"
 )
 # below ROOM: every room ROOM may use, transitively
 below() {

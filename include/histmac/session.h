@@ -2,13 +2,17 @@
 /*
  * session.h - a learning session (session/learn_session.c): audit events
  * from a collector go into a learner, and what was learned is saved into
- * a policy directory, periodically when following a live log.
+ * a policy directory through its store (store.h), periodically when
+ * following a live log.
  *
  * A save writes the policy first, then the process table, then the
  * collector's checkpoint.  A crash between two of them makes the next run
  * read some events again (learning them twice merges, it changes
- * nothing), but never skip one that the saved policy lacks.
+ * nothing), but never skip one that the saved policy lacks.  An edit an
+ * administrator made to the directory meanwhile is read before the save
+ * and what the session learned is added to it (the edit stays).
  *
+ *	hm_store_load(store, true, &model);
  *	hm_learn_session_new(&s, &o, model, learner, collector);
  *	while ((r = hm_learn_session_run(s)) > 0)
  *		show progress, or print s's diagnostics after a save;
@@ -18,19 +22,21 @@
 #ifndef HISTMAC_SESSION_H
 #define HISTMAC_SESSION_H
 
+#include <errno.h>
+
 #include "histmac/collector.h"
 #include "histmac/learn.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 struct hm_learn_session;
 
 /*
  * struct hm_learn_session_opts - where and how a session saves.
- * @policy: the policy directory (created when missing).
+ * @store: the policy directory, opened with .learning (the session sets
+ *	its path rule, process table and checkpoint); borrowed.
  * @state: process table file saved with the policy; may be NULL.
- * @dialect: the dialect to write, or HM_DIALECT_AUTO for the model's
- *	own; also the dialect a reload reads.
  * @max_entry: on reload, the max_learning_entry to keep (-1: the policy's).
  * @save_interval: seconds between saves while running; 0: only when the
  *	caller calls hm_learn_session_save().
@@ -40,9 +46,8 @@ struct hm_learn_session;
  *	policy (pathrule.h, histmac_paths.conf); may be NULL; borrowed.
  */
 struct hm_learn_session_opts {
-	const char *policy;
+	struct hm_store *store;
 	const char *state;
-	int dialect;
 	long max_entry;
 	unsigned int save_interval;
 	const struct hm_learn_opts *lo;
@@ -60,6 +65,10 @@ enum hm_session_tick {
 };
 
 #define HM_SESSION_BATCH 4096
+
+/* A save refused because the policy on disk has errors (an edit not
+ * finished): nothing written, learning kept for the next save. */
+#define HM_SESSION_UNREADABLE (-EBADMSG)
 
 /**
  * hm_learn_session_new() - a session learning from @c into @m with @l.
@@ -80,11 +89,11 @@ int hm_learn_session_new(struct hm_learn_session **out,
  * hm_learn_session_run() - learn events until something to report.
  * @s: the session.
  *
- * A reload request from the collector (-EINTR: SIGHUP) saves, then loads
- * the policy directory anew (the administrator may have edited the
- * exception policy or rewrite.conf) and learns on into it; a directory
- * that does not load is reported into the diag and learning goes on with
- * the old model.
+ * A reload request from the collector (-EINTR: SIGHUP) loads the policy
+ * directory anew (the administrator may have edited the exception policy
+ * or rewrite.conf), adds what was learned since the last save, learns on
+ * into it and saves; a directory with errors is reported into the diag,
+ * not saved over, and learning goes on with the old model.
  * Returns: an enum hm_session_tick (call again for more), or a negative
  * errno (reading, learning or saving failed; described in the diag).
  */
@@ -92,8 +101,11 @@ int hm_learn_session_run(struct hm_learn_session *s);
 
 /**
  * hm_learn_session_save() - save the policy, then the process table, then
- * the collector's checkpoint, stopping at the first failure.
- * Returns: 0 or a negative errno (described in the diag).
+ * the collector's checkpoint, stopping at the first failure.  A policy
+ * edited on disk since it was loaded or saved is read first, and what was
+ * learned since is added to it.
+ * Returns: 0, HM_SESSION_UNREADABLE, or a negative errno (described in
+ * the diag).
  */
 int hm_learn_session_save(struct hm_learn_session *s);
 
