@@ -136,6 +136,11 @@ void hm_store_set_dialect(struct hm_store *s, int dialect)
 	s->o.dialect = dialect;
 }
 
+void hm_store_set_wait(struct hm_store *s, int wait_s)
+{
+	s->o.wait_s = wait_s;
+}
+
 const struct hm_lock_holder *hm_store_holder(const struct hm_store *s)
 {
 	return &s->holder;

@@ -113,6 +113,10 @@ struct hm_diag *hm_store_diag(const struct hm_store *s);
  * model's own). */
 void hm_store_set_dialect(struct hm_store *s, int dialect);
 
+/** hm_store_set_wait() - wait up to @wait_s for the lock from now on
+ * (as hm_store_opts.wait_s). */
+void hm_store_set_wait(struct hm_store *s, int wait_s);
+
 /** hm_store_holder() - who held the lock when taking it last failed. */
 const struct hm_lock_holder *hm_store_holder(const struct hm_store *s);
 
