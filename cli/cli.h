@@ -154,7 +154,7 @@ int hm_cli_store_load(const char *cmd, struct hm_store *s,
 
 /**
  * hm_cli_store_save() - save @m through @s (store.h), saying what failed
- * and what could not be said in the dialect.
+ * (hm_store_converted() has what could not be said in the dialect).
  * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
  */
 int hm_cli_store_save(const char *cmd, struct hm_store *s,

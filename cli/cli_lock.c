@@ -107,7 +107,6 @@ int hm_cli_store_save(const char *cmd, struct hm_store *s,
 {
 	const char *dir = hm_store_dir(s);
 	int r = hm_store_save(s, m, extra, n_extra);
-	const struct hm_convert_stats *st = hm_store_converted(s);
 
 	print_diag(s);
 	if (r == -ESTALE) {
@@ -119,10 +118,6 @@ int hm_cli_store_save(const char *cmd, struct hm_store *s,
 		warnx("%s: saving %s: %s", cmd, dir, strerror(-r));
 		return HM_EXIT_FAIL;
 	}
-	if (st->n_commented)
-		warnx("%s: %lu entries cannot be said in %s and were written "
-		      "as comments", cmd, st->n_commented,
-		      hm_dialect_names[m->dialect]);
 	return HM_EXIT_OK;
 }
 

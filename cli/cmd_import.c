@@ -83,6 +83,10 @@ static int store(struct hm_model *m, const char *dir, int dialect,
 		m->dialect = (enum hm_dialect)dialect;
 	if (status == HM_EXIT_OK)
 		status = hm_cli_store_save(CMD, s, m, NULL, 0);
+	if (status == HM_EXIT_OK && hm_store_converted(s)->n_commented)
+		warnx("%s: %lu entries cannot be said in %s and were written "
+		      "as comments", CMD, hm_store_converted(s)->n_commented,
+		      hm_dialect_names[m->dialect]);
 	hm_model_free(old);
 	hm_store_close(s, status != HM_EXIT_OK);
 	return status;

@@ -375,23 +375,18 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 				  .name1 = path, .ctx = ctx };
 	struct hm_learn_added res;
 	union hm_acl_any e;
-	union hm_acl_any *pe = NULL;
 	struct hm_domain *d;
 	int r = learn_domain(L, domain_name, &d);
 
-	if (r)
-		return r;
-	/* At the quota only an entry the domain holds may widen: a name the
-	 * model lacks would be interned for nothing (unbounded growth). */
-	if (!hm_learn_full(L->m, d) ||
-	    hm_name_lookup(L->m->names, path->str, path->len)) {
+	if (!r)
+		r = hm_learn_quota(L->m, d, L->g, &L->scratch, NULL, &req,
+				   &res);
+	if (r > 0) {
 		r = hm_generalize_request(L->g, L->m, &req, NULL, &e);
-		if (r)
-			return r;
 		e.head.perm = perm ? perm : 1u << HM_FILE_READ;
-		pe = &e;
+		if (!r)
+			r = hm_learn_add(L->m, d, &e, &res); /* learn's own */
 	}
-	r = hm_learn_add(L->m, d, pe, &res);	/* learn's own path */
 	if (r || res.what == HM_LEARN_KNOWN)
 		return r;
 	if (res.what == HM_LEARN_QUOTA) {
