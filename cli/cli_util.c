@@ -48,7 +48,7 @@ int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 	}
 	if (may_be_missing && stat(dir, &st) < 0 && errno == ENOENT) {
 		if (dialect >= 0)
-			m->dialect = (enum hm_dialect)dialect;
+			hm_model_set_dialect(m, (enum hm_dialect)dialect);
 		*out = m;
 		return HM_EXIT_OK;
 	}

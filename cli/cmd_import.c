@@ -80,7 +80,7 @@ static int store(struct hm_model *m, const char *dir, int dialect,
 		m = old;
 	}
 	if (dialect >= 0)
-		m->dialect = (enum hm_dialect)dialect;
+		hm_model_set_dialect(m, (enum hm_dialect)dialect);
 	if (status == HM_EXIT_OK)
 		status = hm_cli_store_save(CMD, s, m, NULL, 0);
 	if (status == HM_EXIT_OK && hm_store_converted(s)->n_commented)

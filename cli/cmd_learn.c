@@ -581,11 +581,10 @@ static int setup(struct learn *L)
 			      "%s); nothing was learned", CMD, L->policy);
 		return r;
 	}
-	if (L->profile >= 0) {
-		L->m->inherit_profile = false;
-	}
+	if (L->profile >= 0)
+		hm_model_set_inherit_profile(L->m, false);
 	if (L->max_entry >= 0)
-		L->m->max_learning_entry = (uint32_t)L->max_entry;
+		hm_model_set_max_learning_entry(L->m, (uint32_t)L->max_entry);
 	r = hm_learner_new(L->m, &L->lo, L->profile >= 0 ? (uint8_t)L->profile :
 				   HM_PROFILE_LEARNING, &L->diag, &L->l);
 	if (r) {

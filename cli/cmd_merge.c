@@ -120,8 +120,8 @@ static int merge_one(struct hm_model *out, struct hm_provenance *prov,
 		return status;
 	}
 	if (first) {
-		out->dialect = m->dialect;
-		out->max_learning_entry = m->max_learning_entry;
+		hm_model_set_dialect(out, m->dialect);
+		hm_model_set_max_learning_entry(out, m->max_learning_entry);
 	}
 	n = hm_model_merge(out, m);
 	hm_model_free(m);
@@ -181,7 +181,7 @@ HM_CMD(merge)
 		status = merge_one(out, prov, output, false);
 	if (status == HM_EXIT_OK) {
 		if (dialect >= 0)
-			out->dialect = (enum hm_dialect)dialect;
+			hm_model_set_dialect(out, (enum hm_dialect)dialect);
 		status = save_merged(s, out, prov);
 		if (status == HM_EXIT_OK)
 			printf("merged %d policies into %s: %zu domains\n",

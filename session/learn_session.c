@@ -88,9 +88,9 @@ static int install(struct hm_learn_session *s, struct hm_model *n)
 {
 	int r;
 
-	n->inherit_profile = s->m->inherit_profile;
+	hm_model_set_inherit_profile(n, s->m->inherit_profile);
 	if (s->o.max_entry >= 0)
-		n->max_learning_entry = (uint32_t)s->o.max_entry;
+		hm_model_set_max_learning_entry(n, (uint32_t)s->o.max_entry);
 	r = hm_learner_set_model(s->l, n, s->o.lo);
 	if (r)
 		return r;

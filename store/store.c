@@ -194,7 +194,7 @@ int hm_store_load(struct hm_store *s, bool may_be_missing,
 	stat_files(s, st);
 	if (may_be_missing && access(s->o.dir, F_OK) < 0 && errno == ENOENT) {
 		if (s->o.dialect >= 0)
-			m->dialect = (enum hm_dialect)s->o.dialect;
+			hm_model_set_dialect(m, (enum hm_dialect)s->o.dialect);
 	} else if (!may_be_missing && !hm_store_has_policy(s)) {
 		r = -ENOENT;
 	} else {
