@@ -315,15 +315,6 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static size_t count_entries(const struct hm_model *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->n_domains; i++)
-		n += m->domains[i]->n_acl;
-	return n;
-}
-
 /* Said once a run, not at every periodic save of a live learner. */
 static void say_comments(struct learn *L)
 {
@@ -342,18 +333,16 @@ static void say_comments(struct learn *L)
 
 static void progress(struct learn *L, bool force)
 {
-	struct hm_model *m = hm_learn_session_model(L->s);
 	time_t now = time(NULL);
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet || !hm_cli_stderr_is_tty() ||
 	    (!force && now == L->last_progress))
 		return;
 	L->last_progress = now;
-	hm_learner_stats(hm_learn_session_learner(L->s), &st);
+	hm_learn_session_stats(L->s, &st);
 	fprintf(stderr, "\rlearn: %llu events, %zu domains, %zu entries  ",
-		(unsigned long long)st.events, m->n_domains,
-		count_entries(m));
+		(unsigned long long)st.learn.events, st.domains, st.entries);
 	if (force)
 		fputc('\n', stderr);
 }
@@ -370,8 +359,7 @@ static bool live(const struct learn *L)
  */
 static void log_new_violations(struct learn *L)
 {
-	struct hm_checker *ck =
-		hm_learner_checker(hm_learn_session_learner(L->s));
+	struct hm_checker *ck = hm_learn_session_violations(L->s);
 	const struct hm_model *m = hm_checker_model(ck);
 	const struct hm_violation *const *v;
 	uint64_t top = L->said_violations;
@@ -408,14 +396,14 @@ static void log_new_violations(struct learn *L)
 
 static void saved(struct learn *L)
 {
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet)
 		return;
-	hm_learner_stats(hm_learn_session_learner(L->s), &st);
+	hm_learn_session_stats(L->s, &st);
 	fprintf(stderr, "learn: saved %s: %llu events, %llu new entries\n",
-		L->policy, (unsigned long long)st.events,
-		(unsigned long long)st.entries_new);
+		L->policy, (unsigned long long)st.learn.events,
+		(unsigned long long)st.learn.entries_new);
 }
 
 /* Learn until the input ends; print what the session has to say. */
@@ -441,50 +429,43 @@ static int run_loop(struct learn *L)
 }
 
 /* What the process table met that changes what was learned where. */
-static void print_tracker(struct learn *L)
+static void print_tracker(const struct hm_tracker_stats *ts)
 {
-	struct hm_tracker_stats ts;
-
-	hm_tracker_stats(hm_walker_tracker(hm_learner_walker(
-		hm_learn_session_learner(L->s))), &ts);
-	if (ts.too_long)
+	if (ts->too_long)
 		printf("  transition_failed (domain name over %d bytes): %llu\n",
-		       HM_MAX_DOMAIN, (unsigned long long)ts.too_long);
-	if (ts.pid_reuse || ts.evictions)
+		       HM_MAX_DOMAIN, (unsigned long long)ts->too_long);
+	if (ts->pid_reuse || ts->evictions)
 		printf("  processes: %llu pid reuse, %llu evicted (cap %llu)\n",
-		       (unsigned long long)ts.pid_reuse,
-		       (unsigned long long)ts.evictions,
-		       (unsigned long long)ts.max_procs);
+		       (unsigned long long)ts->pid_reuse,
+		       (unsigned long long)ts->evictions,
+		       (unsigned long long)ts->max_procs);
 }
 
 static void summary(struct learn *L)
 {
-	struct hm_learner *l = hm_learn_session_learner(L->s);
-	struct hm_model *m = hm_learn_session_model(L->s);
-	const struct hm_walk_stats *ws = hm_walker_stats(hm_learner_walker(l));
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet)
 		return;
-	hm_learner_stats(l, &st);
+	hm_learn_session_stats(L->s, &st);
 	printf("learned from %llu events (%llu records) into %s\n",
 	       (unsigned long long)cs->events, (unsigned long long)cs->records,
 	       L->policy);
 	printf("  domains: %llu new, %zu total\n",
-	       (unsigned long long)st.domains_new, m->n_domains);
+	       (unsigned long long)st.learn.domains_new, st.domains);
 	printf("  entries: %llu new, %llu widened, %zu total\n",
-	       (unsigned long long)st.entries_new,
-	       (unsigned long long)st.perms_new, count_entries(m));
-	if (st.folded)
+	       (unsigned long long)st.learn.entries_new,
+	       (unsigned long long)st.learn.perms_new, st.entries);
+	if (st.learn.folded)
 		printf("  folded into patterns: %llu\n",
-		       (unsigned long long)st.folded);
-	if (st.quota_hits)
+		       (unsigned long long)st.learn.folded);
+	if (st.learn.quota_hits)
 		printf("  refused by max_learning_entry: %llu\n",
-		       (unsigned long long)st.quota_hits);
-	print_tracker(L);
+		       (unsigned long long)st.learn.quota_hits);
+	print_tracker(&st.procs);
 	hm_cli_print_collector_skips(cs, stdout);
-	hm_cli_print_walk_skips(ws, stdout);
+	hm_cli_print_walk_skips(st.walk, stdout);
 }
 
 /*
@@ -493,8 +474,7 @@ static void summary(struct learn *L)
  */
 static int violations(struct learn *L)
 {
-	struct hm_checker *ck =
-		hm_learner_checker(hm_learn_session_learner(L->s));
+	struct hm_checker *ck = hm_learn_session_violations(L->s);
 	struct hm_check_summary s = { .policy = L->policy };
 	size_t n;
 
@@ -563,6 +543,8 @@ static int start_session(struct learn *L)
 	}
 	L->m = NULL;	/* the session's now */
 	L->l = NULL;
+	hm_cli_print_diag(&L->diag, stderr);	/* the process table's */
+	hm_diag_free(&L->diag);
 	return HM_EXIT_OK;
 }
 
@@ -593,13 +575,6 @@ static int setup(struct learn *L)
 	}
 	hm_cli_print_diag(&L->diag, stderr);	/* bad rewrite rules */
 	hm_diag_free(&L->diag);
-	if (L->state) {
-		r = hm_store_load_state(L->store,
-			hm_walker_tracker(hm_learner_walker(L->l)), L->state);
-		if (r < 0)
-			warnx("%s: %s: %s (starting with no process table)",
-			      CMD, L->state, strerror(-r));
-	}
 	if (open_input(L))
 		return HM_EXIT_FAIL;
 	return start_session(L);

@@ -28,6 +28,24 @@ struct hm_learn_session {
 	unsigned long n;		/* events since the last PROGRESS */
 };
 
+static struct hm_tracker *tracker(const struct hm_learn_session *s)
+{
+	return hm_walker_tracker(hm_learner_walker(s->l));
+}
+
+/* The process table saved with the policy: a running process's later
+ * execs go on from its domain. */
+static void load_state(struct hm_learn_session *s)
+{
+	int r = s->o.state ? hm_store_load_state(s->o.store, tracker(s),
+						 s->o.state) : 0;
+
+	if (r < 0)
+		hm_diag_add(s->o.diag, HM_DIAG_WARNING, s->o.state, 0,
+			    "%s (starting with no process table)",
+			    strerror(-r));
+}
+
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
 			 struct hm_model *m, struct hm_learner *l,
@@ -43,8 +61,8 @@ int hm_learn_session_new(struct hm_learn_session **out,
 	s->c = c;
 	s->last_save = time(NULL);
 	hm_store_set_paths(o->store, o->paths);
-	hm_store_set_state(o->store, hm_walker_tracker(hm_learner_walker(l)),
-			   o->state, c);
+	hm_store_set_state(o->store, tracker(s), o->state, c);
+	load_state(s);
 	*out = s;
 	return 0;
 }
@@ -63,9 +81,22 @@ struct hm_model *hm_learn_session_model(const struct hm_learn_session *s)
 	return s->m;
 }
 
-struct hm_learner *hm_learn_session_learner(const struct hm_learn_session *s)
+void hm_learn_session_stats(const struct hm_learn_session *s,
+			    struct hm_learn_session_stats *out)
 {
-	return s->l;
+	memset(out, 0, sizeof(*out));
+	hm_learner_stats(s->l, &out->learn);
+	out->walk = hm_walker_stats(hm_learner_walker(s->l));
+	hm_tracker_stats(tracker(s), &out->procs);
+	out->domains = s->m->n_domains;
+	for (size_t i = 0; i < s->m->n_domains; i++)
+		out->entries += s->m->domains[i]->n_acl;
+}
+
+struct hm_checker *
+hm_learn_session_violations(const struct hm_learn_session *s)
+{
+	return hm_learner_checker(s->l);
 }
 
 const struct hm_convert_stats *

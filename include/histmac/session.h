@@ -29,6 +29,7 @@
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 #include "histmac/store.h"
+#include "histmac/tracker.h"
 
 struct hm_learn_session;
 
@@ -36,7 +37,9 @@ struct hm_learn_session;
  * struct hm_learn_session_opts - where and how a session saves.
  * @store: the policy directory, opened with .learning (the session sets
  *	its path rule, process table and checkpoint); borrowed.
- * @state: process table file saved with the policy; may be NULL.
+ * @state: process table file, loaded at start (when it exists: else the
+ *	table starts empty, said in @diag) and saved with the policy; may
+ *	be NULL.
  * @max_entry: on reload, the max_learning_entry to keep (-1: the policy's).
  * @save_interval: seconds between saves while running; 0: only when the
  *	caller calls hm_learn_session_save().
@@ -112,8 +115,32 @@ int hm_learn_session_save(struct hm_learn_session *s);
 /** hm_learn_session_model() - the model learned into; borrowed. */
 struct hm_model *hm_learn_session_model(const struct hm_learn_session *s);
 
-/** hm_learn_session_learner() - the learner; borrowed. */
-struct hm_learner *hm_learn_session_learner(const struct hm_learn_session *s);
+/*
+ * struct hm_learn_session_stats - what a session has to report.
+ * @learn: the learner's counters.
+ * @walk: accesses the walker skipped, and why; borrowed from the session.
+ * @procs: the process table's counters.
+ * @domains: domains in the policy now.
+ * @entries: entries in the policy now.
+ */
+struct hm_learn_session_stats {
+	struct hm_learn_stats learn;
+	const struct hm_walk_stats *walk;
+	struct hm_tracker_stats procs;
+	size_t domains;
+	size_t entries;
+};
+
+/** hm_learn_session_stats() - the session's counters, now. */
+void hm_learn_session_stats(const struct hm_learn_session *s,
+			    struct hm_learn_session_stats *out);
+
+/**
+ * hm_learn_session_violations() - accesses in domains not in learning
+ * mode, judged as `check` judges them (check.h); borrowed.
+ */
+struct hm_checker *
+hm_learn_session_violations(const struct hm_learn_session *s);
 
 /**
  * hm_learn_session_converted() - what every save so far could not say in
