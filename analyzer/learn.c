@@ -222,7 +222,7 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 	if (r >= 0)
 		r = hm_generalizer_new(m, o, d, &l->g);
 	if (r >= 0)
-		r = hm_checker_new(m, o, NULL, &l->ck);	/* rules: said once */
+		r = hm_checker_new_list(m, l->g, &l->ck);
 	if (r < 0) {
 		hm_learner_free(l);
 		return r;
@@ -236,8 +236,8 @@ void hm_learner_free(struct hm_learner *l)
 	if (!l)
 		return;
 	hm_walker_free(l->w);
+	hm_checker_free(l->ck);		/* borrows l->g */
 	hm_generalizer_free(l->g);
-	hm_checker_free(l->ck);
 	hm_model_free(l->scratch);
 	free(l);
 }
@@ -264,7 +264,7 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 	int r = hm_generalizer_new(m, o, l->d, &g);
 
 	if (!r)
-		r = hm_checker_new(m, o, NULL, &ck);
+		r = hm_checker_new_list(m, g, &ck);
 	if (r) {
 		hm_generalizer_free(g);
 		return r;

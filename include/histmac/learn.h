@@ -307,6 +307,16 @@ struct hm_checker;
  */
 int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
 		   struct hm_diag *d, struct hm_checker **out);
+
+/**
+ * hm_checker_new_list() - only the violation lists, for accesses another
+ * walker judges (hm_checker_access(); hm_checker_event() is -EINVAL): the
+ * learner's, for domains not in learning mode.
+ * @g: the generalizer that makes the missing entries; borrowed.
+ * Returns: 0 or negative errno; caller frees with hm_checker_free().
+ */
+int hm_checker_new_list(struct hm_model *m, struct hm_generalizer *g,
+			struct hm_checker **out);
 void hm_checker_free(struct hm_checker *c);
 
 /** hm_checker_event() - Returns: violations found in @ev, or -errno. */
