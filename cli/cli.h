@@ -33,6 +33,8 @@ extern const struct hm_cmd hm_commands[];
 /**
  * hm_cli_finish() - flush and close stdout; a write error (full disk)
  * turns @status into HM_EXIT_FAIL.  Returns the final exit status.
+ * main() calls it once after the command; a command that must flush
+ * before it goes on (an exec) may call it first (it closes once).
  */
 int hm_cli_finish(int status);
 

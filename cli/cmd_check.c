@@ -253,7 +253,7 @@ HM_CMD(check)
 	status = parse_args(&C, argc, argv);
 	if (status) {
 		free(C.in.files);
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	}
 	status = hm_cli_load_policy(CMD, C.policy, HM_DIALECT_AUTO, false, &m);
 	if (status != HM_EXIT_FAIL) {
@@ -264,5 +264,5 @@ HM_CMD(check)
 	}
 	hm_model_free(m);
 	free(C.in.files);
-	return hm_cli_finish(status);
+	return status;
 }

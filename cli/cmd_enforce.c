@@ -279,7 +279,7 @@ HM_CMD(enforce)
 		if (c == 'h') {
 			usage(stdout);
 			free(o.marks);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		}
 		status = parse_option(&o, c, optarg);
 		if (status)
@@ -302,5 +302,5 @@ HM_CMD(enforce)
 	if (!status)
 		status = hm_enforcer_run(&o);
 	free(o.marks);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -220,7 +220,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -229,5 +229,5 @@ int cmd_export(int argc, char **argv)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
 	if (optind < argc)
 		return hm_cli_usage_error(CMD, "unexpected '%s'", argv[optind]);
-	return hm_cli_finish(run(&o));
+	return run(&o);
 }

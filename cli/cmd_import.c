@@ -137,7 +137,7 @@ HM_CMD(import)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -156,11 +156,11 @@ HM_CMD(import)
 	if (r == -EINVAL) {
 		warnx("%s: %s is not a valid policy document; nothing "
 		      "imported", CMD, input);
-		return hm_cli_finish(HM_EXIT_POLICY);
+		return HM_EXIT_POLICY;
 	}
 	if (r) {
 		warnx("%s: %s: %s", CMD, input, strerror(-r));
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	}
 	if (!dry_run)
 		status = store(m, policy, dialect, &t);
@@ -168,5 +168,5 @@ HM_CMD(import)
 		printf("%s %s: %zu domains\n", dry_run ? "valid" : "imported",
 		       input, m->n_domains);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

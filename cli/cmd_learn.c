@@ -607,7 +607,7 @@ HM_CMD(learn)
 	status = parse_args(&L, argc, argv);
 	if (status) {
 		cleanup(&L);
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	}
 	install_signals();
 	status = setup(&L);
@@ -636,5 +636,5 @@ HM_CMD(learn)
 	L.s = NULL;
 	hm_store_close(L.store, status == HM_EXIT_FAIL);
 	cleanup(&L);
-	return hm_cli_finish(status);
+	return status;
 }

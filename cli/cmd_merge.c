@@ -162,7 +162,7 @@ HM_CMD(merge)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -190,5 +190,5 @@ HM_CMD(merge)
 	hm_store_close(s, status != HM_EXIT_OK);
 	hm_model_free(out);
 	hm_provenance_free(prov);
-	return hm_cli_finish(status);
+	return status;
 }

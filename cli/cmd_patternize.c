@@ -130,7 +130,7 @@ HM_CMD(patternize)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -140,7 +140,7 @@ HM_CMD(patternize)
 	/* --apply reads and rewrites: hold the lock across both */
 	if (do_apply && hm_cli_open_store(CMD, policy, wait_s,
 					  HM_DIALECT_AUTO, false, &d, &st))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	status = st ? hm_cli_store_load(CMD, st, false, &m) :
 		      hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false,
 					 &m);
@@ -160,5 +160,5 @@ HM_CMD(patternize)
 	hm_store_close(st, status != HM_EXIT_OK);
 	hm_suggestions_free(s, n);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -81,7 +81,7 @@ int cmd_policy(int argc, char **argv)
 	if (argc >= 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
 		usage(stdout);
-		return hm_cli_finish(HM_EXIT_OK);
+		return HM_EXIT_OK;
 	}
 	if (argc < 2 || strcmp(argv[1], "check"))
 		return hm_cli_usage_error(CMD, "expected 'check'");
@@ -100,7 +100,7 @@ int cmd_policy(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -109,5 +109,5 @@ int cmd_policy(int argc, char **argv)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
 	if (optind < argc)
 		return hm_cli_usage_error(CMD, "unexpected '%s'", argv[optind]);
-	return hm_cli_finish(check(dir, dialect));
+	return check(dir, dialect);
 }

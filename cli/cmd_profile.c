@@ -126,7 +126,7 @@ HM_CMD(profile)
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
 			break;
-		case 'h': usage(stdout); return hm_cli_finish(HM_EXIT_OK);
+		case 'h': usage(stdout); return HM_EXIT_OK;
 		default: return hm_cli_usage_error(CMD, "bad option");
 		}
 	}
@@ -148,7 +148,7 @@ HM_CMD(profile)
 	/* setting reads and rewrites: hold the lock across both */
 	if (optind < argc && hm_cli_open_store(CMD, dir, wait_s,
 					       HM_DIALECT_AUTO, false, &d, &s))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	status = s ? hm_cli_store_load(CMD, s, false, &m) :
 		     hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_OK)
@@ -156,5 +156,5 @@ HM_CMD(profile)
 				 argc - optind - 1, subtree) : list(m);
 	hm_store_close(s, status == HM_EXIT_FAIL);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

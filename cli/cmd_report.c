@@ -126,7 +126,7 @@ HM_CMD(report)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -137,7 +137,7 @@ HM_CMD(report)
 	if (!policy || !output)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR and -o DIR");
 	if (check_file && hm_cli_load_check(CMD, check_file, &check))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	o.check = check;
 	status = hm_cli_load_provenance(CMD, policy, false, &o.prov);
 	if (status != HM_EXIT_FAIL)
@@ -151,5 +151,5 @@ HM_CMD(report)
 	hm_model_free(m);
 	hm_provenance_free(o.prov);
 	hm_check_result_free(check);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -281,7 +281,7 @@ static int print_rare(const char *policy, unsigned long below)
 	if (n && !e)
 		status = HM_EXIT_FAIL;
 	hm_provenance_free(p);
-	return hm_cli_finish(status);
+	return status;
 }
 
 HM_CMD(stats)
@@ -304,7 +304,7 @@ HM_CMD(stats)
 	while ((opt = getopt_long(argc, argv, "p:f:h", options, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		}
 		if (opt == 'f') {
 			json = !strcmp(optarg, "json");
@@ -346,5 +346,5 @@ HM_CMD(stats)
 	}
 	free(c);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -129,7 +129,7 @@ HM_CMD(tree)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -146,7 +146,7 @@ HM_CMD(tree)
 			"cannot tell the format from '%s'; use --format",
 			format ? format : output);
 	if (highlight && hm_cli_load_check(CMD, highlight, &check))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	o.check = check;
 	status = hm_cli_load_policy(CMD, policy, dialect, false, &m);
 	if (m) {
@@ -157,5 +157,5 @@ HM_CMD(tree)
 	}
 	hm_model_free(m);
 	hm_check_result_free(check);
-	return hm_cli_finish(status);
+	return status;
 }
