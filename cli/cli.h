@@ -171,13 +171,83 @@ struct hm_cli_target {
 	bool append;		/* --append: merge into what is there */
 };
 
-/**
- * hm_cli_target_option() - --append ('a'), --force ('F') or
- * --wait[=SECONDS] ('w') of a command that writes a whole policy.
- * Returns: 0, or HM_EXIT_USAGE after printing the usage error.
+/*
+ * Options several commands share (cli_options.c): one spelling, one code,
+ * one handler.  A command puts the groups it takes in its option table
+ * and hands each code to hm_cli_shared_option() first.
  */
-int hm_cli_target_option(const char *cmd, int c, const char *arg,
-			 struct hm_cli_target *t);
+enum hm_cli_opt {
+	HM_OPT_RESOLVE = 0x1000,	/* --resolve */
+	HM_OPT_NO_RESOLVE,		/* --no-resolve */
+	HM_OPT_RESOLVE_ROOT,		/* --resolve-root DIR */
+	HM_OPT_NO_BUILTIN,		/* --no-builtin-rules */
+	HM_OPT_NO_REALPATH,		/* --no-exec-realpath */
+	HM_OPT_LEARN_FAILED,		/* --learn-failed */
+	HM_OPT_PEER_PORTS,		/* --peer-ports A-B */
+	HM_OPT_EPHEMERAL_PORTS,		/* --ephemeral-ports A-B */
+	HM_OPT_FROM,			/* --from D: the policy is read as D */
+	HM_OPT_DIALECT,			/* --dialect D: written as D */
+	HM_OPT_READ_DIALECT,		/* --dialect where only --from means
+					 * something: a usage error saying so */
+	HM_OPT_APPEND,			/* --append */
+	HM_OPT_FORCE,			/* --force */
+	HM_OPT_WAIT,			/* --wait[=SECONDS] */
+};
+
+#define HM_CLI_OPTS_PATHS \
+	{ "resolve", no_argument, NULL, HM_OPT_RESOLVE }, \
+	{ "no-resolve", no_argument, NULL, HM_OPT_NO_RESOLVE }, \
+	{ "resolve-root", required_argument, NULL, HM_OPT_RESOLVE_ROOT }
+/* how accesses become entries, as learning made them */
+#define HM_CLI_OPTS_GENERALIZE \
+	{ "no-builtin-rules", no_argument, NULL, HM_OPT_NO_BUILTIN }, \
+	{ "peer-ports", required_argument, NULL, HM_OPT_PEER_PORTS }, \
+	{ "ephemeral-ports", required_argument, NULL, HM_OPT_EPHEMERAL_PORTS }
+/* what only learning takes */
+#define HM_CLI_OPTS_LEARN \
+	HM_CLI_OPTS_GENERALIZE, \
+	{ "no-exec-realpath", no_argument, NULL, HM_OPT_NO_REALPATH }, \
+	{ "learn-failed", no_argument, NULL, HM_OPT_LEARN_FAILED }
+#define HM_CLI_OPT_FROM { "from", required_argument, NULL, HM_OPT_FROM }
+#define HM_CLI_OPT_DIALECT \
+	{ "dialect", required_argument, NULL, HM_OPT_DIALECT }
+/* a command that only reads a policy: --from D reads it as D */
+#define HM_CLI_OPTS_READ \
+	HM_CLI_OPT_FROM, \
+	{ "dialect", required_argument, NULL, HM_OPT_READ_DIALECT }
+#define HM_CLI_OPT_WAIT { "wait", optional_argument, NULL, HM_OPT_WAIT }
+/* a command that writes a whole policy into a directory */
+#define HM_CLI_OPTS_TARGET \
+	{ "append", no_argument, NULL, HM_OPT_APPEND }, \
+	{ "force", no_argument, NULL, HM_OPT_FORCE }, \
+	HM_CLI_OPT_WAIT
+
+/* What the shared options set. */
+struct hm_cli_shared {
+	int resolve;			/* -1: the policy's rule */
+	const char *resolve_root;
+	struct hm_learn_opts lo;
+	int from;			/* HM_DIALECT_AUTO: as the files say */
+	int dialect;			/* HM_DIALECT_AUTO: the model's */
+	struct hm_cli_target target;	/* --append, --force, --wait */
+};
+
+/** hm_cli_shared_init() - every shared option at its default. */
+void hm_cli_shared_init(struct hm_cli_shared *s);
+
+#define HM_CLI_NOT_SHARED (-1)
+
+/**
+ * hm_cli_shared_option() - handle option code @c if it is a shared one.
+ * Returns: 0 handled, HM_EXIT_USAGE (printed), or HM_CLI_NOT_SHARED (the
+ * command's own option).
+ */
+int hm_cli_shared_option(const char *cmd, int c, const char *arg,
+			 struct hm_cli_shared *s);
+
+/** hm_cli_input_add() - one more input file (-i LOG, or a bare word).
+ * Returns: 0 or -ENOMEM. */
+int hm_cli_input_add(struct hm_cli_input *in, char *file);
 
 /**
  * hm_cli_take_target() - open @dir's store for writing a whole policy;

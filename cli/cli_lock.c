@@ -136,18 +136,6 @@ int hm_cli_wait_option(const char *cmd, const char *arg, int *out)
 	return 0;
 }
 
-int hm_cli_target_option(const char *cmd, int c, const char *arg,
-			 struct hm_cli_target *t)
-{
-	if (c == 'a')
-		t->append = true;
-	else if (c == 'F')
-		t->force = true;
-	else
-		return hm_cli_wait_option(cmd, arg, &t->wait_s);
-	return 0;
-}
-
 int hm_cli_take_target(const char *cmd, const char *dir,
 		       const struct hm_cli_target *t, struct hm_diag *diag, struct hm_store **s,
 		       bool *had_policy)

@@ -195,7 +195,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "from", required_argument, NULL, 'F' },
+		HM_CLI_OPT_FROM,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -211,7 +211,7 @@ int cmd_export(int argc, char **argv)
 		case 'f':
 			o.format = optarg;
 			break;
-		case 'F':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &o.from))
 				return HM_EXIT_USAGE;
 			break;

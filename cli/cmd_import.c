@@ -51,12 +51,10 @@ static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "format", required_argument, NULL, 'f' },
-	{ "dialect", required_argument, NULL, 'd' },
+	HM_CLI_OPT_DIALECT,
 	{ "schema", required_argument, NULL, 's' },
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "append", no_argument, NULL, 'a' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPTS_TARGET,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -99,14 +97,20 @@ HM_CMD(import)
 	const char *schema = NULL;
 	struct hm_diag d = { 0 };
 	struct hm_model *m = NULL;
-	int dialect = -1;
 	bool dry_run = false;
-	struct hm_cli_target t = { 0 };
+	struct hm_cli_shared sh;
 	int status = HM_EXIT_OK;
 	int r;
 	int c;
 
+	hm_cli_shared_init(&sh);
 	while ((c = getopt_long(argc, argv, "i:p:f:nh", options, NULL)) != -1) {
+		r = hm_cli_shared_option(CMD, c, optarg, &sh);
+		if (r != HM_CLI_NOT_SHARED) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -119,21 +123,11 @@ HM_CMD(import)
 				return hm_cli_usage_error(CMD, "unknown format "
 							  "'%s' (xml)", optarg);
 			break;
-		case 'd':
-			if (hm_cli_dialect_option(CMD, optarg, &dialect))
-				return HM_EXIT_USAGE;
-			break;
 		case 's':
 			schema = optarg;
 			break;
 		case 'n':
 			dry_run = true;
-			break;
-		case 'a':
-		case 'F':
-		case 'w':
-			if (hm_cli_target_option(CMD, c, optarg, &t))
-				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -163,7 +157,7 @@ HM_CMD(import)
 		return HM_EXIT_FAIL;
 	}
 	if (!dry_run)
-		status = store(m, policy, dialect, &t);
+		status = store(m, policy, sh.dialect, &sh.target);
 	if (status == HM_EXIT_OK)
 		printf("%s %s: %zu domains\n", dry_run ? "valid" : "imported",
 		       input, m->n_domains);

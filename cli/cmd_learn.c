@@ -34,19 +34,15 @@ struct learn {
 	char *state;
 	char *checkpoint;
 	struct hm_cli_input in;
-	int dialect;
+	struct hm_cli_shared sh;	/* dialect: read and written */
 	int profile;			/* -1: inherit (TOMOYO) */
 	long max_entry;			/* -1: the policy's */
 	unsigned save_interval;		/* seconds, follow/plugin */
-	int resolve;
-	const char *resolve_root;
 	const char *from;		/* --from start|end, or NULL */
 	bool verbose;
 	bool quiet;
 	bool said_comments;
 	uint64_t said_violations;	/* seq of the last one logged live */
-	int wait_s;			/* --wait: for the directory's lock */
-	struct hm_learn_opts lo;
 	struct hm_store *store;		/* its lock held from load to the
 					 * last save */
 
@@ -134,10 +130,8 @@ static void usage(FILE *f)
 }
 
 enum {
-	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_RESOLVE,
-	OPT_NO_RESOLVE, OPT_RESOLVE_ROOT, OPT_DIALECT, OPT_PROFILE, OPT_MAX,
-	OPT_NO_BUILTIN, OPT_NO_REALPATH, OPT_FAILED, OPT_PEER, OPT_EPHEMERAL,
-	OPT_SAVE_INTERVAL, OPT_WAIT, OPT_FROM,
+	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_PROFILE,
+	OPT_MAX, OPT_SAVE_INTERVAL, OPT_FROM,
 };
 
 static const struct option options[] = {
@@ -147,48 +141,21 @@ static const struct option options[] = {
 	{ "plugin", no_argument, NULL, OPT_PLUGIN },
 	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 	{ "state", required_argument, NULL, OPT_STATE },
-	{ "resolve", no_argument, NULL, OPT_RESOLVE },
-	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
-	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
-	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	HM_CLI_OPTS_PATHS,
+	HM_CLI_OPT_DIALECT,
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "max-learning-entry", required_argument, NULL, OPT_MAX },
-	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
-	{ "no-exec-realpath", no_argument, NULL, OPT_NO_REALPATH },
-	{ "learn-failed", no_argument, NULL, OPT_FAILED },
-	{ "peer-ports", required_argument, NULL, OPT_PEER },
-	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
+	HM_CLI_OPTS_LEARN,
 	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
-	{ "wait", optional_argument, NULL, OPT_WAIT },
+	HM_CLI_OPT_WAIT,
+	/* not the --from D of the commands that read a policy: where in
+	 * a followed log to start */
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* -i LOG may repeat; words that are not options are more logs. */
-static int add_input(struct learn *L, char *file)
-{
-	char **n = realloc(L->in.files, (L->in.n_files + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	L->in.files = n;
-	L->in.files[L->in.n_files++] = file;
-	return 0;
-}
-
-static int port_option(const char *arg, uint16_t *lo, uint16_t *hi)
-{
-	uint64_t a, b;
-
-	if (hm_cli_parse_range(arg, 65535, &a, &b))
-		return hm_cli_usage_error(CMD, "bad port range '%s'", arg);
-	*lo = (uint16_t)a;
-	*hi = (uint16_t)b;
-	return 0;
-}
 
 static int number_option(const char *name, const char *arg, uint64_t max,
 			 uint64_t *out)
@@ -200,22 +167,19 @@ static int number_option(const char *name, const char *arg, uint64_t max,
 
 static int parse_option(struct learn *L, int c, const char *arg)
 {
+	int r = hm_cli_shared_option(CMD, c, arg, &L->sh);
 	uint64_t v;
 
+	if (r != HM_CLI_NOT_SHARED)
+		return r;
 	switch (c) {
 	case 'i':
-		return add_input(L, (char *)arg) ? HM_EXIT_FAIL : 0;
+		return hm_cli_input_add(&L->in, (char *)arg) ? HM_EXIT_FAIL : 0;
 	case 'p': L->policy = arg; return 0;
-	case OPT_WAIT: return hm_cli_wait_option(CMD, arg, &L->wait_s);
 	case OPT_FOLLOW: L->in.follow = arg; return 0;
 	case OPT_PLUGIN: L->in.plugin = true; return 0;
 	case OPT_CHECKPOINT: L->checkpoint = strdup(arg); return 0;
 	case OPT_STATE: L->state = strdup(arg); return 0;
-	case OPT_RESOLVE: L->resolve = 1; return 0;
-	case OPT_NO_RESOLVE: L->resolve = 0; return 0;
-	case OPT_RESOLVE_ROOT: L->resolve_root = arg; return 0;
-	case OPT_DIALECT:
-		return hm_cli_dialect_option(CMD, arg, &L->dialect);
 	case OPT_PROFILE:
 		if (number_option("profile", arg, 255, &v))
 			return HM_EXIT_USAGE;
@@ -226,13 +190,6 @@ static int parse_option(struct learn *L, int c, const char *arg)
 			return HM_EXIT_USAGE;
 		L->max_entry = (long)v;
 		return 0;
-	case OPT_NO_BUILTIN: L->lo.builtin_rules = false; return 0;
-	case OPT_NO_REALPATH: L->lo.exec_realpath = false; return 0;
-	case OPT_FAILED: L->lo.learn_failed = true; return 0;
-	case OPT_PEER:
-		return port_option(arg, &L->lo.peer_port_min, &L->lo.peer_port_max);
-	case OPT_EPHEMERAL:
-		return port_option(arg, &L->lo.ephemeral_min, &L->lo.ephemeral_max);
 	case OPT_FROM:
 		if (strcmp(arg, "start") && strcmp(arg, "end"))
 			return hm_cli_usage_error(CMD, "--from start or end");
@@ -279,7 +236,7 @@ static int parse_args(struct learn *L, int argc, char **argv)
 		if (!L->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
 						  argv[optind]);
-		if (add_input(L, argv[optind]))
+		if (hm_cli_input_add(&L->in, argv[optind]))
 			return HM_EXIT_FAIL;
 	}
 	if (!L->policy)
@@ -288,7 +245,7 @@ static int parse_args(struct learn *L, int argc, char **argv)
 	if (modes != 1)
 		return hm_cli_usage_error(CMD, "give exactly one of -i LOG..., "
 					  "--follow LOG, --plugin");
-	if (L->lo.peer_port_min > L->lo.peer_port_max)
+	if (L->sh.lo.peer_port_min > L->sh.lo.peer_port_max)
 		return hm_cli_usage_error(CMD, "bad --peer-ports");
 	if ((L->in.follow || L->in.plugin) && !L->state)
 		L->state = in_policy(L->policy, "histmac.state");
@@ -322,8 +279,8 @@ static void say_comments(struct learn *L)
 {
 	const struct hm_convert_stats *st = hm_learn_session_converted(L->s);
 	struct hm_model *m = hm_learn_session_model(L->s);
-	enum hm_dialect dialect = L->dialect >= 0 ?
-				  (enum hm_dialect)L->dialect : m->dialect;
+	enum hm_dialect dialect = L->sh.dialect >= 0 ?
+				  (enum hm_dialect)L->sh.dialect : m->dialect;
 
 	if (!st->n_commented || L->quiet || L->said_comments)
 		return;
@@ -497,8 +454,8 @@ static int open_input(struct learn *L)
 	int r;
 
 	hm_collector_opts_init(&o);
-	o.resolve = L->resolve;
-	o.resolve_root = L->resolve_root;
+	o.resolve = L->sh.resolve;
+	o.resolve_root = L->sh.resolve_root;
 	o.verbose = L->verbose;
 	o.diag = &L->diag;
 	o.checkpoint = L->checkpoint;
@@ -534,7 +491,7 @@ static int start_session(struct learn *L)
 		.state = L->state,
 		.max_entry = L->max_entry,
 		.save_interval = live(L) ? L->save_interval : 0,
-		.lo = &L->lo,
+		.lo = &L->sh.lo,
 		.diag = &L->diag,
 		.paths = &L->used,
 	};
@@ -552,7 +509,7 @@ static int start_session(struct learn *L)
 
 static int setup(struct learn *L)
 {
-	int r = hm_cli_open_store(CMD, L->policy, L->wait_s, L->dialect, true,
+	int r = hm_cli_open_store(CMD, L->policy, L->sh.target.wait_s, L->sh.dialect, true,
 				  &L->diag, &L->store);
 
 	if (r != HM_EXIT_OK)
@@ -569,7 +526,7 @@ static int setup(struct learn *L)
 		hm_model_set_inherit_profile(L->m, false);
 	if (L->max_entry >= 0)
 		hm_model_set_max_learning_entry(L->m, (uint32_t)L->max_entry);
-	r = hm_learner_new(L->m, &L->lo, L->profile >= 0 ? (uint8_t)L->profile :
+	r = hm_learner_new(L->m, &L->sh.lo, L->profile >= 0 ? (uint8_t)L->profile :
 				   HM_PROFILE_LEARNING, &L->diag, &L->l);
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
@@ -597,13 +554,12 @@ static void cleanup(struct learn *L)
 
 HM_CMD(learn)
 {
-	struct learn L = { .dialect = HM_DIALECT_AUTO, .profile = -1,
-			   .max_entry = -1, .save_interval = 60,
-			   .resolve = -1 };
+	struct learn L = { .profile = -1, .max_entry = -1,
+			   .save_interval = 60 };
 	int status;
 	int r;
 
-	hm_learn_opts_default(&L.lo);
+	hm_cli_shared_init(&L.sh);
 	status = parse_args(&L, argc, argv);
 	if (status) {
 		cleanup(&L);

@@ -44,10 +44,8 @@ static void usage(FILE *f)
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
-	{ "dialect", required_argument, NULL, 'd' },
-	{ "append", no_argument, NULL, 'a' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPT_DIALECT,
+	HM_CLI_OPTS_TARGET,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -135,30 +133,27 @@ static int merge_one(struct hm_model *out, struct hm_provenance *prov,
 HM_CMD(merge)
 {
 	const char *output = NULL;
-	int dialect = HM_DIALECT_AUTO;
 	struct hm_model *out;
 	struct hm_provenance *prov = NULL;
 	struct hm_diag d = { 0 };
-	struct hm_cli_target t = { 0 };
+	struct hm_cli_shared sh;
 	struct hm_store *s = NULL;
 	bool had = false;
 	int status = HM_EXIT_OK;
 	int c;
 
+	hm_cli_shared_init(&sh);
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		int r = hm_cli_shared_option(CMD, c, optarg, &sh);
+
+		if (r != HM_CLI_NOT_SHARED) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			output = optarg;
-			break;
-		case 'd':
-			if (hm_cli_dialect_option(CMD, optarg, &dialect))
-				return HM_EXIT_USAGE;
-			break;
-		case 'a':
-		case 'F':
-		case 'w':
-			if (hm_cli_target_option(CMD, c, optarg, &t))
-				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -174,14 +169,14 @@ HM_CMD(merge)
 		hm_model_free(out);
 		return HM_EXIT_FAIL;
 	}
-	status = hm_cli_take_target(CMD, output, &t, &d, &s, &had);
+	status = hm_cli_take_target(CMD, output, &sh.target, &d, &s, &had);
 	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
 		status = merge_one(out, prov, argv[i], i == optind);
-	if (status == HM_EXIT_OK && had && t.append)
+	if (status == HM_EXIT_OK && had && sh.target.append)
 		status = merge_one(out, prov, output, false);
 	if (status == HM_EXIT_OK) {
-		if (dialect >= 0)
-			hm_model_set_dialect(out, (enum hm_dialect)dialect);
+		if (sh.dialect >= 0)
+			hm_model_set_dialect(out, (enum hm_dialect)sh.dialect);
 		status = save_merged(s, out, prov);
 		if (status == HM_EXIT_OK)
 			printf("merged %d policies into %s: %zu domains\n",

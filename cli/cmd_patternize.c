@@ -93,7 +93,7 @@ HM_CMD(patternize)
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "apply", no_argument, NULL, 'a' },
-		{ "wait", optional_argument, NULL, 'w' },
+		HM_CLI_OPT_WAIT,
 		{ "min", required_argument, NULL, 'm' },
 		{ "no-fs", no_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'r' },
@@ -117,7 +117,7 @@ HM_CMD(patternize)
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'a': do_apply = true; break;
-		case 'w':
+		case HM_OPT_WAIT:
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
 			break;

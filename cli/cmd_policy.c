@@ -69,8 +69,7 @@ int cmd_policy(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
-		{ "from", required_argument, NULL, 'd' },
-		{ "dialect", required_argument, NULL, 'D' },
+		HM_CLI_OPTS_READ,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,9 +91,9 @@ int cmd_policy(int argc, char **argv)
 		case 'p':
 			dir = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "subtree", no_argument, NULL, 's' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPT_WAIT,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,7 +122,7 @@ HM_CMD(profile)
 		switch (c) {
 		case 'p': dir = optarg; break;
 		case 's': subtree = true; break;
-		case 'w':
+		case HM_OPT_WAIT:
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
 			break;

@@ -51,8 +51,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "check", required_argument, NULL, 'c' },
 	{ "highlight", required_argument, NULL, 'c' },
-	{ "from", required_argument, NULL, 'd' },
-	{ "dialect", required_argument, NULL, 'D' },
+	HM_CLI_OPTS_READ,
 	{ "rare", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
@@ -112,9 +111,9 @@ HM_CMD(report)
 		case 'c':
 			check_file = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;

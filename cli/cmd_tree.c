@@ -58,8 +58,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "highlight", required_argument, NULL, 'H' },
-	{ "from", required_argument, NULL, 'd' },
-	{ "dialect", required_argument, NULL, 'D' },
+	HM_CLI_OPTS_READ,
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -121,9 +120,9 @@ HM_CMD(tree)
 		case 'H':
 			highlight = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;
