@@ -65,8 +65,6 @@ int hm_cli_stderr_is_tty(void);
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		       bool may_be_missing, struct hm_model **out);
 
-/** hm_cli_has_policy() - does @dir hold a policy (either TOMOYO file)? */
-bool hm_cli_has_policy(const char *dir);
 
 struct hm_provenance;
 

@@ -9,30 +9,12 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
+. "$(dirname "$0")/store_lib.sh"
 
-hm_enf_setup
+hm_store_setup helper other
 H="<kernel> $T/helper"
 O="<kernel> $T/other"
 C="<kernel> $T/child"
-dp=$POL/domain_policy.conf
-hm_enf_policy_from <<EOP
-<kernel>
-use_profile 1
-
-$H
-use_profile 1
-file read $T/a
-
-$O
-use_profile 1
-file read $T/a
-EOP
-
-# the ACL of domain $1 as the files hold it now
-acl() { awk -v d="$1" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' "$dp"; }
-has() { acl "$1" | grep -qxF "$2" || { cat "$dp" >&2; hm_enf_fail "$3: '$1' lacks '$2'"; }; }
-lacks() { ! acl "$1" | grep -qxF "$2" || { cat "$dp" >&2; hm_enf_fail "$3: '$1' has '$2' again"; }; }
-saves() { grep -c "policy saved to $POL" "$DLOG" || true; }
 # an editor that writes the file in place (truncate, then write)
 edit() { awk "$1" "$dp" >"$HM_TMP/edited"; cat "$HM_TMP/edited" >"$dp"; }
 

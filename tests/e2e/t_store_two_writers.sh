@@ -12,22 +12,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
+. "$(dirname "$0")/store_lib.sh"
 
-hm_enf_setup
+hm_store_setup helper
 H="<kernel> $T/helper"
-dp=$POL/domain_policy.conf
-hm_enf_policy_from <<EOP
-<kernel>
-use_profile 1
-
-$H
-use_profile 1
-file read $T/a
-EOP
-
-acl() { awk -v d="$1" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' "$dp"; }
-has() { acl "$1" | grep -qxF "$2" || { cat "$dp" >&2; hm_enf_fail "$3: '$1' lacks '$2'"; }; }
-saves() { grep -c "policy saved to $POL" "$DLOG" || true; }
 holder() { cut -d' ' -f1 "$POL/.histmac.lock" 2>/dev/null; }
 # the log's last event, as the learned mark records it
 last_of() { tail -n1 "$1" | sed 's/.*audit(\([0-9.:]*\)).*/\1/'; }
