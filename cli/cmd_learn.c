@@ -38,7 +38,7 @@ struct learn {
 	int profile;			/* -1: inherit (TOMOYO) */
 	long max_entry;			/* -1: the policy's */
 	unsigned save_interval;		/* seconds, follow/plugin */
-	const char *from;		/* --from start|end, or NULL */
+	const char *from;		/* --follow-from start|end, or NULL */
 	bool verbose;
 	bool quiet;
 	bool said_comments;
@@ -73,9 +73,9 @@ static void usage(FILE *f)
 "      --follow LOG         follow LOG like tail -F, across auditd's rotations\n"
 "      --plugin             run as an auditd plugin (events on stdin)\n"
 "      --checkpoint FILE    follow mode position (default POLICYDIR/follow.checkpoint)\n"
-"      --from start|end     follow mode with no checkpoint yet: read LOG from its\n"
-"                           beginning or from its current end (default; said\n"
-"                           on stderr)\n"
+"      --follow-from start|end  follow mode with no checkpoint yet: read LOG\n"
+"                           from its beginning or from its current end\n"
+"                           (default; said on stderr); --from is its old name\n"
 "      --state FILE         process table, loaded at start and saved with the\n"
 "                           policy (default POLICYDIR/histmac.state in follow and\n"
 "                           plugin mode); the enforcer can import it\n"
@@ -148,8 +148,8 @@ static const struct option options[] = {
 	HM_CLI_OPTS_LEARN,
 	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
 	HM_CLI_OPT_WAIT,
-	/* not the --from D of the commands that read a policy: where in
-	 * a followed log to start */
+	{ "follow-from", required_argument, NULL, OPT_FROM },
+	/* its old name, before --from D meant a policy's dialect read */
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -192,7 +192,7 @@ static int parse_option(struct learn *L, int c, const char *arg)
 		return 0;
 	case OPT_FROM:
 		if (strcmp(arg, "start") && strcmp(arg, "end"))
-			return hm_cli_usage_error(CMD, "--from start or end");
+			return hm_cli_usage_error(CMD, "--follow-from start or end");
 		L->from = arg;
 		return 0;
 	case OPT_SAVE_INTERVAL:
@@ -252,7 +252,7 @@ static int parse_args(struct learn *L, int argc, char **argv)
 	if (L->in.follow && !L->checkpoint)
 		L->checkpoint = in_policy(L->policy, "follow.checkpoint");
 	if (L->from && !L->in.follow)
-		return hm_cli_usage_error(CMD, "--from needs --follow");
+		return hm_cli_usage_error(CMD, "--follow-from needs --follow");
 	return 0;
 }
 
@@ -478,7 +478,7 @@ static int open_input(struct learn *L)
 		o.from_start = L->from && !strcmp(L->from, "start");
 		if (!L->quiet && !L->from)
 			warnx("%s: no checkpoint %s: starting at the end of %s "
-			      "(--from start reads it from its beginning)", CMD,
+			      "(--follow-from start reads it from its beginning)", CMD,
 			      L->checkpoint, L->in.follow);
 	}
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);

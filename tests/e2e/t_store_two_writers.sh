@@ -27,7 +27,7 @@ hm_enf_ok "$T/helper" read "$T/b"
 hm_wait_for "[ \$(saves) -ge 1 ]" 100 || hm_enf_fail "the enforcer did not save"
 log=$HM_TMP/audit.log
 : >"$log"
-"$HISTMAC" learn -q -p "$POL" --follow "$log" --from start --no-resolve \
+"$HISTMAC" learn -q -p "$POL" --follow "$log" --follow-from start --no-resolve \
 	--save-interval 1 --wait=30 2>"$HM_TMP/follow.err" &
 follower=$!
 hm_on_exit "hm_stop_pid $follower"
