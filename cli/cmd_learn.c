@@ -46,8 +46,6 @@ struct learn {
 	struct hm_store *store;		/* its lock held from load to the
 					 * last save */
 
-	struct hm_model *m;		/* until the session owns them */
-	struct hm_learner *l;
 	struct hm_collector *c;
 	struct hm_learn_session *s;
 	struct hm_path_rule rule;	/* the policy's, as loaded */
@@ -484,59 +482,54 @@ static int open_input(struct learn *L)
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 
+/* The policy as it is, and a session learning into it (the store's lock
+ * held from here to the last save). */
 static int start_session(struct learn *L)
 {
 	struct hm_learn_session_opts o = {
 		.store = L->store,
 		.state = L->state,
+		.profile = L->profile,
 		.max_entry = L->max_entry,
 		.save_interval = live(L) ? L->save_interval : 0,
 		.lo = &L->sh.lo,
 		.diag = &L->diag,
 		.paths = &L->used,
 	};
-
-	if (hm_learn_session_new(&L->s, &o, L->m, L->l, L->c)) {
-		warnx("%s: %s", CMD, strerror(ENOMEM));
-		return HM_EXIT_FAIL;
-	}
-	L->m = NULL;	/* the session's now */
-	L->l = NULL;
-	hm_cli_print_diag(&L->diag, stderr);	/* the process table's */
-	hm_diag_free(&L->diag);
-	return HM_EXIT_OK;
-}
-
-static int setup(struct learn *L)
-{
-	int r = hm_cli_open_store(CMD, L->policy, L->sh.target.wait_s, L->sh.dialect, true,
-				  &L->diag, &L->store);
-
-	if (r != HM_EXIT_OK)
-		return r;
-	r = hm_cli_store_load(CMD, L->store, true, &L->m);
+	struct hm_model *m;
+	int r = hm_cli_store_load(CMD, L->store, true, &m);
 
 	if (r != HM_EXIT_OK) {
 		if (r == HM_EXIT_POLICY)
 			warnx("%s: fix the policy first (histmac policy check -p "
 			      "%s); nothing was learned", CMD, L->policy);
+		hm_model_free(m);
 		return r;
 	}
-	if (L->profile >= 0)
-		hm_model_set_inherit_profile(L->m, false);
-	if (L->max_entry >= 0)
-		hm_model_set_max_learning_entry(L->m, (uint32_t)L->max_entry);
-	r = hm_learner_new(L->m, &L->sh.lo, L->profile >= 0 ? (uint8_t)L->profile :
-				   HM_PROFILE_LEARNING, &L->diag, &L->l);
+	r = hm_learn_session_new(&L->s, &o, m);
+	/* bad rewrite rules, the process table */
+	hm_cli_print_diag(&L->diag, stderr);
+	hm_diag_free(&L->diag);
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
+		hm_model_free(m);
 		return HM_EXIT_FAIL;
 	}
-	hm_cli_print_diag(&L->diag, stderr);	/* bad rewrite rules */
-	hm_diag_free(&L->diag);
-	if (open_input(L))
-		return HM_EXIT_FAIL;
-	return start_session(L);
+	return HM_EXIT_OK;
+}
+
+static int setup(struct learn *L)
+{
+	int r = hm_cli_open_store(CMD, L->policy, L->sh.target.wait_s,
+				  L->sh.dialect, true, &L->diag, &L->store);
+
+	if (r == HM_EXIT_OK)
+		r = start_session(L);
+	if (r == HM_EXIT_OK && open_input(L))
+		r = HM_EXIT_FAIL;
+	if (r == HM_EXIT_OK)
+		hm_learn_session_start(L->s, L->c);
+	return r;
 }
 
 static void cleanup(struct learn *L)
@@ -544,8 +537,6 @@ static void cleanup(struct learn *L)
 	hm_learn_session_free(L->s);
 	hm_collector_free(L->c);
 	hm_path_rule_free(&L->rule);
-	hm_learner_free(L->l);
-	hm_model_free(L->m);
 	hm_diag_free(&L->diag);
 	free(L->in.files);
 	free(L->state);

@@ -16,6 +16,7 @@
 
 #include <sys/stat.h>
 
+#include "histmac/profile.h"
 #include "histmac/session.h"
 #include "histmac/tracker.h"
 
@@ -46,25 +47,48 @@ static void load_state(struct hm_learn_session *s)
 			    strerror(-r));
 }
 
+/* The policy's settings this run asks for, then a learner on it. */
+static int new_learner(struct hm_learn_session *s)
+{
+	const struct hm_learn_session_opts *o = &s->o;
+
+	if (o->profile >= 0)
+		hm_model_set_inherit_profile(s->m, false);
+	if (o->max_entry >= 0)
+		hm_model_set_max_learning_entry(s->m, (uint32_t)o->max_entry);
+	return hm_learner_new(s->m, o->lo, o->profile >= 0 ?
+			      (uint8_t)o->profile : HM_PROFILE_LEARNING,
+			      o->diag, &s->l);
+}
+
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
-			 struct hm_model *m, struct hm_learner *l,
-			 struct hm_collector *c)
+			 struct hm_model *m)
 {
 	struct hm_learn_session *s = calloc(1, sizeof(*s));
+	int r;
 
 	if (!s)
 		return -ENOMEM;
 	s->o = *o;
 	s->m = m;
-	s->l = l;
-	s->c = c;
 	s->last_save = time(NULL);
+	r = new_learner(s);
+	if (r) {
+		free(s);	/* @m stays the caller's */
+		return r;
+	}
 	hm_store_set_paths(o->store, o->paths);
-	hm_store_set_state(o->store, tracker(s), o->state, c);
 	load_state(s);
 	*out = s;
 	return 0;
+}
+
+void hm_learn_session_start(struct hm_learn_session *s,
+			    struct hm_collector *c)
+{
+	s->c = c;
+	hm_store_set_state(s->o.store, tracker(s), s->o.state, c);
 }
 
 void hm_learn_session_free(struct hm_learn_session *s)

@@ -13,7 +13,8 @@
  * and what the session learned is added to it (the edit stays).
  *
  *	hm_store_load(store, true, &model);
- *	hm_learn_session_new(&s, &o, model, learner, collector);
+ *	hm_learn_session_new(&s, &o, model);	// a learner on it
+ *	hm_learn_session_start(s, collector);
  *	while ((r = hm_learn_session_run(s)) > 0)
  *		show progress, or print s's diagnostics after a save;
  *	r2 = hm_learn_session_save(s);	// also after a failed run
@@ -40,7 +41,10 @@ struct hm_learn_session;
  * @state: process table file, loaded at start (when it exists: else the
  *	table starts empty, said in @diag) and saved with the policy; may
  *	be NULL.
- * @max_entry: on reload, the max_learning_entry to keep (-1: the policy's).
+ * @profile: the profile of every new domain (0-255), or -1: the parent's
+ *	(TOMOYO's way; new roots learn).
+ * @max_entry: the max_learning_entry to keep, also across reloads (-1:
+ *	the policy's).
  * @save_interval: seconds between saves while running; 0: only when the
  *	caller calls hm_learn_session_save().
  * @lo: learning options, for the model a reload installs; borrowed.
@@ -51,6 +55,7 @@ struct hm_learn_session;
 struct hm_learn_session_opts {
 	struct hm_store *store;
 	const char *state;
+	int profile;
 	long max_entry;
 	unsigned int save_interval;
 	const struct hm_learn_opts *lo;
@@ -74,19 +79,25 @@ enum hm_session_tick {
 #define HM_SESSION_UNREADABLE (-EBADMSG)
 
 /**
- * hm_learn_session_new() - a session learning from @c into @m with @l.
+ * hm_learn_session_new() - a session learning into @m: the options'
+ * profile and max_entry set on it, a learner on it, the process table
+ * loaded (@o->state).
  * @out: the new session.
  * @o: options; copied, its pointers borrowed.
  * @m: the model; the session takes ownership (a reload replaces it).
- * @l: a learner on @m; the session takes ownership.
- * @c: the collector; borrowed until hm_learn_session_free().
- * Returns: 0 or -ENOMEM (then @m and @l are still the caller's).
+ * Returns: 0 or a negative errno (then @m is still the caller's).
  * Caller frees with hm_learn_session_free().
  */
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
-			 struct hm_model *m, struct hm_learner *l,
-			 struct hm_collector *c);
+			 struct hm_model *m);
+
+/**
+ * hm_learn_session_start() - learn from @c (borrowed until
+ * hm_learn_session_free()); its checkpoint is saved after the policy.
+ */
+void hm_learn_session_start(struct hm_learn_session *s,
+			    struct hm_collector *c);
 
 /**
  * hm_learn_session_run() - learn events until something to report.

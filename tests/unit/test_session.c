@@ -76,7 +76,6 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	struct hm_collector_opts co;
 	struct hm_collector *c;
 	struct hm_learn_session *s;
-	struct hm_learner *l;
 	struct hm_model *m = hm_model_new();
 	volatile sig_atomic_t stop = 0;
 	struct hm_store_opts sto = {
@@ -86,7 +85,8 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	};
 	struct hm_store *store;
 	struct hm_learn_session_opts so = {
-		.state = f->state, .max_entry = -1, .lo = &lo, .diag = d,
+		.state = f->state, .profile = -1, .max_entry = -1, .lo = &lo,
+		.diag = d,
 	};
 	FILE *ck = fopen(f->ckpt, "w");
 	struct stat st;
@@ -107,10 +107,10 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	co.stop = &stop;
 	assert_non_null(m);
 	assert_int_equal(hm_collector_open_follow(&c, f->log, &co), 0);
-	assert_int_equal(hm_learner_new(m, &lo, HM_PROFILE_LEARNING, d, &l), 0);
 	assert_int_equal(hm_store_open(&sto, &store), 0);
 	so.store = store;
-	assert_int_equal(hm_learn_session_new(&s, &so, m, l, c), 0);
+	assert_int_equal(hm_learn_session_new(&s, &so, m), 0);
+	hm_learn_session_start(s, c);
 	/* the whole log is there: once idle, stop */
 	while ((r = hm_learn_session_run(s)) > 0 && r != HM_SESSION_IDLE)
 		;
