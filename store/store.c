@@ -261,28 +261,12 @@ static int read_once(const struct hm_store *s, struct hm_store_snap *out,
 	return r < 0 ? r : 0;
 }
 
-int hm_store_read(const struct hm_store *s, struct hm_store_snap *out,
-		  struct hm_diag *d)
+/* Read once more, as the files are, saying what is wrong in them. */
+static int read_saying(const struct hm_store *s, struct hm_store_snap *out,
+		       struct hm_diag *d)
 {
 	int r;
 
-	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < SETTLE_TRIES; i++) {
-		stat_files(s, out->st);
-		/* no diagnostics from a read that may not count */
-		if (settled(out->st) && (r = read_once(s, out, NULL)) != 0) {
-			if (r < 0 || !out->errors)
-				return r < 0 ? r : 0;
-			hm_model_free(out->m);	/* errors: read again, */
-			out->m = NULL;		/* saying them */
-			break;
-		}
-		usleep(SETTLE_MS * 1000);
-	}
-	if (!out->m && d && !settled(out->st))
-		hm_diag_add(d, HM_DIAG_WARNING, s->o.dir, 0,
-			    "the policy files keep changing; reading them as "
-			    "they are");
 	stat_files(s, out->st);
 	out->m = hm_model_new();
 	if (!out->m)
@@ -294,6 +278,31 @@ int hm_store_read(const struct hm_store *s, struct hm_store_snap *out,
 	}
 	out->errors = r;
 	return 0;
+}
+
+int hm_store_read(const struct hm_store *s, struct hm_store_snap *out,
+		  struct hm_diag *d)
+{
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < SETTLE_TRIES; i++) {
+		stat_files(s, out->st);
+		/* no diagnostics from a read that may not count */
+		r = settled(out->st) ? read_once(s, out, NULL) : 0;
+		if (r < 0 || (r == 1 && !out->errors))
+			return r < 0 ? r : 0;
+		if (r == 1) {		/* errors: read again, saying them */
+			hm_store_snap_free(out);
+			return read_saying(s, out, d);
+		}
+		usleep(SETTLE_MS * 1000);
+	}
+	if (d)
+		hm_diag_add(d, HM_DIAG_WARNING, s->o.dir, 0,
+			    "the policy files keep changing; reading them as "
+			    "they are");
+	return read_saying(s, out, d);
 }
 
 void hm_store_snap_free(struct hm_store_snap *snap)

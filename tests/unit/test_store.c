@@ -4,7 +4,8 @@
  * save holds the lock and the lock goes with the store; an edit made on
  * disk after a load makes the save refuse (-ESTALE); reading it again and
  * adopting it keeps the edit (a deleted entry stays deleted, an added
- * domain stays) and adds what was learned since; a writer that holds the
+ * domain stays) and adds what was learned since; an edit with an error
+ * is read with the error counted and said at its line; a writer that holds the
  * lock only to save finds another's lock and is told who holds it.
  */
 #include <errno.h>
@@ -162,6 +163,27 @@ static void test_edit_is_kept(void **state)
 	hm_model_free(m);
 }
 
+/* An edit left with an error: read, counted, said with its line. */
+static void test_broken_edit(void **state)
+{
+	struct fixture *f = *state;
+	struct hm_store *s = open_store(f, true);
+	struct hm_store_snap snap;
+	struct hm_model *m;
+
+	assert_int_equal(hm_store_load(s, false, &m), 0);
+	write_file(f->file, "<kernel>\nuse_profile 1\n\n<kernel> /bin/a\n"
+		   "file reed /etc/one\n");
+	assert_int_equal(hm_store_save(s, m, NULL, 0), -ESTALE);
+	assert_int_equal(hm_store_read(s, &snap, &f->d), 0);
+	assert_true(snap.errors > 0);
+	assert_true(f->d.n_msgs > 0);
+	assert_int_equal(f->d.msgs[0].line, 5);
+	hm_store_snap_free(&snap);
+	hm_store_close(s, false);
+	hm_model_free(m);
+}
+
 static void test_other_writer(void **state)
 {
 	struct fixture *f = *state;
@@ -187,6 +209,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_save_holds_lock, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_edit_is_kept, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_broken_edit, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_writer, setup,
 						teardown),
