@@ -262,7 +262,10 @@ static int adopt(struct hm_live *L)
 		return r;
 	hm_enf_index_free(L->loaded_ix);
 	L->loaded_ix = NULL;
-	return hm_enf_index_new(L->loaded.m, &L->loaded_ix);
+	r = hm_enf_index_new(L->loaded.m, &L->loaded_ix);
+	if (r)	/* the old policy stays: the next save must read again */
+		hm_store_forget(L->st);
+	return r;
 }
 
 static void put_in_place(struct hm_live *L, struct hm_generalizer *g)
@@ -291,9 +294,9 @@ static int take_loaded(struct hm_live *L)
 	atomic_store(&L->loaded_done, false);
 	r = loaded_ok(L);
 	if (!r)
-		r = adopt(L);
-	if (!r)
 		r = new_generalizer(L, L->loaded.m, &g);
+	if (!r && (r = adopt(L)))
+		hm_generalizer_free(g);
 	if (r) {
 		L->c->reload_failures++;
 		hm_log("reload refused (%s): the old policy stays",

@@ -177,8 +177,8 @@ static int sync_disk(struct hm_learn_session *s)
 		return HM_SESSION_UNREADABLE;
 	}
 	r = hm_store_adopt(s->o.store, &snap, s->m);
-	if (!r)
-		r = install(s, snap.m);
+	if (!r && (r = install(s, snap.m)))	/* the old model stays: */
+		hm_store_forget(s->o.store);	/* read again next time */
 	if (r) {
 		hm_store_snap_free(&snap);
 		return failed(s, dir, "reloading", r);

@@ -341,6 +341,11 @@ int hm_store_adopt(struct hm_store *s, struct hm_store_snap *snap,
 	return 0;
 }
 
+void hm_store_forget(struct hm_store *s)
+{
+	memset(s->seen, 0xff, sizeof(s->seen));	/* no file is like that */
+}
+
 void hm_store_set_paths(struct hm_store *s, const struct hm_path_rule *r)
 {
 	s->paths = r;

@@ -166,6 +166,13 @@ int hm_store_adopt(struct hm_store *s, struct hm_store_snap *snap,
 		   const struct hm_model *cur);
 
 /**
+ * hm_store_forget() - forget the files as last seen: the next save finds
+ * them edited and refuses (-ESTALE), so the writer reads them again.  For
+ * a writer that adopted a read but could not go on with it.
+ */
+void hm_store_forget(struct hm_store *s);
+
+/**
  * hm_store_set_paths() - save the path rule @r (pathrule.h) with every
  * policy save, in the same commit; borrowed; NULL: leave the file alone.
  */
