@@ -158,7 +158,6 @@ bool hm_answers_pending(struct hm_answers *a, struct hm_slot_ref ref);
  * Returns the time (busy) or 0. */
 uint64_t hm_answers_busy(struct hm_answers *a, bool busy);
 void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out);
-uint64_t hm_now_ns(void);
 
 /* ---------------------------------------------------------------- log.c */
 
