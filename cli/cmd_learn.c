@@ -377,6 +377,8 @@ static int run_loop(struct learn *L)
 			continue;
 		hm_cli_print_diag(&L->diag, stderr);
 		hm_diag_free(&L->diag);
+		if (r == HM_SESSION_HELD)
+			continue;	/* nothing saved: said why */
 		say_comments(L);
 		saved(L);
 		if (live(L))

@@ -216,7 +216,9 @@ static int reload(struct hm_learn_session *s)
 /* A save or reload the policy's errors held back is not the end. */
 static int tick_saved(int r)
 {
-	return r == HM_SESSION_UNREADABLE || !r ? HM_SESSION_SAVED : r;
+	if (r == HM_SESSION_UNREADABLE)
+		return HM_SESSION_HELD;
+	return r ? r : HM_SESSION_SAVED;
 }
 
 static bool save_due(const struct hm_learn_session *s)

@@ -70,6 +70,8 @@ enum hm_session_tick {
 	HM_SESSION_SAVED = 2,		/* a periodic save (or reload) done */
 	HM_SESSION_IDLE = 3,		/* no event for the collector's
 					 * timeout_ms (follow, plugin) */
+	HM_SESSION_HELD = 4,		/* a save held back: the policy on
+					 * disk has errors (in the diag) */
 };
 
 #define HM_SESSION_BATCH 4096
