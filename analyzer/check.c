@@ -4,7 +4,8 @@
  * allow becomes a violation, grouped by domain and by the entry that
  * learning would have added (so the report is paste-ready).  Reads the
  * policy model; owns a second model that holds the missing entries, the
- * walker (with a non-creating tracker) and the generalizer.
+ * walker (with a non-creating tracker) and the generalizer - or, as the
+ * learner's list of accesses in domains not learning, only the lists.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,8 +37,9 @@ struct hm_checker {
 	struct hm_model *m;		/* the policy */
 	struct vlist denied;
 	struct vlist attempts;
-	struct hm_walker *w;
+	struct hm_walker *w;		/* NULL: a list only */
 	struct hm_generalizer *g;
+	bool own_g;			/* else borrowed */
 	uint64_t enforced_allowed;	/* Landlock denied, policy allows */
 	int found;			/* in the current event */
 	bool count_uses;		/* stamp the entries that allow */
@@ -66,26 +68,52 @@ static void vlist_fini(struct vlist *l)
 	hm_model_free(l->scratch);
 }
 
-int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
-		   struct hm_diag *d, struct hm_checker **out)
+static int checker_alloc(struct hm_model *m, struct hm_checker **out)
 {
 	struct hm_checker *c = calloc(1, sizeof(*c));
 	int r;
 
+	*out = c;
 	if (!c)
 		return -ENOMEM;
 	c->m = m;
 	r = vlist_init(&c->denied, m);
 	if (!r)
 		r = vlist_init(&c->attempts, m);
+	return r;
+}
+
+int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
+		   struct hm_diag *d, struct hm_checker **out)
+{
+	struct hm_checker *c;
+	int r = checker_alloc(m, &c);
+
 	if (!r)
 		r = hm_walker_new(m, o, false, &c->w);
-	if (!r)
+	if (!r) {
 		r = hm_generalizer_new(m, o, d, &c->g);
+		c->own_g = !r;
+	}
 	if (r) {
 		hm_checker_free(c);
 		return r;
 	}
+	*out = c;
+	return 0;
+}
+
+int hm_checker_new_list(struct hm_model *m, struct hm_generalizer *g,
+			struct hm_checker **out)
+{
+	struct hm_checker *c;
+	int r = checker_alloc(m, &c);
+
+	if (r) {
+		hm_checker_free(c);
+		return r;
+	}
+	c->g = g;
 	*out = c;
 	return 0;
 }
@@ -97,7 +125,8 @@ void hm_checker_free(struct hm_checker *c)
 	vlist_fini(&c->denied);
 	vlist_fini(&c->attempts);
 	hm_walker_free(c->w);
-	hm_generalizer_free(c->g);
+	if (c->own_g)
+		hm_generalizer_free(c->g);
 	free(c);
 }
 
@@ -297,6 +326,8 @@ int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
 {
 	int r;
 
+	if (!c->w)
+		return -EINVAL;	/* a list only (hm_checker_new_list()) */
 	c->found = 0;
 	r = hm_walker_event(c->w, ev, check_access, c);
 	if (r >= 0 && !c->found && ev->landlock_blockers.s)

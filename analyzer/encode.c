@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * encode.c - raw bytes <-> TOMOYO names (spec/tomoyo-wildcards.md, 1).
+ * encode.c - raw bytes <-> TOMOYO names (docs/WILDCARDS.md, 1).
  *
  * Owns no state.  The collector encodes the raw paths of audit records
  * here before they are interned; the matcher (match.c) and the policy

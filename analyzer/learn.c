@@ -4,7 +4,8 @@
  * domain does not already allow becomes an entry (generalized), added with
  * hm_domain_add() so duplicates merge.  Owns the walker and generalizer;
  * writes into the caller's model.  Per-domain cap: max_learning_entry;
- * a domain at its cap interns nothing new in the model (see at_quota()).
+ * a domain at its cap interns nothing new in the model (hm_learn_quota(),
+ * the enforcer's live learning's check too).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -141,26 +142,34 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
  * without bound.  So generalize into a scratch model first, and go on
  * (in the model, where it interns nothing new) only when the model knows
  * every name; otherwise the access is a quota hit.
- * Returns 1 to go on, 0 for a quota hit, negative errno.
  */
-static int at_quota(struct hm_learner *l, const struct hm_access *a)
+int hm_learn_quota(struct hm_model *m, struct hm_domain *d,
+		   struct hm_generalizer *g, struct hm_model **scratch,
+		   const struct hm_access *a, const struct hm_request *req,
+		   struct hm_learn_added *res)
 {
-	const struct hm_cond *cond;
+	const struct hm_cond *cond = NULL;
 	union hm_acl_any e;
 	int r;
 
-	if (!l->scratch || hm_names_count(l->scratch->names) > SCRATCH_NAMES) {
-		hm_model_free(l->scratch);
-		l->scratch = hm_model_new();
-		if (!l->scratch)
+	if (!hm_learn_full(m, d))
+		return 1;
+	if (!*scratch || hm_names_count((*scratch)->names) > SCRATCH_NAMES) {
+		hm_model_free(*scratch);
+		*scratch = hm_model_new();
+		if (!*scratch)
 			return -ENOMEM;
 	}
-	r = hm_generalize_cond(l->scratch, a, &cond);
+	r = a ? hm_generalize_cond(*scratch, a, &cond) : 0;
 	if (!r)
-		r = hm_generalize_request(l->g, l->scratch, &a->req, cond, &e);
+		r = hm_generalize_request(g, *scratch, req, cond, &e);
 	if (r)
 		return r;
-	return hm_model_knows(l->m, &e);
+	if (hm_model_knows(m, &e))
+		return 1;
+	memset(res, 0, sizeof(*res));
+	refuse(d, res);
+	return 0;
 }
 
 static int learn_access(const struct hm_access *a, void *arg)
@@ -168,6 +177,7 @@ static int learn_access(const struct hm_access *a, void *arg)
 	struct hm_learner *l = arg;
 	struct hm_domain *d = a->dom.domain;
 	const struct hm_acl_head *used;
+	struct hm_learn_added res;
 	const struct hm_cond *cond;
 	union hm_acl_any e;
 	int r;
@@ -188,17 +198,11 @@ static int learn_access(const struct hm_access *a, void *arg)
 			hm_acl_hist_use(used, a->ev->sec);
 		return 0;
 	}
-	if (hm_learn_full(l->m, d)) {
-		r = at_quota(l, a);
-		if (r <= 0) {
-			if (!r) {
-				struct hm_learn_added res;
-
-				refuse(d, &res);
-				quota_hit(l, d, res.first_quota_hit);
-			}
-			return r;
-		}
+	r = hm_learn_quota(l->m, d, l->g, &l->scratch, a, &a->req, &res);
+	if (r <= 0) {
+		if (!r)
+			quota_hit(l, d, res.first_quota_hit);
+		return r;
 	}
 	r = hm_generalize_cond(l->m, a, &cond);
 	if (!r)
@@ -235,7 +239,7 @@ int hm_learner_new(struct hm_model *m, const struct hm_learn_opts *o,
 	if (r >= 0)
 		r = hm_generalizer_new(m, o, d, &l->g);
 	if (r >= 0)
-		r = hm_checker_new(m, o, NULL, &l->ck);	/* rules: said once */
+		r = hm_checker_new_list(m, l->g, &l->ck);
 	if (r < 0) {
 		hm_learner_free(l);
 		return r;
@@ -249,8 +253,8 @@ void hm_learner_free(struct hm_learner *l)
 	if (!l)
 		return;
 	hm_walker_free(l->w);
+	hm_checker_free(l->ck);		/* borrows l->g */
 	hm_generalizer_free(l->g);
-	hm_checker_free(l->ck);
 	hm_model_free(l->scratch);
 	free(l);
 }
@@ -277,7 +281,7 @@ int hm_learner_set_model(struct hm_learner *l, struct hm_model *m,
 	int r = hm_generalizer_new(m, o, l->d, &g);
 
 	if (!r)
-		r = hm_checker_new(m, o, NULL, &ck);
+		r = hm_checker_new_list(m, g, &ck);
 	if (r) {
 		hm_generalizer_free(g);
 		return r;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * match.c - TOMOYO word validity and wildcard matching, with the kernel's
- * semantics and quirks (spec/tomoyo-wildcards.md, sections 2-4).
+ * semantics and quirks (docs/WILDCARDS.md, sections 2-4).
  *
  * Owns no state: every function works on the caller's bytes and keeps its
  * scratch on the stack, so the enforcer can call hm_path_matches() on its

@@ -111,6 +111,21 @@ struct hm_model *hm_model_new(void)
 	return m;
 }
 
+void hm_model_set_dialect(struct hm_model *m, enum hm_dialect d)
+{
+	m->dialect = d;
+}
+
+void hm_model_set_max_learning_entry(struct hm_model *m, uint32_t n)
+{
+	m->max_learning_entry = n;
+}
+
+void hm_model_set_inherit_profile(struct hm_model *m, bool inherit)
+{
+	m->inherit_profile = inherit;
+}
+
 static void free_domain(struct hm_model *m, struct hm_domain *d)
 {
 	struct hm_acl_head *e = d->acl;

@@ -33,6 +33,8 @@ extern const struct hm_cmd hm_commands[];
 /**
  * hm_cli_finish() - flush and close stdout; a write error (full disk)
  * turns @status into HM_EXIT_FAIL.  Returns the final exit status.
+ * main() calls it once after the command; a command that must flush
+ * before it goes on (an exec) may call it first (it closes once).
  */
 int hm_cli_finish(int status);
 
@@ -63,8 +65,6 @@ int hm_cli_stderr_is_tty(void);
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		       bool may_be_missing, struct hm_model **out);
 
-/** hm_cli_has_policy() - does @dir hold a policy (either TOMOYO file)? */
-bool hm_cli_has_policy(const char *dir);
 
 struct hm_provenance;
 
@@ -128,17 +128,38 @@ void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
 				  FILE *f);
 void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);
 
-struct hm_lock;
+struct hm_store;
 
 /**
- * hm_cli_lock_policy() - take the writer lock of policy directory @dir
- * (creating @dir), or say who holds it.
+ * hm_cli_open_store() - open policy directory @dir for writing through
+ * its store (store.h), holding its lock (creating @dir) until
+ * hm_store_close(), or say who holds it.
  * @wait_s: 0 fail at once, > 0 wait that long, < 0 wait forever.
- * @out: the lock; release with hm_lock_release().
+ * @dialect: read and write as (HM_DIALECT_AUTO: as the files say).
+ * @learning: the command learns (keeps a base to rebase onto edits).
+ * @diag: the store's diagnostics; borrowed until hm_store_close().
+ * @out: the store; close with hm_store_close().
  * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
  */
-int hm_cli_lock_policy(const char *cmd, const char *dir, int wait_s,
-		       struct hm_lock **out);
+int hm_cli_open_store(const char *cmd, const char *dir, int wait_s,
+		      int dialect, bool learning, struct hm_diag *diag,
+		      struct hm_store **out);
+
+/**
+ * hm_cli_store_load() - load @s's policy, printing every diagnostic; as
+ * hm_cli_load_policy().
+ */
+int hm_cli_store_load(const char *cmd, struct hm_store *s,
+		      bool may_be_missing, struct hm_model **out);
+
+/**
+ * hm_cli_store_save() - save @m through @s (store.h), saying what failed
+ * (hm_store_converted() has what could not be said in the dialect).
+ * Returns: HM_EXIT_OK or HM_EXIT_FAIL (printed).
+ */
+int hm_cli_store_save(const char *cmd, struct hm_store *s,
+		      const struct hm_model *m, const struct hm_file_out *extra,
+		      size_t n_extra);
 
 /* How a command that writes a whole policy (import, merge -o) treats a
  * directory that already holds one: refuse, replace, or add to it. */
@@ -148,24 +169,95 @@ struct hm_cli_target {
 	bool append;		/* --append: merge into what is there */
 };
 
-/**
- * hm_cli_target_option() - --append ('a'), --force ('F') or
- * --wait[=SECONDS] ('w') of a command that writes a whole policy.
- * Returns: 0, or HM_EXIT_USAGE after printing the usage error.
+/*
+ * Options several commands share (cli_options.c): one spelling, one code,
+ * one handler.  A command puts the groups it takes in its option table
+ * and hands each code to hm_cli_shared_option() first.
  */
-int hm_cli_target_option(const char *cmd, int c, const char *arg,
-			 struct hm_cli_target *t);
+enum hm_cli_opt {
+	HM_OPT_RESOLVE = 0x1000,	/* --resolve */
+	HM_OPT_NO_RESOLVE,		/* --no-resolve */
+	HM_OPT_RESOLVE_ROOT,		/* --resolve-root DIR */
+	HM_OPT_NO_BUILTIN,		/* --no-builtin-rules */
+	HM_OPT_NO_REALPATH,		/* --no-exec-realpath */
+	HM_OPT_LEARN_FAILED,		/* --learn-failed */
+	HM_OPT_PEER_PORTS,		/* --peer-ports A-B */
+	HM_OPT_EPHEMERAL_PORTS,		/* --ephemeral-ports A-B */
+	HM_OPT_FROM,			/* --from D: the policy is read as D */
+	HM_OPT_DIALECT,			/* --dialect D: written as D */
+	HM_OPT_READ_DIALECT,		/* --dialect where only --from means
+					 * something: a usage error saying so */
+	HM_OPT_APPEND,			/* --append */
+	HM_OPT_FORCE,			/* --force */
+	HM_OPT_WAIT,			/* --wait[=SECONDS] */
+};
+
+#define HM_CLI_OPTS_PATHS \
+	{ "resolve", no_argument, NULL, HM_OPT_RESOLVE }, \
+	{ "no-resolve", no_argument, NULL, HM_OPT_NO_RESOLVE }, \
+	{ "resolve-root", required_argument, NULL, HM_OPT_RESOLVE_ROOT }
+/* how accesses become entries, as learning made them */
+#define HM_CLI_OPTS_GENERALIZE \
+	{ "no-builtin-rules", no_argument, NULL, HM_OPT_NO_BUILTIN }, \
+	{ "peer-ports", required_argument, NULL, HM_OPT_PEER_PORTS }, \
+	{ "ephemeral-ports", required_argument, NULL, HM_OPT_EPHEMERAL_PORTS }
+/* what only learning takes */
+#define HM_CLI_OPTS_LEARN \
+	HM_CLI_OPTS_GENERALIZE, \
+	{ "no-exec-realpath", no_argument, NULL, HM_OPT_NO_REALPATH }, \
+	{ "learn-failed", no_argument, NULL, HM_OPT_LEARN_FAILED }
+#define HM_CLI_OPT_FROM { "from", required_argument, NULL, HM_OPT_FROM }
+#define HM_CLI_OPT_DIALECT \
+	{ "dialect", required_argument, NULL, HM_OPT_DIALECT }
+/* a command that only reads a policy: --from D reads it as D */
+#define HM_CLI_OPTS_READ \
+	HM_CLI_OPT_FROM, \
+	{ "dialect", required_argument, NULL, HM_OPT_READ_DIALECT }
+#define HM_CLI_OPT_WAIT { "wait", optional_argument, NULL, HM_OPT_WAIT }
+/* a command that writes a whole policy into a directory */
+#define HM_CLI_OPTS_TARGET \
+	{ "append", no_argument, NULL, HM_OPT_APPEND }, \
+	{ "force", no_argument, NULL, HM_OPT_FORCE }, \
+	HM_CLI_OPT_WAIT
+
+/* What the shared options set. */
+struct hm_cli_shared {
+	int resolve;			/* -1: the policy's rule */
+	const char *resolve_root;
+	struct hm_learn_opts lo;
+	int from;			/* HM_DIALECT_AUTO: as the files say */
+	int dialect;			/* HM_DIALECT_AUTO: the model's */
+	struct hm_cli_target target;	/* --append, --force, --wait */
+};
+
+/** hm_cli_shared_init() - every shared option at its default. */
+void hm_cli_shared_init(struct hm_cli_shared *s);
+
+#define HM_CLI_NOT_SHARED (-1)
 
 /**
- * hm_cli_take_target() - lock @dir for writing a whole policy; a @dir
- * that holds a policy already is refused unless @t says --force or
+ * hm_cli_shared_option() - handle option code @c if it is a shared one.
+ * Returns: 0 handled, HM_EXIT_USAGE (printed), or HM_CLI_NOT_SHARED (the
+ * command's own option).
+ */
+int hm_cli_shared_option(const char *cmd, int c, const char *arg,
+			 struct hm_cli_shared *s);
+
+/** hm_cli_input_add() - one more input file (-i LOG, or a bare word).
+ * Returns: 0 or -ENOMEM. */
+int hm_cli_input_add(struct hm_cli_input *in, char *file);
+
+/**
+ * hm_cli_take_target() - open @dir's store for writing a whole policy;
+ * a @dir that holds a policy already is refused unless @t says --force or
  * --append.
+ * @diag: the store's diagnostics; borrowed until hm_store_close().
  * @had_policy: set when @dir held a policy (the caller merges into it
  *	with --append).
- * Returns: HM_EXIT_OK (*@lock set) or HM_EXIT_FAIL (printed).
+ * Returns: HM_EXIT_OK (*@s set) or HM_EXIT_FAIL (printed).
  */
 int hm_cli_take_target(const char *cmd, const char *dir,
-		       const struct hm_cli_target *t, struct hm_lock **lock,
+		       const struct hm_cli_target *t, struct hm_diag *diag, struct hm_store **s,
 		       bool *had_policy);
 
 /** hm_cli_wait_option() - parse --wait[=SECONDS] (@arg may be NULL).

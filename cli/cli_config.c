@@ -282,7 +282,7 @@ HM_CMD(config)
 			HM_CONFIG_FILE ")\n"
 			"gives COMMAND, as they are put before the command line.\n");
 		return argc == 2 && !strcmp(argv[1], "--help") ?
-			hm_cli_finish(HM_EXIT_OK) : HM_EXIT_USAGE;
+			HM_EXIT_OK : HM_EXIT_USAGE;
 	}
 	if (build(1, argv + 1, &args, &n)) {
 		warnx("out of memory");
@@ -293,5 +293,5 @@ HM_CMD(config)
 		printf(" %s", args[i]);
 	printf("\n");
 	free(args);
-	return hm_cli_finish(HM_EXIT_OK);
+	return HM_EXIT_OK;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cli_lock.c - taking a policy directory's writer lock for a subcommand:
- * the holder named on failure, --wait[=SECONDS] parsed one way for all.
+ * cli_lock.c - opening a policy directory's store (store.h) for a
+ * subcommand: the lock's holder named on failure, --wait[=SECONDS] parsed
+ * one way for all, loads and saves said the same way.
  */
 #include <err.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "histmac/store.h"
 
 /* Our own command line, for the next writer's error message. */
 static void own_command(char *buf, size_t size)
@@ -32,25 +34,91 @@ static void own_command(char *buf, size_t size)
 		buf[--n] = '\0';
 }
 
-int hm_cli_lock_policy(const char *cmd, const char *dir, int wait_s,
-		       struct hm_lock **out)
+/* What the store said (bad lines, failed writes), said once. */
+static void print_diag(struct hm_store *s)
 {
-	struct hm_lock_holder h;
+	struct hm_diag *d = hm_store_diag(s);
+
+	if (!d)
+		return;
+	hm_cli_print_diag(d, stderr);
+	hm_diag_free(d);
+}
+
+int hm_cli_open_store(const char *cmd, const char *dir, int wait_s,
+		      int dialect, bool learning, struct hm_diag *diag,
+		      struct hm_store **out)
+{
 	char what[1024];
+	struct hm_store_opts o = {
+		.dir = dir, .holder = what, .wait_s = wait_s, .hold = true,
+		.learning = learning, .read_dialect = dialect,
+		.dialect = dialect, .diag = diag,
+	};
+	const struct hm_lock_holder *h;
 	int r;
 
 	own_command(what, sizeof(what));
-	r = hm_lock_take(dir, what, wait_s, &h, out);
-	if (r == -EWOULDBLOCK && h.pid)
+	r = hm_store_open(&o, out);
+	if (!r)
+		return HM_EXIT_OK;
+	h = *out ? hm_store_holder(*out) : NULL;
+	if (r == -EWOULDBLOCK && h && h->pid)
 		warnx("%s: %s is being written by pid %ld (%s)%s", cmd, dir,
-		      (long)h.pid, h.command,
+		      (long)h->pid, h->command,
 		      wait_s ? "; gave up waiting" : "; try --wait");
 	else if (r == -EWOULDBLOCK)
 		warnx("%s: %s is being written by another process%s", cmd,
 		      dir, wait_s ? "; gave up waiting" : "; try --wait");
-	else if (r < 0)
+	else
 		warnx("%s: cannot lock %s: %s", cmd, dir, strerror(-r));
-	return r < 0 ? HM_EXIT_FAIL : HM_EXIT_OK;
+	hm_store_close(*out, true);
+	*out = NULL;
+	return HM_EXIT_FAIL;
+}
+
+int hm_cli_store_load(const char *cmd, struct hm_store *s,
+		      bool may_be_missing, struct hm_model **out)
+{
+	const char *dir = hm_store_dir(s);
+	int r = hm_store_load(s, may_be_missing, out);
+
+	print_diag(s);
+	if (r == -ENOENT) {
+		warnx("%s: %s: no policy (no domain_policy.conf or "
+		      "exception_policy.conf)", cmd, dir);
+		return HM_EXIT_FAIL;
+	}
+	if (r < 0) {
+		warnx("%s: cannot load policy %s: %s", cmd, dir, strerror(-r));
+		return HM_EXIT_FAIL;
+	}
+	if (r > 0) {
+		warnx("%s: %s: %d error%s in the policy", cmd, dir, r,
+		      r == 1 ? "" : "s");
+		return HM_EXIT_POLICY;
+	}
+	return HM_EXIT_OK;
+}
+
+int hm_cli_store_save(const char *cmd, struct hm_store *s,
+		      const struct hm_model *m, const struct hm_file_out *extra,
+		      size_t n_extra)
+{
+	const char *dir = hm_store_dir(s);
+	int r = hm_store_save(s, m, extra, n_extra);
+
+	print_diag(s);
+	if (r == -ESTALE) {
+		warnx("%s: %s was edited while this command ran; nothing was "
+		      "saved (run it again)", cmd, dir);
+		return HM_EXIT_FAIL;
+	}
+	if (r) {
+		warnx("%s: saving %s: %s", cmd, dir, strerror(-r));
+		return HM_EXIT_FAIL;
+	}
+	return HM_EXIT_OK;
 }
 
 int hm_cli_wait_option(const char *cmd, const char *arg, int *out)
@@ -68,32 +136,21 @@ int hm_cli_wait_option(const char *cmd, const char *arg, int *out)
 	return 0;
 }
 
-int hm_cli_target_option(const char *cmd, int c, const char *arg,
-			 struct hm_cli_target *t)
-{
-	if (c == 'a')
-		t->append = true;
-	else if (c == 'F')
-		t->force = true;
-	else
-		return hm_cli_wait_option(cmd, arg, &t->wait_s);
-	return 0;
-}
-
 int hm_cli_take_target(const char *cmd, const char *dir,
-		       const struct hm_cli_target *t, struct hm_lock **lock,
+		       const struct hm_cli_target *t, struct hm_diag *diag, struct hm_store **s,
 		       bool *had_policy)
 {
-	int r = hm_cli_lock_policy(cmd, dir, t->wait_s, lock);
+	int r = hm_cli_open_store(cmd, dir, t->wait_s, HM_DIALECT_AUTO,
+				  false, diag, s);
 
 	if (r != HM_EXIT_OK)
 		return r;
-	*had_policy = hm_cli_has_policy(dir);
+	*had_policy = hm_store_has_policy(*s);
 	if (*had_policy && !t->force && !t->append) {
 		warnx("%s: %s already holds a policy; --append adds to it, "
 		      "--force replaces it", cmd, dir);
-		hm_lock_release(*lock, true);
-		*lock = NULL;
+		hm_store_close(*s, true);
+		*s = NULL;
 		return HM_EXIT_FAIL;
 	}
 	return HM_EXIT_OK;

@@ -18,62 +18,29 @@
 #include "histmac/fs.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
+#include "histmac/store.h"
 
-bool hm_cli_has_policy(const char *dir)
-{
-	static const char *const files[] = { "domain_policy.conf",
-					     "exception_policy.conf" };
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < HM_ARRAY_SIZE(files); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		if (access(path, F_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
+/* Read only: a store that never saves takes no lock and writes nothing. */
 int hm_cli_load_policy(const char *cmd, const char *dir, int dialect,
 		       bool may_be_missing, struct hm_model **out)
 {
 	struct hm_diag d = { 0 };
-	struct hm_model *m = hm_model_new();
-	struct stat st;
-	int r;
+	struct hm_store_opts o = {
+		.dir = dir, .read_dialect = dialect, .dialect = dialect,
+		.diag = &d,
+	};
+	struct hm_store *s;
+	int r = hm_store_open(&o, &s);
 
 	*out = NULL;
-	if (!m) {
-		warnx("%s: out of memory", cmd);
+	if (r) {
+		warnx("%s: %s: %s", cmd, dir, strerror(-r));
+		hm_store_close(s, false);
 		return HM_EXIT_FAIL;
 	}
-	if (may_be_missing && stat(dir, &st) < 0 && errno == ENOENT) {
-		if (dialect >= 0)
-			m->dialect = (enum hm_dialect)dialect;
-		*out = m;
-		return HM_EXIT_OK;
-	}
-	if (!may_be_missing && !hm_cli_has_policy(dir)) {
-		warnx("%s: %s: no policy (no domain_policy.conf or "
-		      "exception_policy.conf)", cmd, dir);
-		hm_model_free(m);
-		return HM_EXIT_FAIL;
-	}
-	r = hm_policy_load_dir(m, dir, dialect, &d);
-	hm_cli_print_diag(&d, stderr);
-	hm_diag_free(&d);
-	if (r < 0) {
-		warnx("%s: cannot load policy %s: %s", cmd, dir, strerror(-r));
-		hm_model_free(m);
-		return HM_EXIT_FAIL;
-	}
-	if (r > 0) {
-		warnx("%s: %s: %d error%s in the policy", cmd, dir, r,
-		      r == 1 ? "" : "s");
-		*out = m;
-		return HM_EXIT_POLICY;
-	}
-	*out = m;
-	return HM_EXIT_OK;
+	r = hm_cli_store_load(cmd, s, may_be_missing, out);
+	hm_store_close(s, false);
+	return r;
 }
 
 int hm_cli_read_dialect_error(const char *cmd)

@@ -24,14 +24,11 @@ struct check {
 	const char *policy;
 	const char *output;
 	struct hm_cli_input in;
-	int dialect;		/* of printed lines; AUTO: the policy's */
 	bool json;
 	bool list_attempts;
 	bool record_use;
-	int resolve;
-	const char *resolve_root;
 	bool verbose;
-	struct hm_learn_opts lo;
+	struct hm_cli_shared sh;	/* dialect: of printed lines */
 	struct hm_check_upgrade *upgrades;	/* strings malloc'd */
 	size_t n_upgrades;
 };
@@ -76,75 +73,40 @@ static void usage(FILE *f)
 "2 usage, 3 could not run.\n");
 }
 
-enum {
-	OPT_DIALECT = 256, OPT_RESOLVE, OPT_NO_RESOLVE,
-	OPT_RESOLVE_ROOT, OPT_NO_BUILTIN, OPT_PEER, OPT_EPHEMERAL,
-	OPT_ATTEMPTS, OPT_RECORD_USE,
-};
+enum { OPT_ATTEMPTS = 0x1000, OPT_RECORD_USE };
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
-	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	HM_CLI_OPT_DIALECT,
 	{ "attempts", no_argument, NULL, OPT_ATTEMPTS },
 	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
-	{ "resolve", no_argument, NULL, OPT_RESOLVE },
-	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
-	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
-	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
-	{ "peer-ports", required_argument, NULL, OPT_PEER },
-	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
+	HM_CLI_OPTS_PATHS,
+	HM_CLI_OPTS_GENERALIZE,
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int add_input(struct check *C, char *file)
-{
-	char **n = realloc(C->in.files, (C->in.n_files + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	C->in.files = n;
-	C->in.files[C->in.n_files++] = file;
-	return 0;
-}
-
-static int ports(const char *arg, uint16_t *lo, uint16_t *hi)
-{
-	uint64_t a, b;
-
-	if (hm_cli_parse_range(arg, 65535, &a, &b))
-		return hm_cli_usage_error(CMD, "bad port range '%s'", arg);
-	*lo = (uint16_t)a;
-	*hi = (uint16_t)b;
-	return 0;
-}
-
 static int parse_option(struct check *C, int c, char *arg)
 {
+	int r = hm_cli_shared_option(CMD, c, arg, &C->sh);
+
+	if (r != HM_CLI_NOT_SHARED)
+		return r;
 	switch (c) {
 	case 'p': C->policy = arg; return 0;
-	case 'i': return add_input(C, arg) ? HM_EXIT_FAIL : 0;
+	case 'i': return hm_cli_input_add(&C->in, arg) ? HM_EXIT_FAIL : 0;
 	case 'o': C->output = arg; return 0;
 	case 'f':
 		if (strcmp(arg, "json") && strcmp(arg, "text"))
 			return hm_cli_usage_error(CMD, "unknown format '%s'", arg);
 		C->json = !strcmp(arg, "json");
 		return 0;
-	case OPT_DIALECT:
-		return hm_cli_dialect_option(CMD, arg, &C->dialect);
 	case OPT_ATTEMPTS: C->list_attempts = true; return 0;
 	case OPT_RECORD_USE: C->record_use = true; return 0;
-	case OPT_RESOLVE: C->resolve = 1; return 0;
-	case OPT_NO_RESOLVE: C->resolve = 0; return 0;
-	case OPT_RESOLVE_ROOT: C->resolve_root = arg; return 0;
-	case OPT_NO_BUILTIN: C->lo.builtin_rules = false; return 0;
-	case OPT_PEER: return ports(arg, &C->lo.peer_port_min, &C->lo.peer_port_max);
-	case OPT_EPHEMERAL:
-		return ports(arg, &C->lo.ephemeral_min, &C->lo.ephemeral_max);
 	case 'v': C->verbose = true; return 0;
 	default: return hm_cli_usage_error(CMD, "bad option");
 	}
@@ -169,7 +131,7 @@ static int parse_args(struct check *C, int argc, char **argv)
 		if (!C->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
 						  argv[optind]);
-		if (add_input(C, argv[optind]))
+		if (hm_cli_input_add(&C->in, argv[optind]))
 			return HM_EXIT_FAIL;
 	}
 	if (!C->policy)
@@ -276,8 +238,8 @@ static int run(struct check *C, struct hm_model *m)
 	int r;
 
 	hm_collector_opts_init(&o);
-	o.resolve = C->resolve;
-	o.resolve_root = C->resolve_root;
+	o.resolve = C->sh.resolve;
+	o.resolve_root = C->sh.resolve_root;
 	o.verbose = C->verbose;
 	o.diag = &d;
 	/* read paths as the policy names them (histmac_paths.conf) */
@@ -289,7 +251,7 @@ static int run(struct check *C, struct hm_model *m)
 	if (!r && o.resolve != 0)
 		r = find_upgrades(C, m, o.resolve_root ? o.resolve_root : "/");
 	if (!r)
-		r = hm_checker_new(m, &C->lo, &d, &ch);
+		r = hm_checker_new(m, &C->sh.lo, &d, &ch);
 	if (!r)
 		hm_checker_count_uses(ch, C->record_use);
 	if (!r)
@@ -300,8 +262,8 @@ static int run(struct check *C, struct hm_model *m)
 		r = hm_cli_no_records(CMD, &C->in, hm_collector_stats(col));
 	hm_cli_print_diag(&d, stderr);
 	if (!r)
-		r = report(C, ch, col, C->dialect >= 0 ?
-			   (enum hm_dialect)C->dialect : m->dialect);
+		r = report(C, ch, col, C->sh.dialect >= 0 ?
+			   (enum hm_dialect)C->sh.dialect : m->dialect);
 	if (!r)
 		hm_checker_violations(ch, &n);
 	hm_collector_free(col);
@@ -315,49 +277,42 @@ static int run(struct check *C, struct hm_model *m)
 
 /*
  * --record-use: the uses this run counted (in @m, cleared after loading)
- * added to the directory's stamps as they are now, under its lock, and
- * only histmac_entries.conf rewritten: the policy text is not check's.
+ * added to the directory's policy as it is now, saved through the store
+ * under its lock: only histmac_entries.conf changes (an unchanged policy
+ * text is not rewritten).
  */
 static int record_uses(const char *dir, const struct hm_model *m)
 {
-	struct hm_model *now = hm_model_new();
-	struct hm_file_out f = { 0 };
-	struct hm_lock *lock = NULL;
+	struct hm_store *s = NULL;
+	struct hm_model *now = NULL;
 	struct hm_diag d = { 0 };
-	int r;
+	int r = hm_cli_open_store(CMD, dir, 10, HM_DIALECT_AUTO, false, &d, &s);
 
-	if (!now || hm_cli_lock_policy(CMD, dir, 10, &lock)) {
-		hm_model_free(now);
-		return now ? HM_EXIT_FAIL : -ENOMEM;
+	if (!r)
+		r = hm_cli_store_load(CMD, s, false, &now);
+	if (!r && hm_model_add_uses(now, m) < 0) {
+		warnx("%s: %s: out of memory", CMD, dir);
+		r = HM_EXIT_FAIL;
 	}
-	r = hm_policy_load_dir(now, dir, HM_DIALECT_AUTO, &d);
-	if (r >= 0)
-		r = hm_model_add_uses(now, m);
-	if (r >= 0)
-		r = hm_history_text(now, &f);
-	if (r >= 0 && f.text)
-		r = hm_atomic_write_set(dir, &f, 1);
-	hm_cli_print_diag(&d, stderr);
-	if (r < 0)
-		warnx("%s: %s/%s: %s", CMD, dir, HM_HISTORY_FILE, strerror(-r));
-	free((char *)f.text);
-	hm_lock_release(lock, r < 0);
-	hm_diag_free(&d);
+	if (!r)
+		r = hm_cli_store_save(CMD, s, now, NULL, 0);
+	hm_store_close(s, r != 0);
 	hm_model_free(now);
-	return r < 0 ? HM_EXIT_FAIL : 0;
+	hm_diag_free(&d);
+	return r;
 }
 
 HM_CMD(check)
 {
-	struct check C = { .dialect = HM_DIALECT_AUTO, .resolve = -1 };
+	struct check C = { 0 };
 	struct hm_model *m = NULL;
 	int status;
 
-	hm_learn_opts_default(&C.lo);
+	hm_cli_shared_init(&C.sh);
 	status = parse_args(&C, argc, argv);
 	if (status) {
 		free(C.in.files);
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	}
 	status = hm_cli_load_policy(CMD, C.policy, HM_DIALECT_AUTO, false, &m);
 	if (status != HM_EXIT_FAIL) {
@@ -374,5 +329,5 @@ HM_CMD(check)
 	hm_model_free(m);
 	free_upgrades(&C);
 	free(C.in.files);
-	return hm_cli_finish(status);
+	return status;
 }

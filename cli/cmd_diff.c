@@ -41,7 +41,7 @@ HM_CMD(diff)
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
-		return hm_cli_finish(HM_EXIT_OK);
+		return HM_EXIT_OK;
 	}
 	if (argc != 3)
 		return hm_cli_usage_error(CMD, "need two policy directories");
@@ -62,5 +62,5 @@ HM_CMD(diff)
 	hm_sbuf_free(&text);
 	hm_model_free(a);
 	hm_model_free(b);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -130,7 +130,7 @@ int cmd_encode(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error("encode", "bad option");
 		}
@@ -164,5 +164,5 @@ int cmd_encode(int argc, char **argv)
 	}
 	free(line);
 	free(out);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -89,6 +89,9 @@ static void usage(FILE *f)
 "\n"
 "Signals: SIGHUP reloads the policy (events keep being answered), SIGUSR1\n"
 "prints counters, SIGTERM/SIGINT answer what is pending, save and exit.\n"
+"Learning keeps an administrator's edits: a save that finds the policy\n"
+"files changed reloads them first and adds only what was learned since\n"
+"the last save (so does SIGHUP); POLICYDIR is locked only while saving.\n"
 "Exit: 0 stopped cleanly, 4 the policy has errors (nothing marked; use\n"
 "--mode permissive to run anyway), 2 usage or a refused --mark, 3 could\n"
 "not run.\n");
@@ -283,7 +286,7 @@ HM_CMD(enforce)
 		if (c == 'h') {
 			usage(stdout);
 			free(o.marks);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		}
 		status = parse_option(&o, c, optarg);
 		if (status)
@@ -306,5 +309,5 @@ HM_CMD(enforce)
 	if (!status)
 		status = hm_enforcer_run(&o);
 	free(o.marks);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -209,7 +209,7 @@ int cmd_events(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			free(in.files);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			free(in.files);
 			return hm_cli_usage_error("events", "bad option");
@@ -315,5 +315,5 @@ int cmd_events(int argc, char **argv)
 		warn("events: %s", outpath);
 		status = HM_EXIT_FAIL;
 	}
-	return hm_cli_finish(status);
+	return status;
 }

@@ -16,6 +16,7 @@
 #include "cli_export.h"
 #include "histmac/exporter.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 #define CMD "export"
 
@@ -123,6 +124,25 @@ static int to_stdout(const struct hm_model *m, enum hm_dialect d,
 	return r;
 }
 
+/* A policy directory is written through its store (its lock, one commit).
+ * Returns 0, a negative errno, or 1 (could not lock it: said). */
+static int to_dir(const struct hm_model *m, const char *dir, enum hm_dialect d,
+		  struct hm_convert_stats *st)
+{
+	struct hm_diag diag = { 0 };
+	struct hm_store *s;
+	int r;
+
+	if (hm_cli_open_store(CMD, dir, 0, (int)d, false, &diag, &s))
+		return 1;
+	r = hm_store_save(s, m, NULL, 0);
+	*st = *hm_store_converted(s);
+	hm_cli_print_diag(&diag, stderr);
+	hm_diag_free(&diag);
+	hm_store_close(s, r != 0);
+	return r;
+}
+
 static int run_tomoyo(const struct export_format *f, const struct hm_model *m,
 		      const struct export_opts *o)
 {
@@ -131,9 +151,11 @@ static int run_tomoyo(const struct export_format *f, const struct hm_model *m,
 	int r;
 
 	if (o->out)
-		r = hm_policy_save_dir(m, o->out, d, 0, &st);
+		r = to_dir(m, o->out, d, &st);
 	else
 		r = to_stdout(m, d, &st);
+	if (r > 0)
+		return HM_EXIT_FAIL;
 	if (r) {
 		fprintf(stderr, "histmac %s: %s: %s\n", CMD,
 			o->out ? o->out : "stdout", strerror(-r));
@@ -173,7 +195,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "from", required_argument, NULL, 'F' },
+		HM_CLI_OPT_FROM,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -189,7 +211,7 @@ int cmd_export(int argc, char **argv)
 		case 'f':
 			o.format = optarg;
 			break;
-		case 'F':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &o.from))
 				return HM_EXIT_USAGE;
 			break;
@@ -198,7 +220,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -207,5 +229,5 @@ int cmd_export(int argc, char **argv)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
 	if (optind < argc)
 		return hm_cli_usage_error(CMD, "unexpected '%s'", argv[optind]);
-	return hm_cli_finish(run(&o));
+	return run(&o);
 }

@@ -14,6 +14,7 @@
 
 #include "cli_export.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 #define CMD "import"
 
@@ -50,58 +51,42 @@ static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "format", required_argument, NULL, 'f' },
-	{ "dialect", required_argument, NULL, 'd' },
+	HM_CLI_OPT_DIALECT,
 	{ "schema", required_argument, NULL, 's' },
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "append", no_argument, NULL, 'a' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPTS_TARGET,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int save(struct hm_model *m, const char *dir, int dialect)
-{
-	struct hm_convert_stats st = { 0 };
-	int r;
-
-	if (dialect >= 0)
-		m->dialect = (enum hm_dialect)dialect;
-	r = hm_policy_save_dir(m, dir, m->dialect, 0, &st);
-	if (r) {
-		warnx("%s: saving %s: %s", CMD, dir, strerror(-r));
-		return HM_EXIT_FAIL;
-	}
-	if (st.n_commented)
-		warnx("%s: %lu entries cannot be said in %s and were written "
-		      "as comments", CMD, st.n_commented,
-		      hm_dialect_names[m->dialect]);
-	return HM_EXIT_OK;
-}
 
 /* Under the directory's lock: replace the policy, or add @m to it. */
 static int store(struct hm_model *m, const char *dir, int dialect,
 		 const struct hm_cli_target *t)
 {
-	struct hm_lock *lock;
+	struct hm_diag d = { 0 };
+	struct hm_store *s;
 	struct hm_model *old = NULL;
 	bool had;
-	int status = hm_cli_take_target(CMD, dir, t, &lock, &had);
+	int status = hm_cli_take_target(CMD, dir, t, &d, &s, &had);
 
 	if (status != HM_EXIT_OK)
 		return status;
 	if (had && t->append) {
-		status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false,
-					    &old);
+		status = hm_cli_store_load(CMD, s, false, &old);
 		if (status == HM_EXIT_OK && hm_model_merge(old, m) < 0)
 			status = HM_EXIT_FAIL;
-		if (status == HM_EXIT_OK)
-			status = save(old, dir, dialect);
-		hm_model_free(old);
-	} else {
-		status = save(m, dir, dialect);
+		m = old;
 	}
-	hm_lock_release(lock, status != HM_EXIT_OK);
+	if (dialect >= 0)
+		hm_model_set_dialect(m, (enum hm_dialect)dialect);
+	if (status == HM_EXIT_OK)
+		status = hm_cli_store_save(CMD, s, m, NULL, 0);
+	if (status == HM_EXIT_OK && hm_store_converted(s)->n_commented)
+		warnx("%s: %lu entries cannot be said in %s and were written "
+		      "as comments", CMD, hm_store_converted(s)->n_commented,
+		      hm_dialect_names[m->dialect]);
+	hm_model_free(old);
+	hm_store_close(s, status != HM_EXIT_OK);
 	return status;
 }
 
@@ -112,14 +97,20 @@ HM_CMD(import)
 	const char *schema = NULL;
 	struct hm_diag d = { 0 };
 	struct hm_model *m = NULL;
-	int dialect = -1;
 	bool dry_run = false;
-	struct hm_cli_target t = { 0 };
+	struct hm_cli_shared sh;
 	int status = HM_EXIT_OK;
 	int r;
 	int c;
 
+	hm_cli_shared_init(&sh);
 	while ((c = getopt_long(argc, argv, "i:p:f:nh", options, NULL)) != -1) {
+		r = hm_cli_shared_option(CMD, c, optarg, &sh);
+		if (r != HM_CLI_NOT_SHARED) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -132,25 +123,15 @@ HM_CMD(import)
 				return hm_cli_usage_error(CMD, "unknown format "
 							  "'%s' (xml)", optarg);
 			break;
-		case 'd':
-			if (hm_cli_dialect_option(CMD, optarg, &dialect))
-				return HM_EXIT_USAGE;
-			break;
 		case 's':
 			schema = optarg;
 			break;
 		case 'n':
 			dry_run = true;
 			break;
-		case 'a':
-		case 'F':
-		case 'w':
-			if (hm_cli_target_option(CMD, c, optarg, &t))
-				return HM_EXIT_USAGE;
-			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -169,17 +150,17 @@ HM_CMD(import)
 	if (r == -EINVAL) {
 		warnx("%s: %s is not a valid policy document; nothing "
 		      "imported", CMD, input);
-		return hm_cli_finish(HM_EXIT_POLICY);
+		return HM_EXIT_POLICY;
 	}
 	if (r) {
 		warnx("%s: %s: %s", CMD, input, strerror(-r));
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	}
 	if (!dry_run)
-		status = store(m, policy, dialect, &t);
+		status = store(m, policy, sh.dialect, &sh.target);
 	if (status == HM_EXIT_OK)
 		printf("%s %s: %zu domains\n", dry_run ? "valid" : "imported",
 		       input, m->n_domains);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -34,23 +34,18 @@ struct learn {
 	char *state;
 	char *checkpoint;
 	struct hm_cli_input in;
-	int dialect;
+	struct hm_cli_shared sh;	/* dialect: read and written */
 	int profile;			/* -1: inherit (TOMOYO) */
 	long max_entry;			/* -1: the policy's */
 	unsigned save_interval;		/* seconds, follow/plugin */
-	int resolve;
-	const char *resolve_root;
-	const char *from;		/* --from start|end, or NULL */
+	const char *from;		/* --follow-from start|end, or NULL */
 	bool verbose;
 	bool quiet;
 	bool said_comments;
 	uint64_t said_violations;	/* seq of the last one logged live */
-	int wait_s;			/* --wait: for the directory's lock */
-	struct hm_learn_opts lo;
-	struct hm_lock *lock;		/* held from load to the last save */
+	struct hm_store *store;		/* its lock held from load to the
+					 * last save */
 
-	struct hm_model *m;		/* until the session owns them */
-	struct hm_learner *l;
 	struct hm_collector *c;
 	struct hm_learn_session *s;
 	struct hm_path_rule rule;	/* the policy's, as loaded */
@@ -76,9 +71,9 @@ static void usage(FILE *f)
 "      --follow LOG         follow LOG like tail -F, across auditd's rotations\n"
 "      --plugin             run as an auditd plugin (events on stdin)\n"
 "      --checkpoint FILE    follow mode position (default POLICYDIR/follow.checkpoint)\n"
-"      --from start|end     follow mode with no checkpoint yet: read LOG from its\n"
-"                           beginning or from its current end (default; said\n"
-"                           on stderr)\n"
+"      --follow-from start|end  follow mode with no checkpoint yet: read LOG\n"
+"                           from its beginning or from its current end\n"
+"                           (default; said on stderr); --from is its old name\n"
 "      --state FILE         process table, loaded at start and saved with the\n"
 "                           policy (default POLICYDIR/histmac.state in follow and\n"
 "                           plugin mode); the enforcer can import it\n"
@@ -117,7 +112,9 @@ static void usage(FILE *f)
 "exits.  Edits made to POLICYDIR by hand while it runs (profiles, deleted\n"
 "entries or domains, the exception policy, rewrite rules) are kept: before\n"
 "each save, and at once on SIGHUP, learn re-reads the directory and adds only\n"
-"what it learned since its last save.  SIGTERM/SIGINT save and exit.\n"
+"what it learned since its last save; a directory with errors (an edit\n"
+"not finished) is not saved over until it is fixed.  SIGTERM/SIGINT save\n"
+"and exit.\n"
 "Re-learning a log changes nothing: the policy keeps, per host, the newest\n"
 "event learned (# histmac: learned), and older events are not counted again.\n"
 "A run over files (-i) that fails saves nothing.\n"
@@ -131,10 +128,8 @@ static void usage(FILE *f)
 }
 
 enum {
-	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_RESOLVE,
-	OPT_NO_RESOLVE, OPT_RESOLVE_ROOT, OPT_DIALECT, OPT_PROFILE, OPT_MAX,
-	OPT_NO_BUILTIN, OPT_NO_REALPATH, OPT_FAILED, OPT_PEER, OPT_EPHEMERAL,
-	OPT_SAVE_INTERVAL, OPT_WAIT, OPT_FROM,
+	OPT_FOLLOW = 256, OPT_PLUGIN, OPT_CHECKPOINT, OPT_STATE, OPT_PROFILE,
+	OPT_MAX, OPT_SAVE_INTERVAL, OPT_FROM,
 };
 
 static const struct option options[] = {
@@ -144,48 +139,21 @@ static const struct option options[] = {
 	{ "plugin", no_argument, NULL, OPT_PLUGIN },
 	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
 	{ "state", required_argument, NULL, OPT_STATE },
-	{ "resolve", no_argument, NULL, OPT_RESOLVE },
-	{ "no-resolve", no_argument, NULL, OPT_NO_RESOLVE },
-	{ "resolve-root", required_argument, NULL, OPT_RESOLVE_ROOT },
-	{ "dialect", required_argument, NULL, OPT_DIALECT },
+	HM_CLI_OPTS_PATHS,
+	HM_CLI_OPT_DIALECT,
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "max-learning-entry", required_argument, NULL, OPT_MAX },
-	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
-	{ "no-exec-realpath", no_argument, NULL, OPT_NO_REALPATH },
-	{ "learn-failed", no_argument, NULL, OPT_FAILED },
-	{ "peer-ports", required_argument, NULL, OPT_PEER },
-	{ "ephemeral-ports", required_argument, NULL, OPT_EPHEMERAL },
+	HM_CLI_OPTS_LEARN,
 	{ "save-interval", required_argument, NULL, OPT_SAVE_INTERVAL },
-	{ "wait", optional_argument, NULL, OPT_WAIT },
+	HM_CLI_OPT_WAIT,
+	{ "follow-from", required_argument, NULL, OPT_FROM },
+	/* its old name, before --from D meant a policy's dialect read */
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* -i LOG may repeat; words that are not options are more logs. */
-static int add_input(struct learn *L, char *file)
-{
-	char **n = realloc(L->in.files, (L->in.n_files + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	L->in.files = n;
-	L->in.files[L->in.n_files++] = file;
-	return 0;
-}
-
-static int port_option(const char *arg, uint16_t *lo, uint16_t *hi)
-{
-	uint64_t a, b;
-
-	if (hm_cli_parse_range(arg, 65535, &a, &b))
-		return hm_cli_usage_error(CMD, "bad port range '%s'", arg);
-	*lo = (uint16_t)a;
-	*hi = (uint16_t)b;
-	return 0;
-}
 
 static int number_option(const char *name, const char *arg, uint64_t max,
 			 uint64_t *out)
@@ -197,22 +165,19 @@ static int number_option(const char *name, const char *arg, uint64_t max,
 
 static int parse_option(struct learn *L, int c, const char *arg)
 {
+	int r = hm_cli_shared_option(CMD, c, arg, &L->sh);
 	uint64_t v;
 
+	if (r != HM_CLI_NOT_SHARED)
+		return r;
 	switch (c) {
 	case 'i':
-		return add_input(L, (char *)arg) ? HM_EXIT_FAIL : 0;
+		return hm_cli_input_add(&L->in, (char *)arg) ? HM_EXIT_FAIL : 0;
 	case 'p': L->policy = arg; return 0;
-	case OPT_WAIT: return hm_cli_wait_option(CMD, arg, &L->wait_s);
 	case OPT_FOLLOW: L->in.follow = arg; return 0;
 	case OPT_PLUGIN: L->in.plugin = true; return 0;
 	case OPT_CHECKPOINT: L->checkpoint = strdup(arg); return 0;
 	case OPT_STATE: L->state = strdup(arg); return 0;
-	case OPT_RESOLVE: L->resolve = 1; return 0;
-	case OPT_NO_RESOLVE: L->resolve = 0; return 0;
-	case OPT_RESOLVE_ROOT: L->resolve_root = arg; return 0;
-	case OPT_DIALECT:
-		return hm_cli_dialect_option(CMD, arg, &L->dialect);
 	case OPT_PROFILE:
 		if (number_option("profile", arg, 255, &v))
 			return HM_EXIT_USAGE;
@@ -223,16 +188,9 @@ static int parse_option(struct learn *L, int c, const char *arg)
 			return HM_EXIT_USAGE;
 		L->max_entry = (long)v;
 		return 0;
-	case OPT_NO_BUILTIN: L->lo.builtin_rules = false; return 0;
-	case OPT_NO_REALPATH: L->lo.exec_realpath = false; return 0;
-	case OPT_FAILED: L->lo.learn_failed = true; return 0;
-	case OPT_PEER:
-		return port_option(arg, &L->lo.peer_port_min, &L->lo.peer_port_max);
-	case OPT_EPHEMERAL:
-		return port_option(arg, &L->lo.ephemeral_min, &L->lo.ephemeral_max);
 	case OPT_FROM:
 		if (strcmp(arg, "start") && strcmp(arg, "end"))
-			return hm_cli_usage_error(CMD, "--from start or end");
+			return hm_cli_usage_error(CMD, "--follow-from start or end");
 		L->from = arg;
 		return 0;
 	case OPT_SAVE_INTERVAL:
@@ -276,7 +234,7 @@ static int parse_args(struct learn *L, int argc, char **argv)
 		if (!L->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
 						  argv[optind]);
-		if (add_input(L, argv[optind]))
+		if (hm_cli_input_add(&L->in, argv[optind]))
 			return HM_EXIT_FAIL;
 	}
 	if (!L->policy)
@@ -285,14 +243,14 @@ static int parse_args(struct learn *L, int argc, char **argv)
 	if (modes != 1)
 		return hm_cli_usage_error(CMD, "give exactly one of -i LOG..., "
 					  "--follow LOG, --plugin");
-	if (L->lo.peer_port_min > L->lo.peer_port_max)
+	if (L->sh.lo.peer_port_min > L->sh.lo.peer_port_max)
 		return hm_cli_usage_error(CMD, "bad --peer-ports");
 	if ((L->in.follow || L->in.plugin) && !L->state)
 		L->state = in_policy(L->policy, "histmac.state");
 	if (L->in.follow && !L->checkpoint)
 		L->checkpoint = in_policy(L->policy, "follow.checkpoint");
 	if (L->from && !L->in.follow)
-		return hm_cli_usage_error(CMD, "--from needs --follow");
+		return hm_cli_usage_error(CMD, "--follow-from needs --follow");
 	return 0;
 }
 
@@ -314,22 +272,13 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static size_t count_entries(const struct hm_model *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->n_domains; i++)
-		n += m->domains[i]->n_acl;
-	return n;
-}
-
 /* Said once a run, not at every periodic save of a live learner. */
 static void say_comments(struct learn *L)
 {
 	const struct hm_convert_stats *st = hm_learn_session_converted(L->s);
 	struct hm_model *m = hm_learn_session_model(L->s);
-	enum hm_dialect dialect = L->dialect >= 0 ?
-				  (enum hm_dialect)L->dialect : m->dialect;
+	enum hm_dialect dialect = L->sh.dialect >= 0 ?
+				  (enum hm_dialect)L->sh.dialect : m->dialect;
 
 	if (!st->n_commented || L->quiet || L->said_comments)
 		return;
@@ -341,18 +290,16 @@ static void say_comments(struct learn *L)
 
 static void progress(struct learn *L, bool force)
 {
-	struct hm_model *m = hm_learn_session_model(L->s);
 	time_t now = time(NULL);
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet || !hm_cli_stderr_is_tty() ||
 	    (!force && now == L->last_progress))
 		return;
 	L->last_progress = now;
-	hm_learner_stats(hm_learn_session_learner(L->s), &st);
+	hm_learn_session_stats(L->s, &st);
 	fprintf(stderr, "\rlearn: %llu events, %zu domains, %zu entries  ",
-		(unsigned long long)st.events, m->n_domains,
-		count_entries(m));
+		(unsigned long long)st.learn.events, st.domains, st.entries);
 	if (force)
 		fputc('\n', stderr);
 }
@@ -369,8 +316,7 @@ static bool live(const struct learn *L)
  */
 static void log_new_violations(struct learn *L)
 {
-	struct hm_checker *ck =
-		hm_learner_checker(hm_learn_session_learner(L->s));
+	struct hm_checker *ck = hm_learn_session_violations(L->s);
 	const struct hm_model *m = hm_checker_model(ck);
 	const struct hm_violation *const *v;
 	uint64_t top = L->said_violations;
@@ -407,14 +353,14 @@ static void log_new_violations(struct learn *L)
 
 static void saved(struct learn *L)
 {
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet)
 		return;
-	hm_learner_stats(hm_learn_session_learner(L->s), &st);
+	hm_learn_session_stats(L->s, &st);
 	fprintf(stderr, "learn: saved %s: %llu events, %llu new entries\n",
-		L->policy, (unsigned long long)st.events,
-		(unsigned long long)st.entries_new);
+		L->policy, (unsigned long long)st.learn.events,
+		(unsigned long long)st.learn.entries_new);
 }
 
 /* Learn until the input ends; print what the session has to say. */
@@ -431,6 +377,8 @@ static int run_loop(struct learn *L)
 			continue;
 		hm_cli_print_diag(&L->diag, stderr);
 		hm_diag_free(&L->diag);
+		if (r == HM_SESSION_HELD)
+			continue;	/* nothing saved: said why */
 		say_comments(L);
 		saved(L);
 		if (live(L))
@@ -440,50 +388,43 @@ static int run_loop(struct learn *L)
 }
 
 /* What the process table met that changes what was learned where. */
-static void print_tracker(struct learn *L)
+static void print_tracker(const struct hm_tracker_stats *ts)
 {
-	struct hm_tracker_stats ts;
-
-	hm_tracker_stats(hm_walker_tracker(hm_learner_walker(
-		hm_learn_session_learner(L->s))), &ts);
-	if (ts.too_long)
+	if (ts->too_long)
 		printf("  transition_failed (domain name over %d bytes): %llu\n",
-		       HM_MAX_DOMAIN, (unsigned long long)ts.too_long);
-	if (ts.pid_reuse || ts.evictions)
+		       HM_MAX_DOMAIN, (unsigned long long)ts->too_long);
+	if (ts->pid_reuse || ts->evictions)
 		printf("  processes: %llu pid reuse, %llu evicted (cap %llu)\n",
-		       (unsigned long long)ts.pid_reuse,
-		       (unsigned long long)ts.evictions,
-		       (unsigned long long)ts.max_procs);
+		       (unsigned long long)ts->pid_reuse,
+		       (unsigned long long)ts->evictions,
+		       (unsigned long long)ts->max_procs);
 }
 
 static void summary(struct learn *L)
 {
-	struct hm_learner *l = hm_learn_session_learner(L->s);
-	struct hm_model *m = hm_learn_session_model(L->s);
-	const struct hm_walk_stats *ws = hm_walker_stats(hm_learner_walker(l));
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
-	struct hm_learn_stats st;
+	struct hm_learn_session_stats st;
 
 	if (L->quiet)
 		return;
-	hm_learner_stats(l, &st);
+	hm_learn_session_stats(L->s, &st);
 	printf("learned from %llu events (%llu records) into %s\n",
 	       (unsigned long long)cs->events, (unsigned long long)cs->records,
 	       L->policy);
 	printf("  domains: %llu new, %zu total\n",
-	       (unsigned long long)st.domains_new, m->n_domains);
+	       (unsigned long long)st.learn.domains_new, st.domains);
 	printf("  entries: %llu new, %llu widened, %zu total\n",
-	       (unsigned long long)st.entries_new,
-	       (unsigned long long)st.perms_new, count_entries(m));
-	if (st.folded)
+	       (unsigned long long)st.learn.entries_new,
+	       (unsigned long long)st.learn.perms_new, st.entries);
+	if (st.learn.folded)
 		printf("  folded into patterns: %llu\n",
-		       (unsigned long long)st.folded);
-	if (st.quota_hits)
+		       (unsigned long long)st.learn.folded);
+	if (st.learn.quota_hits)
 		printf("  refused by max_learning_entry: %llu\n",
-		       (unsigned long long)st.quota_hits);
-	print_tracker(L);
+		       (unsigned long long)st.learn.quota_hits);
+	print_tracker(&st.procs);
 	hm_cli_print_collector_skips(cs, stdout);
-	hm_cli_print_walk_skips(ws, stdout);
+	hm_cli_print_walk_skips(st.walk, stdout);
 }
 
 /*
@@ -492,8 +433,7 @@ static void summary(struct learn *L)
  */
 static int violations(struct learn *L)
 {
-	struct hm_checker *ck =
-		hm_learner_checker(hm_learn_session_learner(L->s));
+	struct hm_checker *ck = hm_learn_session_violations(L->s);
 	struct hm_check_summary s = { .policy = L->policy };
 	size_t n;
 
@@ -514,8 +454,8 @@ static int open_input(struct learn *L)
 	int r;
 
 	hm_collector_opts_init(&o);
-	o.resolve = L->resolve;
-	o.resolve_root = L->resolve_root;
+	o.resolve = L->sh.resolve;
+	o.resolve_root = L->sh.resolve_root;
 	o.verbose = L->verbose;
 	o.diag = &L->diag;
 	o.checkpoint = L->checkpoint;
@@ -538,71 +478,60 @@ static int open_input(struct learn *L)
 		o.from_start = L->from && !strcmp(L->from, "start");
 		if (!L->quiet && !L->from)
 			warnx("%s: no checkpoint %s: starting at the end of %s "
-			      "(--from start reads it from its beginning)", CMD,
+			      "(--follow-from start reads it from its beginning)", CMD,
 			      L->checkpoint, L->in.follow);
 	}
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 
+/* The policy as it is, and a session learning into it (the store's lock
+ * held from here to the last save). */
 static int start_session(struct learn *L)
 {
 	struct hm_learn_session_opts o = {
-		.policy = L->policy,
+		.store = L->store,
 		.state = L->state,
-		.dialect = L->dialect,
+		.profile = L->profile,
 		.max_entry = L->max_entry,
 		.save_interval = live(L) ? L->save_interval : 0,
-		.lo = &L->lo,
+		.lo = &L->sh.lo,
 		.diag = &L->diag,
 		.paths = &L->used,
 	};
-
-	if (hm_learn_session_new(&L->s, &o, L->m, L->l, L->c)) {
-		warnx("%s: %s", CMD, strerror(ENOMEM));
-		return HM_EXIT_FAIL;
-	}
-	L->m = NULL;	/* the session's now */
-	L->l = NULL;
-	return HM_EXIT_OK;
-}
-
-static int setup(struct learn *L)
-{
-	int r = hm_cli_lock_policy(CMD, L->policy, L->wait_s, &L->lock);
-
-	if (r != HM_EXIT_OK)
-		return r;
-	r = hm_cli_load_policy(CMD, L->policy, L->dialect, true, &L->m);
+	struct hm_model *m;
+	int r = hm_cli_store_load(CMD, L->store, true, &m);
 
 	if (r != HM_EXIT_OK) {
 		if (r == HM_EXIT_POLICY)
 			warnx("%s: fix the policy first (histmac policy check -p "
 			      "%s); nothing was learned", CMD, L->policy);
+		hm_model_free(m);
 		return r;
 	}
-	if (L->profile >= 0) {
-		L->m->inherit_profile = false;
-	}
-	if (L->max_entry >= 0)
-		L->m->max_learning_entry = (uint32_t)L->max_entry;
-	r = hm_learner_new(L->m, &L->lo, L->profile >= 0 ? (uint8_t)L->profile :
-				   HM_PROFILE_LEARNING, &L->diag, &L->l);
+	r = hm_learn_session_new(&L->s, &o, m);
+	/* bad rewrite rules, the process table */
+	hm_cli_print_diag(&L->diag, stderr);
+	hm_diag_free(&L->diag);
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
+		hm_model_free(m);
 		return HM_EXIT_FAIL;
 	}
-	hm_cli_print_diag(&L->diag, stderr);	/* bad rewrite rules */
-	hm_diag_free(&L->diag);
-	if (L->state && access(L->state, F_OK) == 0) {
-		r = hm_tracker_load(hm_walker_tracker(hm_learner_walker(L->l)),
-				    L->state, &L->diag, NULL, NULL);
-		if (r < 0)
-			warnx("%s: %s: %s (starting with no process table)",
-			      CMD, L->state, strerror(-r));
-	}
-	if (open_input(L))
-		return HM_EXIT_FAIL;
-	return start_session(L);
+	return HM_EXIT_OK;
+}
+
+static int setup(struct learn *L)
+{
+	int r = hm_cli_open_store(CMD, L->policy, L->sh.target.wait_s,
+				  L->sh.dialect, true, &L->diag, &L->store);
+
+	if (r == HM_EXIT_OK)
+		r = start_session(L);
+	if (r == HM_EXIT_OK && open_input(L))
+		r = HM_EXIT_FAIL;
+	if (r == HM_EXIT_OK)
+		hm_learn_session_start(L->s, L->c);
+	return r;
 }
 
 static void cleanup(struct learn *L)
@@ -610,8 +539,6 @@ static void cleanup(struct learn *L)
 	hm_learn_session_free(L->s);
 	hm_collector_free(L->c);
 	hm_path_rule_free(&L->rule);
-	hm_learner_free(L->l);
-	hm_model_free(L->m);
 	hm_diag_free(&L->diag);
 	free(L->in.files);
 	free(L->state);
@@ -620,17 +547,16 @@ static void cleanup(struct learn *L)
 
 HM_CMD(learn)
 {
-	struct learn L = { .dialect = HM_DIALECT_AUTO, .profile = -1,
-			   .max_entry = -1, .save_interval = 60,
-			   .resolve = -1 };
+	struct learn L = { .profile = -1, .max_entry = -1,
+			   .save_interval = 60 };
 	int status;
 	int r;
 
-	hm_learn_opts_default(&L.lo);
+	hm_cli_shared_init(&L.sh);
 	status = parse_args(&L, argc, argv);
 	if (status) {
 		cleanup(&L);
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	}
 	install_signals();
 	status = setup(&L);
@@ -655,7 +581,9 @@ HM_CMD(learn)
 		if (violations(&L) && status == HM_EXIT_OK)
 			status = HM_EXIT_FINDINGS;
 	}
-	hm_lock_release(L.lock, status == HM_EXIT_FAIL);
+	hm_learn_session_free(L.s);
+	L.s = NULL;
+	hm_store_close(L.store, status == HM_EXIT_FAIL);
 	cleanup(&L);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -89,7 +89,7 @@ static int match_args(const char *pattern, char **paths, int n_paths)
 			status = HM_EXIT_FINDINGS;
 		printf("%d\t%s\n", m, paths[i]);
 	}
-	return hm_cli_finish(status);
+	return status;
 }
 
 /* Reads every line of stdin into *line; returns its length without '\n'. */
@@ -149,9 +149,9 @@ static int match_stdin(enum validate_kind kind)
 	free(line);
 	if (ferror(stdin)) {
 		warn("stdin");
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	}
-	return hm_cli_finish(HM_EXIT_OK);
+	return HM_EXIT_OK;
 }
 
 static enum validate_kind parse_kind(const char *s)
@@ -199,7 +199,7 @@ int cmd_match(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error("match", "bad option");
 		}

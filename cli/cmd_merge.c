@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
+#include "histmac/store.h"
 
 #define CMD "merge"
 
@@ -43,10 +44,8 @@ static void usage(FILE *f)
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
-	{ "dialect", required_argument, NULL, 'd' },
-	{ "append", no_argument, NULL, 'a' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPT_DIALECT,
+	HM_CLI_OPTS_TARGET,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -63,16 +62,18 @@ static char *host_of(const char *dir)
 }
 
 /* The merged policy and its provenance.conf, in one commit. */
-static int save_merged(const struct hm_model *out, struct hm_provenance *prov,
-		       const char *dir, struct hm_convert_stats *st)
+static int save_merged(struct hm_store *s, const struct hm_model *out,
+		       struct hm_provenance *prov)
 {
 	struct hm_file_out f = { 0 };
-	int r = hm_provenance_text(prov, &f);
+	int status = hm_provenance_text(prov, &f) ? HM_EXIT_FAIL : HM_EXIT_OK;
 
-	if (!r)
-		r = hm_policy_save_dir_with(out, dir, out->dialect, 0, st, &f, 1);
+	if (status == HM_EXIT_OK)
+		status = hm_cli_store_save(CMD, s, out, &f, 1);
+	else
+		warnx("%s: %s", CMD, strerror(ENOMEM));
 	free((char *)f.text);
-	return r;
+	return status;
 }
 
 /* @dir's provenance.conf when it was merged, else @dir's name is a host. */
@@ -117,8 +118,8 @@ static int merge_one(struct hm_model *out, struct hm_provenance *prov,
 		return status;
 	}
 	if (first) {
-		out->dialect = m->dialect;
-		out->max_learning_entry = m->max_learning_entry;
+		hm_model_set_dialect(out, m->dialect);
+		hm_model_set_max_learning_entry(out, m->max_learning_entry);
 	}
 	n = hm_model_merge(out, m);
 	hm_model_free(m);
@@ -132,34 +133,31 @@ static int merge_one(struct hm_model *out, struct hm_provenance *prov,
 HM_CMD(merge)
 {
 	const char *output = NULL;
-	int dialect = HM_DIALECT_AUTO;
 	struct hm_model *out;
 	struct hm_provenance *prov = NULL;
-	struct hm_convert_stats st = { 0 };
-	struct hm_cli_target t = { 0 };
-	struct hm_lock *lock = NULL;
+	struct hm_diag d = { 0 };
+	struct hm_cli_shared sh;
+	struct hm_store *s = NULL;
 	bool had = false;
 	int status = HM_EXIT_OK;
 	int c;
 
+	hm_cli_shared_init(&sh);
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		int r = hm_cli_shared_option(CMD, c, optarg, &sh);
+
+		if (r != HM_CLI_NOT_SHARED) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
-		case 'd':
-			if (hm_cli_dialect_option(CMD, optarg, &dialect))
-				return HM_EXIT_USAGE;
-			break;
-		case 'a':
-		case 'F':
-		case 'w':
-			if (hm_cli_target_option(CMD, c, optarg, &t))
-				return HM_EXIT_USAGE;
-			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -171,27 +169,21 @@ HM_CMD(merge)
 		hm_model_free(out);
 		return HM_EXIT_FAIL;
 	}
-	status = hm_cli_take_target(CMD, output, &t, &lock, &had);
+	status = hm_cli_take_target(CMD, output, &sh.target, &d, &s, &had);
 	for (int i = optind; status == HM_EXIT_OK && i < argc; i++)
 		status = merge_one(out, prov, argv[i], i == optind);
-	if (status == HM_EXIT_OK && had && t.append)
+	if (status == HM_EXIT_OK && had && sh.target.append)
 		status = merge_one(out, prov, output, false);
 	if (status == HM_EXIT_OK) {
-		int r;
-
-		if (dialect >= 0)
-			out->dialect = (enum hm_dialect)dialect;
-		r = save_merged(out, prov, output, &st);
-		if (r) {
-			warnx("%s: saving %s: %s", CMD, output, strerror(-r));
-			status = HM_EXIT_FAIL;
-		} else {
+		if (sh.dialect >= 0)
+			hm_model_set_dialect(out, (enum hm_dialect)sh.dialect);
+		status = save_merged(s, out, prov);
+		if (status == HM_EXIT_OK)
 			printf("merged %d policies into %s: %zu domains\n",
 			       argc - optind, output, out->n_domains);
-		}
 	}
-	hm_lock_release(lock, status != HM_EXIT_OK);
+	hm_store_close(s, status != HM_EXIT_OK);
 	hm_model_free(out);
 	hm_provenance_free(prov);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "histmac/patternize.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 #define CMD "patternize"
 
@@ -67,7 +68,7 @@ static void print(const struct hm_suggestion *s, size_t n)
 		printf("# no suggestions\n");
 }
 
-static int apply(struct hm_model *m, const char *dir,
+static int apply(struct hm_model *m, struct hm_store *st,
 		 const struct hm_suggestion *s, size_t n)
 {
 	struct hm_diag d = { 0 };
@@ -76,14 +77,14 @@ static int apply(struct hm_model *m, const char *dir,
 
 	hm_cli_print_diag(&d, stderr);
 	hm_diag_free(&d);
-	if (!r)
-		r = hm_policy_save_dir(m, dir, m->dialect, 0, NULL);
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
 		return HM_EXIT_FAIL;
 	}
+	if (hm_cli_store_save(CMD, st, m, NULL, 0))
+		return HM_EXIT_FAIL;
 	printf("# applied %zu suggestions: %zu entries rewritten; saved %s\n",
-	       n, changed, dir);
+	       n, changed, hm_store_dir(st));
 	return HM_EXIT_OK;
 }
 
@@ -92,7 +93,7 @@ HM_CMD(patternize)
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "apply", no_argument, NULL, 'a' },
-		{ "wait", optional_argument, NULL, 'w' },
+		HM_CLI_OPT_WAIT,
 		{ "min", required_argument, NULL, 'm' },
 		{ "no-fs", no_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'r' },
@@ -102,7 +103,8 @@ HM_CMD(patternize)
 	struct hm_patternize_opts o = { .min_names = 3, .check_fs = true };
 	const char *policy = NULL;
 	bool do_apply = false;
-	struct hm_lock *lock = NULL;
+	struct hm_store *st = NULL;
+	struct hm_diag d = { 0 };
 	int wait_s = 0;
 	struct hm_suggestion *s = NULL;
 	struct hm_model *m;
@@ -115,7 +117,7 @@ HM_CMD(patternize)
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'a': do_apply = true; break;
-		case 'w':
+		case HM_OPT_WAIT:
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
 			break;
@@ -128,7 +130,7 @@ HM_CMD(patternize)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -136,11 +138,14 @@ HM_CMD(patternize)
 	if (!policy || optind != argc)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR");
 	/* --apply reads and rewrites: hold the lock across both */
-	if (do_apply && hm_cli_lock_policy(CMD, policy, wait_s, &lock))
-		return hm_cli_finish(HM_EXIT_FAIL);
-	status = hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false, &m);
+	if (do_apply && hm_cli_open_store(CMD, policy, wait_s,
+					  HM_DIALECT_AUTO, false, &d, &st))
+		return HM_EXIT_FAIL;
+	status = st ? hm_cli_store_load(CMD, st, false, &m) :
+		      hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false,
+					 &m);
 	if (status != HM_EXIT_OK) {
-		hm_lock_release(lock, true);
+		hm_store_close(st, true);
 		hm_model_free(m);
 		return status;
 	}
@@ -150,10 +155,10 @@ HM_CMD(patternize)
 	} else {
 		print(s, n);
 		if (do_apply && n)
-			status = apply(m, policy, s, n);
+			status = apply(m, st, s, n);
 	}
-	hm_lock_release(lock, status != HM_EXIT_OK);
+	hm_store_close(st, status != HM_EXIT_OK);
 	hm_suggestions_free(s, n);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -79,8 +79,7 @@ int cmd_policy(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
-		{ "from", required_argument, NULL, 'd' },
-		{ "dialect", required_argument, NULL, 'D' },
+		HM_CLI_OPTS_READ,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,7 +90,7 @@ int cmd_policy(int argc, char **argv)
 	if (argc >= 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
 		usage(stdout);
-		return hm_cli_finish(HM_EXIT_OK);
+		return HM_EXIT_OK;
 	}
 	if (argc < 2 || strcmp(argv[1], "check"))
 		return hm_cli_usage_error(CMD, "expected 'check'");
@@ -102,15 +101,15 @@ int cmd_policy(int argc, char **argv)
 		case 'p':
 			dir = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -119,5 +118,5 @@ int cmd_policy(int argc, char **argv)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
 	if (optind < argc)
 		return hm_cli_usage_error(CMD, "unexpected '%s'", argv[optind]);
-	return hm_cli_finish(check(dir, dialect));
+	return check(dir, dialect);
 }

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "histmac/policy_io.h"
 #include "histmac/profile.h"
+#include "histmac/store.h"
 
 #define CMD "profile"
 
@@ -46,7 +47,7 @@ static void usage(FILE *f)
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "subtree", no_argument, NULL, 's' },
-	{ "wait", optional_argument, NULL, 'w' },
+	HM_CLI_OPT_WAIT,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -78,10 +79,9 @@ static int list(const struct hm_model *m)
 	return HM_EXIT_OK;
 }
 
-static int set(struct hm_model *m, const char *dir, uint8_t profile,
+static int set(struct hm_model *m, struct hm_store *s, uint8_t profile,
 	       char **domains, int n, bool subtree)
 {
-	struct hm_convert_stats st = { 0 };
 	size_t total = 0;
 	int r;
 
@@ -98,11 +98,8 @@ static int set(struct hm_model *m, const char *dir, uint8_t profile,
 		}
 		total += changed;
 	}
-	r = hm_policy_save_dir(m, dir, m->dialect, 0, &st);
-	if (r) {
-		warnx("%s: saving %s: %s", CMD, dir, strerror(-r));
+	if (hm_cli_store_save(CMD, s, m, NULL, 0))
 		return HM_EXIT_FAIL;
-	}
 	printf("%zu domain%s changed to profile %u (%s)\n", total,
 	       total == 1 ? "" : "s", profile,
 	       hm_profile_names[hm_profile_mode(profile)]);
@@ -115,7 +112,8 @@ HM_CMD(profile)
 	bool subtree = false;
 	struct hm_model *m = NULL;
 	uint8_t profile = 0;
-	struct hm_lock *lock = NULL;
+	struct hm_store *s = NULL;
+	struct hm_diag d = { 0 };
 	int wait_s = 0;
 	int status;
 	int c;
@@ -124,11 +122,11 @@ HM_CMD(profile)
 		switch (c) {
 		case 'p': dir = optarg; break;
 		case 's': subtree = true; break;
-		case 'w':
+		case HM_OPT_WAIT:
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
 			break;
-		case 'h': usage(stdout); return hm_cli_finish(HM_EXIT_OK);
+		case 'h': usage(stdout); return HM_EXIT_OK;
 		default: return hm_cli_usage_error(CMD, "bad option");
 		}
 	}
@@ -148,14 +146,15 @@ HM_CMD(profile)
 	if (optind + 1 == argc)
 		return hm_cli_usage_error(CMD, "MODE needs a DOMAIN");
 	/* setting reads and rewrites: hold the lock across both */
-	if (optind < argc && hm_cli_lock_policy(CMD, dir, wait_s, &lock))
-		return hm_cli_finish(HM_EXIT_FAIL);
-	status = hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
+	if (optind < argc && hm_cli_open_store(CMD, dir, wait_s,
+					       HM_DIALECT_AUTO, false, &d, &s))
+		return HM_EXIT_FAIL;
+	status = s ? hm_cli_store_load(CMD, s, false, &m) :
+		     hm_cli_load_policy(CMD, dir, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_OK)
-		status = optind < argc ?
-			 set(m, dir, profile, argv + optind + 1,
-			     argc - optind - 1, subtree) : list(m);
-	hm_lock_release(lock, status == HM_EXIT_FAIL);
+		status = s ? set(m, s, profile, argv + optind + 1,
+				 argc - optind - 1, subtree) : list(m);
+	hm_store_close(s, status == HM_EXIT_FAIL);
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -254,13 +254,13 @@ HM_CMD(query)
 	int status = parse_args(&Q, argc, argv);
 
 	if (status)
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	Q.fd = connect_to(Q.socket);
 	if (Q.fd < 0) {
 		warnx("%s: %s: %s", CMD, Q.socket, strerror(-Q.fd));
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	}
 	status = run(&Q);
 	close(Q.fd);
-	return hm_cli_finish(status);
+	return status;
 }

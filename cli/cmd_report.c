@@ -55,8 +55,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "check", required_argument, NULL, 'c' },
 	{ "highlight", required_argument, NULL, 'c' },
-	{ "from", required_argument, NULL, 'd' },
-	{ "dialect", required_argument, NULL, 'D' },
+	HM_CLI_OPTS_READ,
 	{ "rare", required_argument, NULL, 'r' },
 	{ "unused", required_argument, NULL, 'u' },
 	{ "help", no_argument, NULL, 'h' },
@@ -118,9 +117,9 @@ HM_CMD(report)
 		case 'c':
 			check_file = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;
@@ -138,7 +137,7 @@ HM_CMD(report)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -149,7 +148,7 @@ HM_CMD(report)
 	if (!policy || !output)
 		return hm_cli_usage_error(CMD, "need -p POLICYDIR and -o DIR");
 	if (check_file && hm_cli_load_check(CMD, check_file, &check))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	o.check = check;
 	status = hm_cli_load_provenance(CMD, policy, false, &o.prov);
 	if (status != HM_EXIT_FAIL)
@@ -163,5 +162,5 @@ HM_CMD(report)
 	hm_model_free(m);
 	hm_provenance_free(o.prov);
 	hm_check_result_free(check);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -143,7 +143,7 @@ int cmd_rules(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error("rules", "bad option");
 		}
@@ -178,5 +178,5 @@ int cmd_rules(int argc, char **argv)
 			continue;
 		puts(rules[i]);
 	}
-	return hm_cli_finish(HM_EXIT_OK);
+	return HM_EXIT_OK;
 }

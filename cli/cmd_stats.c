@@ -423,7 +423,7 @@ static int print_rare(const char *policy, unsigned long below)
 	if (n && !e)
 		status = HM_EXIT_FAIL;
 	hm_provenance_free(p);
-	return hm_cli_finish(status);
+	return status;
 }
 
 /* --unused DAYS: entries that allowed nothing for DAYS days before the
@@ -590,7 +590,7 @@ HM_CMD(stats)
 	int status = parse_stats(argc, argv, &a);
 
 	if (status)
-		return status < 0 ? hm_cli_finish(HM_EXIT_OK) : status;
+		return status < 0 ? HM_EXIT_OK : status;
 	if (a.rare)
 		return print_rare(a.policy, a.rare);
 	status = hm_cli_load_policy(CMD, a.policy, HM_DIALECT_AUTO, false, &m);
@@ -599,5 +599,5 @@ HM_CMD(stats)
 	if (a.has_unused ? print_unused(m, a.unused) : print_stats(&a, m))
 		status = HM_EXIT_FAIL;
 	hm_model_free(m);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -58,8 +58,7 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "highlight", required_argument, NULL, 'H' },
-	{ "from", required_argument, NULL, 'd' },
-	{ "dialect", required_argument, NULL, 'D' },
+	HM_CLI_OPTS_READ,
 	{ "help", no_argument, NULL, 'h' },
 	HM_TREE_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -121,15 +120,15 @@ HM_CMD(tree)
 		case 'H':
 			highlight = optarg;
 			break;
-		case 'D':
+		case HM_OPT_READ_DIALECT:
 			return hm_cli_read_dialect_error(CMD);
-		case 'd':
+		case HM_OPT_FROM:
 			if (hm_cli_dialect_option(CMD, optarg, &dialect))
 				return HM_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
-			return hm_cli_finish(HM_EXIT_OK);
+			return HM_EXIT_OK;
 		default:
 			return hm_cli_usage_error(CMD, "bad option");
 		}
@@ -146,7 +145,7 @@ HM_CMD(tree)
 			"cannot tell the format from '%s'; use --format",
 			format ? format : output);
 	if (highlight && hm_cli_load_check(CMD, highlight, &check))
-		return hm_cli_finish(HM_EXIT_FAIL);
+		return HM_EXIT_FAIL;
 	o.check = check;
 	status = hm_cli_load_policy(CMD, policy, dialect, false, &m);
 	if (m) {
@@ -157,5 +156,5 @@ HM_CMD(tree)
 	}
 	hm_model_free(m);
 	hm_check_result_free(check);
-	return hm_cli_finish(status);
+	return status;
 }

@@ -61,7 +61,12 @@ static void usage(FILE *f)
 
 int hm_cli_finish(int status)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+	static int closed = -1;		/* 0 closed fine, 1 failed */
+
+	if (closed < 0)
+		closed = fflush(stdout) != 0 || ferror(stdout) ||
+			 fclose(stdout) != 0;
+	if (closed == 1) {
 		warn("stdout");
 		return HM_EXIT_FAIL;
 	}
@@ -97,7 +102,7 @@ int hm_cli_stderr_is_tty(void)
 	return isatty(STDERR_FILENO);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *config = NULL;
 	int rc;
@@ -128,11 +133,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return hm_cli_finish(HM_EXIT_OK);
+		return HM_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("histmac %s\n", HM_VERSION);
-		return hm_cli_finish(HM_EXIT_OK);
+		return HM_EXIT_OK;
 	}
 	for (const struct hm_cmd *c = hm_commands; c->name; c++)
 		if (!strcmp(argv[1], c->name)) {
@@ -144,4 +149,10 @@ int main(int argc, char **argv)
 	fprintf(stderr, "histmac: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return HM_EXIT_USAGE;
+}
+
+/* Every command's output is flushed and checked here, once. */
+int main(int argc, char **argv)
+{
+	return hm_cli_finish(run(argc, argv));
 }

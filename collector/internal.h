@@ -227,7 +227,6 @@ bool hm_source_live(const struct hm_source *s);
 int hm_source_wait(struct hm_source *s, unsigned int ms);
 /* hm_source_where() - the file read and the offset its reading began at. */
 void hm_source_where(const struct hm_source *s, struct hm_place *out);
-uint64_t hm_now_ms(void);
 
 /* ---- checkpoint.c: where a followed log is resumed */
 struct hm_ckpt;

@@ -55,14 +55,6 @@ struct hm_source {
 	char *rbuf;
 };
 
-uint64_t hm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int hm_source_new(struct hm_source **out, enum hm_src_mode mode,
 		  struct hm_report *rep)
 {

@@ -58,14 +58,6 @@ struct hm_answers {
 	struct hm_answer_stats st;
 };
 
-uint64_t hm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int respond(struct hm_answers *a, int fd, bool allow, bool audit)
 {
 	struct fanotify_response r = {

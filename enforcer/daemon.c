@@ -537,8 +537,8 @@ static void teardown(struct hm_enforcer *E)
 	hm_ignores_free(E->ignores);
 	if (E->fan_fd >= 0)
 		close(E->fan_fd);		/* unread events: allowed */
-	if (E->live && E->live->dirty)
-		hm_live_save(E->live);
+	if (E->live)
+		hm_live_save_last(E->live);
 	print_stats(E, stderr);
 	hm_loop_free(E->loop);
 	hm_answers_free(E->ans);

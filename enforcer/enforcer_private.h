@@ -47,6 +47,7 @@
 #include "histmac/enforcer.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
+#include "histmac/store.h"
 #include "histmac/tracker.h"
 
 /* Counters: printed at exit and on SIGUSR1, every one (zeros too). */
@@ -165,7 +166,6 @@ bool hm_answers_pending(struct hm_answers *a, struct hm_slot_ref ref);
  * Returns the time (busy) or 0. */
 uint64_t hm_answers_busy(struct hm_answers *a, bool busy);
 void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out);
-uint64_t hm_now_ns(void);
 
 /* ---------------------------------------------------------------- log.c */
 
@@ -312,10 +312,12 @@ struct hm_live {
 	struct hm_enforcer_counters *c;		/* borrowed */
 	struct hm_tracker *t;		/* borrowed, may be NULL: told of
 					 * new domains */
+	struct hm_store *st;		/* the directory: saves, edits */
+	struct hm_diag diag;		/* what the store said, to log */
 	struct hm_model *m;
 	struct hm_enf_index *ix;
 	struct hm_generalizer *g;
-	int dialect;
+	struct hm_model *scratch;	/* learning at max_learning_entry */
 	bool dirty;			/* learned since the last save */
 	uint64_t last_save_ns;
 
@@ -323,7 +325,7 @@ struct hm_live {
 	pthread_t loader;
 	bool loading;
 	_Atomic bool loaded_done;	/* set by the loader when it is done */
-	struct hm_model *loaded_m;
+	struct hm_store_snap loaded;
 	struct hm_enf_index *loaded_ix;
 	struct hm_diag *loaded_diag;
 	int loaded_status;
@@ -341,7 +343,12 @@ int hm_live_reload_finish(struct hm_live *L);
 int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 		  uint32_t perm, const struct hm_name *path,
 		  const struct hm_cond_ctx *ctx);
+/* A periodic save: one that finds the directory edited reloads it (and
+ * saves after); one that finds it locked is tried again later. */
 int hm_live_save(struct hm_live *L);
+/* The last save, at stop: waits for a reload under way and for the
+ * lock (a while), and reads an edited directory itself. */
+int hm_live_save_last(struct hm_live *L);
 /* effective profile for a domain (--mode wins) */
 uint8_t hm_live_profile(const struct hm_live *L, uint8_t own);
 /* The entry learning would add, as a policy line; caller frees. */

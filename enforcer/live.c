@@ -3,8 +3,10 @@
  * live.c - the enforcer's live policy: loaded at start (a policy with errors
  * refuses to enforce, unless --mode permissive), reloaded on SIGHUP by a
  * loader thread while the main loop keeps answering, learned into in
- * learning mode and saved atomically on a timer and at exit.  Owns the
- * model, its decision index and the generalizer (struct hm_live); the
+ * learning mode and saved on a timer and at exit through the policy
+ * store (store.h): a directory an administrator edited is read again and
+ * what was learned is added to it, so the edit stays.  Owns the model,
+ * its decision index, the generalizer and the store (struct hm_live); the
  * swap happens in the main loop, between batches, and the caller then
  * flushes what was cached from the old policy.
  */
@@ -17,9 +19,9 @@
 #include <unistd.h>
 
 #include "enforcer_private.h"
-#include "histmac/lock.h"
 #include "histmac/policy_io.h"
 #include "histmac/profile.h"
+#include "histmac/store.h"
 
 /**
  * hm_live_profile() - the profile that applies to a domain.
@@ -47,36 +49,6 @@ static void print_diag(const struct hm_diag *d)
 		hm_log("... and %lu more messages", d->n_dropped);
 }
 
-/*
- * Load the policy directory into a new model and index.
- * Returns 0, a positive number of errors in the policy (*out set), or a
- * negative errno.
- */
-static int load(const char *dir, struct hm_diag *d, struct hm_model **out,
-		struct hm_enf_index **ix)
-{
-	struct hm_model *m = hm_model_new();
-	int r;
-
-	*out = NULL;
-	*ix = NULL;
-	if (!m)
-		return -ENOMEM;
-	r = hm_policy_load_dir(m, dir, HM_DIALECT_AUTO, d);
-	if (r >= 0) {
-		int e = hm_enf_index_new(m, ix);
-
-		if (e)
-			r = e;
-	}
-	if (r < 0) {
-		hm_model_free(m);
-		return r;
-	}
-	*out = m;
-	return r;
-}
-
 static int new_generalizer(struct hm_live *L, struct hm_model *m,
 			   struct hm_generalizer **out)
 {
@@ -88,10 +60,44 @@ static int new_generalizer(struct hm_live *L, struct hm_model *m,
 	return r;
 }
 
+/* The directory, locked only while a save runs: an administrator's
+ * command or a learner is not kept out for the daemon's life. */
+static int open_store(struct hm_live *L)
+{
+	const struct hm_enforcer_opts *o = L->o;
+	struct hm_store_opts so = {
+		.dir = o->policy, .holder = "histmac enforce (learning save)",
+		.learning = true, .read_dialect = HM_DIALECT_AUTO,
+		.dialect = o->dialect, .diag = &L->diag,
+	};
+	int r = hm_store_open(&so, &L->st);
+
+	if (r) {
+		hm_store_close(L->st, false);
+		L->st = NULL;
+	}
+	return r;
+}
+
+/* Returns 0, a positive number of errors in the policy, or -errno. */
+static int load(struct hm_live *L)
+{
+	int r = open_store(L);
+
+	if (!r)
+		r = hm_store_load(L->st, true, &L->m);
+	if (r >= 0) {
+		int e = hm_enf_index_new(L->m, &L->ix);
+
+		if (e)
+			r = e;
+	}
+	return r;
+}
+
 static int first_load(struct hm_live *L)
 {
 	const struct hm_enforcer_opts *o = L->o;
-	struct hm_diag d = { 0 };
 	struct stat st;
 	int r;
 
@@ -99,9 +105,9 @@ static int first_load(struct hm_live *L)
 		hm_log("%s: not a policy directory", o->policy);
 		return -ENOENT;
 	}
-	r = load(o->policy, &d, &L->m, &L->ix);
-	print_diag(&d);
-	hm_diag_free(&d);
+	r = load(L);
+	print_diag(&L->diag);
+	hm_diag_free(&L->diag);
 	if (r < 0) {
 		hm_log("cannot load policy %s: %s", o->policy, strerror(-r));
 		return r;
@@ -116,7 +122,6 @@ static int first_load(struct hm_live *L)
 	if (r > 0)
 		hm_log("%s: %d error%s in the policy: going on (permissive)",
 		       o->policy, r, r == 1 ? "" : "s");
-	L->dialect = o->dialect >= 0 ? o->dialect : (int)L->m->dialect;
 	return new_generalizer(L, L->m, &L->g);
 }
 
@@ -148,6 +153,19 @@ int hm_live_load(const struct hm_enforcer_opts *o,
 	return 0;
 }
 
+static void drop_loaded(struct hm_live *L)
+{
+	hm_enf_index_free(L->loaded_ix);
+	L->loaded_ix = NULL;
+	hm_store_snap_free(&L->loaded);
+	if (L->loaded_diag) {
+		print_diag(L->loaded_diag);
+		hm_diag_free(L->loaded_diag);
+		free(L->loaded_diag);
+		L->loaded_diag = NULL;
+	}
+}
+
 /**
  * hm_live_free() - wait for a reload under way, and free it all.
  * @L: may be NULL.
@@ -158,27 +176,39 @@ void hm_live_free(struct hm_live *L)
 		return;
 	if (L->loading) {
 		pthread_join(L->loader, NULL);
-		hm_enf_index_free(L->loaded_ix);
-		hm_model_free(L->loaded_m);
-		if (L->loaded_diag)
-			hm_diag_free(L->loaded_diag);
-		free(L->loaded_diag);
+		drop_loaded(L);
 	}
 	hm_generalizer_free(L->g);
 	hm_enf_index_free(L->ix);
 	hm_model_free(L->m);
+	hm_model_free(L->scratch);
+	hm_store_close(L->st, false);
+	hm_diag_free(&L->diag);
 	free(L);
 }
 
 /* ------------------------------------------------------------- reload */
 
+/*
+ * The directory as it is now (once its files hold still), indexed.  The
+ * index is of the policy as read: if this enforcer learned meanwhile, the
+ * main loop adds that and indexes again (hm_live_reload_finish()).
+ */
 static void *loader(void *arg)
 {
 	struct hm_live *L = arg;
 	struct hm_diag *d = calloc(1, sizeof(*d));
+	int r = d ? hm_store_read(L->st, &L->loaded, d) : -ENOMEM;
 
-	L->loaded_status = d ? load(L->o->policy, d, &L->loaded_m,
-				    &L->loaded_ix) : -ENOMEM;
+	if (!r && L->loaded.errors)
+		r = L->loaded.errors;
+	if (r >= 0) {
+		int e = hm_enf_index_new(L->loaded.m, &L->loaded_ix);
+
+		if (e)
+			r = e;
+	}
+	L->loaded_status = r;
 	L->loaded_diag = d;
 	/* the flag, then the signal (read through the loop's signalfd):
 	 * a SIGUSR2 from anyone else finds the flag clear */
@@ -188,8 +218,10 @@ static void *loader(void *arg)
 }
 
 /**
- * hm_live_reload_start() - save what was learned, then load the policy
- * directory again in a thread; SIGUSR2 says it is done.
+ * hm_live_reload_start() - load the policy directory again in a thread;
+ * SIGUSR2 says it is done.  What was learned and not saved yet is added
+ * to what is read when it is taken (hm_live_reload_finish()), so neither
+ * an administrator's edit nor learning is lost.
  * @L: the live policy.
  * Returns: 0 (also when a reload is under way already) or -errno.
  */
@@ -199,8 +231,6 @@ int hm_live_reload_start(struct hm_live *L)
 
 	if (L->loading)
 		return 0;	/* one at a time; this HUP joins it */
-	if (L->dirty)
-		hm_live_save(L);	/* keep what was learned */
 	r = pthread_create(&L->loader, NULL, loader, L);
 	if (r)
 		return -r;
@@ -209,59 +239,94 @@ int hm_live_reload_start(struct hm_live *L)
 	return 0;
 }
 
+/* Has the loader a policy we may take?  Returns 0 or a negative errno. */
+static int loaded_ok(struct hm_live *L)
+{
+	int r = L->loaded_status;
+
+	if (r > 0 && L->o->mode != HM_PROFILE_PERMISSIVE)
+		return -EINVAL;
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Take the policy read: what this enforcer learned since its last save
+ * is added to it (the store's rebase), then it is indexed again.
+ * Returns 0 or a negative errno (the old policy stays).
+ */
+static int adopt(struct hm_live *L)
+{
+	int r = hm_store_adopt(L->st, &L->loaded, L->dirty ? L->m : NULL);
+
+	if (r || !L->dirty)
+		return r;
+	hm_enf_index_free(L->loaded_ix);
+	L->loaded_ix = NULL;
+	r = hm_enf_index_new(L->loaded.m, &L->loaded_ix);
+	if (r)	/* the old policy stays: the next save must read again */
+		hm_store_forget(L->st);
+	return r;
+}
+
+static void put_in_place(struct hm_live *L, struct hm_generalizer *g)
+{
+	if (L->t)
+		hm_tracker_set_model(L->t, L->loaded.m);
+	hm_enf_index_free(L->ix);
+	hm_generalizer_free(L->g);
+	hm_model_free(L->m);
+	L->m = L->loaded.m;
+	L->ix = L->loaded_ix;
+	L->g = g;
+	L->loaded.m = NULL;
+	L->loaded_ix = NULL;
+}
+
+/* Join the loader and take what it read, or say why not. */
+static int take_loaded(struct hm_live *L)
+{
+	struct hm_generalizer *g = NULL;
+	bool learned = L->dirty;
+	int r;
+
+	pthread_join(L->loader, NULL);
+	L->loading = false;
+	atomic_store(&L->loaded_done, false);
+	r = loaded_ok(L);
+	if (!r)
+		r = new_generalizer(L, L->loaded.m, &g);
+	if (!r && (r = adopt(L)))
+		hm_generalizer_free(g);
+	if (r) {
+		L->c->reload_failures++;
+		hm_log("reload refused (%s): the old policy stays",
+		       r == -EINVAL ? "errors in the policy" :
+				      strerror(-r));
+		drop_loaded(L);
+		return r;
+	}
+	put_in_place(L, g);
+	drop_loaded(L);
+	L->c->reloads++;
+	hm_log("policy reloaded: %zu domains", L->m->n_domains);
+	if (learned)	/* the edit and our learning, on disk */
+		hm_live_save(L);
+	return 1;
+}
+
 /**
  * hm_live_reload_finish() - put the reloaded policy in place when the
- * loader is done and it has no errors (else the old one stays).
+ * loader is done and it has no errors (else the old one stays), with
+ * what was learned since the last save added, and save that.
  * @L: the live policy.
  * Returns: 1 swapped (the caller flushes what it cached), 0 nothing to
  * take, or a negative errno (-EINVAL: errors in it) when refused.
  */
 int hm_live_reload_finish(struct hm_live *L)
 {
-	struct hm_generalizer *g = NULL;
-	int r;
-
 	if (!L->loading || !atomic_load(&L->loaded_done))
 		return 0;
-	atomic_store(&L->loaded_done, false);
-	pthread_join(L->loader, NULL);
-	L->loading = false;
-	if (L->loaded_diag) {
-		print_diag(L->loaded_diag);
-		hm_diag_free(L->loaded_diag);
-		free(L->loaded_diag);
-		L->loaded_diag = NULL;
-	}
-	r = L->loaded_status;
-	if (r > 0 && L->o->mode != HM_PROFILE_PERMISSIVE)
-		r = -EINVAL;
-	if (!r && L->loaded_m)
-		r = new_generalizer(L, L->loaded_m, &g);
-	if (r) {
-		L->c->reload_failures++;
-		hm_log("reload refused (%s): the old policy stays",
-		       r == -EINVAL ? "errors in the policy" :
-				      strerror(r < 0 ? -r : r));
-		hm_enf_index_free(L->loaded_ix);
-		hm_model_free(L->loaded_m);
-		L->loaded_ix = NULL;
-		L->loaded_m = NULL;
-		return r < 0 ? r : -EINVAL;
-	}
-	if (L->t)
-		hm_tracker_set_model(L->t, L->loaded_m);
-	hm_enf_index_free(L->ix);
-	hm_generalizer_free(L->g);
-	hm_model_free(L->m);
-	L->m = L->loaded_m;
-	L->ix = L->loaded_ix;
-	L->g = g;
-	L->loaded_m = NULL;
-	L->loaded_ix = NULL;
-	L->dirty = false;
-	L->c->reloads++;
-	hm_log("policy reloaded: %zu domains", L->m->n_domains);
-	return 1;
+	return take_loaded(L);
 }
 
 /* ------------------------------------------------------------ learning */
@@ -313,23 +378,18 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 				  .name1 = path, .ctx = ctx };
 	struct hm_learn_added res;
 	union hm_acl_any e;
-	union hm_acl_any *pe = NULL;
 	struct hm_domain *d;
 	int r = learn_domain(L, domain_name, &d);
 
-	if (r)
-		return r;
-	/* At the quota only an entry the domain holds may widen: a name the
-	 * model lacks would be interned for nothing (unbounded growth). */
-	if (!hm_learn_full(L->m, d) ||
-	    hm_name_lookup(L->m->names, path->str, path->len)) {
+	if (!r)
+		r = hm_learn_quota(L->m, d, L->g, &L->scratch, NULL, &req,
+				   &res);
+	if (r > 0) {
 		r = hm_generalize_request(L->g, L->m, &req, NULL, &e);
-		if (r)
-			return r;
 		e.head.perm = perm ? perm : 1u << HM_FILE_READ;
-		pe = &e;
+		if (!r)
+			r = hm_learn_add(L->m, d, &e, &res); /* learn's own */
 	}
-	r = hm_learn_add(L->m, d, pe, &res);	/* learn's own path */
 	if (r || res.what == HM_LEARN_KNOWN)
 		return r;
 	if (res.what == HM_LEARN_QUOTA) {
@@ -343,42 +403,93 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 	return res.folded ? reindex(L) : hm_enf_index_add(L->ix, d, res.in);
 }
 
-/**
- * hm_live_save() - save the policy atomically into its directory.
- * @L: the live policy.
- * Returns: 0 or -errno (logged).
- */
-int hm_live_save(struct hm_live *L)
+static void saved(struct hm_live *L)
 {
-	struct hm_convert_stats st = { 0 };
-	struct hm_lock_holder h;
-	struct hm_lock *lock;
-	int r;
-
-	/* One writer at a time: held for the save only, so a learner or
-	 * an administrator's command is not kept out for the daemon's
-	 * life; a save that finds the lock taken is tried again later. */
-	L->last_save_ns = hm_now_ns();
-	r = hm_lock_take(L->o->policy, "histmac enforce (learning save)", 0,
-			 &h, &lock);
-	if (r == -EWOULDBLOCK)
-		hm_log("saving %s: being written by pid %ld (%s); will try "
-		       "again", L->o->policy, (long)h.pid, h.command);
-	else if (r)
-		hm_log("saving %s: %s", L->o->policy, strerror(-r));
-	if (r)
-		return r;
-	r = hm_policy_save_dir(L->m, L->o->policy, (enum hm_dialect)L->dialect,
-			       0, &st);
-	hm_lock_release(lock, false);
-	if (r) {
-		hm_log("saving %s: %s", L->o->policy, strerror(-r));
-		return r;
-	}
 	L->dirty = false;
 	L->c->saves++;
 	hm_log("policy saved to %s", L->o->policy);
+}
+
+static int save_failed(struct hm_live *L, int r)
+{
+	const struct hm_lock_holder *h = hm_store_holder(L->st);
+
+	if (r == -EWOULDBLOCK)
+		hm_log("saving %s: being written by pid %ld (%s); will try "
+		       "again", L->o->policy, (long)h->pid, h->command);
+	else if (L->diag.n_msgs)
+		print_diag(&L->diag);
+	else
+		hm_log("saving %s: %s", L->o->policy, strerror(-r));
+	hm_diag_free(&L->diag);
+	return r;
+}
+
+/**
+ * hm_live_save() - save what was learned into the policy directory
+ * through its store (crash-safe, under its lock).  A directory edited
+ * since it was loaded or saved is not saved over: it is reloaded, and
+ * the reload adds what was learned and saves (hm_live_reload_finish()).
+ * @L: the live policy.
+ * Returns: 0 (saved, or a reload started) or -errno (logged; -EWOULDBLOCK:
+ * another writer holds the lock, tried again at the next interval).
+ */
+int hm_live_save(struct hm_live *L)
+{
+	int r;
+
+	L->last_save_ns = hm_now_ns();
+	if (L->loading)
+		return 0;	/* the reload saves when it is done */
+	r = hm_store_save(L->st, L->m, NULL, 0);
+	if (r == -ESTALE) {
+		hm_log("%s was edited: reloading it before saving",
+		       L->o->policy);
+		return hm_live_reload_start(L);
+	}
+	if (r)
+		return save_failed(L, r);
+	saved(L);
 	return 0;
+}
+
+/* At stop a writer holding the lock is waited for this long. */
+#define LAST_SAVE_WAIT_S 30
+#define LAST_SAVE_TRIES 5
+
+/**
+ * hm_live_save_last() - the save at stop: a reload under way is taken
+ * first; an edited directory is read here (no loop left to wait for a
+ * loader); the lock is waited for up to LAST_SAVE_WAIT_S seconds.
+ * @L: the live policy.
+ * Returns: 0 or -errno (logged).
+ */
+int hm_live_save_last(struct hm_live *L)
+{
+	int r = 0;
+
+	hm_store_set_wait(L->st, LAST_SAVE_WAIT_S);
+	for (int i = 0; i < LAST_SAVE_TRIES; i++) {
+		if (L->loading) {	/* it saves what it adds */
+			while (!atomic_load(&L->loaded_done))
+				usleep(10000);
+			take_loaded(L);
+			continue;
+		}
+		if (!L->dirty)
+			break;
+		r = hm_store_save(L->st, L->m, NULL, 0);
+		if (!r)
+			saved(L);
+		else if (r != -ESTALE)
+			return save_failed(L, r);
+		else if ((r = hm_live_reload_start(L)))
+			break;
+	}
+	if (L->dirty)
+		hm_log("%s: what was learned since the last save is not saved",
+		       L->o->policy);
+	return r;
 }
 
 /**

@@ -4,7 +4,8 @@
 #   1. no file includes a .c file;
 #   2. no back edge between rooms: every hm_* symbol a room's library
 #      leaves undefined (nm -u) is defined in that room or in a room
-#      below it (the links below, as CMakeLists.txt links them);
+#      below it (BUILD_DIR/rooms.txt, which CMake writes from the links
+#      CMakeLists.txt gives each room);
 #   3. (reported, not failed) cycles between the files of one room: file
 #      A uses a symbol of file B and B one of A (nm per object file).
 # usage: scripts/check_rooms.sh BUILD_DIR     (ctest: lint/rooms)
@@ -13,19 +14,16 @@ set -eu
 export LC_ALL=C
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: scripts/check_rooms.sh BUILD_DIR}
-[ -f "$build/libhm_util.a" ] || { echo "check_rooms: $build: no room libraries" >&2; exit 2; }
+[ -f "$build/rooms.txt" ] || { echo "check_rooms: $build: no rooms.txt (configure first)" >&2; exit 2; }
 
-# room: the rooms it links directly (CMakeLists.txt's hm_room() lines);
-# it may use these and, through them, the rooms below them.
-declare -A links=(
-	[hm_util]=""
-	[hm_collector]="hm_util"
-	[hm_analyzer]="hm_util"
-	[hm_formats]="hm_analyzer hm_collector"
-	[hm_exporters]="hm_formats"
-	[hm_enforce]="hm_formats"
-	[hm_session]="hm_formats hm_collector"
-)
+# room: its library file and the rooms it links directly, as built; it
+# may use these and, through them, the rooms below them.
+declare -A links=() lib=()
+while read -r room file deps; do
+	[ -f "$file" ] || { echo "check_rooms: $file: not built" >&2; exit 2; }
+	links[$room]=$deps
+	lib[$room]=$file
+done <"$build/rooms.txt"
 # below ROOM: every room ROOM may use, transitively
 below() {
 	local r
@@ -50,7 +48,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for room in "${!links[@]}"; do
-	nm -g --defined-only "$build/lib$room.a" 2>/dev/null |
+	nm -g --defined-only "${lib[$room]}" 2>/dev/null |
 		awk 'NF == 3 { print $3 }' | sort -u >"$tmp/$room.def"
 done
 for room in "${!links[@]}"; do
@@ -59,7 +57,7 @@ for room in "${!links[@]}"; do
 		cat "$tmp/$b.def" >>"$tmp/allowed"
 	done
 	sort -u -o "$tmp/allowed" "$tmp/allowed"
-	nm -u "$build/lib$room.a" | awk '$1 == "U" && $2 ~ /^hm_/ { print $2 }' |
+	nm -u "${lib[$room]}" | awk '$1 == "U" && $2 ~ /^hm_/ { print $2 }' |
 		sort -u | comm -23 - "$tmp/allowed" >"$tmp/bad"
 	if [ -s "$tmp/bad" ]; then
 		status=1
@@ -72,7 +70,7 @@ done
 
 # 3. file cycles inside a room (information)
 for room in "${!links[@]}"; do
-	nm -A "$build/lib$room.a" 2>/dev/null | awk '
+	nm -A "${lib[$room]}" 2>/dev/null | awk '
 		{ split($1, p, ":"); obj = p[2] }
 		$2 == "U" && $3 ~ /^hm_/ { use[obj, $3] = 1; objs[obj] = 1 }
 		NF == 3 && $2 ~ /^[TDBR]$/ { def[$3] = obj }

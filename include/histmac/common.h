@@ -157,6 +157,10 @@ bool hm_hex_decode(void *out, const char *s, size_t n);
 /** hm_hash_bytes() - FNV-1a 32-bit; stable across runs (golden output). */
 uint32_t hm_hash_bytes(const void *p, size_t len);
 
+/* The monotonic clock (lib/clock.c), for intervals and deadlines. */
+uint64_t hm_now_ns(void);
+uint64_t hm_now_ms(void);
+
 /**
  * hm_atomic_write() - replace @path with @len bytes of @data atomically:
  * temp file in the same directory, fsync, rename, fsync the directory.

@@ -196,6 +196,24 @@ struct hm_learn_added {
 int hm_learn_add(struct hm_model *m, struct hm_domain *d,
 		 const union hm_acl_any *e, struct hm_learn_added *out);
 
+/**
+ * hm_learn_quota() - may learning add to @d of @m the entry @req would
+ * be?  The one check of max_learning_entry, for `learn` and the
+ * enforcer's live learning alike: below it, yes; at it, only when the
+ * entry is made of names @m holds already (it may widen one @d has; a
+ * new name would be interned for nothing, without bound).
+ * @g: the generalizer that makes the entry.
+ * @scratch: a model to generalize into at the limit (created and
+ *	renewed here; the caller frees it).
+ * @a: the access, for its condition; NULL: none.
+ * @res: on a quota hit, HM_LEARN_QUOTA and whether it is @d's first.
+ * Returns: 1 go on, 0 a quota hit (@d flagged), or a negative errno.
+ */
+int hm_learn_quota(struct hm_model *m, struct hm_domain *d,
+		   struct hm_generalizer *g, struct hm_model **scratch,
+		   const struct hm_access *a, const struct hm_request *req,
+		   struct hm_learn_added *res);
+
 /** hm_learn_full() - is @d at max_learning_entry? */
 bool hm_learn_full(const struct hm_model *m, const struct hm_domain *d);
 
@@ -292,6 +310,16 @@ struct hm_checker;
  */
 int hm_checker_new(struct hm_model *m, const struct hm_learn_opts *o,
 		   struct hm_diag *d, struct hm_checker **out);
+
+/**
+ * hm_checker_new_list() - only the violation lists, for accesses another
+ * walker judges (hm_checker_access(); hm_checker_event() is -EINVAL): the
+ * learner's, for domains not in learning mode.
+ * @g: the generalizer that makes the missing entries; borrowed.
+ * Returns: 0 or negative errno; caller frees with hm_checker_free().
+ */
+int hm_checker_new_list(struct hm_model *m, struct hm_generalizer *g,
+			struct hm_checker **out);
 void hm_checker_free(struct hm_checker *c);
 
 /** hm_checker_event() - Returns: violations found in @ev, or -errno. */

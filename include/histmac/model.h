@@ -498,6 +498,17 @@ struct hm_model {
 struct hm_model *hm_model_new(void);
 void hm_model_free(struct hm_model *m);
 
+/** hm_model_set_dialect() - the dialect @m is written in by default. */
+void hm_model_set_dialect(struct hm_model *m, enum hm_dialect d);
+
+/** hm_model_set_max_learning_entry() - entries per domain before
+ * learning stops (0: no limit). */
+void hm_model_set_max_learning_entry(struct hm_model *m, uint32_t n);
+
+/** hm_model_set_inherit_profile() - do new domains take their parent's
+ * profile (TOMOYO's way), or default_profile? */
+void hm_model_set_inherit_profile(struct hm_model *m, bool inherit);
+
 /**
  * hm_model_intern() - intern @len bytes in the model's name table.
  * Returns: 0 or negative errno; *@out borrowed until hm_model_free().

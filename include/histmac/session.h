@@ -2,14 +2,19 @@
 /*
  * session.h - a learning session (session/learn_session.c): audit events
  * from a collector go into a learner, and what was learned is saved into
- * a policy directory, periodically when following a live log.
+ * a policy directory through its store (store.h), periodically when
+ * following a live log.
  *
  * A save writes the policy first, then the process table, then the
  * collector's checkpoint.  A crash between two of them makes the next run
  * read some events again (learning them twice merges, it changes
- * nothing), but never skip one that the saved policy lacks.
+ * nothing), but never skip one that the saved policy lacks.  An edit an
+ * administrator made to the directory meanwhile is read before the save
+ * and what the session learned is added to it (the edit stays).
  *
- *	hm_learn_session_new(&s, &o, model, learner, collector);
+ *	hm_store_load(store, true, &model);
+ *	hm_learn_session_new(&s, &o, model);	// a learner on it
+ *	hm_learn_session_start(s, collector);
  *	while ((r = hm_learn_session_run(s)) > 0)
  *		show progress, or print s's diagnostics after a save;
  *	r2 = hm_learn_session_save(s);	// also after a failed run
@@ -18,20 +23,28 @@
 #ifndef HISTMAC_SESSION_H
 #define HISTMAC_SESSION_H
 
+#include <errno.h>
+
 #include "histmac/collector.h"
 #include "histmac/learn.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
+#include "histmac/tracker.h"
 
 struct hm_learn_session;
 
 /*
  * struct hm_learn_session_opts - where and how a session saves.
- * @policy: the policy directory (created when missing).
- * @state: process table file saved with the policy; may be NULL.
- * @dialect: the dialect to write, or HM_DIALECT_AUTO for the model's
- *	own; also the dialect a reload reads.
- * @max_entry: on reload, the max_learning_entry to keep (-1: the policy's).
+ * @store: the policy directory, opened with .learning (the session sets
+ *	its path rule, process table and checkpoint); borrowed.
+ * @state: process table file, loaded at start (when it exists: else the
+ *	table starts empty, said in @diag) and saved with the policy; may
+ *	be NULL.
+ * @profile: the profile of every new domain (0-255), or -1: the parent's
+ *	(TOMOYO's way; new roots learn).
+ * @max_entry: the max_learning_entry to keep, also across reloads (-1:
+ *	the policy's).
  * @save_interval: seconds between saves while running; 0: only when the
  *	caller calls hm_learn_session_save().
  * @lo: learning options, for the model a reload installs; borrowed.
@@ -40,9 +53,9 @@ struct hm_learn_session;
  *	policy (pathrule.h, histmac_paths.conf); may be NULL; borrowed.
  */
 struct hm_learn_session_opts {
-	const char *policy;
+	struct hm_store *store;
 	const char *state;
-	int dialect;
+	int profile;
 	long max_entry;
 	unsigned int save_interval;
 	const struct hm_learn_opts *lo;
@@ -57,34 +70,46 @@ enum hm_session_tick {
 	HM_SESSION_SAVED = 2,		/* a periodic save (or reload) done */
 	HM_SESSION_IDLE = 3,		/* no event for the collector's
 					 * timeout_ms (follow, plugin) */
+	HM_SESSION_HELD = 4,		/* a save held back: the policy on
+					 * disk has errors (in the diag) */
 };
 
 #define HM_SESSION_BATCH 4096
 
+/* A save refused because the policy on disk has errors (an edit not
+ * finished): nothing written, learning kept for the next save. */
+#define HM_SESSION_UNREADABLE (-EBADMSG)
+
 /**
- * hm_learn_session_new() - a session learning from @c into @m with @l.
+ * hm_learn_session_new() - a session learning into @m: the options'
+ * profile and max_entry set on it, a learner on it, the process table
+ * loaded (@o->state).
  * @out: the new session.
  * @o: options; copied, its pointers borrowed.
  * @m: the model; the session takes ownership (a reload replaces it).
- * @l: a learner on @m; the session takes ownership.
- * @c: the collector; borrowed until hm_learn_session_free().
- * Returns: 0 or -ENOMEM (then @m and @l are still the caller's).
+ * Returns: 0 or a negative errno (then @m is still the caller's).
  * Caller frees with hm_learn_session_free().
  */
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
-			 struct hm_model *m, struct hm_learner *l,
-			 struct hm_collector *c);
+			 struct hm_model *m);
+
+/**
+ * hm_learn_session_start() - learn from @c (borrowed until
+ * hm_learn_session_free()); its checkpoint is saved after the policy.
+ */
+void hm_learn_session_start(struct hm_learn_session *s,
+			    struct hm_collector *c);
 
 /**
  * hm_learn_session_run() - learn events until something to report.
  * @s: the session.
  *
- * A reload request from the collector (-EINTR: SIGHUP) saves, then loads
- * the policy directory anew (the administrator may have edited the
- * exception policy or rewrite.conf) and learns on into it; a directory
- * that does not load is reported into the diag and learning goes on with
- * the old model.
+ * A reload request from the collector (-EINTR: SIGHUP) loads the policy
+ * directory anew (the administrator may have edited the exception policy
+ * or rewrite.conf), adds what was learned since the last save, learns on
+ * into it and saves; a directory with errors is reported into the diag,
+ * not saved over, and learning goes on with the old model.
  * Returns: an enum hm_session_tick (call again for more), or a negative
  * errno (reading, learning or saving failed; described in the diag).
  */
@@ -92,16 +117,43 @@ int hm_learn_session_run(struct hm_learn_session *s);
 
 /**
  * hm_learn_session_save() - save the policy, then the process table, then
- * the collector's checkpoint, stopping at the first failure.
- * Returns: 0 or a negative errno (described in the diag).
+ * the collector's checkpoint, stopping at the first failure.  A policy
+ * edited on disk since it was loaded or saved is read first, and what was
+ * learned since is added to it.
+ * Returns: 0, HM_SESSION_UNREADABLE, or a negative errno (described in
+ * the diag).
  */
 int hm_learn_session_save(struct hm_learn_session *s);
 
 /** hm_learn_session_model() - the model learned into; borrowed. */
 struct hm_model *hm_learn_session_model(const struct hm_learn_session *s);
 
-/** hm_learn_session_learner() - the learner; borrowed. */
-struct hm_learner *hm_learn_session_learner(const struct hm_learn_session *s);
+/*
+ * struct hm_learn_session_stats - what a session has to report.
+ * @learn: the learner's counters.
+ * @walk: accesses the walker skipped, and why; borrowed from the session.
+ * @procs: the process table's counters.
+ * @domains: domains in the policy now.
+ * @entries: entries in the policy now.
+ */
+struct hm_learn_session_stats {
+	struct hm_learn_stats learn;
+	const struct hm_walk_stats *walk;
+	struct hm_tracker_stats procs;
+	size_t domains;
+	size_t entries;
+};
+
+/** hm_learn_session_stats() - the session's counters, now. */
+void hm_learn_session_stats(const struct hm_learn_session *s,
+			    struct hm_learn_session_stats *out);
+
+/**
+ * hm_learn_session_violations() - accesses in domains not in learning
+ * mode, judged as `check` judges them (check.h); borrowed.
+ */
+struct hm_checker *
+hm_learn_session_violations(const struct hm_learn_session *s);
 
 /**
  * hm_learn_session_converted() - what every save so far could not say in

@@ -10,7 +10,7 @@
  *  - hm_decode(hm_encode(x)) == x, and the encoding is a valid literal;
  *  - on small inputs, hm_path_matches() agrees with ref_match() below: a
  *    plain exponential backtracking matcher written straight from
- *    spec/tomoyo-wildcards.md, so a pruning bug in match.c shows up.
+ *    docs/WILDCARDS.md, so a pruning bug in match.c shows up.
  * A broken invariant calls abort(), which libFuzzer reports as a crash.
  */
 #include <stdint.h>

@@ -94,8 +94,11 @@ log=$tmp/audit.log
 "$HISTMAC" learn -q -p "$tmp/live" --follow "$log" --save-interval 1 \
 	2>"$tmp/follow.err" &
 follower=$!
-for _ in $(seq 300); do	# a follower without checkpoint starts at the end
-	[ -e "$tmp/live/.histmac.lock" ] && break
+# A follower without checkpoint starts at the end of the log: wait for its
+# first save (the checkpoint), which comes after it opened the log; the
+# lock file appears before that (an append then would be skipped).
+for _ in $(seq 300); do
+	[ -e "$tmp/live/follow.checkpoint" ] && break
 	sleep 0.1
 done
 cat "$HM_SRC/tests/data/file.log" >>"$log"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_encode.c - raw bytes <-> TOMOYO names (encode.c), against
- * spec/tomoyo-wildcards.md section 1.  Tables walked by one loop each.
+ * docs/WILDCARDS.md section 1.  Tables walked by one loop each.
  */
 #include <errno.h>
 #include <setjmp.h>

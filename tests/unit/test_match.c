@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_match.c - TOMOYO word validity and wildcard matching (match.c),
- * against spec/tomoyo-wildcards.md.  Every table is walked by one loop;
+ * against docs/WILDCARDS.md.  Every table is walked by one loop;
  * each loop reports all failing rows before it fails.
  *
  * C escapes: "\\*" is the two characters \* of a TOMOYO word, "\\\\" is

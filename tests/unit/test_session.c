@@ -76,12 +76,16 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	struct hm_collector_opts co;
 	struct hm_collector *c;
 	struct hm_learn_session *s;
-	struct hm_learner *l;
 	struct hm_model *m = hm_model_new();
 	volatile sig_atomic_t stop = 0;
+	struct hm_store_opts sto = {
+		.dir = f->policy, .holder = "test", .hold = false,
+		.learning = true, .read_dialect = HM_DIALECT_AUTO,
+		.dialect = HM_DIALECT_AUTO, .diag = d,
+	};
+	struct hm_store *store;
 	struct hm_learn_session_opts so = {
-		.policy = f->policy, .state = f->state,
-		.dialect = HM_DIALECT_AUTO, .max_entry = -1, .lo = &lo,
+		.state = f->state, .profile = -1, .max_entry = -1, .lo = &lo,
 		.diag = d,
 	};
 	FILE *ck = fopen(f->ckpt, "w");
@@ -103,8 +107,10 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	co.stop = &stop;
 	assert_non_null(m);
 	assert_int_equal(hm_collector_open_follow(&c, f->log, &co), 0);
-	assert_int_equal(hm_learner_new(m, &lo, HM_PROFILE_LEARNING, d, &l), 0);
-	assert_int_equal(hm_learn_session_new(&s, &so, m, l, c), 0);
+	assert_int_equal(hm_store_open(&sto, &store), 0);
+	so.store = store;
+	assert_int_equal(hm_learn_session_new(&s, &so, m), 0);
+	hm_learn_session_start(s, c);
 	/* the whole log is there: once idle, stop */
 	while ((r = hm_learn_session_run(s)) > 0 && r != HM_SESSION_IDLE)
 		;
@@ -115,6 +121,7 @@ static int learn(struct fixture *f, struct hm_diag *d, size_t *domains)
 	unlink(f->ckpt);	/* what the save writes is checked */
 	r = hm_learn_session_save(s);
 	hm_learn_session_free(s);
+	hm_store_close(store, false);
 	hm_collector_free(c);
 	return r;
 }
