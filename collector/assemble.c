@@ -853,16 +853,14 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		r.cwd = NULL;
 		r.cwd_len = 0;
 	}
-	if (hm_canon_resolving(canon) && !program) {
-		r.follow_last = follows_last(ev, it);
+	if (hm_canon_resolving(canon)) {
+		r.follow_last = !program && follows_last(ev, it);
 		/* check the inode only where the object should still be */
 		if (ev->success && it->rec.nametype != HM_NT_DELETE &&
 		    it->rec.nametype != HM_NT_PARENT)
 			r.rec = &it->rec;
 	}
-	if (program || !hm_canon_resolving(canon))
-		r.follow_last = false;
-	r.lexical_only = program;
+	r.program = program;
 	rc = hm_canon_path(canon, as->a, &r, &out->path);
 	if (rc == -E2BIG) {
 		hm_report_skip_event(as->rep, HM_SKIP_PATH_CUT, as->serial,

@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "histmac/naming.h"
 #include "internal.h"
 
 #define CACHE_SLOTS	4096
@@ -43,6 +44,7 @@ struct hm_canon {
 	size_t root_len;
 	struct cache_slot *cache;
 	struct hm_collector_stats *st;
+	const struct hm_fs_table *fs;	/* which file systems are named by type */
 	struct hm_sbuf lex;	/* lexical result */
 	struct hm_sbuf res;	/* resolution work */
 	struct hm_sbuf tmp;
@@ -63,6 +65,8 @@ struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
 		n--;
 	c->root = strndup(resolve_root ? resolve_root : "", n);
 	c->root_len = n;
+	/* this host's mounts only for this host's files */
+	c->fs = c->resolve && !n ? hm_fs_table_host() : hm_fs_table_known();
 	if (c->resolve)
 		c->cache = calloc(CACHE_SLOTS, sizeof(*c->cache));
 	if (!c->root || (c->resolve && !c->cache)) {
@@ -335,7 +339,28 @@ static bool is_link(struct hm_canon *c, const struct hm_sbuf *p)
 	       S_ISLNK(st.st_mode);
 }
 
-/* Resolve c->lex into c->res; on any doubt c->res = c->lex. */
+/* c->res = the resolved directory of c->lex (@slash: the length of its
+ * directory part with the '/') + its last component as written. */
+static int dir_and_last(struct hm_canon *c, size_t slash, bool use_cache)
+{
+	const char *p = c->lex.s;
+	int rc = resolve_dir(c, p, slash ? slash - 1 : 0, use_cache, &c->res);
+
+	if (rc < 0)
+		return rc;
+	return hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
+			   c->lex.len - slash + (slash ? 1 : 0));
+}
+
+/*
+ * Resolve c->lex into c->res.  When the object is not the record's (the
+ * file was replaced since, or another host's), its directory part is
+ * still resolved: what a directory resolves to does not depend on the
+ * file in it, and one object keeps one name whatever the host's state
+ * (/var/run/x is /run/x whether x is there or not).  A program keeps its
+ * last component (TOMOYO's tomoyo_realpath_nofollow), its inode is that
+ * of the file it leads to.
+ */
 static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 {
 	const char *p = c->lex.s;
@@ -346,16 +371,12 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	while (slash > 0 && p[slash - 1] != '/')
 		slash--;
 	for (int attempt = 0; attempt < 2; attempt++) {
-		rc = resolve_dir(c, p, slash ? slash - 1 : 0, attempt == 0,
-				 &c->res);
+		rc = dir_and_last(c, slash, attempt == 0);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc < 0)
 			break;
-		if (hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
-			       len - slash + (slash ? 1 : 0)) < 0)
-			return -ENOMEM;
-		if (r->follow_last && is_link(c, &c->res)) {
+		if (r->follow_last && !r->program && is_link(c, &c->res)) {
 			struct hm_sbuf dir = c->res;
 
 			c->res = (struct hm_sbuf){ 0 };
@@ -366,26 +387,21 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 			if (rc < 0)
 				break;
 		}
-		if (!check || same_object(c, &c->res, r->rec, r->follow_last)) {
+		if (!check || same_object(c, &c->res, r->rec,
+					  r->follow_last || r->program)) {
 			c->st->resolved++;
 			return 0;
 		}
 	}
 	if (check)
 		c->st->resolve_mismatch++;
+	rc = rc < 0 ? rc : dir_and_last(c, slash, true);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == 0)
+		return 0;
 	hm_sbuf_reset(&c->res);
 	return hm_sbuf_add(&c->res, c->lex.s, c->lex.len);
-}
-
-static bool is_pid(const char *s, size_t n, int64_t pid)
-{
-	char buf[24];
-	int k;
-
-	if (pid <= 0)
-		return false;
-	k = snprintf(buf, sizeof(buf), "%lld", (long long)pid);
-	return (size_t)k == n && !memcmp(s, buf, n);
 }
 
 /* Emit @p (absolute, "" = "/") into the arena in TOMOYO's naming. */
@@ -395,50 +411,7 @@ static int emit(struct hm_canon *c, struct hm_arena *a,
 {
 	struct hm_sbuf *b = &c->tmp;
 
-	if (len && !(len >= 5 && !memcmp(p, "/proc", 5) &&
-		     (len == 5 || p[5] == '/'))) {
-		/* the usual case: straight into the arena */
-		bool slash = r->is_dir && p[len - 1] != '/';
-		char *o;
-
-		if (len + slash > HM_COLLECTOR_MAX_PATH)
-			return -E2BIG;
-		o = hm_arena_alloc(a, len + slash + 1);
-		if (!o)
-			return -ENOMEM;
-		memcpy(o, p, len);
-		if (slash)
-			o[len] = '/';
-		o[len + slash] = '\0';
-		out->s = o;
-		out->len = len + slash;
-		return 0;
-	}
-	hm_sbuf_reset(b);
-	if (len >= 5 && !memcmp(p, "/proc", 5) && (len == 5 || p[5] == '/')) {
-		const char *rest = p + 5;
-		size_t n = len - 5, j = 1;
-
-		if (hm_sbuf_add(b, "proc:", 5) < 0)
-			return -ENOMEM;
-		while (j < n && rest[j] != '/')
-			j++;
-		if (n > 1 && ((j == 5 && !memcmp(rest + 1, "self", 4)) ||
-			      is_pid(rest + 1, j - 1, r->pid))) {
-			if (hm_sbuf_add(b, "/self", 5) < 0)
-				return -ENOMEM;
-			rest += j;
-			n -= j;
-		}
-		if (hm_sbuf_add(b, n ? rest : "/", n ? n : 1) < 0)
-			return -ENOMEM;
-	} else if (len == 0) {
-		if (hm_sbuf_add(b, "/", 1) < 0)
-			return -ENOMEM;
-	} else if (hm_sbuf_add(b, p, len) < 0) {
-		return -ENOMEM;
-	}
-	if (r->is_dir && b->s[b->len - 1] != '/' && hm_sbuf_add(b, "/", 1) < 0)
+	if (hm_object_name(c->fs, p, len, r->pid, r->is_dir, b) < 0)
 		return -ENOMEM;
 	if (b->len > HM_COLLECTOR_MAX_PATH)
 		return -E2BIG;
@@ -466,7 +439,7 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 	rc = lexical(c, r);
 	if (rc < 0)
 		return rc;
-	if (!c->resolve || r->lexical_only || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
+	if (!c->resolve || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
 			    (c->lex.len == 5 || c->lex.s[5] == '/')))
 		return emit(c, a, r, c->lex.s, c->lex.len, out);
 	rc = resolve_path(c, r);

@@ -75,7 +75,8 @@ struct hm_canon_req {
 	size_t cwd_len;
 	int64_t pid;			/* for proc:/self */
 	bool follow_last;		/* the last symlink is followed */
-	bool lexical_only;		/* never resolve (exec program name) */
+	bool program;			/* an exec's program: its last
+					 * component is kept as passed */
 	bool is_dir;			/* add a trailing '/' */
 	const struct hm_ev_path *rec;	/* inode/dev to check, may be NULL */
 };

@@ -21,10 +21,10 @@
 /*
  * hm_enf_path_name() - the TOMOYO name of a path the kernel printed
  * (readlink of /proc/self/fd/N: already absolute, symlinks resolved),
- * exactly as the learner names it (docs/ARCHITECTURE.md "Path names"):
- * "/proc/<@pid>/x" and "/proc/self/x" as "proc:/self/x", other "/proc/x"
- * as "proc:/x", every byte through hm_encode(), a trailing '/' on
- * directories.
+ * exactly as the learner names it (docs/PATHS.md; hm_object_name() on
+ * this host's mounts): "/proc/<@pid>/x" as "proc:/self/x", other
+ * "/proc/x" as "proc:/x", "securityfs:/x", "devpts:/N", ..., every byte
+ * through hm_encode(), a trailing '/' on directories.
  * @raw, @len: the path bytes.
  * @pid: the process the access is for (its /proc entry is proc:/self).
  * @is_dir: the object is a directory.

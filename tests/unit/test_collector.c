@@ -738,6 +738,76 @@ static void test_resolve_root(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/*
+ * Names that do not depend on the host's state (issue: one name whatever
+ * is there at learn, check and enforce time) and TOMOYO's program names:
+ *  - an exec's program: directories resolved, the last component (a
+ *    symlink here) kept, its inode that of the file it leads to;
+ *  - an object replaced since (another inode): its directory still
+ *    resolves, /var/run/x is /run/x either way;
+ *  - a file system named by type (the well-known mount points for an
+ *    image of another host).
+ */
+static void test_resolve_names(void **state)
+{
+	char root[] = "/tmp/hm-test-names.XXXXXX";
+	char p[256], *text;
+	struct hm_collector_opts o;
+	struct stat st;
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/usr", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/bin", root);
+	assert_int_equal(symlink("usr", p), 0);
+	snprintf(p, sizeof(p), "%s/usr/prog.real", root);
+	close(open(p, O_CREAT | O_WRONLY, 0755));
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/usr/prog", root);
+	assert_int_equal(symlink("prog.real", p), 0);
+	snprintf(p, sizeof(p), "%s/run", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run/crond.pid", root);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	snprintf(p, sizeof(p), "%s/var", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/var/run", root);
+	assert_int_equal(symlink("/run", p), 0);
+	assert_true(asprintf(&text,
+		SC "syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/usr/prog.real\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/bin/prog\" inode=%llu dev=%02x:%02x mode=0100755 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/var/run/crond.pid\" inode=1 dev=00:01 mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=0 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/sys/kernel/security/tomoyo/audit\" nametype=NORMAL\n" PT,
+		1, (unsigned long long)st.st_ino, major(st.st_dev),
+		minor(st.st_dev), 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "exec execve ok p0=/usr/prog"));
+	assert_true(has_event(&r, "open openat ok p0=/run/crond.pid"));
+	assert_true(has_event(&r, "open openat ok p0=securityfs:/tomoyo/audit"));
+	assert_int_equal(r.st.resolve_mismatch, 1);
+	run_free(&r);
+	/* without resolution: as written, file systems by their places */
+	o.resolve_root = NULL;
+	o.resolve = 0;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "exec execve ok p0=/bin/prog"));
+	assert_true(has_event(&r, "open openat ok p0=/var/run/crond.pid"));
+	assert_true(has_event(&r, "open openat ok p0=securityfs:/tomoyo/audit"));
+	run_free(&r);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_huge_argv),
 		cmocka_unit_test(test_abend),
 		cmocka_unit_test(test_resolve_root),
+		cmocka_unit_test(test_resolve_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
