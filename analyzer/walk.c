@@ -239,14 +239,18 @@ static int open_access(struct walk *k)
 	    ev->landlock_blockers.s &&
 	    strstr(ev->landlock_blockers.s, "fs.make_reg"))
 		return denied_create(k);
-	if (ev->n_paths && is_dir(&ev->paths[0]))
-		return skip(k, HM_WSKIP_DIRECTORY);
 	if (!ev->has_open_flags)	/* openat2: no flags in the trail */
 		flags = ev->created ? O_CREAT | O_WRONLY : O_RDONLY;
 	if (flags & O_PATH)
 		return skip(k, HM_WSKIP_NO_ACCESS_MODE);
-	if ((flags & O_DIRECTORY) && !ev->created)
-		return skip(k, HM_WSKIP_DIRECTORY);
+	/* TOMOYO checks a directory opened for reading (opendir, getdents,
+	 * a walk) as "file read DIR/" (file_open hook); it cannot be opened
+	 * for writing, and O_DIRECTORY of a non-directory fails before. */
+	if ((ev->n_paths && is_dir(&ev->paths[0])) ||
+	    ((flags & O_DIRECTORY) && !ev->created)) {
+		r = path_name(k, 0, true, &n);
+		return r ? (r < 0 ? r : 0) : emit_path(k, HM_FILE_READ, n);
+	}
 	r = path_name(k, 0, false, &n);
 	if (r)
 		return r < 0 ? r : 0;
