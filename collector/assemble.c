@@ -51,6 +51,9 @@ struct hm_assembler {
 	struct hm_collector_stats *st;
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
+	struct hm_roots *roots;		/* chrooted processes */
+	struct hm_sbuf rname;		/* a name and CWD inside a root */
+	struct hm_sbuf rcwd;
 	struct hm_sbuf args;		/* decoded argv bytes */
 	struct hm_sbuf tmp;		/* one decoded value */
 	size_t *arg_end;		/* end offset of each arg in args */
@@ -87,7 +90,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->want_proctitle = o->proctitle;
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
-	if (!as->canon || !as->socks) {
+	as->roots = hm_roots_new();
+	if (!as->canon || !as->socks || !as->roots) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -100,6 +104,9 @@ void hm_assembler_free(struct hm_assembler *as)
 		return;
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
+	hm_roots_free(as->roots);
+	hm_sbuf_free(&as->rname);
+	hm_sbuf_free(&as->rcwd);
 	hm_sbuf_free(&as->args);
 	hm_sbuf_free(&as->tmp);
 	free(as->arg_end);
@@ -827,6 +834,71 @@ static bool follows_last(const struct hm_event *ev, const struct item *it)
 	}
 }
 
+/* @b = @root + @s (an absolute name or CWD inside that root). */
+static int rooted(struct hm_sbuf *b, struct hm_bytes root, const char *s,
+		  size_t len)
+{
+	hm_sbuf_reset(b);
+	hm_sbuf_add(b, root.s, root.len);
+	hm_sbuf_add(b, s, len);
+	return b->oom ? -ENOMEM : 0;
+}
+
+/*
+ * A chrooted process's names and CWD are inside its root (roots.c): name
+ * them from the real root, as TOMOYO does.  A name relative to a dirfd
+ * stays as passed.
+ */
+static int in_root(struct hm_assembler *as, const struct hm_event *ev,
+		   struct hm_canon_req *r)
+{
+	struct hm_bytes root;
+
+	if (!hm_roots_get(as->roots, ev->node, ev->pid, ev->ppid, &root))
+		return 0;
+	as->st->chrooted++;
+	if (r->len && r->name[0] == '/') {
+		if (rooted(&as->rname, root, r->name, r->len) < 0)
+			return -ENOMEM;
+		r->name = as->rname.s;
+		r->len = as->rname.len;
+	} else if (r->cwd && r->cwd_len && r->cwd[0] == '/') {
+		if (rooted(&as->rcwd, root, r->cwd, r->cwd_len) < 0)
+			return -ENOMEM;
+		r->cwd = as->rcwd.s;
+		r->cwd_len = as->rcwd.len;
+	}
+	return 0;
+}
+
+/*
+ * After the event's names: a successful chroot gives the process its
+ * root (the name just made, so a chroot inside a chroot nests), a fork
+ * gives the child its parent's.
+ */
+static int track_root(struct hm_assembler *as, const struct hm_event *ev)
+{
+	const uint64_t clone_thread = 0x10000;
+	struct hm_bytes root;
+
+	if (!ev->success || ev->pid <= 0)
+		return 0;
+	if (ev->kind == HM_EV_CHROOT && ev->n_paths && ev->paths[0].path.s &&
+	    ev->paths[0].path.s[0] == '/')
+		return hm_roots_set(as->roots, ev->node, ev->pid, ev->ppid,
+				    ev->paths[0].path.s, ev->paths[0].path.len);
+	if (ev->kind != HM_EV_FORK || ev->exit <= 0 ||
+	    (ev->syscall_name && !strcmp(ev->syscall_name, "clone") &&
+	     (ev->a[0] & clone_thread)))
+		return 0;
+	if (!hm_roots_get(as->roots, ev->node, ev->pid, ev->ppid, &root)) {
+		hm_roots_drop(as->roots, ev->node, ev->exit);
+		return 0;
+	}
+	return hm_roots_set(as->roots, ev->node, ev->exit, ev->pid, root.s,
+			    root.len);
+}
+
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		      const struct item *it, bool program,
 		      struct hm_ev_path *out)
@@ -853,6 +925,8 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		r.cwd = NULL;
 		r.cwd_len = 0;
 	}
+	if ((rc = in_root(as, ev, &r)) < 0)
+		return rc;
 	if (hm_canon_resolving(canon)) {
 		r.follow_last = !program && follows_last(ev, it);
 		/* check the inode only where the object should still be */
@@ -1171,6 +1245,8 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	if ((rc = finish_argv(as, ev)) < 0)
 		return rc;
 	if ((rc = finish_paths(as, ev)) < 0)
+		return rc;
+	if ((rc = track_root(as, ev)) < 0)
 		return rc;
 	return as->err ? as->err : 1;
 }

@@ -12,6 +12,7 @@
  *   canon.c     path joining, normalisation, proc:/self, resolution with
  *               a directory cache
  *   socktab.c   socket type per (pid, fd)
+ *   roots.c     root directory per chrooted (pid)
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
  *   collector.c the public API; the only file that calls the others
@@ -91,6 +92,9 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 /* ---- socktab.c */
 struct hm_socktab;
 
+/* The 64-bit key of a node= name (0 for none), shared with roots.c. */
+uint64_t hm_node_key(struct hm_bytes node);
+
 struct hm_sock_info {
 	int family;
 	int type;
@@ -107,6 +111,20 @@ struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, struct hm_bytes node,
 struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, struct hm_bytes node,
 				    int64_t pid, int fd,
 				    struct hm_collector_stats *st);
+
+/* ---- roots.c: the root of each chrooted process, by (node, pid) */
+struct hm_roots;
+
+struct hm_roots *hm_roots_new(void);
+void hm_roots_free(struct hm_roots *t);
+/* @pid's root (borrowed until the table changes); false: the real root.
+ * A @ppid other than the one recorded (and not init's) drops the entry. */
+bool hm_roots_get(struct hm_roots *t, struct hm_bytes node, int64_t pid,
+		  int64_t ppid, struct hm_bytes *root);
+/* @pid's root is now @root ("" or "/": the real root).  0 or -ENOMEM. */
+int hm_roots_set(struct hm_roots *t, struct hm_bytes node, int64_t pid,
+		 int64_t ppid, const char *root, size_t len);
+void hm_roots_drop(struct hm_roots *t, struct hm_bytes node, int64_t pid);
 
 /* ---- report.c: counters, the position read, skipped input */
 struct hm_report {

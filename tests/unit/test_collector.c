@@ -808,6 +808,49 @@ static void test_resolve_names(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/*
+ * A chrooted process's names are inside its root (postfix's smtpd in
+ * /var/spool/postfix); its forked children inherit it; a process that
+ * did not chroot, or a pid seen again under another parent, does not.
+ */
+static void test_chroot(void **state)
+{
+	static const char text[] =
+		SC "syscall=161 success=yes exit=0 a0=1 a1=0 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/var/spool/postfix\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/var/spool/postfix\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/etc/hosts\" nametype=NORMAL\n" PT
+		SC "syscall=56 success=yes exit=8 a0=1200011 a1=0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=7 pid=8 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:4): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:4): item=0 name=\"incoming/x\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=9 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:5): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:5): item=0 name=\"/etc/hosts\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=50 pid=8 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:6): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:6): item=0 name=\"/etc/passwd\" nametype=NORMAL\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "chroot chroot ok p0=/var/spool/postfix"));
+	assert_true(has_event(&r, "open openat ok p0=/var/spool/postfix/etc/hosts"));
+	assert_true(has_event(&r, "open openat ok p0=/var/spool/postfix/incoming/x"));
+	assert_true(has_event(&r, "open openat ok p0=/etc/hosts"));
+	assert_true(has_event(&r, "open openat ok p0=/etc/passwd"));
+	assert_int_equal(r.st.chrooted, 2);
+	run_free(&r);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_abend),
 		cmocka_unit_test(test_resolve_root),
 		cmocka_unit_test(test_resolve_names),
+		cmocka_unit_test(test_chroot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
