@@ -265,7 +265,11 @@ static int open_access(struct walk *k)
 	if (wr && (r = emit_path(k, (flags & O_APPEND) ? HM_FILE_APPEND :
 						   HM_FILE_WRITE, n)))
 		return r;
-	if ((flags & O_TRUNC) && wr && !ev->created)
+	/* the kernel truncates (and TOMOYO checks it) only a regular file:
+	 * not "> /dev/null" (handle_truncate) */
+	if ((flags & O_TRUNC) && wr && !ev->created &&
+	    (!ev->n_paths || !(ev->paths[0].mode & S_IFMT) ||
+	     S_ISREG(ev->paths[0].mode)))
 		return emit_path(k, HM_FILE_TRUNCATE, n);
 	return 0;
 }

@@ -946,21 +946,27 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	return rc;
 }
 
+static bool same_name(const struct item *a, const struct item *b)
+{
+	return a->has_name && b->has_name && a->len == b->len &&
+	       !memcmp(a->name, b->name, a->len);
+}
+
 static bool same_inode(const struct item *a, const struct item *b)
 {
 	if (a->rec.has_inode && b->rec.has_inode)
 		return a->rec.ino == b->rec.ino &&
 		       a->rec.dev_major == b->rec.dev_major &&
 		       a->rec.dev_minor == b->rec.dev_minor;
-	return a->has_name && b->has_name && a->len == b->len &&
-	       !memcmp(a->name, b->name, a->len);
+	return same_name(a, b);
 }
 
 /*
  * Is PATH item @it (not the first) an object of the event?
  *  - exec: newer kernels repeat the program (same inode) in item 1, when
- *    the binary is opened; the interpreter (#! or ld.so) follows.  The
- *    repeat is not a read of the program by itself.
+ *    the binary is opened, or the symlink it was called by (same name);
+ *    the interpreter (#! or ld.so) follows.  The repeat is not a read of
+ *    the program by itself.
  *  - mount: only a bind or move mount looks its source up as a path, and
  *    a file system on a block device its device; any other item (the
  *    mount point again, the root of the new mount) is not the device.
@@ -970,7 +976,10 @@ static bool extra_item(const struct hm_event *ev, const struct item *first,
 {
 	switch (ev->kind) {
 	case HM_EV_EXEC:
-		return !same_inode(first, it);
+		/* a program called through a symlink: 6.1 records the
+		 * link itself too (same name, mode 0120777) */
+		return !same_inode(first, it) && !S_ISLNK(it->rec.mode) &&
+		       !same_name(first, it);
 	case HM_EV_MOUNT:
 		return (ev->mount_flags & (MS_BIND | MS_MOVE)) ||
 		       S_ISBLK(it->rec.mode);

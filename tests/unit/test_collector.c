@@ -512,6 +512,15 @@ struct text_case {
 #define PT "type=PROCTITLE msg=audit(1700000000.001:%d): proctitle=41\n"
 
 static const struct text_case text_cases[] = {
+	/* 6.1 records the symlink a program was called by as item 1: not
+	 * an interpreter (the kernel oracle's python3) */
+	{ "exec via symlink", SC "syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=3 ppid=1 pid=7 comm=\"p\" exe=\"/opt/hm-none/prog.11\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/opt/hm-none/prog\" inode=2 dev=00:14 mode=0100755 nametype=NORMAL\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=1 name=\"/opt/hm-none/prog\" inode=3 dev=00:14 mode=0120777 nametype=NORMAL\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=2 name=\"/lib64/ld-linux-x86-64.so.2\" inode=4 dev=00:14 mode=0100755 nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "exec execve ok p0=/opt/hm-none/prog", "p1=/opt/hm-none/prog", HM_SKIP_MAX },
 	{ "proc self", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=4242 comm=\"a\" exe=\"/a\"\n"
 	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
 	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/proc/4242/status\" nametype=NORMAL\n"

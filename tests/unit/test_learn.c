@@ -182,10 +182,14 @@ static size_t scenario(struct ev *v)
 	v[n] = base(HM_EV_SIGNAL, 200, 1, "/bin/dash");
 	v[n].e.sig = 15;
 	v[n++].e.target_pid = 201;
-	/* Not learned: a directory, a failed open, O_PATH. */
+	/* A directory opened for reading: read; "> /dev/null": no truncate */
 	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/etc/apache2/",
 		       O_RDONLY | O_DIRECTORY, false);
 	v[n++].paths[0].mode = S_IFDIR | 0755;
+	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/dev/null",
+		       O_WRONLY | O_CREAT | O_TRUNC, false);
+	v[n++].paths[0].mode = S_IFCHR | 0666;
+	/* Not learned: a failed open, O_PATH. */
 	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/etc/nothere", O_RDONLY,
 		       false);
 	v[n++].e.success = false;
@@ -229,6 +233,8 @@ static void test_learn_scenario(void **state)
 	/* a directory opened for reading: TOMOYO's "file read DIR/" */
 	assert_true(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2/"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2"));
+	assert_true(has_path(m, HTTPD, HM_FILE_WRITE, "/dev/null"));
+	assert_false(has_path(m, HTTPD, HM_FILE_TRUNCATE, "/dev/null"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/nothere"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/x"));
 	in = find_inet(m, HTTPD, HM_NET_BIND);
