@@ -507,6 +507,32 @@ static void decide_open(const struct hm_model *m,
 	}
 }
 
+static bool same_name(const struct hm_name *a, const struct hm_name *b)
+{
+	return a == b || (a->len == b->len && !memcmp(a->str, b->str, a->len));
+}
+
+const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
+					const struct hm_name *real)
+{
+	for (const struct hm_acl_head *e = d ? d->acl : NULL; e; e = e->next) {
+		const struct hm_name *lit = literal_name(e);
+
+		if (!lit || !(e->perm & (1u << HM_FILE_EXECUTE)))
+			continue;
+		if (same_name(lit, real))
+			return lit;
+		for (uint32_t i = 0; e->cond && i < e->cond->n_items; i++) {
+			const struct hm_cond_item *it = &e->cond->items[i];
+
+			if (it->var == HM_COND_EXEC_REALPATH && !it->negate &&
+			    it->str && same_name(it->str, real))
+				return lit;
+		}
+	}
+	return NULL;
+}
+
 void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 		   const struct hm_enf_query *q, struct hm_enf_answer *out)
 {

@@ -206,6 +206,10 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 		      uint64_t ino);
 int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
 		 int fd, uint64_t dev, uint64_t ino);
+/* the name an exec that was not judged enters its domain by (exec.c) */
+long hm_exec_name(const struct hm_domain *parent, int32_t pid,
+		  const char *exe, size_t exe_len, char *out, size_t cap,
+		  bool *script);
 bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 		     uint64_t dev, uint64_t ino);
 

@@ -11,12 +11,16 @@
  * fsnotify sends after each exec open.  Owns the pending table.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "enforcer_private.h"
+#include "histmac/naming.h"
+#include "histmac/pattern.h"
 
 /**
  * hm_execs_find() - the pending exec of @pid.
@@ -174,4 +178,130 @@ bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 	pe->interp = hm_exec_interp(fd, &script);
 	add_obj(pe, dev, ino);
 	return true;
+}
+
+/* @pid's argv (NUL-separated) into @buf; the count of words in @w. */
+static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
+		     int max)
+{
+	char path[64];
+	ssize_t n;
+	int fd, k = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n && k < max; i += (ssize_t)strlen(buf + i) + 1)
+		w[k++] = buf + i;
+	return k;
+}
+
+/*
+ * Is @cand (as @pid passed it) a "#!" script whose interpreter is the
+ * program that runs (@exe, raw real path)?  Its absolute name into @abs.
+ */
+static bool is_script_of(int32_t pid, const char *cand, const char *exe,
+			 char *abs, size_t cap)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	bool script = false;
+	char *interp;
+	int fd;
+
+	if (cand[0] == '/') {
+		if (strlen(cand) >= cap)
+			return false;
+		strcpy(abs, cand);
+	} else {
+		char link[64], cwd[PATH_MAX];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+		n = readlink(link, cwd, sizeof(cwd) - 1);
+		if (n <= 0)
+			return false;
+		cwd[n] = '\0';
+		if ((size_t)n + 1 + strlen(cand) >= cap)
+			return false;
+		memcpy(abs, cwd, (size_t)n);
+		abs[n] = '/';
+		strcpy(abs + n + 1, cand);
+	}
+	fd = open(abs, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	interp = hm_exec_interp(fd, &script);
+	close(fd);
+	script = script && interp && realpath(interp, real) &&
+		 !strcmp(real, exe);
+	free(interp);
+	return script;
+}
+
+/**
+ * hm_exec_name() - the name an exec the enforcer did not judge (its
+ * program outside the marks) enters its next domain by, as learn names
+ * it (docs/PATHS.md): a script by its own name, directories resolved
+ * (the kernel put the name it was called by in argv[1], or argv[2] after
+ * a "#!" argument; it counts only when that file's "#!" names the
+ * interpreter that runs); else the name @parent's execute entries call
+ * the program by; else its real path.
+ * @parent: the domain the exec happened in (may be NULL).
+ * @pid: the process, just after its exec.
+ * @exe, @exe_len: the encoded real path of what runs (/proc/PID/exe).
+ * @out, @cap: the encoded name, NUL-terminated.
+ * @script: set when it is a script (then @exe is its interpreter).
+ * Returns: the name's length, or -ENAMETOOLONG / -ENOMEM.
+ */
+long hm_exec_name(const struct hm_domain *parent, int32_t pid,
+		  const char *exe, size_t exe_len, char *out, size_t cap,
+		  bool *script)
+{
+	char args[4096], raw_exe[PATH_MAX], abs[PATH_MAX];
+	const char *w[3];
+	struct hm_name real = { .str = exe, .len = (uint32_t)exe_len };
+	const struct hm_name *known;
+	struct hm_sbuf b = { 0 };
+	int n = proc_argv(pid, args, sizeof(args), w, 3);
+	long len = -ENOENT;
+
+	size_t raw_len;
+
+	*script = false;
+	if (exe_len < sizeof(raw_exe) &&
+	    !hm_decode(raw_exe, &raw_len, exe, exe_len)) {
+		raw_exe[raw_len] = '\0';
+		for (int i = 1; i < n && !*script; i++)
+			*script = is_script_of(pid, w[i], raw_exe, abs,
+					       sizeof(abs));
+	}
+	if (*script && !hm_program_name(abs, NULL, &b) &&
+	    hm_encode_len(b.s, b.len) < cap) {
+		len = (long)hm_encode(out, b.s, b.len);
+		out[len] = '\0';
+	}
+	hm_sbuf_free(&b);
+	if (len >= 0)
+		return len;
+	*script = false;
+	hm_name_fill(&real);
+	known = hm_enf_exec_known(parent, &real);
+	if (!known)
+		known = &real;
+	if (known->len >= cap)
+		return -ENAMETOOLONG;
+	memcpy(out, known->str, known->len);
+	out[known->len] = '\0';
+	return (long)known->len;
 }

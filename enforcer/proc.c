@@ -898,6 +898,8 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 	struct hm_pending_exec *pe = hm_execs_find(p->x, pid);
 	struct hm_name prog = { 0 }, real = { 0 };
 	struct hm_exec_result res;
+	char name[HM_MAX_WORD];
+	bool script = false;
 	long n = group_exe(pid, exe, sizeof(exe));	/* a leader may be gone */
 	int r;
 
@@ -925,11 +927,23 @@ static void on_exec(struct hm_proc *p, int32_t pid)
 		hm_name_fill(&prog);
 		p->c->exec_pending++;
 	} else {
-		prog = real;	/* not judged: outside the marks */
+		/* not judged (outside the marks): named as learn names it */
+		struct hm_proc_view was;
+		long k = hm_exec_name(hm_tracker_lookup(p->t, pid, &was) ?
+				      was.domain : NULL, pid, exe, (size_t)n,
+				      name, sizeof(name), &script);
+
+		prog = real;
+		if (k > 0) {
+			prog.str = name;
+			prog.len = (uint32_t)k;
+			hm_name_fill(&prog);
+		}
 		p->c->exec_fallback++;
 	}
-	r = hm_tracker_exec(p->t, &task, &prog, pe && pe->script ? NULL : &real,
-			    &res);
+	if (pe)
+		script = pe->script;
+	r = hm_tracker_exec(p->t, &task, &prog, script ? NULL : &real, &res);
 	if (r)
 		hm_log("pid %d: exec not tracked: %s", pid, strerror(-r));
 	else if (p->verbose)

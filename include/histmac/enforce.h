@@ -39,6 +39,17 @@ long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
 		      bool deleted, char **out);
 
 /**
+ * hm_enf_exec_known() - the name @d's execute entries call the program
+ * at real path @real by: an entry naming @real itself, or one whose
+ * exec.realpath is @real (a program called through a symlink).  The
+ * same names the decision on a judged exec finds, for an exec that was
+ * not judged (outside the marks).
+ * Returns: the entry's (literal) name, borrowed from the model, or NULL.
+ */
+const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
+					const struct hm_name *real);
+
+/**
  * hm_exec_interp() - the interpreter the program open at @fd names: the
  * first word of its "#!" line, or its ELF PT_INTERP (ld.so).  Reads with
  * pread(), so @fd's offset does not move (a fanotify event fd: reading it
