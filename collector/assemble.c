@@ -31,6 +31,7 @@
 #include "internal.h"
 
 #define SOCKTAB_SIZE	4096
+#define DIRINO_SLOTS	1024
 #define PROCTITLE_MAX	4096
 #define STRING_MAX	4096
 
@@ -46,6 +47,15 @@ struct item {
 	struct hm_ev_path rec;
 };
 
+/* A directory's name by its inode, for names relative to a dirfd. */
+struct dir_ino {
+	uint64_t ino;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	char *path;		/* no trailing '/'; NULL: empty slot */
+	size_t len;
+};
+
 struct hm_assembler {
 	struct hm_report *rep;
 	struct hm_collector_stats *st;
@@ -54,6 +64,7 @@ struct hm_assembler {
 	struct hm_roots *roots;		/* chrooted processes */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
+	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
 	struct hm_sbuf args;		/* decoded argv bytes */
 	struct hm_sbuf tmp;		/* one decoded value */
 	size_t *arg_end;		/* end offset of each arg in args */
@@ -105,6 +116,8 @@ void hm_assembler_free(struct hm_assembler *as)
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
 	hm_roots_free(as->roots);
+	for (size_t i = 0; i < DIRINO_SLOTS; i++)
+		free(as->dirs[i].path);
 	hm_sbuf_free(&as->rname);
 	hm_sbuf_free(&as->rcwd);
 	hm_sbuf_free(&as->args);
@@ -899,6 +912,70 @@ static int track_root(struct hm_assembler *as, const struct hm_event *ev)
 			    root.len);
 }
 
+static struct dir_ino *dir_slot(struct hm_assembler *as,
+				const struct hm_ev_path *rec)
+{
+	uint64_t k = rec->ino * 0x9E3779B97F4A7C15ull ^
+		     ((uint64_t)rec->dev_major << 20 | rec->dev_minor);
+
+	return &as->dirs[(k ^ (k >> 29)) % DIRINO_SLOTS];
+}
+
+/* Remember directory @rec's name (absolute, canonical) by its inode. */
+static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
+		     const struct hm_bytes *name)
+{
+	struct dir_ino *d;
+	size_t len = name->len;
+
+	if (!rec->has_inode || !S_ISDIR(rec->mode) || !name->s || !len ||
+	    name->s[0] != '/')
+		return;
+	while (len > 1 && name->s[len - 1] == '/')
+		len--;
+	d = dir_slot(as, rec);
+	if (d->path && d->ino == rec->ino && d->dev_major == rec->dev_major &&
+	    d->dev_minor == rec->dev_minor && d->len == len &&
+	    !memcmp(d->path, name->s, len))
+		return;
+	free(d->path);
+	d->path = strndup(name->s, len);
+	d->len = d->path ? len : 0;
+	d->ino = rec->ino;
+	d->dev_major = rec->dev_major;
+	d->dev_minor = rec->dev_minor;
+}
+
+/*
+ * The directory a dirfd-relative item @it is in: the event's PARENT item
+ * of the same rank (renameat has two) gives the inode, a directory seen
+ * earlier by that inode its name (rm -r, gzip, find open the directory
+ * first, then work relative to it).  NULL when not seen.
+ */
+static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
+				       const struct item *it)
+{
+	uint32_t rank = 0, k = 0;
+	const struct dir_ino *d;
+
+	for (const struct item *i = as->items; i < it; i++)
+		if (i->rec.nametype != HM_NT_PARENT)
+			rank++;
+	for (uint32_t i = 0; i < as->nitems; i++) {
+		const struct hm_ev_path *p = &as->items[i].rec;
+
+		if (p->nametype != HM_NT_PARENT || k++ != rank)
+			continue;
+		if (!p->has_inode)
+			return NULL;
+		d = dir_slot(as, p);
+		return d->path && d->ino == p->ino &&
+		       d->dev_major == p->dev_major &&
+		       d->dev_minor == p->dev_minor ? d : NULL;
+	}
+	return NULL;
+}
+
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		      const struct item *it, bool program,
 		      struct hm_ev_path *out)
@@ -921,12 +998,14 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	if (!it->has_name)
 		return 0;
 	if (dirfd_relative(ev, it)) {
+		const struct dir_ino *d = dirfd_dir(as, it);
+
 		as->st->dirfd_relative++;
-		r.cwd = NULL;
-		r.cwd_len = 0;
-	}
-	if ((rc = in_root(as, ev, &r)) < 0)
+		r.cwd = d ? d->path : NULL;
+		r.cwd_len = d ? d->len : 0;
+	} else if ((rc = in_root(as, ev, &r)) < 0) {
 		return rc;
+	}
 	if (hm_canon_resolving(canon)) {
 		r.follow_last = !program && follows_last(ev, it);
 		/* check the inode only where the object should still be */
@@ -936,6 +1015,8 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	}
 	r.program = program;
 	rc = hm_canon_path(canon, as->a, &r, &out->path);
+	if (!rc)
+		dir_seen(as, &it->rec, &out->path);
 	if (rc == -E2BIG) {
 		hm_report_skip_event(as->rep, HM_SKIP_PATH_CUT, as->serial,
 					"path of %zu bytes", it->len);

@@ -860,6 +860,41 @@ static void test_chroot(void **state)
 	free(buf);
 }
 
+/*
+ * A name relative to a dirfd (rm -r's unlinkat, gzip's openat) is named
+ * in the directory its PARENT record's inode was seen as (kernel oracle:
+ * "file unlink dgram.sock" was learned, TOMOYO has the full name).
+ */
+static void test_dirfd_names(void **state)
+{
+	static const char text[] =
+		SC "syscall=257 success=yes exit=4 a0=ffffff9c a1=1 a2=90800 a3=0 items=1 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/tmp/hm-none-d\" inode=11 dev=00:16 mode=040755 nametype=NORMAL\n" PT
+		SC "syscall=263 success=yes exit=0 a0=4 a1=1 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/\" inode=11 dev=00:16 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:2): item=1 name=\"x.sock\" inode=13 dev=00:16 mode=0140755 nametype=DELETE\n" PT
+		SC "syscall=263 success=yes exit=0 a0=4 a1=1 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/\" inode=99 dev=00:16 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:3): item=1 name=\"y\" inode=14 dev=00:16 mode=0100644 nametype=DELETE\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "unlink unlinkat ok p0=/tmp/hm-none-d/x.sock"));
+	/* a directory never seen: the name stays as passed */
+	assert_true(has_event(&r, "unlink unlinkat ok p0=y"));
+	run_free(&r);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_root),
 		cmocka_unit_test(test_resolve_names),
 		cmocka_unit_test(test_chroot),
+		cmocka_unit_test(test_dirfd_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
