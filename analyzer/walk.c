@@ -481,6 +481,29 @@ static unsigned net_op(enum hm_event_kind kind, enum hm_net_proto proto)
 }
 
 /*
+ * bind() of a path unix socket creates its file: TOMOYO checks that as
+ * "file mksock PATH MODE" (unix_bind's mknod), the file's real path with
+ * the umask applied, which the CREATE record's mode has.  (The network
+ * entry keeps sun_path as passed.)
+ */
+static int bound_socket_file(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+
+	for (uint32_t i = 0; i < ev->n_paths; i++)
+		if (ev->paths[i].nametype == HM_NT_CREATE &&
+		    S_ISSOCK(ev->paths[i].mode)) {
+			const struct hm_name *n;
+			int r = path_name(k, i, false, &n);
+
+			return r ? (r < 0 ? r : 0) :
+				   emit_path_number(k, HM_FILE_MKSOCK, n,
+						    ev->paths[i].mode & 07777);
+		}
+	return 0;
+}
+
+/*
  * An IPv4 peer of an IPv6 socket (::ffff:a.b.c.d) is learned as the IPv4
  * address it is, so one entry covers both socket families.
  */
@@ -518,7 +541,10 @@ static int net_access(struct walk *k)
 		reset_request(k);
 		k->a.req.proto = (uint8_t)proto;
 		k->a.req.name1 = n;
-		return emit(k, HM_ACL_UNIX, op);
+		r = emit(k, HM_ACL_UNIX, op);
+		if (r || op != HM_NET_BIND)
+			return r;
+		return bound_socket_file(k);
 	}
 	if (sa->family != AF_INET && sa->family != AF_INET6)
 		return skip(k, HM_WSKIP_NO_ADDRESS);

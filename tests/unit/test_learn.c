@@ -171,6 +171,13 @@ static size_t scenario(struct ev *v)
 			SOCK_STREAM, 1, 80);
 	v[n++] = net_ev(HM_EV_ACCEPT, 201, 200, "/usr/sbin/apache2",
 			SOCK_STREAM, 1, 45678);
+	/* bind() of a path unix socket also creates its file: mksock */
+	v[n] = net_ev(HM_EV_BIND, 201, 200, "/usr/sbin/apache2", SOCK_STREAM,
+		      0, 0);
+	v[n].e.sa.family = AF_UNIX;
+	v[n].e.sa.unix_path = (struct hm_bytes){ "/run/apache2/cgisock", 20 };
+	path(&v[n], 0, "/run/apache2/cgisock", S_IFSOCK | 0755);
+	v[n++].paths[0].nametype = HM_NT_CREATE;
 	v[n] = base(HM_EV_UNLINK, 201, 200, "/usr/sbin/apache2");
 	path(&v[n++], 0, "/run/apache2.pid", S_IFREG | 0644);
 	v[n] = base(HM_EV_MKNOD, 201, 200, "/usr/sbin/apache2");
@@ -230,6 +237,8 @@ static void test_learn_scenario(void **state)
 	assert_true(has_path(m, HTTPD, HM_FILE_READ, "proc:/\\$/stat"));
 	assert_true(has_path(m, HTTPD, HM_FILE_UNLINK, "/run/apache2.pid"));
 	assert_true(has_number(m, HTTPD, HM_FILE_MKFIFO, "/run/apache2/fifo", 0600));
+	assert_true(has_number(m, HTTPD, HM_FILE_MKSOCK, "/run/apache2/cgisock",
+			       0755));
 	/* a directory opened for reading: TOMOYO's "file read DIR/" */
 	assert_true(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2/"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2"));
