@@ -976,6 +976,21 @@ static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
 	return NULL;
 }
 
+/* Symlinks the trail creates and removes, for names resolved after
+ * they are gone (canon.c). */
+static void track_links(struct hm_assembler *as, const struct hm_event *ev)
+{
+	const struct hm_bytes *p = ev->n_paths ? &ev->paths[0].path : NULL;
+
+	if (!ev->success || !p || !p->s)
+		return;
+	if (ev->kind == HM_EV_SYMLINK && ev->link_target.s)
+		hm_canon_link_created(as->canon, p->s, p->len,
+				      ev->link_target.s, ev->link_target.len);
+	else if (ev->kind == HM_EV_UNLINK)
+		hm_canon_link_removed(as->canon, p->s, p->len);
+}
+
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		      const struct item *it, bool program,
 		      struct hm_ev_path *out)
@@ -1338,5 +1353,6 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		return rc;
 	if ((rc = track_root(as, ev)) < 0)
 		return rc;
+	track_links(as, ev);
 	return as->err ? as->err : 1;
 }

@@ -29,6 +29,7 @@
 #define CACHE_SLOTS	4096
 #define CACHE_MAX_KEY	1024
 #define MAX_LINKS	40
+#define TRAIL_LINKS	256
 
 struct cache_slot {
 	char *key;		/* lexical directory, NULL if empty */
@@ -38,8 +39,19 @@ struct cache_slot {
 	uint32_t hash;
 };
 
+/* A symlink the trail created and has not removed (yet). */
+struct trail_link {
+	char *path;		/* canonical, as the link's own name */
+	size_t len;
+	char *target;		/* as written */
+	size_t target_len;
+};
+
 struct hm_canon {
 	bool resolve;
+	struct trail_link links[TRAIL_LINKS];
+	size_t n_links;
+	size_t next_link;	/* the oldest, replaced when full */
 	char *root;		/* resolve root without trailing '/', or "" */
 	size_t root_len;
 	struct cache_slot *cache;
@@ -86,6 +98,10 @@ void hm_canon_free(struct hm_canon *c)
 			free(c->cache[i].val);
 		}
 		free(c->cache);
+	}
+	for (size_t i = 0; i < c->n_links; i++) {
+		free(c->links[i].path);
+		free(c->links[i].target);
 	}
 	hm_sbuf_free(&c->lex);
 	hm_sbuf_free(&c->res);
@@ -176,6 +192,81 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
 	return hm_sbuf_add(&c->tmp, link, (size_t)n);
 }
 
+static struct trail_link *trail_link(struct hm_canon *c, const char *p,
+				     size_t len)
+{
+	for (size_t i = 0; i < c->n_links; i++)
+		if (c->links[i].len == len && !memcmp(c->links[i].path, p, len))
+			return &c->links[i];
+	return NULL;
+}
+
+void hm_canon_link_created(struct hm_canon *c, const char *path, size_t len,
+			   const char *target, size_t target_len)
+{
+	struct trail_link *l = trail_link(c, path, len);
+	char *p, *t;
+
+	if (!c->resolve || !len || path[0] != '/' || !target_len)
+		return;
+	p = strndup(path, len);
+	t = strndup(target, target_len);
+	if (!p || !t) {
+		free(p);
+		free(t);
+		return;
+	}
+	if (!l) {
+		if (c->n_links < TRAIL_LINKS)
+			c->n_links++;
+		l = &c->links[c->next_link];
+		c->next_link = (c->next_link + 1) % TRAIL_LINKS;
+		free(l->path);
+		free(l->target);
+	} else {
+		free(l->path);
+		free(l->target);
+	}
+	*l = (struct trail_link){ p, len, t, target_len };
+}
+
+void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len)
+{
+	struct trail_link *l = c->n_links ? trail_link(c, path, len) : NULL;
+
+	if (!l)
+		return;
+	free(l->path);
+	free(l->target);
+	/* an empty name no lookup matches: the slot waits for reuse */
+	*l = (struct trail_link){ NULL, 0, NULL, 0 };
+}
+
+/*
+ * The target of the symlink at @p: read from the file system, else (it
+ * is gone: removed since, later in the trail or after it) a symlink the
+ * trail created there.  Into c->tmp.  Returns 1 (a link), 0 (not one),
+ * -ENOENT (nothing there, nor in the trail), -errno.
+ */
+static int link_at(struct hm_canon *c, const char *p, size_t len)
+{
+	struct stat st;
+	struct trail_link *l;
+	int rc = root_lstat(c, p, len, &st, false);
+
+	if (rc == 0) {
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		rc = root_readlink(c, p, len);
+		return rc < 0 ? rc : 1;
+	}
+	l = c->n_links ? trail_link(c, p, len) : NULL;
+	if (!l)
+		return rc;
+	hm_sbuf_reset(&c->tmp);
+	return hm_sbuf_add(&c->tmp, l->target, l->target_len) < 0 ? -ENOMEM : 1;
+}
+
 /*
  * Resolve the lexical absolute path @in (no trailing '/', "" = "/") into
  * @out, following symlinks in every component, the last one only when
@@ -198,7 +289,6 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 	}
 	out->s[0] = '\0';
 	while (pos < todo.len) {
-		struct stat st;
 		size_t i = pos, j, mark;
 		bool last;
 
@@ -232,22 +322,19 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 			}
 		if (last && !follow_last)
 			continue;
-		if (root_lstat(c, out->s, out->len, &st, false) < 0) {
+		rc = link_at(c, out->s, out->len);
+		if (rc == -ENOMEM)
+			goto done;
+		if (rc < 0) {
 			/* does not exist (any more): keep the rest as is */
 			rc = push_components(out, todo.s + pos,
 					     todo.len - pos);
 			goto done;
 		}
-		if (!S_ISLNK(st.st_mode))
+		if (rc == 0)
 			continue;
 		if (++links > MAX_LINKS) {
 			rc = -ELOOP;
-			goto done;
-		}
-		rc = root_readlink(c, out->s, out->len);
-		if (rc < 0) {
-			rc = push_components(out, todo.s + pos,
-					     todo.len - pos);
 			goto done;
 		}
 		/* splice: target + rest of todo */
@@ -333,10 +420,7 @@ static bool same_object(struct hm_canon *c, const struct hm_sbuf *p,
 
 static bool is_link(struct hm_canon *c, const struct hm_sbuf *p)
 {
-	struct stat st;
-
-	return root_lstat(c, p->s, p->len, &st, false) == 0 &&
-	       S_ISLNK(st.st_mode);
+	return link_at(c, p->s, p->len) == 1;
 }
 
 /* c->res = the resolved directory of c->lex (@slash: the length of its

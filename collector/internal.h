@@ -83,6 +83,15 @@ struct hm_canon_req {
 };
 
 /*
+ * A symlink the trail created at @path (canonical) to @target, and its
+ * removal: a name through it that no longer exists on disk resolves as
+ * it did when the trail was written.
+ */
+void hm_canon_link_created(struct hm_canon *c, const char *path, size_t len,
+			   const char *target, size_t target_len);
+void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len);
+
+/*
  * hm_canon_path() - join, normalise, resolve when asked, and apply the
  * proc:/self rule.  Result in @a.  Returns 0, -E2BIG (too long) or -ENOMEM.
  */

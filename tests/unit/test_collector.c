@@ -895,6 +895,57 @@ static void test_dirfd_names(void **state)
 	free(buf);
 }
 
+/*
+ * An open through a symlink the trail created and removed later (gone
+ * when learn runs) is named by the link's target, as TOMOYO saw it
+ * (kernel oracle: "cat b-sym; rm b-sym" learned b-sym, TOMOYO b).
+ */
+static void test_trail_links(void **state)
+{
+	char root[] = "/tmp/hm-test-links.XXXXXX";
+	char p[256], *text;
+	struct hm_collector_opts o;
+	struct stat st;
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/d", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/d/b", root);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(asprintf(&text,
+		SC "syscall=88 success=yes exit=0 a0=1 a1=2 a2=0 a3=0 items=3 ppid=1 pid=7 comm=\"ln\" exe=\"/usr/bin/ln\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/d/\" inode=5 dev=00:01 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:1): item=1 name=\"b\" nametype=UNKNOWN\n"
+		"type=PATH msg=audit(1700000000.001:1): item=2 name=\"/d/b-sym\" inode=6 dev=00:01 mode=0120777 nametype=CREATE\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/d/b-sym\" inode=%llu dev=%02x:%02x mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=87 success=yes exit=0 a0=1 a1=0 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/d/\" inode=5 dev=00:01 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:3): item=1 name=\"/d/b-sym\" inode=6 dev=00:01 mode=0120777 nametype=DELETE\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:4): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:4): item=0 name=\"/d/b-sym\" nametype=NORMAL\n" PT,
+		1, 1, 2, (unsigned long long)st.st_ino, major(st.st_dev),
+		minor(st.st_dev), 2, 3, 3, 4, 4) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "open openat ok p0=/d/b"));
+	/* after its removal the name is its own again */
+	assert_true(has_event(&r, "open openat ok p0=/d/b-sym"));
+	assert_int_equal(r.st.resolve_mismatch, 0);
+	run_free(&r);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -910,6 +961,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_names),
 		cmocka_unit_test(test_chroot),
 		cmocka_unit_test(test_dirfd_names),
+		cmocka_unit_test(test_trail_links),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
