@@ -68,7 +68,7 @@
 	X(not_judged_exec, "exec not judged (history unobserved)")	\
 	X(unobserved_exec, "exec judged in <kernel> EXE (unobserved)")	\
 	X(exec_part, "opens that are part of an exec")			\
-	X(directories, "directories (not judged)")			\
+	X(directories, "directories judged")			\
 	X(no_path, "path not resolvable from the event fd")		\
 	X(exited, "process gone before its event was read")		\
 	X(mode_reads, "open modes read from /proc/TID/syscall")	\
