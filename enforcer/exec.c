@@ -203,66 +203,69 @@ static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
 }
 
 /*
- * Is @cand (as @pid passed it) a "#!" script whose interpreter is the
- * program that runs (@exe, raw real path)?  Its absolute name into @abs.
+ * The script a process runs when it was started by "#!": the kernel gave
+ * it argv [INTERP, (ARG,) SCRIPT, ...], INTERP as the "#!" line wrote it
+ * (here: an absolute name of the program that runs, @exe).  SCRIPT is the
+ * name the script was called by: argv[1] or, after an ARG, argv[2], an
+ * executable regular file.  Its absolute name into @abs.  Nothing is
+ * opened: a file inside the marks would wait for our own answer.
  */
-static bool is_script_of(int32_t pid, const char *cand, const char *exe,
-			 char *abs, size_t cap)
+static bool script_of(int32_t pid, const char *const *w, int n,
+		      const char *exe, char *abs, size_t cap)
 {
-	char real[PATH_MAX];
-	struct stat st;
-	bool script = false;
-	char *interp;
-	int fd;
+	char real[PATH_MAX], cwd[PATH_MAX], link[64];
+	ssize_t len = 0;
 
-	if (cand[0] == '/') {
-		if (strlen(cand) >= cap)
-			return false;
-		strcpy(abs, cand);
-	} else {
-		char link[64], cwd[PATH_MAX];
-		ssize_t n;
+	if (n < 2 || w[0][0] != '/' || !realpath(w[0], real) ||
+	    strcmp(real, exe))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+	for (int i = 1; i < n && i <= 2; i++) {
+		struct stat st;
+		size_t wl = strlen(w[i]);
 
-		snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
-		n = readlink(link, cwd, sizeof(cwd) - 1);
-		if (n <= 0)
-			return false;
-		cwd[n] = '\0';
-		if ((size_t)n + 1 + strlen(cand) >= cap)
-			return false;
-		memcpy(abs, cwd, (size_t)n);
-		abs[n] = '/';
-		strcpy(abs + n + 1, cand);
+		if (w[i][0] == '/') {
+			if (wl >= cap)
+				continue;
+			memcpy(abs, w[i], wl + 1);
+		} else {
+			if (!len && (len = readlink(link, cwd, sizeof(cwd) - 1)) <= 0)
+				return false;
+			if ((size_t)len + 1 + wl >= cap)
+				continue;
+			memcpy(abs, cwd, (size_t)len);
+			abs[len] = '/';
+			memcpy(abs + len + 1, w[i], wl + 1);
+		}
+		if (!stat(abs, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+			return true;
 	}
-	fd = open(abs, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return false;
-	}
-	interp = hm_exec_interp(fd, &script);
-	close(fd);
-	script = script && interp && realpath(interp, real) &&
-		 !strcmp(real, exe);
-	free(interp);
-	return script;
+	return false;
+}
+
+static long put_name(const struct hm_name *n, char *out, size_t cap)
+{
+	if (n->len >= cap)
+		return -ENAMETOOLONG;
+	memcpy(out, n->str, n->len);
+	out[n->len] = '\0';
+	return (long)n->len;
 }
 
 /**
  * hm_exec_name() - the name an exec the enforcer did not judge (its
  * program outside the marks) enters its next domain by, as learn names
- * it (docs/PATHS.md): a script by its own name, directories resolved
- * (the kernel put the name it was called by in argv[1], or argv[2] after
- * a "#!" argument; it counts only when that file's "#!" names the
- * interpreter that runs); else the name @parent's execute entries call
- * the program by; else its real path.
+ * it (docs/PATHS.md).  A "#!" script (script_of()) is named by its own
+ * path, directories resolved, when @parent's execute entries name it or
+ * name nothing for what runs; else the name @parent's execute entries
+ * have for the real path that runs (a program called through a
+ * symlink); else that real path.
  * @parent: the domain the exec happened in (may be NULL).
  * @pid: the process, just after its exec.
  * @exe, @exe_len: the encoded real path of what runs (/proc/PID/exe).
  * @out, @cap: the encoded name, NUL-terminated.
- * @script: set when it is a script (then @exe is its interpreter).
- * Returns: the name's length, or -ENAMETOOLONG / -ENOMEM.
+ * @script: set when named as a script (then @exe is its interpreter).
+ * Returns: the name's length, or -ENAMETOOLONG.
  */
 long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 		  const char *exe, size_t exe_len, char *out, size_t cap,
@@ -271,37 +274,35 @@ long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 	char args[4096], raw_exe[PATH_MAX], abs[PATH_MAX];
 	const char *w[3];
 	struct hm_name real = { .str = exe, .len = (uint32_t)exe_len };
+	struct hm_name sname = { 0 };
 	const struct hm_name *known;
 	struct hm_sbuf b = { 0 };
-	int n = proc_argv(pid, args, sizeof(args), w, 3);
-	long len = -ENOENT;
-
+	char *enc = NULL;
 	size_t raw_len;
+	long len;
+	int n = proc_argv(pid, args, sizeof(args), w, 3);
 
 	*script = false;
+	hm_name_fill(&real);
 	if (exe_len < sizeof(raw_exe) &&
 	    !hm_decode(raw_exe, &raw_len, exe, exe_len)) {
 		raw_exe[raw_len] = '\0';
-		for (int i = 1; i < n && !*script; i++)
-			*script = is_script_of(pid, w[i], raw_exe, abs,
-					       sizeof(abs));
-	}
-	if (*script && !hm_program_name(abs, NULL, &b) &&
-	    hm_encode_len(b.s, b.len) < cap) {
-		len = (long)hm_encode(out, b.s, b.len);
-		out[len] = '\0';
+		if (script_of(pid, w, n, raw_exe, abs, sizeof(abs)) &&
+		    !hm_program_name(abs, NULL, &b) &&
+		    (enc = malloc(hm_encode_len(b.s, b.len) + 1))) {
+			sname.str = enc;
+			sname.len = (uint32_t)hm_encode(enc, b.s, b.len);
+			hm_name_fill(&sname);
+		}
 	}
 	hm_sbuf_free(&b);
-	if (len >= 0)
-		return len;
-	*script = false;
-	hm_name_fill(&real);
 	known = hm_enf_exec_known(parent, &real);
-	if (!known)
-		known = &real;
-	if (known->len >= cap)
-		return -ENAMETOOLONG;
-	memcpy(out, known->str, known->len);
-	out[known->len] = '\0';
-	return (long)known->len;
+	if (enc && (!known || hm_enf_exec_known(parent, &sname))) {
+		*script = true;
+		len = put_name(&sname, out, cap);
+	} else {
+		len = put_name(known ? known : &real, out, cap);
+	}
+	free(enc);
+	return len;
 }
