@@ -62,6 +62,7 @@ struct hm_assembler {
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
 	struct hm_roots *roots;		/* chrooted processes */
+	struct hm_fdpaths *fds;		/* files of writable descriptors */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
 	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
@@ -102,7 +103,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
 	as->roots = hm_roots_new();
-	if (!as->canon || !as->socks || !as->roots) {
+	as->fds = hm_fdpaths_new();
+	if (!as->canon || !as->socks || !as->roots || !as->fds) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -116,6 +118,7 @@ void hm_assembler_free(struct hm_assembler *as)
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
 	hm_roots_free(as->roots);
+	hm_fdpaths_free(as->fds);
 	for (size_t i = 0; i < DIRINO_SLOTS; i++)
 		free(as->dirs[i].path);
 	hm_sbuf_free(&as->rname);
@@ -976,6 +979,35 @@ static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
 	return NULL;
 }
 
+/*
+ * ftruncate(fd) has no PATH record: name it by the file the descriptor
+ * was opened on (fdpaths.c), kept from each writable open.
+ */
+static int track_fds(struct hm_assembler *as, struct hm_event *ev)
+{
+	struct hm_bytes p;
+	struct hm_ev_path *item;
+
+	if (ev->kind == HM_EV_OPEN && ev->success && ev->exit >= 0 &&
+	    ev->has_open_flags && (ev->open_flags & O_ACCMODE) != O_RDONLY &&
+	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len)
+		return hm_fdpaths_put(as->fds, ev->node, ev->pid,
+				      (int)ev->exit, ev->paths[0].path.s,
+				      ev->paths[0].path.len);
+	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
+	    strncmp(ev->syscall_name, "ftruncate", 9) ||
+	    !hm_fdpaths_get(as->fds, ev->node, ev->pid, (int)(int32_t)ev->a[0],
+			    &p))
+		return 0;
+	item = hm_arena_alloc(as->a, sizeof(*item));
+	if (!item || !(p.s = hm_arena_strndup(as->a, p.s, p.len)))
+		return -ENOMEM;
+	*item = (struct hm_ev_path){ .path = p, .mode = S_IFREG };
+	ev->paths = item;
+	ev->n_paths = 1;
+	return 0;
+}
+
 /* Symlinks the trail creates and removes, for names resolved after
  * they are gone (canon.c). */
 static void track_links(struct hm_assembler *as, const struct hm_event *ev)
@@ -1354,5 +1386,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	if ((rc = track_root(as, ev)) < 0)
 		return rc;
 	track_links(as, ev);
+	if ((rc = track_fds(as, ev)) < 0)
+		return rc;
 	return as->err ? as->err : 1;
 }

@@ -13,6 +13,7 @@
  *               a directory cache
  *   socktab.c   socket type per (pid, fd)
  *   roots.c     root directory per chrooted (pid)
+ *   fdpaths.c   file per writable (pid, fd), for ftruncate
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
  *   collector.c the public API; the only file that calls the others
@@ -134,6 +135,17 @@ bool hm_roots_get(struct hm_roots *t, struct hm_bytes node, int64_t pid,
 int hm_roots_set(struct hm_roots *t, struct hm_bytes node, int64_t pid,
 		 int64_t ppid, const char *root, size_t len);
 void hm_roots_drop(struct hm_roots *t, struct hm_bytes node, int64_t pid);
+
+/* ---- fdpaths.c: the file of each writable descriptor, for ftruncate */
+struct hm_fdpaths;
+
+struct hm_fdpaths *hm_fdpaths_new(void);
+void hm_fdpaths_free(struct hm_fdpaths *t);
+int hm_fdpaths_put(struct hm_fdpaths *t, struct hm_bytes node, int64_t pid,
+		   int fd, const char *path, size_t len);
+/* @path borrowed until the table changes. */
+bool hm_fdpaths_get(struct hm_fdpaths *t, struct hm_bytes node, int64_t pid,
+		    int fd, struct hm_bytes *path);
 
 /* ---- report.c: counters, the position read, skipped input */
 struct hm_report {
