@@ -946,6 +946,33 @@ static void test_trail_links(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* ftruncate(fd) has no PATH: named by the file fd was opened on for
+ * writing (kernel oracle: coreutils truncate learned nothing). */
+static void test_ftruncate(void **state)
+{
+	static const char text[] =
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=241 a3=1b6 items=1 ppid=1 pid=7 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/tmp/hm-none-f/b\" inode=11 dev=00:16 mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=77 success=yes exit=0 a0=3 a1=1 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n" PT
+		SC "syscall=77 success=yes exit=0 a0=3 a1=1 a2=0 a3=0 items=0 ppid=1 pid=8 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "truncate ftruncate ok p0=/tmp/hm-none-f/b"));
+	/* another process's descriptor 3: nothing known */
+	assert_int_equal(r.n, 3);
+	assert_null(strstr(r.lines[2], "p0="));
+	run_free(&r);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -962,6 +989,7 @@ int main(void)
 		cmocka_unit_test(test_chroot),
 		cmocka_unit_test(test_dirfd_names),
 		cmocka_unit_test(test_trail_links),
+		cmocka_unit_test(test_ftruncate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
