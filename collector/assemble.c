@@ -61,8 +61,7 @@ struct hm_assembler {
 	struct hm_collector_stats *st;
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
-	struct hm_roots *roots;		/* chrooted processes */
-	struct hm_fdpaths *fds;		/* files of writable descriptors */
+	struct hm_proctab *procs;	/* roots (chroot), files (ftruncate) */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
 	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
@@ -102,9 +101,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->want_proctitle = o->proctitle;
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
-	as->roots = hm_roots_new();
-	as->fds = hm_fdpaths_new();
-	if (!as->canon || !as->socks || !as->roots || !as->fds) {
+	as->procs = hm_proctab_new();
+	if (!as->canon || !as->socks || !as->procs) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -117,8 +115,7 @@ void hm_assembler_free(struct hm_assembler *as)
 		return;
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
-	hm_roots_free(as->roots);
-	hm_fdpaths_free(as->fds);
+	hm_proctab_free(as->procs);
 	for (size_t i = 0; i < DIRINO_SLOTS; i++)
 		free(as->dirs[i].path);
 	hm_sbuf_free(&as->rname);
@@ -860,8 +857,46 @@ static int rooted(struct hm_sbuf *b, struct hm_bytes root, const char *s,
 	return b->oom ? -ENOMEM : 0;
 }
 
+#define ROOT_SLOT	(-1)
+
 /*
- * A chrooted process's names and CWD are inside its root (roots.c): name
+ * The root of a chrooted process, from the trail's chroot() calls and
+ * inherited by fork.  A process that chrooted before the trail began is
+ * not known.  A pid seen under another parent than the one recorded
+ * (unless reparented to init) is another process: its entry goes.
+ */
+static bool root_of(struct hm_assembler *as, struct hm_bytes node,
+		    int64_t pid, int64_t ppid, struct hm_bytes *root)
+{
+	int64_t *was = hm_proctab_get(as->procs, node, pid, ROOT_SLOT, root);
+
+	if (!was)
+		return false;
+	if (ppid > 0 && ppid != *was) {
+		if (ppid != 1) {
+			hm_proctab_drop(as->procs, node, pid, ROOT_SLOT);
+			return false;
+		}
+		*was = ppid;
+	}
+	return true;
+}
+
+/* @pid's root is now @root (the real root: "/" or ""). */
+static int set_root(struct hm_assembler *as, struct hm_bytes node,
+		    int64_t pid, int64_t ppid, const char *root, size_t len)
+{
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	if (!len) {
+		hm_proctab_drop(as->procs, node, pid, ROOT_SLOT);
+		return 0;
+	}
+	return hm_proctab_put(as->procs, node, pid, ROOT_SLOT, ppid, root, len);
+}
+
+/*
+ * A chrooted process's names and CWD are inside its root (root_of()): name
  * them from the real root, as TOMOYO does.  A name relative to a dirfd
  * stays as passed.
  */
@@ -870,7 +905,7 @@ static int in_root(struct hm_assembler *as, const struct hm_event *ev,
 {
 	struct hm_bytes root;
 
-	if (!hm_roots_get(as->roots, ev->node, ev->pid, ev->ppid, &root))
+	if (!root_of(as, ev->node, ev->pid, ev->ppid, &root))
 		return 0;
 	as->st->chrooted++;
 	if (r->len && r->name[0] == '/') {
@@ -901,18 +936,17 @@ static int track_root(struct hm_assembler *as, const struct hm_event *ev)
 		return 0;
 	if (ev->kind == HM_EV_CHROOT && ev->n_paths && ev->paths[0].path.s &&
 	    ev->paths[0].path.s[0] == '/')
-		return hm_roots_set(as->roots, ev->node, ev->pid, ev->ppid,
-				    ev->paths[0].path.s, ev->paths[0].path.len);
+		return set_root(as, ev->node, ev->pid, ev->ppid,
+				ev->paths[0].path.s, ev->paths[0].path.len);
 	if (ev->kind != HM_EV_FORK || ev->exit <= 0 ||
 	    (ev->syscall_name && !strcmp(ev->syscall_name, "clone") &&
 	     (ev->a[0] & clone_thread)))
 		return 0;
-	if (!hm_roots_get(as->roots, ev->node, ev->pid, ev->ppid, &root)) {
-		hm_roots_drop(as->roots, ev->node, ev->exit);
+	if (!root_of(as, ev->node, ev->pid, ev->ppid, &root)) {
+		hm_proctab_drop(as->procs, ev->node, ev->exit, ROOT_SLOT);
 		return 0;
 	}
-	return hm_roots_set(as->roots, ev->node, ev->exit, ev->pid, root.s,
-			    root.len);
+	return set_root(as, ev->node, ev->exit, ev->pid, root.s, root.len);
 }
 
 static struct dir_ino *dir_slot(struct hm_assembler *as,
@@ -981,7 +1015,7 @@ static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
 
 /*
  * ftruncate(fd) has no PATH record: name it by the file the descriptor
- * was opened on (fdpaths.c), kept from each writable open.
+ * was opened on (proctab.c), kept from each writable open.
  */
 static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 {
@@ -991,13 +1025,13 @@ static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 	if (ev->kind == HM_EV_OPEN && ev->success && ev->exit >= 0 &&
 	    ev->has_open_flags && (ev->open_flags & O_ACCMODE) != O_RDONLY &&
 	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len)
-		return hm_fdpaths_put(as->fds, ev->node, ev->pid,
-				      (int)ev->exit, ev->paths[0].path.s,
+		return hm_proctab_put(as->procs, ev->node, ev->pid,
+				      (int)ev->exit, 0, ev->paths[0].path.s,
 				      ev->paths[0].path.len);
 	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
 	    strncmp(ev->syscall_name, "ftruncate", 9) ||
-	    !hm_fdpaths_get(as->fds, ev->node, ev->pid, (int)(int32_t)ev->a[0],
-			    &p))
+	    !hm_proctab_get(as->procs, ev->node, ev->pid,
+			    (int)(int32_t)ev->a[0], &p))
 		return 0;
 	item = hm_arena_alloc(as->a, sizeof(*item));
 	if (!item || !(p.s = hm_arena_strndup(as->a, p.s, p.len)))

@@ -12,8 +12,7 @@
  *   canon.c     path joining, normalisation, proc:/self, resolution with
  *               a directory cache
  *   socktab.c   socket type per (pid, fd)
- *   roots.c     root directory per chrooted (pid)
- *   fdpaths.c   file per writable (pid, fd), for ftruncate
+ *   proctab.c   root per chrooted pid, file per writable (pid, fd)
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
  *   collector.c the public API; the only file that calls the others
@@ -102,7 +101,7 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 /* ---- socktab.c */
 struct hm_socktab;
 
-/* The 64-bit key of a node= name (0 for none), shared with roots.c. */
+/* The 64-bit key of a node= name (0 for none), shared with proctab.c. */
 uint64_t hm_node_key(struct hm_bytes node);
 
 struct hm_sock_info {
@@ -122,30 +121,22 @@ struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, struct hm_bytes node,
 				    int64_t pid, int fd,
 				    struct hm_collector_stats *st);
 
-/* ---- roots.c: the root of each chrooted process, by (node, pid) */
-struct hm_roots;
+/* ---- proctab.c: a string and a number per (node, pid, slot): the
+ * roots of chrooted processes (slot -1), the files of writable
+ * descriptors (slot fd) */
+struct hm_proctab;
 
-struct hm_roots *hm_roots_new(void);
-void hm_roots_free(struct hm_roots *t);
-/* @pid's root (borrowed until the table changes); false: the real root.
- * A @ppid other than the one recorded (and not init's) drops the entry. */
-bool hm_roots_get(struct hm_roots *t, struct hm_bytes node, int64_t pid,
-		  int64_t ppid, struct hm_bytes *root);
-/* @pid's root is now @root ("" or "/": the real root).  0 or -ENOMEM. */
-int hm_roots_set(struct hm_roots *t, struct hm_bytes node, int64_t pid,
-		 int64_t ppid, const char *root, size_t len);
-void hm_roots_drop(struct hm_roots *t, struct hm_bytes node, int64_t pid);
-
-/* ---- fdpaths.c: the file of each writable descriptor, for ftruncate */
-struct hm_fdpaths;
-
-struct hm_fdpaths *hm_fdpaths_new(void);
-void hm_fdpaths_free(struct hm_fdpaths *t);
-int hm_fdpaths_put(struct hm_fdpaths *t, struct hm_bytes node, int64_t pid,
-		   int fd, const char *path, size_t len);
-/* @path borrowed until the table changes. */
-bool hm_fdpaths_get(struct hm_fdpaths *t, struct hm_bytes node, int64_t pid,
-		    int fd, struct hm_bytes *path);
+struct hm_proctab *hm_proctab_new(void);
+void hm_proctab_free(struct hm_proctab *t);
+/* 0 or -ENOMEM; replaces what the key had. */
+int hm_proctab_put(struct hm_proctab *t, struct hm_bytes node, int64_t pid,
+		   int fd, int64_t num, const char *s, size_t len);
+/* The key's number (writable), its string in @s (borrowed until the table
+ * changes); NULL: none. */
+int64_t *hm_proctab_get(struct hm_proctab *t, struct hm_bytes node,
+			int64_t pid, int fd, struct hm_bytes *s);
+void hm_proctab_drop(struct hm_proctab *t, struct hm_bytes node, int64_t pid,
+		     int fd);
 
 /* ---- report.c: counters, the position read, skipped input */
 struct hm_report {
