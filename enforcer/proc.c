@@ -488,13 +488,16 @@ static int set_kernel_exe(struct hm_proc *p, int32_t pid, int64_t ppid,
 {
 	char name[HM_MAX_WORD + sizeof(HM_KERNEL) + 1];
 	size_t len = HM_KERNEL_LEN;
+	const char *prog;
+	size_t plen = hm_tracker_program_of(pid, exe, exe_len > 0 ?
+					    (size_t)exe_len : 0, &prog);
 
 	memcpy(name, HM_KERNEL, len);
 	/* as the tracker names them: too long for a domain, <kernel> */
-	if (exe_len > 0 && (size_t)exe_len + sizeof(HM_KERNEL) <= HM_MAX_DOMAIN) {
+	if (plen > 0 && plen + sizeof(HM_KERNEL) <= HM_MAX_DOMAIN) {
 		name[len++] = ' ';
-		memcpy(name + len, exe, (size_t)exe_len);
-		len += (size_t)exe_len;
+		memcpy(name + len, prog, plen);
+		len += plen;
 	}
 	return hm_tracker_set(p->t, pid, ppid, exe_len > 0 ? exe : NULL,
 			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
