@@ -328,3 +328,33 @@ int hm_program_name(const char *path, const char *real, struct hm_sbuf *out)
 	hm_sbuf_adds(out, base);
 	return out->oom ? -ENOMEM : 0;
 }
+
+int hm_object_path(const struct hm_fs_table *fs, const char *name, size_t len,
+		   struct hm_sbuf *out)
+{
+	const char *colon = memchr(name, ':', len);
+	size_t tlen, rlen;
+	const char *rest;
+
+	hm_sbuf_reset(out);
+	if (!colon || colon == name || (size_t)(colon - name) + 1 >= len ||
+	    colon[1] != '/')
+		return -EINVAL;
+	tlen = (size_t)(colon - name);
+	rest = colon + 1;
+	rlen = len - tlen - 1;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct fs_mount *m = &fs->m[i];
+
+		if (!m->type || strlen(m->type) != tlen ||
+		    memcmp(m->type, name, tlen) ||
+		    !under(rest, rlen, m->root_len ? m->root : "", m->root_len))
+			continue;
+		hm_sbuf_add(out, m->dir, m->dir_len);
+		hm_sbuf_add(out, rest + m->root_len, rlen - m->root_len);
+		if (!out->len)
+			hm_sbuf_addc(out, '/');
+		return out->oom ? -ENOMEM : 0;
+	}
+	return -ENOENT;
+}

@@ -65,6 +65,20 @@ int hm_object_name(const struct hm_fs_table *fs, const char *p, size_t len,
 		   int64_t pid, bool is_dir, struct hm_sbuf *out);
 
 /**
+ * hm_object_path() - the other way: where the object TOMOYO names
+ * "fstype:/path" is, on the mounts of @fs (the first mount of that type
+ * holding the path): "securityfs:/tomoyo/audit" is
+ * /sys/kernel/security/tomoyo/audit.  For the sandbox, which grants on
+ * paths.
+ * @name, @len: the (decoded) name.
+ * @out: reset, then the absolute path (a directory's trailing '/' kept).
+ * Returns: 0, -EINVAL (not "fstype:/..."), -ENOENT (no such mount) or
+ * -ENOMEM.
+ */
+int hm_object_path(const struct hm_fs_table *fs, const char *name, size_t len,
+		   struct hm_sbuf *out);
+
+/**
  * hm_program_name() - the name TOMOYO gives a program it executes
  * (domain.c: tomoyo_realpath_nofollow() of the path passed to execve):
  * the directory part resolved through this host's files, the last

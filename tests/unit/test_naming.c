@@ -85,6 +85,29 @@ static void test_host_table(void **state)
 	assert_string_equal(name(t, "/tmp/x", 1, false), "/tmp/x");
 	assert_string_equal(name(t, "/proceed", 1, false), "/proceed");
 	assert_string_equal(name(t, "", 1, true), "/");
+	/* and back, for the sandbox */
+	{
+		struct hm_sbuf b = { 0 };
+		static const char *const back[][2] = {
+			{ "securityfs:/tomoyo/audit",
+			  "/sys/kernel/security/tomoyo/audit" },
+			{ "devpts:/0", "/dev/pts/0" },
+			{ "proc:/", "/proc/" },
+			{ "debugfs:/tracing/trace", "/mnt/my trace/trace" },
+			{ "binfmt_misc:/register",
+			  "/proc/sys/fs/binfmt_misc/register" },
+		};
+
+		for (size_t i = 0; i < HM_ARRAY_SIZE(back); i++) {
+			assert_int_equal(hm_object_path(t, back[i][0],
+							strlen(back[i][0]),
+							&b), 0);
+			assert_string_equal(b.s, back[i][1]);
+		}
+		assert_int_equal(hm_object_path(t, "/etc/x", 6, &b), -EINVAL);
+		assert_int_equal(hm_object_path(t, "nfsd:/x", 7, &b), -ENOENT);
+		hm_sbuf_free(&b);
+	}
 	hm_fs_table_free(t);
 }
 
