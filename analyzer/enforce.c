@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "histmac/enforce.h"
+#include "histmac/naming.h"
 #include "histmac/pattern.h"
 #include "map.h"
 
@@ -20,69 +21,36 @@
 
 /* ---------------------------------------------------------------- names */
 
-static bool is_pid_word(const char *s, size_t n, int64_t pid)
-{
-	int64_t v = 0;
-
-	if (pid <= 0 || n == 0 || n > 19 || s[0] == '0')
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v == pid;
-}
-
 long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
 		      bool deleted, char **out)
 {
-	const char *rest = raw;
-	size_t n = len;
-	const char *prefix = "";
-	size_t enc;
+	struct hm_sbuf b = { 0 };
+	size_t enc, n = len;
 	char *s;
-	size_t k;
 
 	if (!len || raw[0] != '/')
 		return -EINVAL;
 	if (deleted && n > strlen(DELETED) &&
 	    !memcmp(raw + n - strlen(DELETED), DELETED, strlen(DELETED)))
 		n -= strlen(DELETED);
-	if (n >= 5 && !memcmp(raw, "/proc", 5) && (n == 5 || raw[5] == '/')) {
-		size_t j = 1;
-
-		prefix = "proc:";
-		rest = raw + 5;
-		n -= 5;
-		while (j < n && rest[j] != '/')
-			j++;
-		/* rest[1..j) is the first component below /proc */
-		if (n > 1 && ((j - 1 == 4 && !memcmp(rest + 1, "self", 4)) ||
-			      is_pid_word(rest + 1, j - 1, pid))) {
-			prefix = "proc:/self";
-			rest += j;
-			n -= j;
-		}
-		if (!n) {
-			rest = "/";
-			n = 1;
-		}
-	}
-	enc = strlen(prefix) + hm_encode_len(rest, n);
-	if (enc + 2 > HM_MAX_WORD)
-		return -ENAMETOOLONG;
-	s = malloc(enc + 2);
-	if (!s)
+	/* the learner's naming (lib/naming.c), on this host's mounts */
+	if (hm_object_name(hm_fs_table_host(), raw, n, pid, is_dir, &b) < 0)
 		return -ENOMEM;
-	k = strlen(prefix);
-	memcpy(s, prefix, k);
-	k += hm_encode(s + k, rest, n);
-	if (is_dir && (k == 0 || s[k - 1] != '/'))
-		s[k++] = '/';
-	s[k] = '\0';
+	enc = hm_encode_len(b.s, b.len);
+	if (enc + 1 > HM_MAX_WORD) {
+		hm_sbuf_free(&b);
+		return -ENAMETOOLONG;
+	}
+	s = malloc(enc + 1);
+	if (!s) {
+		hm_sbuf_free(&b);
+		return -ENOMEM;
+	}
+	enc = hm_encode(s, b.s, b.len);
+	s[enc] = '\0';
+	hm_sbuf_free(&b);
 	*out = s;
-	return (long)k;
+	return (long)enc;
 }
 
 /* ---------------------------------------------------------------- index */
@@ -611,6 +579,32 @@ static void decide_open(const struct hm_model *m,
 		out->global = granted_ops(m, &global, q, &g, &cond) ==
 				      HM_ENF_OPEN_OPS && !cond;
 	}
+}
+
+static bool same_name(const struct hm_name *a, const struct hm_name *b)
+{
+	return a == b || (a->len == b->len && !memcmp(a->str, b->str, a->len));
+}
+
+const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
+					const struct hm_name *real)
+{
+	for (const struct hm_acl_head *e = d ? d->acl : NULL; e; e = e->next) {
+		const struct hm_name *lit = literal_name(e);
+
+		if (!lit || !(e->perm & (1u << HM_FILE_EXECUTE)))
+			continue;
+		if (same_name(lit, real))
+			return lit;
+		for (uint32_t i = 0; e->cond && i < e->cond->n_items; i++) {
+			const struct hm_cond_item *it = &e->cond->items[i];
+
+			if (it->var == HM_COND_EXEC_REALPATH && !it->negate &&
+			    it->str && same_name(it->str, real))
+				return lit;
+		}
+	}
+	return NULL;
 }
 
 void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,

@@ -10,10 +10,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/naming.h"
+#include "histmac/pattern.h"
 #include "histmac/profile.h"
 #include "histmac/sbuf.h"
 #include "histmac/tracker.h"
@@ -241,20 +245,59 @@ static bool same_exe(const struct proc *p, const struct hm_task *task)
 }
 
 /* Domain name for a process of unobserved history: <kernel> EXE. */
+/* The init program's TOMOYO name and its encoded real path, once. */
+static struct {
+	pthread_once_t once;
+	char name[HM_MAX_WORD];
+	char real[HM_MAX_WORD];
+} init_prog = { .once = PTHREAD_ONCE_INIT };
+
+static void find_init(void)
+{
+	char real[PATH_MAX];
+	struct hm_sbuf b = { 0 };
+
+	if (realpath("/sbin/init", real) && !hm_program_name("/sbin/init",
+							       NULL, &b) &&
+	    hm_encode_len(b.s, b.len) < sizeof(init_prog.name) &&
+	    hm_encode_len(real, strlen(real)) < sizeof(init_prog.real)) {
+		hm_encode(init_prog.name, b.s, b.len);
+		hm_encode(init_prog.real, real, strlen(real));
+	}
+	hm_sbuf_free(&b);
+}
+
+size_t hm_tracker_program_of(int64_t pid, const char *exe, size_t exe_len,
+			     const char **name)
+{
+	*name = exe;
+	if (pid != 1 || !exe)
+		return exe_len;
+	pthread_once(&init_prog.once, find_init);
+	if (!init_prog.real[0] || strlen(init_prog.real) != exe_len ||
+	    memcmp(init_prog.real, exe, exe_len))
+		return exe_len;
+	*name = init_prog.name;
+	return strlen(init_prog.name);
+}
+
 static int unobserved_name(struct hm_tracker *t, const struct hm_task *task,
 			   const struct hm_name **out)
 {
+	const char *exe;
+	size_t exe_len = hm_tracker_program_of(task->pid, task->exe,
+					       task->exe_len, &exe);
 	char *s;
 	int r;
 
-	if (!task->exe || !task->exe_len)
+	if (!exe || !exe_len)
 		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	/* "<kernel> EXE": sizeof counts the NUL, which stands for the space */
-	if (task->exe_len + sizeof(HM_KERNEL) > HM_MAX_DOMAIN) {
+	if (exe_len + sizeof(HM_KERNEL) > HM_MAX_DOMAIN) {
 		t->st.too_long++;
 		return intern(t, HM_KERNEL, HM_KERNEL_LEN, out);
 	}
-	if (asprintf(&s, HM_KERNEL " %.*s", (int)task->exe_len, task->exe) < 0)
+	if (asprintf(&s, HM_KERNEL " %.*s", (int)exe_len, exe) < 0)
 		return -ENOMEM;
 	r = intern(t, s, strlen(s), out);
 	free(s);

@@ -254,14 +254,18 @@ static int open_access(struct walk *k)
 	    ev->landlock_blockers.s &&
 	    strstr(ev->landlock_blockers.s, "fs.make_reg"))
 		return denied_create(k);
-	if (ev->n_paths && is_dir(&ev->paths[0]))
-		return skip(k, HM_WSKIP_DIRECTORY);
 	if (!ev->has_open_flags)	/* openat2: no flags in the trail */
 		flags = ev->created ? O_CREAT | O_WRONLY : O_RDONLY;
 	if (flags & O_PATH)
 		return skip(k, HM_WSKIP_NO_ACCESS_MODE);
-	if ((flags & O_DIRECTORY) && !ev->created)
-		return skip(k, HM_WSKIP_DIRECTORY);
+	/* TOMOYO checks a directory opened for reading (opendir, getdents,
+	 * a walk) as "file read DIR/" (file_open hook); it cannot be opened
+	 * for writing, and O_DIRECTORY of a non-directory fails before. */
+	if ((ev->n_paths && is_dir(&ev->paths[0])) ||
+	    ((flags & O_DIRECTORY) && !ev->created)) {
+		r = path_name(k, 0, true, &n);
+		return r ? (r < 0 ? r : 0) : emit_path(k, HM_FILE_READ, n);
+	}
 	r = path_name(k, 0, false, &n);
 	if (r)
 		return r < 0 ? r : 0;
@@ -276,7 +280,11 @@ static int open_access(struct walk *k)
 	if (wr && (r = emit_path(k, (flags & O_APPEND) ? HM_FILE_APPEND :
 						   HM_FILE_WRITE, n)))
 		return r;
-	if ((flags & O_TRUNC) && wr && !ev->created)
+	/* the kernel truncates (and TOMOYO checks it) only a regular file:
+	 * not "> /dev/null" (handle_truncate) */
+	if ((flags & O_TRUNC) && wr && !ev->created &&
+	    (!ev->n_paths || !(ev->paths[0].mode & S_IFMT) ||
+	     S_ISREG(ev->paths[0].mode)))
 		return emit_path(k, HM_FILE_TRUNCATE, n);
 	return 0;
 }
@@ -488,6 +496,29 @@ static unsigned net_op(enum hm_event_kind kind, enum hm_net_proto proto)
 }
 
 /*
+ * bind() of a path unix socket creates its file: TOMOYO checks that as
+ * "file mksock PATH MODE" (unix_bind's mknod), the file's real path with
+ * the umask applied, which the CREATE record's mode has.  (The network
+ * entry keeps sun_path as passed.)
+ */
+static int bound_socket_file(struct walk *k)
+{
+	const struct hm_event *ev = k->ev;
+
+	for (uint32_t i = 0; i < ev->n_paths; i++)
+		if (ev->paths[i].nametype == HM_NT_CREATE &&
+		    S_ISSOCK(ev->paths[i].mode)) {
+			const struct hm_name *n;
+			int r = path_name(k, i, false, &n);
+
+			return r ? (r < 0 ? r : 0) :
+				   emit_path_number(k, HM_FILE_MKSOCK, n,
+						    ev->paths[i].mode & 07777);
+		}
+	return 0;
+}
+
+/*
  * An IPv4 peer of an IPv6 socket (::ffff:a.b.c.d) is learned as the IPv4
  * address it is, so one entry covers both socket families.
  */
@@ -525,7 +556,10 @@ static int net_access(struct walk *k)
 		reset_request(k);
 		k->a.req.proto = (uint8_t)proto;
 		k->a.req.name1 = n;
-		return emit(k, HM_ACL_UNIX, op);
+		r = emit(k, HM_ACL_UNIX, op);
+		if (r || op != HM_NET_BIND)
+			return r;
+		return bound_socket_file(k);
 	}
 	if (sa->family != AF_INET && sa->family != AF_INET6)
 		return skip(k, HM_WSKIP_NO_ADDRESS);

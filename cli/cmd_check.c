@@ -17,6 +17,7 @@
 #include "histmac/packages.h"
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
+#include "histmac/store.h"
 
 #define CMD "check"
 
@@ -73,7 +74,7 @@ static void usage(FILE *f)
 "2 usage, 3 could not run.\n");
 }
 
-enum { OPT_ATTEMPTS = 0x1000, OPT_RECORD_USE };
+enum { OPT_ATTEMPTS = 256, OPT_RECORD_USE };	/* below HM_OPT_* */
 
 static const struct option options[] = {
 	{ "policy", required_argument, NULL, 'p' },

@@ -95,7 +95,7 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 		"events %llu records %llu lines %llu bytes %llu files %llu "
 		"eoe-injected %llu eoe-window %llu\n"
 		"resolved %llu resolve-mismatch %llu dirfd-relative %llu "
-		"dircache hit %llu miss %llu evict %llu\n"
+		"chrooted %llu dircache hit %llu miss %llu evict %llu\n"
 		"socket-table hit %llu miss %llu evict %llu checkpoints %llu\n",
 		(unsigned long long)st->events, (unsigned long long)st->records,
 		(unsigned long long)st->lines, (unsigned long long)st->bytes,
@@ -105,6 +105,7 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 		(unsigned long long)st->resolved,
 		(unsigned long long)st->resolve_mismatch,
 		(unsigned long long)st->dirfd_relative,
+		(unsigned long long)st->chrooted,
 		(unsigned long long)st->dircache_hits,
 		(unsigned long long)st->dircache_misses,
 		(unsigned long long)st->dircache_evictions,

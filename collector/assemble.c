@@ -31,6 +31,7 @@
 #include "internal.h"
 
 #define SOCKTAB_SIZE	4096
+#define DIRINO_SLOTS	1024
 #define PROCTITLE_MAX	4096
 #define STRING_MAX	4096
 
@@ -46,11 +47,24 @@ struct item {
 	struct hm_ev_path rec;
 };
 
+/* A directory's name by its inode, for names relative to a dirfd. */
+struct dir_ino {
+	uint64_t ino;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	char *path;		/* no trailing '/'; NULL: empty slot */
+	size_t len;
+};
+
 struct hm_assembler {
 	struct hm_report *rep;
 	struct hm_collector_stats *st;
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
+	struct hm_proctab *procs;	/* roots (chroot), files (ftruncate) */
+	struct hm_sbuf rname;		/* a name and CWD inside a root */
+	struct hm_sbuf rcwd;
+	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
 	struct hm_sbuf args;		/* decoded argv bytes */
 	struct hm_sbuf tmp;		/* one decoded value */
 	size_t *arg_end;		/* end offset of each arg in args */
@@ -87,7 +101,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->want_proctitle = o->proctitle;
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
-	if (!as->canon || !as->socks) {
+	as->procs = hm_proctab_new();
+	if (!as->canon || !as->socks || !as->procs) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -100,6 +115,11 @@ void hm_assembler_free(struct hm_assembler *as)
 		return;
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
+	hm_proctab_free(as->procs);
+	for (size_t i = 0; i < DIRINO_SLOTS; i++)
+		free(as->dirs[i].path);
+	hm_sbuf_free(&as->rname);
+	hm_sbuf_free(&as->rcwd);
 	hm_sbuf_free(&as->args);
 	hm_sbuf_free(&as->tmp);
 	free(as->arg_end);
@@ -827,6 +847,216 @@ static bool follows_last(const struct hm_event *ev, const struct item *it)
 	}
 }
 
+/* @b = @root + @s (an absolute name or CWD inside that root). */
+static int rooted(struct hm_sbuf *b, struct hm_bytes root, const char *s,
+		  size_t len)
+{
+	hm_sbuf_reset(b);
+	hm_sbuf_add(b, root.s, root.len);
+	hm_sbuf_add(b, s, len);
+	return b->oom ? -ENOMEM : 0;
+}
+
+#define ROOT_SLOT	(-1)
+
+/*
+ * The root of a chrooted process, from the trail's chroot() calls and
+ * inherited by fork.  A process that chrooted before the trail began is
+ * not known.  A pid seen under another parent than the one recorded
+ * (unless reparented to init) is another process: its entry goes.
+ */
+static bool root_of(struct hm_assembler *as, struct hm_bytes node,
+		    int64_t pid, int64_t ppid, struct hm_bytes *root)
+{
+	int64_t *was = hm_proctab_get(as->procs, node, pid, ROOT_SLOT, root);
+
+	if (!was)
+		return false;
+	if (ppid > 0 && ppid != *was) {
+		if (ppid != 1) {
+			hm_proctab_drop(as->procs, node, pid, ROOT_SLOT);
+			return false;
+		}
+		*was = ppid;
+	}
+	return true;
+}
+
+/* @pid's root is now @root (the real root: "/" or ""). */
+static int set_root(struct hm_assembler *as, struct hm_bytes node,
+		    int64_t pid, int64_t ppid, const char *root, size_t len)
+{
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	if (!len) {
+		hm_proctab_drop(as->procs, node, pid, ROOT_SLOT);
+		return 0;
+	}
+	return hm_proctab_put(as->procs, node, pid, ROOT_SLOT, ppid, root, len);
+}
+
+/*
+ * A chrooted process's names and CWD are inside its root (root_of()): name
+ * them from the real root, as TOMOYO does.  A name relative to a dirfd
+ * stays as passed.
+ */
+static int in_root(struct hm_assembler *as, const struct hm_event *ev,
+		   struct hm_canon_req *r)
+{
+	struct hm_bytes root;
+
+	if (!root_of(as, ev->node, ev->pid, ev->ppid, &root))
+		return 0;
+	as->st->chrooted++;
+	if (r->len && r->name[0] == '/') {
+		if (rooted(&as->rname, root, r->name, r->len) < 0)
+			return -ENOMEM;
+		r->name = as->rname.s;
+		r->len = as->rname.len;
+	} else if (r->cwd && r->cwd_len && r->cwd[0] == '/') {
+		if (rooted(&as->rcwd, root, r->cwd, r->cwd_len) < 0)
+			return -ENOMEM;
+		r->cwd = as->rcwd.s;
+		r->cwd_len = as->rcwd.len;
+	}
+	return 0;
+}
+
+/*
+ * After the event's names: a successful chroot gives the process its
+ * root (the name just made, so a chroot inside a chroot nests), a fork
+ * gives the child its parent's.
+ */
+static int track_root(struct hm_assembler *as, const struct hm_event *ev)
+{
+	const uint64_t clone_thread = 0x10000;
+	struct hm_bytes root;
+
+	if (!ev->success || ev->pid <= 0)
+		return 0;
+	if (ev->kind == HM_EV_CHROOT && ev->n_paths && ev->paths[0].path.s &&
+	    ev->paths[0].path.s[0] == '/')
+		return set_root(as, ev->node, ev->pid, ev->ppid,
+				ev->paths[0].path.s, ev->paths[0].path.len);
+	if (ev->kind != HM_EV_FORK || ev->exit <= 0 ||
+	    (ev->syscall_name && !strcmp(ev->syscall_name, "clone") &&
+	     (ev->a[0] & clone_thread)))
+		return 0;
+	if (!root_of(as, ev->node, ev->pid, ev->ppid, &root)) {
+		hm_proctab_drop(as->procs, ev->node, ev->exit, ROOT_SLOT);
+		return 0;
+	}
+	return set_root(as, ev->node, ev->exit, ev->pid, root.s, root.len);
+}
+
+static struct dir_ino *dir_slot(struct hm_assembler *as,
+				const struct hm_ev_path *rec)
+{
+	uint64_t k = rec->ino * 0x9E3779B97F4A7C15ull ^
+		     ((uint64_t)rec->dev_major << 20 | rec->dev_minor);
+
+	return &as->dirs[(k ^ (k >> 29)) % DIRINO_SLOTS];
+}
+
+/* Remember directory @rec's name (absolute, canonical) by its inode. */
+static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
+		     const struct hm_bytes *name)
+{
+	struct dir_ino *d;
+	size_t len = name->len;
+
+	if (!rec->has_inode || !S_ISDIR(rec->mode) || !name->s || !len ||
+	    name->s[0] != '/')
+		return;
+	while (len > 1 && name->s[len - 1] == '/')
+		len--;
+	d = dir_slot(as, rec);
+	if (d->path && d->ino == rec->ino && d->dev_major == rec->dev_major &&
+	    d->dev_minor == rec->dev_minor && d->len == len &&
+	    !memcmp(d->path, name->s, len))
+		return;
+	free(d->path);
+	d->path = strndup(name->s, len);
+	d->len = d->path ? len : 0;
+	d->ino = rec->ino;
+	d->dev_major = rec->dev_major;
+	d->dev_minor = rec->dev_minor;
+}
+
+/*
+ * The directory a dirfd-relative item @it is in: the event's PARENT item
+ * of the same rank (renameat has two) gives the inode, a directory seen
+ * earlier by that inode its name (rm -r, gzip, find open the directory
+ * first, then work relative to it).  NULL when not seen.
+ */
+static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
+				       const struct item *it)
+{
+	uint32_t rank = 0, k = 0;
+	const struct dir_ino *d;
+
+	for (const struct item *i = as->items; i < it; i++)
+		if (i->rec.nametype != HM_NT_PARENT)
+			rank++;
+	for (uint32_t i = 0; i < as->nitems; i++) {
+		const struct hm_ev_path *p = &as->items[i].rec;
+
+		if (p->nametype != HM_NT_PARENT || k++ != rank)
+			continue;
+		if (!p->has_inode)
+			return NULL;
+		d = dir_slot(as, p);
+		return d->path && d->ino == p->ino &&
+		       d->dev_major == p->dev_major &&
+		       d->dev_minor == p->dev_minor ? d : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * ftruncate(fd) has no PATH record: name it by the file the descriptor
+ * was opened on (proctab.c), kept from each writable open.
+ */
+static int track_fds(struct hm_assembler *as, struct hm_event *ev)
+{
+	struct hm_bytes p;
+	struct hm_ev_path *item;
+
+	if (ev->kind == HM_EV_OPEN && ev->success && ev->exit >= 0 &&
+	    ev->has_open_flags && (ev->open_flags & O_ACCMODE) != O_RDONLY &&
+	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len)
+		return hm_proctab_put(as->procs, ev->node, ev->pid,
+				      (int)ev->exit, 0, ev->paths[0].path.s,
+				      ev->paths[0].path.len);
+	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
+	    strncmp(ev->syscall_name, "ftruncate", 9) ||
+	    !hm_proctab_get(as->procs, ev->node, ev->pid,
+			    (int)(int32_t)ev->a[0], &p))
+		return 0;
+	item = hm_arena_alloc(as->a, sizeof(*item));
+	if (!item || !(p.s = hm_arena_strndup(as->a, p.s, p.len)))
+		return -ENOMEM;
+	*item = (struct hm_ev_path){ .path = p, .mode = S_IFREG };
+	ev->paths = item;
+	ev->n_paths = 1;
+	return 0;
+}
+
+/* Symlinks the trail creates and removes, for names resolved after
+ * they are gone (canon.c). */
+static void track_links(struct hm_assembler *as, const struct hm_event *ev)
+{
+	const struct hm_bytes *p = ev->n_paths ? &ev->paths[0].path : NULL;
+
+	if (!ev->success || !p || !p->s)
+		return;
+	if (ev->kind == HM_EV_SYMLINK && ev->link_target.s)
+		hm_canon_link_created(as->canon, p->s, p->len,
+				      ev->link_target.s, ev->link_target.len);
+	else if (ev->kind == HM_EV_UNLINK)
+		hm_canon_link_removed(as->canon, p->s, p->len);
+}
+
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		      const struct item *it, bool program,
 		      struct hm_ev_path *out)
@@ -849,21 +1079,25 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	if (!it->has_name)
 		return 0;
 	if (dirfd_relative(ev, it)) {
+		const struct dir_ino *d = dirfd_dir(as, it);
+
 		as->st->dirfd_relative++;
-		r.cwd = NULL;
-		r.cwd_len = 0;
+		r.cwd = d ? d->path : NULL;
+		r.cwd_len = d ? d->len : 0;
+	} else if ((rc = in_root(as, ev, &r)) < 0) {
+		return rc;
 	}
-	if (hm_canon_resolving(canon) && !program) {
-		r.follow_last = follows_last(ev, it);
+	if (hm_canon_resolving(canon)) {
+		r.follow_last = !program && follows_last(ev, it);
 		/* check the inode only where the object should still be */
 		if (ev->success && it->rec.nametype != HM_NT_DELETE &&
 		    it->rec.nametype != HM_NT_PARENT)
 			r.rec = &it->rec;
 	}
-	if (program || !hm_canon_resolving(canon))
-		r.follow_last = false;
-	r.lexical_only = program;
+	r.program = program;
 	rc = hm_canon_path(canon, as->a, &r, &out->path);
+	if (!rc)
+		dir_seen(as, &it->rec, &out->path);
 	if (rc == -E2BIG) {
 		hm_report_skip_event(as->rep, HM_SKIP_PATH_CUT, as->serial,
 					"path of %zu bytes", it->len);
@@ -874,21 +1108,27 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	return rc;
 }
 
+static bool same_name(const struct item *a, const struct item *b)
+{
+	return a->has_name && b->has_name && a->len == b->len &&
+	       !memcmp(a->name, b->name, a->len);
+}
+
 static bool same_inode(const struct item *a, const struct item *b)
 {
 	if (a->rec.has_inode && b->rec.has_inode)
 		return a->rec.ino == b->rec.ino &&
 		       a->rec.dev_major == b->rec.dev_major &&
 		       a->rec.dev_minor == b->rec.dev_minor;
-	return a->has_name && b->has_name && a->len == b->len &&
-	       !memcmp(a->name, b->name, a->len);
+	return same_name(a, b);
 }
 
 /*
  * Is PATH item @it (not the first) an object of the event?
  *  - exec: newer kernels repeat the program (same inode) in item 1, when
- *    the binary is opened; the interpreter (#! or ld.so) follows.  The
- *    repeat is not a read of the program by itself.
+ *    the binary is opened, or the symlink it was called by (same name);
+ *    the interpreter (#! or ld.so) follows.  The repeat is not a read of
+ *    the program by itself.
  *  - mount: only a bind or move mount looks its source up as a path, and
  *    a file system on a block device its device; any other item (the
  *    mount point again, the root of the new mount) is not the device.
@@ -898,7 +1138,10 @@ static bool extra_item(const struct hm_event *ev, const struct item *first,
 {
 	switch (ev->kind) {
 	case HM_EV_EXEC:
-		return !same_inode(first, it);
+		/* a program called through a symlink: 6.1 records the
+		 * link itself too (same name, mode 0120777) */
+		return !same_inode(first, it) && !S_ISLNK(it->rec.mode) &&
+		       !same_name(first, it);
 	case HM_EV_MOUNT:
 		return (ev->mount_flags & (MS_BIND | MS_MOVE)) ||
 		       S_ISBLK(it->rec.mode);
@@ -1173,6 +1416,11 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	if ((rc = finish_argv(as, ev)) < 0)
 		return rc;
 	if ((rc = finish_paths(as, ev)) < 0)
+		return rc;
+	if ((rc = track_root(as, ev)) < 0)
+		return rc;
+	track_links(as, ev);
+	if ((rc = track_fds(as, ev)) < 0)
 		return rc;
 	return as->err ? as->err : 1;
 }

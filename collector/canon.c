@@ -23,11 +23,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "histmac/naming.h"
 #include "internal.h"
 
 #define CACHE_SLOTS	4096
 #define CACHE_MAX_KEY	1024
 #define MAX_LINKS	40
+#define TRAIL_LINKS	256
 
 struct cache_slot {
 	char *key;		/* lexical directory, NULL if empty */
@@ -37,12 +39,24 @@ struct cache_slot {
 	uint32_t hash;
 };
 
+/* A symlink the trail created and has not removed (yet). */
+struct trail_link {
+	char *path;		/* canonical, as the link's own name */
+	size_t len;
+	char *target;		/* as written */
+	size_t target_len;
+};
+
 struct hm_canon {
 	bool resolve;
+	struct trail_link links[TRAIL_LINKS];
+	size_t n_links;
+	size_t next_link;	/* the oldest, replaced when full */
 	char *root;		/* resolve root without trailing '/', or "" */
 	size_t root_len;
 	struct cache_slot *cache;
 	struct hm_collector_stats *st;
+	const struct hm_fs_table *fs;	/* which file systems are named by type */
 	struct hm_sbuf lex;	/* lexical result */
 	struct hm_sbuf res;	/* resolution work */
 	struct hm_sbuf tmp;
@@ -63,6 +77,8 @@ struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
 		n--;
 	c->root = strndup(resolve_root ? resolve_root : "", n);
 	c->root_len = n;
+	/* this host's mounts only for this host's files */
+	c->fs = c->resolve && !n ? hm_fs_table_host() : hm_fs_table_known();
 	if (c->resolve)
 		c->cache = calloc(CACHE_SLOTS, sizeof(*c->cache));
 	if (!c->root || (c->resolve && !c->cache)) {
@@ -82,6 +98,10 @@ void hm_canon_free(struct hm_canon *c)
 			free(c->cache[i].val);
 		}
 		free(c->cache);
+	}
+	for (size_t i = 0; i < c->n_links; i++) {
+		free(c->links[i].path);
+		free(c->links[i].target);
 	}
 	hm_sbuf_free(&c->lex);
 	hm_sbuf_free(&c->res);
@@ -172,6 +192,81 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
 	return hm_sbuf_add(&c->tmp, link, (size_t)n);
 }
 
+static struct trail_link *trail_link(struct hm_canon *c, const char *p,
+				     size_t len)
+{
+	for (size_t i = 0; i < c->n_links; i++)
+		if (c->links[i].len == len && !memcmp(c->links[i].path, p, len))
+			return &c->links[i];
+	return NULL;
+}
+
+void hm_canon_link_created(struct hm_canon *c, const char *path, size_t len,
+			   const char *target, size_t target_len)
+{
+	struct trail_link *l = trail_link(c, path, len);
+	char *p, *t;
+
+	if (!c->resolve || !len || path[0] != '/' || !target_len)
+		return;
+	p = strndup(path, len);
+	t = strndup(target, target_len);
+	if (!p || !t) {
+		free(p);
+		free(t);
+		return;
+	}
+	if (!l) {
+		if (c->n_links < TRAIL_LINKS)
+			c->n_links++;
+		l = &c->links[c->next_link];
+		c->next_link = (c->next_link + 1) % TRAIL_LINKS;
+		free(l->path);
+		free(l->target);
+	} else {
+		free(l->path);
+		free(l->target);
+	}
+	*l = (struct trail_link){ p, len, t, target_len };
+}
+
+void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len)
+{
+	struct trail_link *l = c->n_links ? trail_link(c, path, len) : NULL;
+
+	if (!l)
+		return;
+	free(l->path);
+	free(l->target);
+	/* an empty name no lookup matches: the slot waits for reuse */
+	*l = (struct trail_link){ NULL, 0, NULL, 0 };
+}
+
+/*
+ * The target of the symlink at @p: read from the file system, else (it
+ * is gone: removed since, later in the trail or after it) a symlink the
+ * trail created there.  Into c->tmp.  Returns 1 (a link), 0 (not one),
+ * -ENOENT (nothing there, nor in the trail), -errno.
+ */
+static int link_at(struct hm_canon *c, const char *p, size_t len)
+{
+	struct stat st;
+	struct trail_link *l;
+	int rc = root_lstat(c, p, len, &st, false);
+
+	if (rc == 0) {
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		rc = root_readlink(c, p, len);
+		return rc < 0 ? rc : 1;
+	}
+	l = c->n_links ? trail_link(c, p, len) : NULL;
+	if (!l)
+		return rc;
+	hm_sbuf_reset(&c->tmp);
+	return hm_sbuf_add(&c->tmp, l->target, l->target_len) < 0 ? -ENOMEM : 1;
+}
+
 /*
  * Resolve the lexical absolute path @in (no trailing '/', "" = "/") into
  * @out, following symlinks in every component, the last one only when
@@ -194,7 +289,6 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 	}
 	out->s[0] = '\0';
 	while (pos < todo.len) {
-		struct stat st;
 		size_t i = pos, j, mark;
 		bool last;
 
@@ -228,22 +322,19 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 			}
 		if (last && !follow_last)
 			continue;
-		if (root_lstat(c, out->s, out->len, &st, false) < 0) {
+		rc = link_at(c, out->s, out->len);
+		if (rc == -ENOMEM)
+			goto done;
+		if (rc < 0) {
 			/* does not exist (any more): keep the rest as is */
 			rc = push_components(out, todo.s + pos,
 					     todo.len - pos);
 			goto done;
 		}
-		if (!S_ISLNK(st.st_mode))
+		if (rc == 0)
 			continue;
 		if (++links > MAX_LINKS) {
 			rc = -ELOOP;
-			goto done;
-		}
-		rc = root_readlink(c, out->s, out->len);
-		if (rc < 0) {
-			rc = push_components(out, todo.s + pos,
-					     todo.len - pos);
 			goto done;
 		}
 		/* splice: target + rest of todo */
@@ -329,13 +420,31 @@ static bool same_object(struct hm_canon *c, const struct hm_sbuf *p,
 
 static bool is_link(struct hm_canon *c, const struct hm_sbuf *p)
 {
-	struct stat st;
-
-	return root_lstat(c, p->s, p->len, &st, false) == 0 &&
-	       S_ISLNK(st.st_mode);
+	return link_at(c, p->s, p->len) == 1;
 }
 
-/* Resolve c->lex into c->res; on any doubt c->res = c->lex. */
+/* c->res = the resolved directory of c->lex (@slash: the length of its
+ * directory part with the '/') + its last component as written. */
+static int dir_and_last(struct hm_canon *c, size_t slash, bool use_cache)
+{
+	const char *p = c->lex.s;
+	int rc = resolve_dir(c, p, slash ? slash - 1 : 0, use_cache, &c->res);
+
+	if (rc < 0)
+		return rc;
+	return hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
+			   c->lex.len - slash + (slash ? 1 : 0));
+}
+
+/*
+ * Resolve c->lex into c->res.  When the object is not the record's (the
+ * file was replaced since, or another host's), its directory part is
+ * still resolved: what a directory resolves to does not depend on the
+ * file in it, and one object keeps one name whatever the host's state
+ * (/var/run/x is /run/x whether x is there or not).  A program keeps its
+ * last component (TOMOYO's tomoyo_realpath_nofollow), its inode is that
+ * of the file it leads to.
+ */
 static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 {
 	const char *p = c->lex.s;
@@ -346,16 +455,12 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	while (slash > 0 && p[slash - 1] != '/')
 		slash--;
 	for (int attempt = 0; attempt < 2; attempt++) {
-		rc = resolve_dir(c, p, slash ? slash - 1 : 0, attempt == 0,
-				 &c->res);
+		rc = dir_and_last(c, slash, attempt == 0);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc < 0)
 			break;
-		if (hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
-			       len - slash + (slash ? 1 : 0)) < 0)
-			return -ENOMEM;
-		if (r->follow_last && is_link(c, &c->res)) {
+		if (r->follow_last && !r->program && is_link(c, &c->res)) {
 			struct hm_sbuf dir = c->res;
 
 			c->res = (struct hm_sbuf){ 0 };
@@ -366,26 +471,21 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 			if (rc < 0)
 				break;
 		}
-		if (!check || same_object(c, &c->res, r->rec, r->follow_last)) {
+		if (!check || same_object(c, &c->res, r->rec,
+					  r->follow_last || r->program)) {
 			c->st->resolved++;
 			return 0;
 		}
 	}
 	if (check)
 		c->st->resolve_mismatch++;
+	rc = rc < 0 ? rc : dir_and_last(c, slash, true);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == 0)
+		return 0;
 	hm_sbuf_reset(&c->res);
 	return hm_sbuf_add(&c->res, c->lex.s, c->lex.len);
-}
-
-static bool is_pid(const char *s, size_t n, int64_t pid)
-{
-	char buf[24];
-	int k;
-
-	if (pid <= 0)
-		return false;
-	k = snprintf(buf, sizeof(buf), "%lld", (long long)pid);
-	return (size_t)k == n && !memcmp(s, buf, n);
 }
 
 /* Emit @p (absolute, "" = "/") into the arena in TOMOYO's naming. */
@@ -395,50 +495,7 @@ static int emit(struct hm_canon *c, struct hm_arena *a,
 {
 	struct hm_sbuf *b = &c->tmp;
 
-	if (len && !(len >= 5 && !memcmp(p, "/proc", 5) &&
-		     (len == 5 || p[5] == '/'))) {
-		/* the usual case: straight into the arena */
-		bool slash = r->is_dir && p[len - 1] != '/';
-		char *o;
-
-		if (len + slash > HM_COLLECTOR_MAX_PATH)
-			return -E2BIG;
-		o = hm_arena_alloc(a, len + slash + 1);
-		if (!o)
-			return -ENOMEM;
-		memcpy(o, p, len);
-		if (slash)
-			o[len] = '/';
-		o[len + slash] = '\0';
-		out->s = o;
-		out->len = len + slash;
-		return 0;
-	}
-	hm_sbuf_reset(b);
-	if (len >= 5 && !memcmp(p, "/proc", 5) && (len == 5 || p[5] == '/')) {
-		const char *rest = p + 5;
-		size_t n = len - 5, j = 1;
-
-		if (hm_sbuf_add(b, "proc:", 5) < 0)
-			return -ENOMEM;
-		while (j < n && rest[j] != '/')
-			j++;
-		if (n > 1 && ((j == 5 && !memcmp(rest + 1, "self", 4)) ||
-			      is_pid(rest + 1, j - 1, r->pid))) {
-			if (hm_sbuf_add(b, "/self", 5) < 0)
-				return -ENOMEM;
-			rest += j;
-			n -= j;
-		}
-		if (hm_sbuf_add(b, n ? rest : "/", n ? n : 1) < 0)
-			return -ENOMEM;
-	} else if (len == 0) {
-		if (hm_sbuf_add(b, "/", 1) < 0)
-			return -ENOMEM;
-	} else if (hm_sbuf_add(b, p, len) < 0) {
-		return -ENOMEM;
-	}
-	if (r->is_dir && b->s[b->len - 1] != '/' && hm_sbuf_add(b, "/", 1) < 0)
+	if (hm_object_name(c->fs, p, len, r->pid, r->is_dir, b) < 0)
 		return -ENOMEM;
 	if (b->len > HM_COLLECTOR_MAX_PATH)
 		return -E2BIG;
@@ -466,7 +523,7 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 	rc = lexical(c, r);
 	if (rc < 0)
 		return rc;
-	if (!c->resolve || r->lexical_only || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
+	if (!c->resolve || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
 			    (c->lex.len == 5 || c->lex.s[5] == '/')))
 		return emit(c, a, r, c->lex.s, c->lex.len, out);
 	rc = resolve_path(c, r);

@@ -12,6 +12,7 @@
  *   canon.c     path joining, normalisation, proc:/self, resolution with
  *               a directory cache
  *   socktab.c   socket type per (pid, fd)
+ *   proctab.c   root per chrooted pid, file per writable (pid, fd)
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
  *   collector.c the public API; the only file that calls the others
@@ -75,10 +76,20 @@ struct hm_canon_req {
 	size_t cwd_len;
 	int64_t pid;			/* for proc:/self */
 	bool follow_last;		/* the last symlink is followed */
-	bool lexical_only;		/* never resolve (exec program name) */
+	bool program;			/* an exec's program: its last
+					 * component is kept as passed */
 	bool is_dir;			/* add a trailing '/' */
 	const struct hm_ev_path *rec;	/* inode/dev to check, may be NULL */
 };
+
+/*
+ * A symlink the trail created at @path (canonical) to @target, and its
+ * removal: a name through it that no longer exists on disk resolves as
+ * it did when the trail was written.
+ */
+void hm_canon_link_created(struct hm_canon *c, const char *path, size_t len,
+			   const char *target, size_t target_len);
+void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len);
 
 /*
  * hm_canon_path() - join, normalise, resolve when asked, and apply the
@@ -89,6 +100,9 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 
 /* ---- socktab.c */
 struct hm_socktab;
+
+/* The 64-bit key of a node= name (0 for none), shared with proctab.c. */
+uint64_t hm_node_key(struct hm_bytes node);
 
 struct hm_sock_info {
 	int family;
@@ -106,6 +120,23 @@ struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, struct hm_bytes node,
 struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, struct hm_bytes node,
 				    int64_t pid, int fd,
 				    struct hm_collector_stats *st);
+
+/* ---- proctab.c: a string and a number per (node, pid, slot): the
+ * roots of chrooted processes (slot -1), the files of writable
+ * descriptors (slot fd) */
+struct hm_proctab;
+
+struct hm_proctab *hm_proctab_new(void);
+void hm_proctab_free(struct hm_proctab *t);
+/* 0 or -ENOMEM; replaces what the key had. */
+int hm_proctab_put(struct hm_proctab *t, struct hm_bytes node, int64_t pid,
+		   int fd, int64_t num, const char *s, size_t len);
+/* The key's number (writable), its string in @s (borrowed until the table
+ * changes); NULL: none. */
+int64_t *hm_proctab_get(struct hm_proctab *t, struct hm_bytes node,
+			int64_t pid, int fd, struct hm_bytes *s);
+void hm_proctab_drop(struct hm_proctab *t, struct hm_bytes node, int64_t pid,
+		     int fd);
 
 /* ---- report.c: counters, the position read, skipped input */
 struct hm_report {

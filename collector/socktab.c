@@ -59,7 +59,7 @@ void hm_socktab_free(struct hm_socktab *t)
 }
 
 /* FNV-1a, 64 bits; 0 for a log without node= */
-static uint64_t node_key(struct hm_bytes node)
+uint64_t hm_node_key(struct hm_bytes node)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
@@ -88,7 +88,7 @@ struct hm_sock_info *hm_socktab_get(struct hm_socktab *t, struct hm_bytes node,
 				    int64_t pid, int fd,
 				    struct hm_collector_stats *st)
 {
-	uint64_t nk = node_key(node);
+	uint64_t nk = hm_node_key(node);
 	size_t h = hash(nk, pid, fd);
 
 	for (size_t i = 0; i < PROBE; i++) {
@@ -107,7 +107,7 @@ struct hm_sock_info *hm_socktab_put(struct hm_socktab *t, struct hm_bytes node,
 				    int64_t pid, int fd,
 				    struct hm_collector_stats *st)
 {
-	uint64_t nk = node_key(node);
+	uint64_t nk = hm_node_key(node);
 	size_t h = hash(nk, pid, fd);
 	struct slot *victim = NULL;
 

@@ -399,8 +399,9 @@ static int prepare(struct hm_enforcer *E)
 
 static int start(struct hm_enforcer *E)
 {
-	uint64_t mask = E->o.dry_run ? FAN_OPEN | FAN_OPEN_EXEC :
-				       FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM;
+	/* FAN_ONDIR: a directory opened for reading is checked too */
+	uint64_t mask = FAN_ONDIR | (E->o.dry_run ? FAN_OPEN | FAN_OPEN_EXEC :
+					FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM);
 	int r;
 
 	/* a dry run has nothing to answer: no watchdog, which would read

@@ -71,7 +71,7 @@
 	X(not_judged_exec, "exec not judged (history unobserved)")	\
 	X(unobserved_exec, "exec judged in <kernel> EXE (unobserved)")	\
 	X(exec_part, "opens that are part of an exec")			\
-	X(directories, "directories (not judged)")			\
+	X(directories, "directories judged")			\
 	X(no_path, "path not resolvable from the event fd")		\
 	X(foreign, "files reached through a foreign mount")		\
 	X(foreign_unnamed, "foreign mounts' files with no name (fail closed)") \
@@ -221,6 +221,10 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 		      uint64_t ino);
 int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
 		 int fd, uint64_t dev, uint64_t ino);
+/* the name an exec that was not judged enters its domain by (exec.c) */
+long hm_exec_name(const struct hm_domain *parent, int32_t pid,
+		  const char *exe, size_t exe_len, char *out, size_t cap,
+		  bool *script);
 bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 		     uint64_t dev, uint64_t ino);
 

@@ -11,12 +11,16 @@
  * fsnotify sends after each exec open.  Owns the pending table.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "enforcer_private.h"
+#include "histmac/naming.h"
+#include "histmac/pattern.h"
 
 /* The oldest (@newest false) or newest pending exec of @pid, or NULL. */
 static struct hm_pending_exec *find_by_age(struct hm_execs *x, int32_t pid,
@@ -239,4 +243,131 @@ bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 	pe->interp = hm_exec_interp(fd, &script);
 	add_obj(pe, dev, ino);
 	return true;
+}
+
+/* @pid's argv (NUL-separated) into @buf; the count of words in @w. */
+static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
+		     int max)
+{
+	char path[64];
+	ssize_t n;
+	int fd, k = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n && k < max; i += (ssize_t)strlen(buf + i) + 1)
+		w[k++] = buf + i;
+	return k;
+}
+
+/*
+ * The script a process runs when it was started by "#!": the kernel gave
+ * it argv [INTERP, (ARG,) SCRIPT, ...], INTERP as the "#!" line wrote it
+ * (here: an absolute name of the program that runs, @exe).  SCRIPT is the
+ * name the script was called by: argv[1] or, after an ARG, argv[2], an
+ * executable regular file.  Its absolute name into @abs.  Nothing is
+ * opened: a file inside the marks would wait for our own answer.
+ */
+static bool script_of(int32_t pid, const char *const *w, int n,
+		      const char *exe, char *abs, size_t cap)
+{
+	char real[PATH_MAX], cwd[PATH_MAX], link[64];
+	ssize_t len = 0;
+
+	if (n < 2 || w[0][0] != '/' || !realpath(w[0], real) ||
+	    strcmp(real, exe))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+	for (int i = 1; i < n && i <= 2; i++) {
+		struct stat st;
+		size_t wl = strlen(w[i]);
+
+		if (w[i][0] == '/') {
+			if (wl >= cap)
+				continue;
+			memcpy(abs, w[i], wl + 1);
+		} else {
+			if (!len && (len = readlink(link, cwd, sizeof(cwd) - 1)) <= 0)
+				return false;
+			if ((size_t)len + 1 + wl >= cap)
+				continue;
+			memcpy(abs, cwd, (size_t)len);
+			abs[len] = '/';
+			memcpy(abs + len + 1, w[i], wl + 1);
+		}
+		if (!stat(abs, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+			return true;
+	}
+	return false;
+}
+
+static long put_name(const struct hm_name *n, char *out, size_t cap)
+{
+	if (n->len >= cap)
+		return -ENAMETOOLONG;
+	memcpy(out, n->str, n->len);
+	out[n->len] = '\0';
+	return (long)n->len;
+}
+
+/**
+ * hm_exec_name() - the name an exec the enforcer did not judge (its
+ * program outside the marks) enters its next domain by, as learn names
+ * it (docs/PATHS.md).  A "#!" script (script_of()) is named by its own
+ * path, directories resolved, when @parent's execute entries name it or
+ * name nothing for what runs; else the name @parent's execute entries
+ * have for the real path that runs (a program called through a
+ * symlink); else that real path.
+ * @parent: the domain the exec happened in (may be NULL).
+ * @pid: the process, just after its exec.
+ * @exe, @exe_len: the encoded real path of what runs (/proc/PID/exe).
+ * @out, @cap: the encoded name, NUL-terminated.
+ * @script: set when named as a script (then @exe is its interpreter).
+ * Returns: the name's length, or -ENAMETOOLONG.
+ */
+long hm_exec_name(const struct hm_domain *parent, int32_t pid,
+		  const char *exe, size_t exe_len, char *out, size_t cap,
+		  bool *script)
+{
+	char args[4096], raw_exe[PATH_MAX], abs[PATH_MAX];
+	const char *w[3];
+	struct hm_name real = { .str = exe, .len = (uint32_t)exe_len };
+	struct hm_name sname = { 0 };
+	const struct hm_name *known;
+	struct hm_sbuf b = { 0 };
+	char *enc = NULL;
+	size_t raw_len;
+	long len;
+	int n = proc_argv(pid, args, sizeof(args), w, 3);
+
+	*script = false;
+	hm_name_fill(&real);
+	if (exe_len < sizeof(raw_exe) &&
+	    !hm_decode(raw_exe, &raw_len, exe, exe_len)) {
+		raw_exe[raw_len] = '\0';
+		if (script_of(pid, w, n, raw_exe, abs, sizeof(abs)) &&
+		    !hm_program_name(abs, NULL, &b) &&
+		    (enc = malloc(hm_encode_len(b.s, b.len) + 1))) {
+			sname.str = enc;
+			sname.len = (uint32_t)hm_encode(enc, b.s, b.len);
+			hm_name_fill(&sname);
+		}
+	}
+	hm_sbuf_free(&b);
+	known = hm_enf_exec_known(parent, &real);
+	if (enc && (!known || hm_enf_exec_known(parent, &sname))) {
+		*script = true;
+		len = put_name(&sname, out, cap);
+	} else {
+		len = put_name(known ? known : &real, out, cap);
+	}
+	free(enc);
+	return len;
 }

@@ -395,7 +395,8 @@ static int path_of(struct hm_loop *l, struct ev *e)
 
 static int name_of(struct ev *e)
 {
-	long n = hm_enf_path_name(e->raw, e->raw_len, e->pid, false,
+	long n = hm_enf_path_name(e->raw, e->raw_len, e->pid,
+				  S_ISDIR(e->stx.stx_mode),
 				  e->stx.stx_nlink == 0, &e->name);
 
 	if (n < 0)
@@ -684,11 +685,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 		finish_default(l, e);
 		return;
 	}
-	if (S_ISDIR(e->stx.stx_mode)) {
-		l->c->directories++;	/* TOMOYO does not check opendir */
-		finish(l, e, true, false);
-		return;
-	}
+	if (S_ISDIR(e->stx.stx_mode))	/* judged as "file read DIR/" */
+		l->c->directories++;
 	pe = l->cfg.execs->n ? hm_execs_find(l->cfg.execs, e->pid) : NULL;
 	if (!e->exec && pe && exec_open(l, e, pe)) {
 		l->c->exec_part++;

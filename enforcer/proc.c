@@ -642,13 +642,16 @@ static int set_kernel_exe(struct hm_proc *p, int32_t pid, int64_t ppid,
 {
 	char name[HM_MAX_WORD + sizeof(HM_KERNEL) + 1];
 	size_t len = HM_KERNEL_LEN;
+	const char *prog;
+	size_t plen = hm_tracker_program_of(pid, exe, exe_len > 0 ?
+					    (size_t)exe_len : 0, &prog);
 
 	memcpy(name, HM_KERNEL, len);
 	/* as the tracker names them: too long for a domain, <kernel> */
-	if (exe_len > 0 && (size_t)exe_len + sizeof(HM_KERNEL) <= HM_MAX_DOMAIN) {
+	if (plen > 0 && plen + sizeof(HM_KERNEL) <= HM_MAX_DOMAIN) {
 		name[len++] = ' ';
-		memcpy(name + len, exe, (size_t)exe_len);
-		len += (size_t)exe_len;
+		memcpy(name + len, prog, plen);
+		len += plen;
 	}
 	return hm_tracker_set(p->t, pid, ppid, exe_len > 0 ? exe : NULL,
 			      exe_len > 0 ? (size_t)exe_len : 0, name, len,
@@ -1310,6 +1313,8 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
 	struct hm_pending_exec *pe;
 	struct hm_name prog = { 0 }, real = { 0 };
+	char name[HM_MAX_WORD];
+	bool script = false;
 	int r;
 
 	if (more && exec_by_name(p, pid, ns))
@@ -1345,10 +1350,24 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 		hm_name_fill(&prog);
 		p->c->exec_pending++;
 	} else {
-		prog = real;	/* not judged: outside the marks */
+		/* not judged (outside the marks): named as learn names it */
+		struct hm_proc_view was;
+		long k = hm_exec_name(hm_tracker_lookup(p->t, pid, &was) ?
+				      was.domain : NULL, pid, e.name,
+				      (size_t)e.len, name, sizeof(name),
+				      &script);
+
+		prog = real;
+		if (k > 0) {
+			prog.str = name;
+			prog.len = (uint32_t)k;
+			hm_name_fill(&prog);
+		}
 		p->c->exec_fallback++;
 	}
-	enter(p, &task, &prog, pe && pe->script ? NULL : &real);
+	if (pe)
+		script = pe->script;
+	enter(p, &task, &prog, script ? NULL : &real);
 	drop_judged(p, pid, ns);
 	check_traced(p, pid, true);
 	return false;

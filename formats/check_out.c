@@ -211,10 +211,17 @@ static void text_attempt_summary(struct hm_sbuf *b, const struct hm_model *am,
 			       g[i].entries == 1 ? "y" : "ies", line);
 		free(line);
 	}
-	if (ng > HM_CHECK_ATTEMPT_GROUPS)
-		hm_sbuf_printf(b, "#   ... %zd more group%s of domain and error\n",
+	if (ng > HM_CHECK_ATTEMPT_GROUPS) {
+		unsigned long long rest = 0;
+
+		/* what the summary leaves out still adds up to the total */
+		for (ssize_t i = HM_CHECK_ATTEMPT_GROUPS; i < ng; i++)
+			rest += g[i].calls;
+		hm_sbuf_printf(b, "#   ... %llu more call%s in %zd more group%s "
+			       "of domain and error\n", rest, rest == 1 ? "" : "s",
 			       ng - HM_CHECK_ATTEMPT_GROUPS,
 			       ng - HM_CHECK_ATTEMPT_GROUPS == 1 ? "" : "s");
+	}
 	free(g);
 }
 

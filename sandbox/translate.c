@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "histmac/enforce.h"
+#include "histmac/naming.h"
 #include "histmac/pattern.h"
 #include "internal.h"
 #include "table.h"
@@ -261,7 +262,8 @@ static void resolve_program(const char *root, struct hm_sbx_grant *g)
 /*
  * The object to grant on for TOMOYO name @name: NULL with *@ne set when it
  * is not a path.  proc:/self/x is another inode in every process; other
- * proc:/x names are /proc/x.
+ * proc:/x names are /proc/x, securityfs:/x, devpts:/N, ... are where
+ * those file systems are mounted here.
  */
 static char *resolve(const char *root, bool lookup,
 		     const struct hm_name *name, bool parent, uint32_t *widen,
@@ -275,10 +277,30 @@ static char *resolve(const char *root, bool lookup,
 		*widen |= 1u << HM_SBX_W_PROC;
 		return strdup("/proc");
 	}
-	if (!strncmp(w, "proc:/", 6)) {
-		char *word;
+	if (w[0] != '/' && memchr(w, ':', len)) {
+		/* a file system TOMOYO names by type (lib/naming.c): where
+		 * it is mounted here, the rest of the word as it is */
+		const char *rest = (const char *)memchr(w, ':', len) + 1;
+		struct hm_sbuf dir = { 0 };
+		char *word, *enc;
+		int r = rest[0] == '/' ?
+				hm_object_path(hm_fs_table_host(), w,
+					       (size_t)(rest - w) + 1, &dir) :
+				-EINVAL;
 
-		if (asprintf(&word, "/proc%s", w + 5) < 0)
+		if (r < 0 || !(enc = malloc(hm_encode_len(dir.s, dir.len) + 1))) {
+			hm_sbuf_free(&dir);
+			if (r == -ENOMEM || r == 0)
+				return NULL;
+			*ne = HM_SBX_NE_NOT_PATH;
+			return NULL;
+		}
+		hm_encode(enc, dir.s, dir.len - 1);	/* its '/' is rest's */
+		hm_sbuf_free(&dir);
+		r = asprintf(&word, "%s%.*s", enc,
+			     (int)(len - (size_t)(rest - w)), rest);
+		free(enc);
+		if (r < 0)
 			return NULL;
 		path = resolve(root, lookup, &(struct hm_name){ .str = word,
 				.len = (uint32_t)strlen(word) }, parent, widen,

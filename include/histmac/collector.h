@@ -79,6 +79,7 @@ struct hm_collector_stats {
 	uint64_t files;			/* files opened (rotations included) */
 	uint64_t skipped[HM_SKIP_MAX];	/* by enum hm_skip_reason */
 	uint64_t dirfd_relative;	/* *at() names relative to a dirfd */
+	uint64_t chrooted;		/* names inside a process's root */
 	uint64_t resolved;		/* paths resolved through the fs */
 	uint64_t resolve_mismatch;	/* resolved inode != record's */
 	uint64_t dircache_hits;

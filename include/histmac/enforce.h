@@ -21,10 +21,10 @@
 /*
  * hm_enf_path_name() - the TOMOYO name of a path the kernel printed
  * (readlink of /proc/self/fd/N: already absolute, symlinks resolved),
- * exactly as the learner names it (docs/ARCHITECTURE.md "Path names"):
- * "/proc/<@pid>/x" and "/proc/self/x" as "proc:/self/x", other "/proc/x"
- * as "proc:/x", every byte through hm_encode(), a trailing '/' on
- * directories.
+ * exactly as the learner names it (docs/PATHS.md; hm_object_name() on
+ * this host's mounts): "/proc/<@pid>/x" as "proc:/self/x", other
+ * "/proc/x" as "proc:/x", "securityfs:/x", "devpts:/N", ..., every byte
+ * through hm_encode(), a trailing '/' on directories.
  * @raw, @len: the path bytes.
  * @pid: the process the access is for (its /proc entry is proc:/self).
  * @is_dir: the object is a directory.
@@ -37,6 +37,17 @@
  */
 long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
 		      bool deleted, char **out);
+
+/**
+ * hm_enf_exec_known() - the name @d's execute entries call the program
+ * at real path @real by: an entry naming @real itself, or one whose
+ * exec.realpath is @real (a program called through a symlink).  The
+ * same names the decision on a judged exec finds, for an exec that was
+ * not judged (outside the marks).
+ * Returns: the entry's (literal) name, borrowed from the model, or NULL.
+ */
+const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
+					const struct hm_name *real);
 
 /**
  * hm_exec_interp() - the interpreter the program open at @fd names: the

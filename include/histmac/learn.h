@@ -89,7 +89,6 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 	X(FAILED, "failed", "syscall failed")                                \
 	X(UNSUPPORTED, "unsupported", "event kind not learned")              \
 	X(NO_PATH, "no_path", "no usable path")                              \
-	X(DIRECTORY, "directory", "directory opened")                        \
 	X(NO_ACCESS_MODE, "no_access_mode",                                  \
 	  "open without read or write (O_PATH)")                             \
 	X(NO_ADDRESS, "no_address", "no socket address")                     \

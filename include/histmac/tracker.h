@@ -182,6 +182,18 @@ int hm_tracker_set(struct hm_tracker *t, int64_t pid, int64_t ppid,
 		   const char *exe, size_t exe_len, const char *domain_name,
 		   size_t name_len, uint32_t flags, int64_t sec);
 
+/*
+ * hm_tracker_program_of() - the program a process of unobserved history
+ * is named after in "<kernel> PROG": its executable @exe (encoded), but
+ * for PID 1 running what /sbin/init leads to, TOMOYO's name of the
+ * kernel's exec of /sbin/init (directories resolved: /usr/sbin/init on
+ * a merged-/usr system, though it is a symlink to systemd).  The same
+ * rule for the learner and the enforcer (enforcer/proc.c).
+ * Returns: the length of *@name (borrowed: @exe or a static string).
+ */
+size_t hm_tracker_program_of(int64_t pid, const char *exe, size_t exe_len,
+			     const char **name);
+
 /** hm_tracker_lookup() - @pid's entry without creating one; false if none. */
 bool hm_tracker_lookup(struct hm_tracker *t, int64_t pid,
 		       struct hm_proc_view *out);

@@ -52,7 +52,7 @@ hm_audit_copy "$HM_TMP/audit.log"
 hm_stop_pid "$HM_AUDIT_PID"
 hm_wait_for "! kill -0 $plugin 2>/dev/null" 100 ||
 	hm_fail "plugin still running after auditd stopped"
-hm_expect "$out" exec /bin/echo - 'argv=echo,hello'
+hm_expect "$out" exec "$(readlink -f /bin)/echo" - 'argv=echo,hello'
 hm_expect "$out" rename "$w/f" "$w/g" ''
 hm_expect "$out" connect - - 'family=inet type=stream fd=[0-9]+ addr=127.0.0.1 port=47200'
 hm_expect "$out" signal - - 'sig=15'

@@ -37,7 +37,9 @@ plugin=$(pgrep -P "$HM_AUDIT_PID" | head -n 1)
 # bash becomes /bin/sh, which runs cat.
 bash -c "exec /bin/sh -c 'cat $w/data >/dev/null; true'"
 hm_audit_marker >/dev/null
-want="<kernel> /usr/bin/bash /bin/sh /usr/bin/cat"
+# /bin/sh's directory resolved as TOMOYO does (/usr/bin/sh on merged /usr)
+sh_name=$(readlink -f /bin)/sh
+want="<kernel> /usr/bin/bash $sh_name /usr/bin/cat"
 hm_wait_for "grep -qx '$want' '$pol/domain_policy.conf' 2>/dev/null" 100 ||
 	hm_fail "the plugin did not save '$want' on its timer"
 hm_ok "plugin learns and saves while running"
@@ -67,8 +69,8 @@ sleep 1
 # A long-lived /bin/sh the learner sees start; it waits for a go file.
 bash -c "exec /bin/sh -c 'while [ ! -e $w/go ]; do sleep 0.1; done; cat $w/more >/dev/null'" &
 sh_pid=$!
-hm_wait_for "grep -qx '<kernel> /usr/bin/bash /bin/sh' '$pol/domain_policy.conf' 2>/dev/null" 100 ||
-	hm_fail "the follower did not learn <kernel> /usr/bin/bash /bin/sh"
+hm_wait_for "grep -qx '<kernel> /usr/bin/bash $sh_name' '$pol/domain_policy.conf' 2>/dev/null" 100 ||
+	hm_fail "the follower did not learn <kernel> /usr/bin/bash $sh_name"
 
 # Stop the learner (SIGTERM: save, state, checkpoint) and start it again.
 kill -TERM "$learner"

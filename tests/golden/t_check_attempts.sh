@@ -22,7 +22,8 @@ cp "$tmp/out" "$tmp/json"
 total=$(jq '.attempted' "$tmp/json")
 listed=$(jq '.attempts | length' "$tmp/json")
 [ "$total" -gt 0 ] && [ "$listed" -gt 10 ] || fail "JSON: $total attempts, $listed listed"
-sum=$(awk '/^#   [0-9]+ E[A-Z]+ in / { s += $2 } END { print s + 0 }' "$tmp/summary")
+sum=$(awk '/^#   [0-9]+ E[A-Z]+ in / { s += $2 }
+	/^#   \.\.\. [0-9]+ more calls? in / { s += $3 } END { print s + 0 }' "$tmp/summary")
 [ "$sum" = "$total" ] || fail "the summary adds up to $sum calls, JSON says $total"
 grep -q "^# ---- attempts: $total failed calls" "$tmp/summary" ||
 	fail "the summary's header does not say $total"
@@ -32,11 +33,11 @@ n=$(grep -c '^# file ' "$tmp/out")
 [ "$n" = "$listed" ] || fail "--attempts lists $n entries, JSON $listed"
 grep -q '^#   [0-9]* E[A-Z]* in ' "$tmp/out" && fail "--attempts also prints the summary"
 
-# Against an unrelated policy the sample has eleven groups: ten and a count.
+# Against an unrelated policy the sample has more than ten groups: ten and a count.
 "$HISTMAC" learn -q --no-resolve -p "$tmp/net" -i "$HM_SRC/tests/data/net.log" 2>/dev/null
 expect_rc 1 "$HISTMAC" check -p "$tmp/net" -i "$log"
 n=$(grep -c '^#   [0-9]* E[A-Z]* in ' "$tmp/out")
 [ "$n" = 10 ] || fail "unrelated policy: $n summary lines, want 10"
-grep -qx '#   \.\.\. 1 more group of domain and error' "$tmp/out" ||
+grep -Eqx '#   \.\.\. [0-9]+ more calls? in [0-9]+ more groups? of domain and error' "$tmp/out" ||
 	fail "unrelated policy: no count of the groups left out"
 finish t_check_attempts

@@ -108,7 +108,7 @@ has "$tmp/out" ' 5 accesses checked, 0 denied' "deep: reads back and matches"
 # --- pid reuse storm: pid 500 alternating between parents 1000, 1001
 # and 1 (99,999 times); each incarnation learns in its parent's domain
 $gen pidreuse 99999 >"$tmp/reuse.log"
-run 0 "$HISTMAC" learn -p "$tmp/reuse" -i "$tmp/reuse.log"
+run 0 "$HISTMAC" learn --no-resolve -p "$tmp/reuse" -i "$tmp/reuse.log"
 has "$tmp/out" 'processes: 10000[0-9] pid reuse, 0 evicted' "reuse: counted"
 d=$tmp/reuse/domain_policy.conf
 for dom in a b; do
@@ -123,7 +123,7 @@ rss_below 32768 "learn, pid reuse storm"
 # --- a 100,000-deep fork chain below one exec: the deepest child still
 # acts in (and execs from) the domain at the top, without recursion
 $gen forkchain 100000 >"$tmp/fork.log"
-run 0 "$HISTMAC" learn -p "$tmp/fork" -i "$tmp/fork.log"
+run 0 "$HISTMAC" learn --no-resolve -p "$tmp/fork" -i "$tmp/fork.log"
 d=$tmp/fork/domain_policy.conf
 awk '/^</ { cur = $0 } cur == "<kernel> /bin/forker" && /^file/' "$d" >"$tmp/acl"
 printf 'file execute /bin/fork-leaf\nfile read /tmp/fork-end\n' |

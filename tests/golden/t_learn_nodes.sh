@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 log=$HM_SRC/tests/data/nodes.log
 
-"$HISTMAC" learn -p "$tmp/p" -i "$log" >/dev/null 2>&1 || die "learn exited $?"
+"$HISTMAC" learn --no-resolve -p "$tmp/p" -i "$log" >/dev/null 2>&1 || die "learn exited $?"
 w='<kernel> /tmp/hm-e2e.XquIVi/workload'
 printf '%s\n' '<kernel>' "$w" "$w /bin/date" "$w /bin/echo" "$w /usr/bin/true" \
 	>"$tmp/want"
@@ -38,7 +38,7 @@ grep -q '"nodes":\["web2"\]' "$tmp/check2.json" ||
 # are the parents' execs on both hosts): the same policy.
 head -n 14 "$log" >"$tmp/part1"
 tail -n +15 "$log" >"$tmp/part2"
-"$HISTMAC" learn -p "$tmp/r" -i "$tmp/part1" --state "$tmp/state" >/dev/null 2>&1
+"$HISTMAC" learn --no-resolve -p "$tmp/r" -i "$tmp/part1" --state "$tmp/state" >/dev/null 2>&1
 grep -q '^web1@15766 ' "$tmp/state" || die "state lost node web1: $(cat "$tmp/state")"
 grep -q '^web2@15766 ' "$tmp/state" || die "state lost node web2"
 "$HISTMAC" learn -p "$tmp/r" -i "$tmp/part2" --state "$tmp/state" >/dev/null 2>&1

@@ -512,6 +512,15 @@ struct text_case {
 #define PT "type=PROCTITLE msg=audit(1700000000.001:%d): proctitle=41\n"
 
 static const struct text_case text_cases[] = {
+	/* 6.1 records the symlink a program was called by as item 1: not
+	 * an interpreter (the kernel oracle's python3) */
+	{ "exec via symlink", SC "syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=3 ppid=1 pid=7 comm=\"p\" exe=\"/opt/hm-none/prog.11\"\n"
+	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/opt/hm-none/prog\" inode=2 dev=00:14 mode=0100755 nametype=NORMAL\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=1 name=\"/opt/hm-none/prog\" inode=3 dev=00:14 mode=0120777 nametype=NORMAL\n"
+	  "type=PATH msg=audit(1700000000.001:1): item=2 name=\"/lib64/ld-linux-x86-64.so.2\" inode=4 dev=00:14 mode=0100755 nametype=NORMAL\n"
+	  "type=PROCTITLE msg=audit(1700000000.001:1): proctitle=41\n",
+	  "exec execve ok p0=/opt/hm-none/prog", "p1=/opt/hm-none/prog", HM_SKIP_MAX },
 	{ "proc self", SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=4242 comm=\"a\" exe=\"/a\"\n"
 	  "type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
 	  "type=PATH msg=audit(1700000000.001:1): item=0 name=\"/proc/4242/status\" nametype=NORMAL\n"
@@ -738,6 +747,232 @@ static void test_resolve_root(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/*
+ * Names that do not depend on the host's state (issue: one name whatever
+ * is there at learn, check and enforce time) and TOMOYO's program names:
+ *  - an exec's program: directories resolved, the last component (a
+ *    symlink here) kept, its inode that of the file it leads to;
+ *  - an object replaced since (another inode): its directory still
+ *    resolves, /var/run/x is /run/x either way;
+ *  - a file system named by type (the well-known mount points for an
+ *    image of another host).
+ */
+static void test_resolve_names(void **state)
+{
+	char root[] = "/tmp/hm-test-names.XXXXXX";
+	char p[256], *text;
+	struct hm_collector_opts o;
+	struct stat st;
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/usr", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/bin", root);
+	assert_int_equal(symlink("usr", p), 0);
+	snprintf(p, sizeof(p), "%s/usr/prog.real", root);
+	close(open(p, O_CREAT | O_WRONLY, 0755));
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/usr/prog", root);
+	assert_int_equal(symlink("prog.real", p), 0);
+	snprintf(p, sizeof(p), "%s/run", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run/crond.pid", root);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	snprintf(p, sizeof(p), "%s/var", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/var/run", root);
+	assert_int_equal(symlink("/run", p), 0);
+	assert_true(asprintf(&text,
+		SC "syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/usr/prog.real\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/bin/prog\" inode=%llu dev=%02x:%02x mode=0100755 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/var/run/crond.pid\" inode=1 dev=00:01 mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=0 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/sys/kernel/security/tomoyo/audit\" nametype=NORMAL\n" PT,
+		1, (unsigned long long)st.st_ino, major(st.st_dev),
+		minor(st.st_dev), 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "exec execve ok p0=/usr/prog"));
+	assert_true(has_event(&r, "open openat ok p0=/run/crond.pid"));
+	assert_true(has_event(&r, "open openat ok p0=securityfs:/tomoyo/audit"));
+	assert_int_equal(r.st.resolve_mismatch, 1);
+	run_free(&r);
+	/* without resolution: as written, file systems by their places */
+	o.resolve_root = NULL;
+	o.resolve = 0;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "exec execve ok p0=/bin/prog"));
+	assert_true(has_event(&r, "open openat ok p0=/var/run/crond.pid"));
+	assert_true(has_event(&r, "open openat ok p0=securityfs:/tomoyo/audit"));
+	run_free(&r);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+}
+
+/*
+ * A chrooted process's names are inside its root (postfix's smtpd in
+ * /var/spool/postfix); its forked children inherit it; a process that
+ * did not chroot, or a pid seen again under another parent, does not.
+ */
+static void test_chroot(void **state)
+{
+	static const char text[] =
+		SC "syscall=161 success=yes exit=0 a0=1 a1=0 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/var/spool/postfix\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/var/spool/postfix\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/etc/hosts\" nametype=NORMAL\n" PT
+		SC "syscall=56 success=yes exit=8 a0=1200011 a1=0 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=7 pid=8 comm=\"smtpd\" exe=\"/usr/lib/postfix/sbin/smtpd\"\n"
+		"type=CWD msg=audit(1700000000.001:4): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:4): item=0 name=\"incoming/x\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=9 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:5): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:5): item=0 name=\"/etc/hosts\" nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=50 pid=8 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:6): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:6): item=0 name=\"/etc/passwd\" nametype=NORMAL\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "chroot chroot ok p0=/var/spool/postfix"));
+	assert_true(has_event(&r, "open openat ok p0=/var/spool/postfix/etc/hosts"));
+	assert_true(has_event(&r, "open openat ok p0=/var/spool/postfix/incoming/x"));
+	assert_true(has_event(&r, "open openat ok p0=/etc/hosts"));
+	assert_true(has_event(&r, "open openat ok p0=/etc/passwd"));
+	assert_int_equal(r.st.chrooted, 2);
+	run_free(&r);
+	free(buf);
+}
+
+/*
+ * A name relative to a dirfd (rm -r's unlinkat, gzip's openat) is named
+ * in the directory its PARENT record's inode was seen as (kernel oracle:
+ * "file unlink dgram.sock" was learned, TOMOYO has the full name).
+ */
+static void test_dirfd_names(void **state)
+{
+	static const char text[] =
+		SC "syscall=257 success=yes exit=4 a0=ffffff9c a1=1 a2=90800 a3=0 items=1 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/tmp/hm-none-d\" inode=11 dev=00:16 mode=040755 nametype=NORMAL\n" PT
+		SC "syscall=263 success=yes exit=0 a0=4 a1=1 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/\" inode=11 dev=00:16 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:2): item=1 name=\"x.sock\" inode=13 dev=00:16 mode=0140755 nametype=DELETE\n" PT
+		SC "syscall=263 success=yes exit=0 a0=4 a1=1 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/\" inode=99 dev=00:16 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:3): item=1 name=\"y\" inode=14 dev=00:16 mode=0100644 nametype=DELETE\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "unlink unlinkat ok p0=/tmp/hm-none-d/x.sock"));
+	/* a directory never seen: the name stays as passed */
+	assert_true(has_event(&r, "unlink unlinkat ok p0=y"));
+	run_free(&r);
+	free(buf);
+}
+
+/*
+ * An open through a symlink the trail created and removed later (gone
+ * when learn runs) is named by the link's target, as TOMOYO saw it
+ * (kernel oracle: "cat b-sym; rm b-sym" learned b-sym, TOMOYO b).
+ */
+static void test_trail_links(void **state)
+{
+	char root[] = "/tmp/hm-test-links.XXXXXX";
+	char p[256], *text;
+	struct hm_collector_opts o;
+	struct stat st;
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/d", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/d/b", root);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(asprintf(&text,
+		SC "syscall=88 success=yes exit=0 a0=1 a1=2 a2=0 a3=0 items=3 ppid=1 pid=7 comm=\"ln\" exe=\"/usr/bin/ln\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/d/\" inode=5 dev=00:01 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:1): item=1 name=\"b\" nametype=UNKNOWN\n"
+		"type=PATH msg=audit(1700000000.001:1): item=2 name=\"/d/b-sym\" inode=6 dev=00:01 mode=0120777 nametype=CREATE\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/d/b-sym\" inode=%llu dev=%02x:%02x mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=87 success=yes exit=0 a0=1 a1=0 a2=0 a3=0 items=2 ppid=1 pid=7 comm=\"rm\" exe=\"/usr/bin/rm\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/d/\" inode=5 dev=00:01 mode=040755 nametype=PARENT\n"
+		"type=PATH msg=audit(1700000000.001:3): item=1 name=\"/d/b-sym\" inode=6 dev=00:01 mode=0120777 nametype=DELETE\n" PT
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"cat\" exe=\"/usr/bin/cat\"\n"
+		"type=CWD msg=audit(1700000000.001:4): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:4): item=0 name=\"/d/b-sym\" nametype=NORMAL\n" PT,
+		1, 1, 2, (unsigned long long)st.st_ino, major(st.st_dev),
+		minor(st.st_dev), 2, 3, 3, 4, 4) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	run_buffer(&r, text, &o);
+	assert_true(has_event(&r, "open openat ok p0=/d/b"));
+	/* after its removal the name is its own again */
+	assert_true(has_event(&r, "open openat ok p0=/d/b-sym"));
+	assert_int_equal(r.st.resolve_mismatch, 0);
+	run_free(&r);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+}
+
+/* ftruncate(fd) has no PATH: named by the file fd was opened on for
+ * writing (kernel oracle: coreutils truncate learned nothing). */
+static void test_ftruncate(void **state)
+{
+	static const char text[] =
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=241 a3=1b6 items=1 ppid=1 pid=7 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/tmp/hm-none-f/b\" inode=11 dev=00:16 mode=0100644 nametype=NORMAL\n" PT
+		SC "syscall=77 success=yes exit=0 a0=3 a1=1 a2=0 a3=0 items=0 ppid=1 pid=7 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n" PT
+		SC "syscall=77 success=yes exit=0 a0=3 a1=1 a2=0 a3=0 items=0 ppid=1 pid=8 comm=\"truncate\" exe=\"/usr/bin/truncate\"\n" PT;
+	char *buf;
+	struct hm_collector_opts o;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "truncate ftruncate ok p0=/tmp/hm-none-f/b"));
+	/* another process's descriptor 3: nothing known */
+	assert_int_equal(r.n, 3);
+	assert_null(strstr(r.lines[2], "p0="));
+	run_free(&r);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +985,11 @@ int main(void)
 		cmocka_unit_test(test_huge_argv),
 		cmocka_unit_test(test_abend),
 		cmocka_unit_test(test_resolve_root),
+		cmocka_unit_test(test_resolve_names),
+		cmocka_unit_test(test_chroot),
+		cmocka_unit_test(test_dirfd_names),
+		cmocka_unit_test(test_trail_links),
+		cmocka_unit_test(test_ftruncate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

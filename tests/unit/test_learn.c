@@ -172,6 +172,13 @@ static size_t scenario(struct ev *v)
 			SOCK_STREAM, 1, 80);
 	v[n++] = net_ev(HM_EV_ACCEPT, 201, 200, "/usr/sbin/apache2",
 			SOCK_STREAM, 1, 45678);
+	/* bind() of a path unix socket also creates its file: mksock */
+	v[n] = net_ev(HM_EV_BIND, 201, 200, "/usr/sbin/apache2", SOCK_STREAM,
+		      0, 0);
+	v[n].e.sa.family = AF_UNIX;
+	v[n].e.sa.unix_path = (struct hm_bytes){ "/run/apache2/cgisock", 20 };
+	path(&v[n], 0, "/run/apache2/cgisock", S_IFSOCK | 0755);
+	v[n++].paths[0].nametype = HM_NT_CREATE;
 	v[n] = base(HM_EV_UNLINK, 201, 200, "/usr/sbin/apache2");
 	path(&v[n++], 0, "/run/apache2.pid", S_IFREG | 0644);
 	v[n] = base(HM_EV_MKNOD, 201, 200, "/usr/sbin/apache2");
@@ -183,10 +190,14 @@ static size_t scenario(struct ev *v)
 	v[n] = base(HM_EV_SIGNAL, 200, 1, "/bin/dash");
 	v[n].e.sig = 15;
 	v[n++].e.target_pid = 201;
-	/* Not learned: a directory, a failed open, O_PATH. */
+	/* A directory opened for reading: read; "> /dev/null": no truncate */
 	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/etc/apache2/",
 		       O_RDONLY | O_DIRECTORY, false);
 	v[n++].paths[0].mode = S_IFDIR | 0755;
+	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/dev/null",
+		       O_WRONLY | O_CREAT | O_TRUNC, false);
+	v[n++].paths[0].mode = S_IFCHR | 0666;
+	/* Not learned: a failed open, O_PATH. */
 	v[n] = open_ev(201, 200, "/usr/sbin/apache2", "/etc/nothere", O_RDONLY,
 		       false);
 	v[n++].e.success = false;
@@ -227,7 +238,13 @@ static void test_learn_scenario(void **state)
 	assert_true(has_path(m, HTTPD, HM_FILE_READ, "proc:/\\$/stat"));
 	assert_true(has_path(m, HTTPD, HM_FILE_UNLINK, "/run/apache2.pid"));
 	assert_true(has_number(m, HTTPD, HM_FILE_MKFIFO, "/run/apache2/fifo", 0600));
-	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2/"));
+	assert_true(has_number(m, HTTPD, HM_FILE_MKSOCK, "/run/apache2/cgisock",
+			       0755));
+	/* a directory opened for reading: TOMOYO's "file read DIR/" */
+	assert_true(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2/"));
+	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/apache2"));
+	assert_true(has_path(m, HTTPD, HM_FILE_WRITE, "/dev/null"));
+	assert_false(has_path(m, HTTPD, HM_FILE_TRUNCATE, "/dev/null"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/nothere"));
 	assert_false(has_path(m, HTTPD, HM_FILE_READ, "/etc/x"));
 	in = find_inet(m, HTTPD, HM_NET_BIND);
@@ -251,7 +268,6 @@ static void test_learn_scenario(void **state)
 		assert_true(found);
 	}
 	ws = hm_walker_stats(hm_learner_walker(l));
-	assert_int_equal(ws->skipped[HM_WSKIP_DIRECTORY], 1);
 	assert_int_equal(ws->skipped[HM_WSKIP_FAILED], 1);
 	assert_int_equal(ws->skipped[HM_WSKIP_NO_ACCESS_MODE], 1);
 	hm_learner_stats(l, &st);

@@ -5,6 +5,7 @@
  * inheritance, unobserved history, pid reuse, reparenting, state files.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -426,6 +427,35 @@ static void test_damaged(void **state)
 	hm_model_free(m);
 }
 
+/*
+ * PID 1 of unobserved history running what /sbin/init leads to is in
+ * the domain TOMOYO gave it at the kernel's exec of /sbin/init:
+ * "<kernel> /usr/sbin/init" on a merged-/usr system, not "<kernel>
+ * /usr/lib/systemd/systemd".  Other processes keep "<kernel> EXE".
+ */
+static void test_init_name(void **state)
+{
+	struct hm_model *m = hm_model_new();
+	struct hm_tracker *t = hm_tracker_new(m, true, 0);
+	char real[PATH_MAX], dir[PATH_MAX], want[PATH_MAX + 32];
+	const char *name;
+
+	(void)state;
+	assert_int_equal(hm_tracker_program_of(2, "/usr/bin/x", 10, &name), 10);
+	assert_string_equal(name, "/usr/bin/x");
+	if (!realpath("/sbin/init", real) || !realpath("/sbin", dir)) {
+		hm_tracker_free(t);
+		hm_model_free(m);
+		skip();
+	}
+	snprintf(want, sizeof(want), "<kernel> %s/init", dir);
+	assert_string_equal(cur(t, 1, 0, real), want);
+	snprintf(want, sizeof(want), "<kernel> %s", real);
+	assert_string_equal(cur(t, 7, 0, real), want);
+	hm_tracker_free(t);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_cap_and_state),
 		cmocka_unit_test(test_not_creating),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_init_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

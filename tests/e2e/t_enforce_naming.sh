@@ -1,0 +1,71 @@
+#!/bin/bash
+# t_enforce_naming.sh - issue 25 item 4: an exec the enforcer does not
+# judge (its program outside the marks) enters the domain learn would
+# name: a "#!" script by its own path with its directories resolved, not
+# by its interpreter.  Two scripts outside the marks, called through a
+# symlinked directory, read a marked file: the one whose domain (named
+# by the script's resolved path) may read it does; the other's may not
+# and fails with EPERM, logged in its script's domain.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/enforce_lib.sh"
+
+hm_need sh
+hm_enf_setup
+O=$HM_TMP/outside
+mkdir -p "$O/real"
+ln -s real "$O/link"
+chmod 0755 "$O" "$O/real"
+printf '#!/bin/sh\nread x <%s && echo "read $x"\n' "$T/a" >"$O/real/good.sh"
+printf '#!/bin/sh\nread x <%s && echo "read $x"\n' "$T/b" >"$O/real/bad.sh"
+chmod 0755 "$O/real/good.sh" "$O/real/bad.sh"
+R=$(readlink -f "$O/real")
+# each run by a script inside the marks, whose reads place the process
+# before it execs the one outside
+for s in good bad; do
+	printf '#!/bin/sh\nexec %s\n' "$O/link/$s.sh" >"$T/run-$s"
+	chmod 0755 "$T/run-$s"
+done
+H="<kernel> $T/helper"
+hm_enf_policy_from <<EOP
+<kernel>
+use_profile 3
+
+$H
+use_profile 3
+file execute $T/run-good
+file execute $T/run-bad
+
+$H $T/run-good
+use_profile 3
+file read $T/run-good
+file execute $R/good.sh
+
+$H $T/run-bad
+use_profile 3
+file read $T/run-bad
+file execute $R/bad.sh
+
+$H $T/run-good $R/good.sh
+use_profile 3
+file read $T/a
+
+$H $T/run-bad $R/bad.sh
+use_profile 3
+file read $T/a
+EOP
+
+hm_enf_start --mode enforcing
+hm_enf_nobody exec "$T/run-good"
+[ "$HM_ENF_RC" = 0 ] && [ "$HM_ENF_OUT" = "read a" ] ||
+	hm_enf_fail "the script named by its resolved path: $HM_ENF_RC $HM_ENF_OUT"
+hm_enf_nobody exec "$T/run-bad"
+case "$HM_ENF_OUT" in
+*"Operation not permitted"*) ;;
+*) hm_enf_fail "the other script read $T/b: $HM_ENF_RC $HM_ENF_OUT" ;;
+esac
+hm_enf_stop
+hm_enf_log_has "deny pid=[0-9]+ domain=\"$H $T/run-bad $R/bad.sh\" file read $T/b"
+grep -q "/usr/bin/dash\"\|/bin/sh\" file read" "$DLOG" &&
+	hm_enf_fail "a domain was named after the interpreter"
+hm_ok "scripts outside the marks enter the domains learn names: by their resolved path, not their interpreter"

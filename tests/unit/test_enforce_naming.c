@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_enforce_naming.c - an exec the enforcer did not judge (outside
+ * the marks) is named as learn names it (enforcer/exec.c hm_exec_name):
+ * a script by its own path with its directories resolved, not by its
+ * interpreter; a program called through a symlink by the name the
+ * parent domain's execute entry has for its real path.  Real processes,
+ * real /proc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "enforcer_private.h"
+#include "histmac/pattern.h"
+#include "histmac/policy_io.h"
+
+static void put(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* Wait until @pid runs @want (its exe link), up to 5 s. */
+static bool runs(pid_t pid, const char *want)
+{
+	char link[64], have[PATH_MAX];
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	for (int i = 0; i < 500; i++) {
+		ssize_t n = readlink(link, have, sizeof(have) - 1);
+
+		if (n > 0) {
+			have[n] = '\0';
+			if (!strcmp(have, want))
+				return true;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	return false;
+}
+
+static void test_script_name(void **state)
+{
+	char dir[] = "/tmp/hm-exec-name.XXXXXX";
+	char real_dir[PATH_MAX], sh[PATH_MAX], p[PATH_MAX + 64];
+	char want[PATH_MAX + 64], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	int fds[2];
+	bool script;
+	pid_t pid;
+	long n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(realpath(dir, real_dir));
+	assert_non_null(realpath("/bin/sh", sh));
+	snprintf(p, sizeof(p), "%s/real", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(symlink("real", p), 0);
+	snprintf(p, sizeof(p), "%s/real/s.sh", dir);
+	put(p, "#!/bin/sh\nread x\n", 0755);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(fds[0], 0);
+		close(fds[1]);
+		snprintf(p, sizeof(p), "%s/link/s.sh", dir);
+		execl(p, "s.sh", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	assert_true(runs(pid, sh));
+	hm_encode(enc, sh, strlen(sh));
+	n = hm_exec_name(NULL, pid, enc, strlen(enc), name, sizeof(name),
+			 &script);
+	snprintf(want, sizeof(want), "%s/real/s.sh", real_dir);
+	assert_true(n > 0);
+	assert_true(script);
+	assert_string_equal(name, want);
+	close(fds[1]);
+	waitpid(pid, NULL, 0);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+static void test_program_name(void **state)
+{
+	static const char dom[] =
+		"<kernel> /a\n"
+		"file execute /usr/bin/python3 exec.realpath=\"/usr/bin/python3.11\"\n"
+		"file execute /usr/bin/cat\n";
+	struct hm_model *m = hm_model_new();
+	const struct hm_name *dn, *real, *got;
+	const struct hm_domain *d;
+	char sleep_real[PATH_MAX], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	bool script;
+	pid_t pid;
+	long n;
+
+	(void)state;
+	assert_int_equal(hm_policy_parse_domain(m, dom, strlen(dom),
+						HM_DIALECT_26, NULL, NULL), 0);
+	hm_model_relink(m);
+	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
+	d = hm_model_find_domain(m, dn);
+	assert_non_null(d);
+	assert_int_equal(hm_model_intern(m, "/usr/bin/python3.11", 19, &real),
+			 0);
+	got = hm_enf_exec_known(d, real);
+	assert_non_null(got);
+	assert_string_equal(got->str, "/usr/bin/python3");
+	assert_int_equal(hm_model_intern(m, "/usr/bin/cat", 12, &real), 0);
+	assert_ptr_equal(hm_enf_exec_known(d, real)->str, real->str);
+	assert_int_equal(hm_model_intern(m, "/usr/bin/x", 10, &real), 0);
+	assert_null(hm_enf_exec_known(d, real));
+
+	/* an ELF program: not a script, its real path */
+	assert_non_null(realpath("/bin/sleep", sleep_real));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl("/bin/sleep", "sleep", "5", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(runs(pid, sleep_real));
+	hm_encode(enc, sleep_real, strlen(sleep_real));
+	n = hm_exec_name(d, pid, enc, strlen(enc), name, sizeof(name),
+			 &script);
+	assert_true(n > 0);
+	assert_false(script);
+	assert_string_equal(name, sleep_real);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	hm_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_script_name),
+		cmocka_unit_test(test_program_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
