@@ -274,9 +274,13 @@ size_t hm_tracker_program_of(int64_t pid, const char *exe, size_t exe_len,
 	if (pid != 1 || !exe)
 		return exe_len;
 	pthread_once(&init_prog.once, find_init);
+	/* PID 1 before it runs what /sbin/init leads to (an initramfs, a
+	 * boot script): TOMOYO activates at that exec, so until then PID 1
+	 * is in <kernel> itself */
+	*name = NULL;
 	if (!init_prog.real[0] || strlen(init_prog.real) != exe_len ||
 	    memcmp(init_prog.real, exe, exe_len))
-		return exe_len;
+		return 0;
 	*name = init_prog.name;
 	return strlen(init_prog.name);
 }

@@ -605,6 +605,27 @@ static bool is_script(const struct hm_event *ev)
 	return ev->n_paths >= 2 && !is_loader(&ev->paths[1].path);
 }
 
+static bool same_bytes(const struct hm_bytes *a, const struct hm_bytes *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(a->s, b->s, a->len));
+}
+
+/*
+ * Which item of a script's exec is its interpreter: the last that is
+ * neither ld.so nor the script again.  Mostly item 1; but the exec that
+ * activates TOMOYO also holds what the kernel looked up in it, the
+ * policy loader (/sbin/tomoyo-init) and the script once more, before
+ * the interpreter.
+ */
+static uint32_t interp_item(const struct hm_event *ev)
+{
+	for (uint32_t i = ev->n_paths - 1; i > 1; i--)
+		if (!is_loader(&ev->paths[i].path) &&
+		    !same_bytes(&ev->paths[i].path, &ev->paths[0].path))
+			return i;
+	return 1;
+}
+
 /* `file execute PROG` in @dom, with exec.realpath when learning it. */
 static int emit_execute(struct walk *k, const struct hm_proc_view *dom,
 			const struct hm_name *prog,
@@ -638,7 +659,7 @@ static int exec_access(struct walk *k)
 		return r;
 	/* For a script exe= is the interpreter, not the script's realpath. */
 	real = script ? NULL : exe;
-	if (script && (r = path_name(k, 1, false, &interp)) < 0)
+	if (script && (r = path_name(k, interp_item(ev), false, &interp)) < 0)
 		return r;
 	task = (struct hm_task){ .pid = ev->pid, .ppid = ev->ppid,
 				 .exe = exe ? exe->str : NULL,

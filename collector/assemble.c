@@ -1202,6 +1202,29 @@ static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 	return 0;
 }
 
+/*
+ * A create's mode as TOMOYO checks it: on a file system without POSIX
+ * ACLs the kernel has applied the umask by then, which the created
+ * inode's mode shows (what the inode adds, a directory's inherited
+ * setgid bit, is not asked for and stays out).
+ */
+static void umask_applied(struct hm_assembler *as, struct hm_event *ev)
+{
+	if (!ev->created || (ev->kind != HM_EV_OPEN && ev->kind != HM_EV_MKDIR &&
+			     ev->kind != HM_EV_MKNOD))
+		return;
+	for (uint32_t i = 0; i < ev->n_paths; i++) {
+		const struct hm_ev_path *p = &ev->paths[i];
+
+		if (p->nametype != HM_NT_CREATE)
+			continue;
+		if (hm_canon_acl_less(as->canon, p))
+			ev->mode = (ev->mode & ~07777u) |
+				   (ev->mode & p->mode & 07777);
+		return;
+	}
+}
+
 static void socket_call(struct hm_event *ev)
 {
 	static const enum hm_event_kind sub[] = {
@@ -1417,6 +1440,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		return rc;
 	if ((rc = finish_paths(as, ev)) < 0)
 		return rc;
+	umask_applied(as, ev);
 	if ((rc = track_root(as, ev)) < 0)
 		return rc;
 	track_links(as, ev);

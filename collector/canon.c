@@ -47,6 +47,14 @@ struct trail_link {
 	size_t target_len;
 };
 
+/* Does a file system (by device) keep POSIX ACLs?  A few are met. */
+#define ACL_SLOTS 8
+struct acl_slot {
+	bool used;
+	bool acl_less;
+	uint32_t major, minor;
+};
+
 struct hm_canon {
 	bool resolve;
 	struct trail_link links[TRAIL_LINKS];
@@ -57,6 +65,8 @@ struct hm_canon {
 	struct cache_slot *cache;
 	struct hm_collector_stats *st;
 	const struct hm_fs_table *fs;	/* which file systems are named by type */
+	struct acl_slot acl[ACL_SLOTS];	/* file systems without POSIX ACLs */
+	size_t next_acl;
 	struct hm_sbuf lex;	/* lexical result */
 	struct hm_sbuf res;	/* resolution work */
 	struct hm_sbuf tmp;
@@ -113,6 +123,70 @@ void hm_canon_free(struct hm_canon *c)
 bool hm_canon_resolving(const struct hm_canon *c)
 {
 	return c->resolve;
+}
+
+/*
+ * Does the file system of a mountinfo line keep no POSIX ACLs?  What the
+ * kernel's IS_POSIXACL() says is not shown as such: 9p keeps them only
+ * mounted "posixacl", FAT-like and ramfs never, others unless "noacl".
+ */
+static bool line_acl_less(const char *type, const char *opts)
+{
+	static const char *const never[] = {
+		"vfat", "msdos", "exfat", "ramfs", "iso9660", "udf",
+	};
+
+	if (!strcmp(type, "9p"))
+		return !strstr(opts, "posixacl");
+	for (size_t i = 0; i < HM_ARRAY_SIZE(never); i++)
+		if (!strcmp(type, never[i]))
+			return true;
+	return strstr(opts, "noacl") != NULL;
+}
+
+/* The file system mounted from device @major:@minor, by this host's
+ * mountinfo ("ID PARENT MAJ:MIN ROOT DIR OPTS [OPTIONAL...] - TYPE SRC
+ * SUPEROPTS"): without POSIX ACLs?  Unknown: false (the mode asked). */
+static bool dev_acl_less(uint32_t major, uint32_t minor)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, type[64], opts[1024];
+	size_t cap = 0;
+	bool r = false;
+
+	while (f && getline(&line, &cap, f) > 0) {
+		unsigned maj, min;
+		const char *tail = strstr(line, " - ");
+
+		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
+		    maj != major || min != minor || !tail ||
+		    sscanf(tail, " - %63s %*s %1023s", type, opts) != 2)
+			continue;
+		r = line_acl_less(type, opts);
+		break;
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return r;
+}
+
+bool hm_canon_acl_less(struct hm_canon *c, const struct hm_ev_path *p)
+{
+	struct acl_slot *s;
+
+	if (!c->resolve || c->root_len || !p->has_inode)
+		return false;	/* another host's files: not known here */
+	for (size_t i = 0; i < ACL_SLOTS; i++)
+		if (c->acl[i].used && c->acl[i].major == p->dev_major &&
+		    c->acl[i].minor == p->dev_minor)
+			return c->acl[i].acl_less;
+	s = &c->acl[c->next_acl++ % ACL_SLOTS];
+	*s = (struct acl_slot){ .used = true, .major = p->dev_major,
+				.minor = p->dev_minor,
+				.acl_less = dev_acl_less(p->dev_major,
+							 p->dev_minor) };
+	return s->acl_less;
 }
 
 /*

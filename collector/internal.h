@@ -67,6 +67,7 @@ struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
 			      struct hm_collector_stats *st);
 void hm_canon_free(struct hm_canon *c);
 bool hm_canon_resolving(const struct hm_canon *c);
+bool hm_canon_acl_less(struct hm_canon *c, const struct hm_ev_path *p);
 
 /* What canonicalising one name needs to know. */
 struct hm_canon_req {

@@ -275,6 +275,28 @@ static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
  * executable regular file.  Its absolute name into @abs.  Nothing is
  * opened: a file inside the marks would wait for our own answer.
  */
+/* The kernel names a process after the file it executed (comm, 15
+ * bytes): a "#!" script's own name, not its interpreter's. */
+static bool comm_is(int32_t pid, const char *path)
+{
+	char link[64], comm[32];
+	const char *base = strrchr(path, '/');
+	ssize_t n;
+	int fd;
+
+	snprintf(link, sizeof(link), "/proc/%d/comm", pid);
+	fd = open(link, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n - (comm[n - 1] == '\n')] = '\0';
+	base = base ? base + 1 : path;
+	return !strncmp(comm, base, 15) && strlen(comm) == strnlen(base, 15);
+}
+
 static bool script_of(int32_t pid, const char *const *w, int n,
 		      const char *exe, char *abs, size_t cap)
 {
@@ -302,7 +324,11 @@ static bool script_of(int32_t pid, const char *const *w, int n,
 			abs[len] = '/';
 			memcpy(abs + len + 1, w[i], wl + 1);
 		}
-		if (!stat(abs, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+		/* an ELF program given an executable file as argument
+		 * (env, nice, timeout PROG) is not that file: the kernel
+		 * named the process after what it executed */
+		if (!stat(abs, &st) && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111) && comm_is(pid, abs))
 			return true;
 	}
 	return false;

@@ -187,9 +187,12 @@ int hm_tracker_set(struct hm_tracker *t, int64_t pid, int64_t ppid,
  * is named after in "<kernel> PROG": its executable @exe (encoded), but
  * for PID 1 running what /sbin/init leads to, TOMOYO's name of the
  * kernel's exec of /sbin/init (directories resolved: /usr/sbin/init on
- * a merged-/usr system, though it is a symlink to systemd).  The same
- * rule for the learner and the enforcer (enforcer/proc.c).
- * Returns: the length of *@name (borrowed: @exe or a static string).
+ * a merged-/usr system, though it is a symlink to systemd), and for a
+ * PID 1 running anything else nothing (0): it has not reached the exec
+ * that activates TOMOYO, so it is in <kernel> itself.  The same rule for
+ * the learner and the enforcer (enforcer/proc.c).
+ * Returns: the length of *@name (borrowed: @exe or a static string; NULL
+ * when 0).
  */
 size_t hm_tracker_program_of(int64_t pid, const char *exe, size_t exe_len,
 			     const char **name);

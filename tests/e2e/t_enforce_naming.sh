@@ -5,7 +5,10 @@
 # by its interpreter.  Two scripts outside the marks, called through a
 # symlinked directory, read a marked file: the one whose domain (named
 # by the script's resolved path) may read it does; the other's may not
-# and fails with EPERM, logged in its script's domain.
+# and fails with EPERM, logged in its script's domain.  An ELF program
+# outside the marks given an executable file as its first argument (cat
+# SCRIPT FILE, as env, nice or timeout are) is named after itself, not
+# after that file (its parent's policy names no execute entry to tell).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -26,6 +29,9 @@ for s in good bad; do
 	printf '#!/bin/sh\nexec %s\n' "$O/link/$s.sh" >"$T/run-$s"
 	chmod 0755 "$T/run-$s"
 done
+CAT=$(readlink -f /bin/cat)
+printf '#!/bin/sh\nexec %s %s %s\n' "$CAT" "$O/real/good.sh" "$T/a" >"$T/run-cat"
+chmod 0755 "$T/run-cat"
 H="<kernel> $T/helper"
 hm_enf_policy_from <<EOP
 <kernel>
@@ -35,6 +41,7 @@ $H
 use_profile 3
 file execute $T/run-good
 file execute $T/run-bad
+file execute $T/run-cat
 
 $H $T/run-good
 use_profile 3
@@ -53,6 +60,14 @@ file read $T/a
 $H $T/run-bad $R/bad.sh
 use_profile 3
 file read $T/a
+
+$H $T/run-cat
+use_profile 3
+file read $T/run-cat
+
+$H $T/run-cat $CAT
+use_profile 3
+file read $T/a
 EOP
 
 hm_enf_start --mode enforcing
@@ -64,6 +79,9 @@ case "$HM_ENF_OUT" in
 *"Operation not permitted"*) ;;
 *) hm_enf_fail "the other script read $T/b: $HM_ENF_RC $HM_ENF_OUT" ;;
 esac
+hm_enf_nobody exec "$T/run-cat"
+[ "$HM_ENF_RC" = 0 ] && case "$HM_ENF_OUT" in *a) true ;; *) false ;; esac ||
+	hm_enf_fail "cat given a script as argument, named after it: $HM_ENF_RC $HM_ENF_OUT"
 hm_enf_stop
 hm_enf_log_has "deny pid=[0-9]+ domain=\"$H $T/run-bad $R/bad.sh\" file read $T/b"
 grep -q "/usr/bin/dash\"\|/bin/sh\" file read" "$DLOG" &&

@@ -22,6 +22,13 @@ hasnt "$p" '^file read /opt/app/run.sh$' "script: read of itself"
 hasnt "$p" '^file read /usr/bin/ls$' "ELF: read of its own binary"
 has "$p" '^<kernel> /opt/app/run.sh /usr/bin/ls$' "ELF: domain"
 
+learn trig exec-trigger.log
+p="$tmp/trig/domain_policy.conf"
+has "$p" '^file read /bin/sh$' "trigger exec: interpreter read kept"
+hasnt "$p" '^file read /run/hm/tomoyo-init$' "trigger exec: the loader taken for the interpreter"
+awk '/^<kernel>$/ { k = 1; next } /^<kernel> / { k = 0 } k' "$p" >"$tmp/trig/kernel"
+has "$tmp/trig/kernel" '^file execute /run/hm/init' "PID 1 before the trigger: <kernel> executes it"
+
 learn rhel rhel7-objtype.log
 p="$tmp/rhel/domain_policy.conf"
 has "$p" '^file unlink /etc/audit/rules.d/audit.rules$' "objtype=DELETE"
