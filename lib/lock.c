@@ -83,14 +83,51 @@ static int try_once(const char *path, int *fd)
 	return try_once(path, fd);
 }
 
+/*
+ * Make @dir and the parents it lacks (learn -p /new/dir/policy); *@made
+ * is the topmost one made, NULL when @dir existed, so that a failed run
+ * can take away what it made (remove_made()).
+ */
 static int make_dir(const char *dir, char **made)
 {
+	char *p = strdup(dir);
+	size_t n;
+
 	*made = NULL;
-	if (mkdir(dir, 0700) == 0) {
-		*made = strdup(dir);
-		return *made ? 0 : -ENOMEM;
+	if (!p)
+		return -ENOMEM;
+	n = strlen(p);
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && p[i] != '/')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0700) == 0 && !*made && !(*made = strdup(p))) {
+			free(p);
+			return -ENOMEM;
+		}
+		if (i < n)
+			p[i] = '/';
 	}
-	return errno == EEXIST ? 0 : -errno;
+	free(p);
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* rmdir the directory of @file and its parents up to @top, each only
+ * while empty. */
+static void remove_made(const char *file, const char *top)
+{
+	char *p = strdup(file);
+	size_t tl = strlen(top);
+	char *slash = p ? strrchr(p, '/') : NULL;
+
+	if (slash)
+		*slash = '\0';
+	while (p && strlen(p) >= tl && !rmdir(p) && strlen(p) > tl &&
+	       (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	free(p);
 }
 
 static int acquire(const char *path, int wait_s, struct hm_lock_holder *h,
@@ -158,8 +195,8 @@ void hm_lock_release(struct hm_lock *l, bool failed)
 		unlink(l->path);
 		close(l->fd);
 	}
-	if (failed && l->made_dir)
-		rmdir(l->made_dir);	/* only when nothing else is there */
+	if (failed && l->made_dir)	/* only when nothing else is there */
+		remove_made(l->path, l->made_dir);
 	free(l->made_dir);
 	free(l->path);
 	free(l);
