@@ -272,7 +272,22 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Said once a run, not at every periodic save of a live learner. */
+/* In a run's summary: entries kept as '# not in' comments, the policy's
+ * dialect cannot say them (a fact of the dialect, not a failure). */
+static void commented(struct learn *L)
+{
+	const struct hm_convert_stats *st = hm_learn_session_converted(L->s);
+	struct hm_model *m = hm_learn_session_model(L->s);
+	enum hm_dialect dialect = L->sh.dialect >= 0 ?
+				  (enum hm_dialect)L->sh.dialect : m->dialect;
+
+	if (st->n_commented)
+		printf("  kept as '# not in' comments: %lu (%s cannot say "
+		       "them; histmac reads them back)\n", st->n_commented,
+		       hm_dialect_names[dialect]);
+}
+
+/* A live learner's log: said once a run, not at every periodic save. */
 static void say_comments(struct learn *L)
 {
 	const struct hm_convert_stats *st = hm_learn_session_converted(L->s);
@@ -379,7 +394,8 @@ static int run_loop(struct learn *L)
 		hm_diag_free(&L->diag);
 		if (r == HM_SESSION_HELD)
 			continue;	/* nothing saved: said why */
-		say_comments(L);
+		if (live(L))
+			say_comments(L);
 		saved(L);
 		if (live(L))
 			log_new_violations(L);
@@ -422,6 +438,7 @@ static void summary(struct learn *L)
 	if (st.learn.quota_hits)
 		printf("  refused by max_learning_entry: %llu\n",
 		       (unsigned long long)st.learn.quota_hits);
+	commented(L);
 	print_tracker(&st.procs);
 	hm_cli_print_collector_skips(cs, stdout);
 	hm_cli_print_walk_skips(st.walk, stdout);
@@ -573,7 +590,8 @@ HM_CMD(learn)
 		else if (hm_learn_session_save(L.s) || r)
 			status = HM_EXIT_FAIL;
 		hm_cli_print_diag(&L.diag, stderr);
-		say_comments(&L);
+		if (live(&L))
+			say_comments(&L);
 		if (status == HM_EXIT_FAIL && !live(&L))
 			warnx("%s: nothing was saved in %s", CMD, L.policy);
 		else
