@@ -76,8 +76,8 @@ prepare_share() {
 		chmod 755 "$share/guest/wl/$w"
 	done
 	cat >"$share/guest/config" <<EOC
-HM_BUILD='$build'
-HM_SRC='$src'
+HM_BUILD='/run/hm/host$build'
+HM_SRC='/run/hm/host$src'
 HM_PHASE='$phase'
 HM_WORKLOADS='$workloads'
 EOC
