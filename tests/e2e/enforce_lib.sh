@@ -92,8 +92,10 @@ _hm_enf_run() {
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL "$pid"
-		wait "$pid" 2>/dev/null
-		hm_fail "'$*' hung"
+		# (wait says 137: under set -e that alone would end the test
+		# without a word)
+		wait "$pid" 2>/dev/null || true
+		hm_enf_fail "'$*' hung for 20 s; its output: $(cat "$HM_TMP/run.out")"
 	fi
 	wait "$pid" || HM_ENF_RC=$?
 	HM_ENF_OUT=$(cat "$HM_TMP/run.out")
