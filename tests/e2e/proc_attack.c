@@ -47,21 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int read_one(const char *path)
-{
-	char buf[4096];
-	int fd = open(path, O_RDONLY);
+#include "e2e_read.h"
 
-	if (fd < 0 || read(fd, buf, sizeof(buf)) < 0) {
-		printf("read %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	close(fd);
-	printf("read %s: ok\n", path);
-	return 0;
-}
 
 /* Wait (60 s at most) until @argv[2] exists, then read @argv[3...]. */
 static int wait_read(int argc, char **argv)
