@@ -30,7 +30,8 @@ size_mb=${2:-1024}
 dir=${HM_BENCH_DIR:-/var/tmp/histmac-bench}
 export HISTMAC=$build/histmac HM_SRC=$src HM_BUILD=$build
 
-if [ ! -x "$build/bench/bench_collector" ]; then
+if [ ! -x "$build/bench/bench_collector" ] ||
+	[ ! -x "$build/tests/e2e/workload" ]; then
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build "$build" -j "$(nproc)" >/dev/null
 fi
@@ -42,7 +43,7 @@ generate() {
 	HM_AUDIT_MAX_LOG_MB=$((size_mb * 3))
 	# shellcheck source=../tests/e2e/lib.sh
 	. "$src/tests/e2e/lib.sh"
-	hm_need auditd auditctl cc
+	hm_need auditd auditctl
 	hm_build_workload
 	hm_audit_start
 	[ "$HM_AUDIT_PRIVATE" = 1 ] || hm_fail "stop the system auditd first"

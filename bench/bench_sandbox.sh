@@ -48,7 +48,8 @@ execs=$((opens / 1000))
 connects=$((opens / 20))
 
 [ "$(id -u)" = 0 ] || { echo "bench_sandbox: needs root" >&2; exit 3; }
-if [ ! -x "$build/bench/bench_sbx" ] || [ ! -x "$build/histmac" ]; then
+if [ ! -x "$build/bench/bench_sbx" ] || [ ! -x "$build/histmac" ] ||
+	[ ! -x "$build/tests/e2e/tcp_listen" ]; then
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build "$build" -j "$(nproc)" >/dev/null
 fi
@@ -81,7 +82,7 @@ files=()
 for i in $(seq -w 0 4999 | head -n 1000); do files+=("$T/f/$i"); done
 BS=$T/bench_sbx
 cp "$build/bench/bench_sbx" "$BS"
-cc -O2 -o "$tmp/tcp_listen" "$src/tests/e2e/tcp_listen.c"
+cp "$build/tests/e2e/tcp_listen" "$tmp/tcp_listen"
 "${other[@]}" "$tmp/tcp_listen" 0 >"$tmp/port" &
 bench_track "$!"
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/data/record.sh - record the audit snippets in tests/data/ with the
 # real auditd of this machine (see README).  Needs root, auditd and a built
-# histmac:  HISTMAC=/tmp/b/histmac bash tests/data/record.sh [OUTDIR]
+# histmac:  HISTMAC=/tmp/b/histmac HM_BUILD=/tmp/b bash tests/data/record.sh [OUTDIR]
 # Each step of tests/e2e/workload.c runs under a private auditd with
 # `histmac rules` loaded; the records of the events the step caused (its
 # own process and children, loader noise left out) go to OUTDIR/STEP.log.

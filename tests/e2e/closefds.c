@@ -6,7 +6,6 @@
  * do to the sandbox's copy of its table.
  * usage: closefds [--chmod FILE] PROG [ARG...]
  */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>

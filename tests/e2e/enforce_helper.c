@@ -81,7 +81,6 @@
  * Exit: 0 every step worked, 1 an open or read failed, 126 exec failed,
  * 2 usage.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>

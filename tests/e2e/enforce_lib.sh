@@ -2,8 +2,9 @@
 # tests/e2e/enforce_lib.sh - what the enforcer's end-to-end tests share.
 # Source it after lib.sh.
 #
-#   hm_enf_setup          mount a tmpfs at $T (unmounted at exit), build
-#                         tests/e2e/enforce_helper.c into $T/helper and copy
+#   hm_enf_setup          mount a tmpfs at $T (unmounted at exit), install
+#                         tests/e2e/enforce_helper.c's program as $T/helper
+#                         and copy
 #                         it to $T/child, $T/other, $T/unlearned (each name
 #                         is another domain); files $T/a $T/b $T/c
 #   hm_enf_start ARGS...  start `histmac enforce --mark $T ARGS...` under
@@ -22,7 +23,7 @@
 #   hm_enf_log_has RE     the daemon log matches the extended regex RE
 
 hm_enf_setup() {
-	hm_need cc mount umount timeout
+	hm_need mount umount timeout
 	T=$HM_TMP/mnt
 	POL=$HM_TMP/policy
 	mkdir -p "$T"
@@ -30,8 +31,7 @@ hm_enf_setup() {
 	mount -t tmpfs -o size=32m,mode=0755 histmac-e2e "$T" ||
 		hm_fail "cannot mount a tmpfs on $T"
 	hm_on_exit "umount '$T' 2>/dev/null || umount -l '$T'"
-	cc -O2 -pthread -o "$T/helper" "$HM_SRC/tests/e2e/enforce_helper.c" ||
-		hm_fail "cannot build enforce_helper.c"
+	hm_e2e_install enforce_helper "$T/helper"
 	for n in child other unlearned; do
 		cp "$T/helper" "$T/$n"
 	done
@@ -223,10 +223,13 @@ hm_enf_userns() {
 		hm_skip "uid 65534 cannot unshare a user namespace: $HM_ENF_OUT"
 }
 
-# hm_enf_attack [CC FLAGS...]: build tests/e2e/proc_attack.c (attacks on
-# process tracking) into $HM_TMP/attack, outside the marks.
+# hm_enf_attack [-static]: install tests/e2e/proc_attack.c's program
+# (attacks on process tracking) as $HM_TMP/attack, outside the marks;
+# -static: its statically linked variant (tests/e2e/CMakeLists.txt).
 hm_enf_attack() {
-	cc -O2 "$@" -o "$HM_TMP/attack" "$HM_SRC/tests/e2e/proc_attack.c" ||
-		hm_fail "cannot build proc_attack.c"
-	chmod 755 "$HM_TMP/attack"
+	case "$*" in
+	"") hm_e2e_install proc_attack "$HM_TMP/attack" ;;
+	-static) hm_e2e_install proc_attack_static "$HM_TMP/attack" ;;
+	*) hm_fail "hm_enf_attack $*: no such variant in tests/e2e/CMakeLists.txt" ;;
+	esac
 }

@@ -19,7 +19,12 @@
 #                         backlog; everything is restored at exit
 #   hm_audit_marker       write a marker and wait until the log shows it
 #   hm_audit_copy OUT     copy the log written since hm_audit_start
-#   hm_build_workload     compile tests/e2e/workload.c into HM_WORKLOAD
+#   hm_e2e_install NAME DEST
+#                         copy the helper program tests/e2e/NAME.c, as
+#                         CMake built it (HM_BUILD/tests/e2e/NAME, with the
+#                         project's warnings), to DEST; fails if not built
+#   hm_build_workload     install tests/e2e/workload.c's program as
+#                         HM_WORKLOAD (the name from when tests compiled it)
 #   hm_daemon_stamps OUT  "SEC.MSEC SERIAL" of auditd's own events in the log
 #
 # Everything started here is stopped by pid in the exit trap; rules,
@@ -85,10 +90,17 @@ hm_need() {
 	[ "$(id -u)" = 0 ] || hm_skip "needs root"
 }
 
+hm_e2e_install() {
+	local built=$HM_BUILD/tests/e2e/$1
+	[ -x "$built" ] ||
+		hm_fail "no $built: build the tree (cmake --build), or set HM_BUILD"
+	cp "$built" "$2" || hm_fail "cannot copy $built to $2"
+	chmod 755 "$2"
+}
+
 hm_build_workload() {
 	HM_WORKLOAD=$HM_TMP/workload
-	cc -O2 -o "$HM_WORKLOAD" "$HM_SRC/tests/e2e/workload.c" ||
-		hm_fail "cannot build workload.c"
+	hm_e2e_install workload "$HM_WORKLOAD"
 }
 
 # Value of FIELD in `auditctl -s`.

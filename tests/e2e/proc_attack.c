@@ -26,7 +26,6 @@
  * Exit: 0 every step worked, 1 an open or read failed, 2 the attack
  * could not be set up (usage, prctl, ptrace), 126 exec failed.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

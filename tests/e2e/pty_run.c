@@ -7,7 +7,6 @@
  * looks for.  (script(1) forwards its own stdin, and its EOF.)
  * usage: pty_run COMMAND [ARG...]
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -5,13 +5,14 @@
 #   sbx_setup             $bin (histmac, the preload), $w (work tree) and
 #                         $pol (policy dir) in HM_TMP, readable by nobody
 #   as_nobody CMD...      run CMD as uid 65534 (nobody), no groups
-#   sbx_cc NAME           compile tests/e2e/NAME.c into $bin/NAME
+#   sbx_cc NAME           install tests/e2e/NAME.c's program as $bin/NAME
+#                         (lib.sh hm_e2e_install)
 #   sbx_libs PROG...      "file read" entries for what the loader reads to
 #                         run PROG (its libraries by real path, ld.so.cache)
 #   sbx_policy_done       make the policy readable by nobody
 
 sbx_setup() {
-	hm_need setpriv cc ldd
+	hm_need setpriv ldd
 	[ -r "$HM_BUILD/libhistmac-sandbox.so" ] ||
 		hm_fail "no $HM_BUILD/libhistmac-sandbox.so"
 	chmod 755 "$HM_TMP"
@@ -29,7 +30,7 @@ as_nobody() {
 }
 
 sbx_cc() {
-	cc -O2 -o "$bin/$1" "$HM_SRC/tests/e2e/$1.c" || hm_fail "cannot build $1.c"
+	hm_e2e_install "$1" "$bin/$1"
 }
 
 sbx_libs() {

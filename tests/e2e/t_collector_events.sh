@@ -6,7 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-hm_need auditd auditctl cc awk
+hm_need auditd auditctl awk
 hm_build_workload
 hm_audit_start
 "$HISTMAC" rules >"$HM_TMP/rules"

@@ -6,7 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-hm_need auditd auditctl cc awk
+hm_need auditd auditctl awk
 hm_build_workload
 out=$HM_TMP/plugin.tsv
 cat >"$HM_TMP/hm-plugin" <<EOS

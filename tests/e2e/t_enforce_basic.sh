@@ -11,7 +11,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
 
-hm_need auditd auditctl cc
+hm_need auditd auditctl
 hm_enf_setup
 
 # --- learn from the real audit trail ---------------------------------------

@@ -23,7 +23,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
 
-hm_need cc date awk
+hm_need date awk
 hm_enf_setup
 mkdir -p "$HM_TMP/bin"
 cp "$T/helper" "$HM_TMP/bin/fhelper"

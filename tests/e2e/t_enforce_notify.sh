@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
 
-hm_need python3 cc
+hm_need python3
 hm_enf_setup
 hm_enf_policy
 sock=$HM_TMP/notify.sock

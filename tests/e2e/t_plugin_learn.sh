@@ -7,7 +7,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-hm_need auditd auditctl cc awk
+hm_need auditd auditctl awk
 hm_build_workload
 pol=$HM_TMP/policy
 cat >"$HM_TMP/histmac.conf" <<EOC

@@ -16,7 +16,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-hm_need auditd auditctl setpriv cc
+hm_need auditd auditctl setpriv
 [ -r "$HM_BUILD/libhistmac-sandbox.so" ] || hm_fail "no $HM_BUILD/libhistmac-sandbox.so"
 
 # Everything nobody runs or reads lives in our temp dir.
@@ -27,8 +27,7 @@ pol=$HM_TMP/policy
 mkdir -p "$bin" "$w/etc" "$w/out" "$w/other" "$pol"
 cp "$HISTMAC" "$bin/histmac"
 cp "$HM_BUILD/libhistmac-sandbox.so" "$bin/"
-cc -O2 -o "$bin/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" ||
-	hm_fail "cannot build tcp_listen.c"
+hm_e2e_install tcp_listen "$bin/tcp_listen"
 echo "name=demo" >"$w/etc/app.conf"
 echo "s3cret" >"$w/etc/secret"
 chmod 777 "$w/out" "$w/other"

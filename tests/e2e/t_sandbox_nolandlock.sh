@@ -12,15 +12,14 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-hm_need cc setpriv ldd
+hm_need setpriv ldd
 
 chmod 755 "$HM_TMP"
 w=$HM_TMP/w
 pol=$HM_TMP/policy
 mkdir -p "$w" "$pol"
 chmod 777 "$w"
-cc -O2 -o "$HM_TMP/no_landlock" "$HM_SRC/tests/e2e/no_landlock.c" ||
-	hm_fail "cannot build no_landlock.c"
+hm_e2e_install no_landlock "$HM_TMP/no_landlock"
 cp "$HISTMAC" "$HM_TMP/histmac"
 [ -r "$HM_BUILD/libhistmac-sandbox.so" ] && cp "$HM_BUILD/libhistmac-sandbox.so" "$HM_TMP/"
 

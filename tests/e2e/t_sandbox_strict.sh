@@ -12,8 +12,7 @@ set -eu
 . "$(dirname "$0")/sandbox_lib.sh"
 
 sbx_setup
-cc -O2 -static -o "$bin/try_static" "$HM_SRC/tests/e2e/try_open.c" ||
-	hm_fail "cannot build a static try_open"
+hm_e2e_install try_open_static "$bin/try_static"
 echo p >"$w/pfile"
 echo c >"$w/cfile"
 chmod 644 "$w/pfile" "$w/cfile"

@@ -10,7 +10,6 @@
  * Every path it touches is under DIR.  Steps print nothing on success and
  * exit 1 with a message on the first unexpected failure.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
