@@ -12,16 +12,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "histmac/procfs.h"
 #include "histmac/store.h"
 
 /* Our own command line, for the next writer's error message. */
 static void own_command(char *buf, size_t size)
 {
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+	ssize_t n = hm_procfs_cmdline(0, buf, size);
 
-	if (fd >= 0)
-		close(fd);
 	if (n <= 0) {
 		snprintf(buf, size, "histmac");
 		return;

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "histmac/enforce.h"
 #include "histmac/policy_io.h"
+#include "histmac/procfs.h"
 #include "histmac/sandbox.h"
 #include "../sandbox/landlock_abi.h"
 #include "../sandbox/table.h"
@@ -232,27 +233,15 @@ static char *ancestry_domain(struct hm_model *m)
 	pid_t pid = getppid();
 
 	while (pid > 0 && n < HM_ARRAY_SIZE(chain)) {
-		char path[64], exe[PATH_MAX], stat[512];
-		ssize_t len;
-		FILE *f;
-		char *rp;
+		char exe[PATH_MAX];
+		struct hm_procfs_stat st;
 
-		snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-		len = readlink(path, exe, sizeof(exe) - 1);
-		if (len <= 0)
+		if (hm_procfs_exe(pid, exe, sizeof(exe)) <= 0)
 			break;
-		exe[len] = '\0';
 		chain[n++] = strdup(exe);
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		f = fopen(path, "r");
-		if (!f || !fgets(stat, sizeof(stat), f)) {
-			if (f)
-				fclose(f);
+		if (hm_procfs_stat(pid, &st))
 			break;
-		}
-		fclose(f);
-		rp = strrchr(stat, ')');
-		pid = rp ? (pid_t)strtol(rp + 4, NULL, 10) : 0;
+		pid = (pid_t)st.ppid;
 	}
 	while (n--) {
 		char *next = NULL;

@@ -21,6 +21,7 @@
 #include "enforcer_private.h"
 #include "histmac/naming.h"
 #include "histmac/pattern.h"
+#include "histmac/procfs.h"
 
 /* The oldest (@newest false) or newest pending exec of @pid, or NULL. */
 static struct hm_pending_exec *find_by_age(struct hm_execs *x, int32_t pid,
@@ -249,19 +250,9 @@ bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
 		     int max)
 {
-	char path[64];
-	ssize_t n;
-	int fd, k = 0;
+	ssize_t n = hm_procfs_cmdline(pid, buf, cap);
+	int k = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, cap - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	for (ssize_t i = 0; i < n && k < max; i += (ssize_t)strlen(buf + i) + 1)
 		w[k++] = buf + i;
 	return k;
@@ -282,14 +273,9 @@ static bool comm_is(int32_t pid, const char *path)
 	char link[64], comm[32];
 	const char *base = strrchr(path, '/');
 	ssize_t n;
-	int fd;
 
 	snprintf(link, sizeof(link), "/proc/%d/comm", pid);
-	fd = open(link, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, comm, sizeof(comm) - 1);
-	close(fd);
+	n = hm_procfs_read(link, comm, sizeof(comm));
 	if (n <= 0)
 		return false;
 	comm[n - (comm[n - 1] == '\n')] = '\0';

@@ -26,6 +26,7 @@
 
 #include "enforcer_private.h"
 #include "histmac/pattern.h"
+#include "histmac/procfs.h"
 
 struct hm_tid {
 	int32_t tid;			/* 0: free */
@@ -200,52 +201,18 @@ void hm_proc_free(struct hm_proc *p)
 
 /* ------------------------------------------------------------ /proc */
 
-/* Read a small /proc file into @buf (NUL-terminated). */
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, cap - 1);
-	if (n < 0)
-		n = -errno;
-	else
-		buf[n] = '\0';
-	close(fd);
-	return n;
-}
-
 /* ppid and start time (clock ticks) from /proc/PID/stat. */
 static int proc_stat(int32_t pid, int64_t *ppid, uint64_t *start)
 {
-	char path[64];
-	char buf[1024];
-	char *p;
-	ssize_t n;
-	int field = 2;
+	struct hm_procfs_stat st;
+	int r = hm_procfs_stat(pid, &st);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	n = read_small(path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n == -ENOENT ? -ESRCH : (int)n;
-	p = strrchr(buf, ')');	/* comm may hold anything but ')' last */
-	if (!p)
-		return -EINVAL;
-	p++;
-	while (*p && field < 22) {
-		while (*p == ' ')
-			p++;
-		field++;
-		if (field == 4)
-			*ppid = strtoll(p, NULL, 10);
-		if (field == 22 && start)
-			*start = strtoull(p, NULL, 10);
-		while (*p && *p != ' ')
-			p++;
-	}
-	return field == 22 ? 0 : -EINVAL;
+	if (r)
+		return r;
+	*ppid = st.ppid;
+	if (start)
+		*start = st.start;
+	return 0;
 }
 
 /**
@@ -279,27 +246,24 @@ bool hm_proc_maps_exec(const char *line, unsigned dev_major,
  */
 int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx)
 {
-	char path[64];
 	char buf[4096];
 	const char *p;
 	unsigned long long v[4];
-	ssize_t n;
+	ssize_t n = hm_procfs_status(pid, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	n = read_small(path, buf, sizeof(buf));
 	if (n < 0)
-		return (int)n == -ENOENT ? -ESRCH : (int)n;
+		return (int)n;
 	memset(ctx, 0, sizeof(*ctx));
-	p = strstr(buf, "\nPPid:");
+	p = hm_procfs_field(buf, "PPid");
 	if (p)
-		ctx->ppid = strtoull(p + 6, NULL, 10);
-	p = strstr(buf, "\nUid:");
-	if (!p || sscanf(p + 5, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		ctx->ppid = strtoull(p, NULL, 10);
+	p = hm_procfs_field(buf, "Uid");
+	if (!p || sscanf(p, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
 			 &v[3]) != 4)
 		return -EINVAL;
 	ctx->uid = v[0], ctx->euid = v[1], ctx->suid = v[2], ctx->fsuid = v[3];
-	p = strstr(buf, "\nGid:");
-	if (!p || sscanf(p + 5, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
+	p = hm_procfs_field(buf, "Gid");
+	if (!p || sscanf(p, "%llu %llu %llu %llu", &v[0], &v[1], &v[2],
 			 &v[3]) != 4)
 		return -EINVAL;
 	ctx->gid = v[0], ctx->egid = v[1], ctx->sgid = v[2], ctx->fsgid = v[3];
@@ -471,19 +435,16 @@ static void tid_forget(struct hm_proc *p, int32_t tid)
 /* Tgid: from /proc/TID/status (a thread we saw no fork of). */
 static int tgid_of(int32_t tid, int32_t *out)
 {
-	char path[64];
 	char buf[4096];
 	const char *t;
-	ssize_t n;
+	ssize_t n = hm_procfs_status(tid, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	n = read_small(path, buf, sizeof(buf));
 	if (n < 0)
-		return (int)n == -ENOENT ? -ESRCH : (int)n;
-	t = strstr(buf, "\nTgid:");
+		return (int)n;
+	t = hm_procfs_field(buf, "Tgid");
 	if (!t)
 		return -EINVAL;
-	*out = (int32_t)strtol(t + 6, NULL, 10);
+	*out = (int32_t)strtol(t, NULL, 10);
 	return *out > 0 ? 0 : -EINVAL;
 }
 
@@ -521,15 +482,13 @@ int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out)
 /* TracerPid of task @pid (/proc/PID/status), 0 when not traced or gone. */
 static int32_t read_tracer(int32_t pid)
 {
-	char path[64];
 	char buf[4096];
 	const char *t;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0 ||
-	    !(t = strstr(buf, "\nTracerPid:")))
+	if (hm_procfs_status(pid, buf, sizeof(buf)) <= 0 ||
+	    !(t = hm_procfs_field(buf, "TracerPid")))
 		return 0;
-	return (int32_t)strtol(t + 11, NULL, 10);
+	return (int32_t)strtol(t, NULL, 10);
 }
 
 /*
@@ -820,16 +779,16 @@ static bool group_alive(int32_t tgid, int32_t tid)
 		return false;
 	while (!alive && (de = readdir(d))) {
 		long t = strtol(de->d_name, NULL, 10);
-		const char *st;
+		struct hm_procfs_stat st;
 
 		if (t <= 0 || t == tgid || t == tid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/stat", tgid,
 			 de->d_name);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
+		if (hm_procfs_read(path, buf, sizeof(buf)) <= 0 ||
+		    hm_procfs_parse_stat(buf, &st))
 			continue;
-		st = strrchr(buf, ')');
-		alive = st && st[1] == ' ' && st[2] != 'Z' && st[2] != 'X';
+		alive = st.state != 'Z' && st.state != 'X';
 	}
 	closedir(d);
 	return alive;
@@ -926,8 +885,8 @@ int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 static void note_yama(void)
 {
 	char buf[16];
-	ssize_t n = read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
-			       sizeof(buf));
+	ssize_t n = hm_procfs_read("/proc/sys/kernel/yama/ptrace_scope", buf,
+				   sizeof(buf));
 
 	if (n > 0 && atoi(buf) >= 1)
 		return;
