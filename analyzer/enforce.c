@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "histmac/enforce.h"
+#include "histmac/kernel_names.h"
 #include "histmac/naming.h"
 #include "histmac/pattern.h"
 #include "map.h"

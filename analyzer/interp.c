@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "histmac/enforce.h"
+#include "histmac/kernel_names.h"
 
 /* The interpreter an executable names: "#!" line or ELF PT_INTERP. */
 static char *elf_interp(int fd, const unsigned char *h, size_t n)

@@ -8,6 +8,7 @@
 #define HISTMAC_CLI_EXPORT_H
 
 #include "cli.h"
+#include "histmac/check_result.h"
 #include "histmac/exporter.h"
 
 /**

@@ -15,6 +15,7 @@
 #include "cli_export.h"
 #include "histmac/policy_io.h"
 #include "histmac/store.h"
+#include "histmac/xml_import.h"
 
 #define CMD "import"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "histmac/enforce.h"
+#include "histmac/kernel_names.h"
 #include "histmac/policy_io.h"
 #include "histmac/procfs.h"
 #include "histmac/sandbox.h"

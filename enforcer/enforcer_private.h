@@ -45,6 +45,7 @@
 
 #include "histmac/enforce.h"
 #include "histmac/enforcer.h"
+#include "histmac/kernel_names.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/store.h"

@@ -8,6 +8,7 @@
 #define HISTMAC_EXPORTERS_PRIVATE_H
 
 #include "formats_private.h"
+#include "histmac/exporter.h"
 
 /* --------------------------------------------------------- domain tree */
 

@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-#include "histmac/exporter.h"
+#include "histmac/check_result.h"
+#include "histmac/export_format.h"
 #include "histmac/sbuf.h"
 
 /* ----------------------------------------------------------- summaries */

@@ -27,6 +27,7 @@
 
 #include "formats_private.h"
 #include "histmac/pattern.h"
+#include "histmac/xml_import.h"
 #include "tomoyo_private.h"
 
 #define MAX_COND_ITEMS 64

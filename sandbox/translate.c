@@ -23,7 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "histmac/enforce.h"
+#include "histmac/kernel_names.h"
 #include "histmac/naming.h"
 #include "histmac/pattern.h"
 #include "internal.h"

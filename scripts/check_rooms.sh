@@ -6,7 +6,11 @@
 #      leaves undefined (nm -u) is defined in that room or in a room
 #      below it (BUILD_DIR/rooms.txt, which CMake writes from the links
 #      CMakeLists.txt gives each room);
-#   3. (reported, not failed) cycles between the files of one room: file
+#   3. one face per room: the functions and objects a public header
+#      (include/histmac/*.h) declares are all defined in one room's
+#      library (a header that spoke for two rooms would let a room reach
+#      the one above it through a header it may include);
+#   4. (reported, not failed) cycles between the files of one room: file
 #      A uses a symbol of file B and B one of A (nm per object file).
 # usage: scripts/check_rooms.sh BUILD_DIR     (ctest: lint/rooms)
 # Exit: 0 clean, 1 a rule broken (each listed), 2 usage.
@@ -68,7 +72,23 @@ for room in "${!links[@]}"; do
 	fi
 done
 
-# 3. file cycles inside a room (information)
+# 3. one room per public header: the hm_* names its declarations (not its
+# comments) end in "(", "[" or ";", looked up in the rooms' definitions
+for h in "$src"/include/histmac/*.h; do
+	grep -vE '^[[:space:]]*(\*|/\*)' "$h" |
+		grep -oE '\bhm_[a-z0-9_]+[[:space:]]*[[(;]' |
+		grep -oE 'hm_[a-z0-9_]+' | sort -u >"$tmp/decl"
+	for room in "${!links[@]}"; do
+		comm -12 "$tmp/decl" "$tmp/$room.def" | sed "s/\$/ $room/"
+	done | sort >"$tmp/owners"
+	if [ "$(awk '{ print $2 }' "$tmp/owners" | sort -u | wc -l)" -gt 1 ]; then
+		status=1
+		echo "check_rooms: ${h#"$src"/} speaks for more than one room:"
+		awk '{ print "  " $1 " (" $2 ")" }' "$tmp/owners"
+	fi
+done
+
+# 4. file cycles inside a room (information)
 for room in "${!links[@]}"; do
 	nm -A "${lib[$room]}" 2>/dev/null | awk '
 		{ split($1, p, ":"); obj = p[2] }
@@ -87,5 +107,5 @@ for room in "${!links[@]}"; do
 			}
 		}' room="$room" | sort
 done
-[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms"
+[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms, one room per public header"
 exit "$status"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "histmac/exporter.h"
+#include "histmac/xml_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "histmac/enforce.h"
+#include "histmac/kernel_names.h"
 #include "histmac/pattern.h"
 #include "histmac/policy_io.h"
 

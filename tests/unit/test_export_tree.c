@@ -16,6 +16,7 @@
 #include <libxml/xpath.h>
 
 #include "export_fixture.h"
+#include "histmac/check_result.h"
 
 /* ------------------------------------------------------------ text tree */
 

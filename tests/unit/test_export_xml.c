@@ -17,6 +17,7 @@
 
 #include "export_fixture.h"
 #include "../../formats/formats_private.h"
+#include "histmac/xml_import.h"
 
 static const char rich_exception[] =
 	"path_group LIBS /lib/\\*.so\\*\n"

@@ -23,11 +23,13 @@
 #include <cmocka.h>
 
 #include "histmac/collector.h"
+#include "histmac/check_result.h"
 #include "histmac/exporter.h"
 #include "histmac/history.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
+#include "histmac/xml_import.h"
 
 /* ------------------------------------------------ failing allocations */
 

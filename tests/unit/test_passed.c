@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "histmac/check_out.h"
+#include "histmac/check_result.h"
 #include "histmac/exporter.h"
 #include "histmac/learn.h"
 #include "histmac/passed.h"
