@@ -26,8 +26,8 @@
 #include "histmac/naming.h"
 #include "internal.h"
 
-#define CACHE_SLOTS	4096	/* directories */
-#define NAME_SLOTS	8192	/* whole names */
+#define CACHE_SLOTS	HM_CANON_DIR_SLOTS
+#define NAME_SLOTS	HM_CANON_NAME_SLOTS
 #define CACHE_MAX_KEY	1024
 #define MAX_LINKS	40
 #define TRAIL_LINKS	256
@@ -714,25 +714,28 @@ static struct name_slot *name_slot(struct hm_canon *c,
 	return &c->names[*h % NAME_SLOTS];
 }
 
-/* c->res from the whole-name cache, when it holds c->lex as @r asks for
- * it and (checked) the record's object is what was seen there. */
-static bool name_hit(struct hm_canon *c, const struct hm_canon_req *r)
+/*
+ * c->lex as @r asks for it, from the whole-name cache: 1 resolved into
+ * c->res, 0 not the record's object (what was seen there is another), -1
+ * not cached, -ENOMEM.
+ */
+static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
 {
 	uint32_t h;
 	struct name_slot *n = name_slot(c, r, &h);
 
 	if (!slot_is(&n->e, c->lex.s, c->lex.len, h) ||
 	    n->flags != name_flags(r) || slot_state(c, &n->e) != 0)
-		return false;
+		return -1;
 	if (r->rec && r->rec->has_inode) {
 		if (!n->seen.known)
 			stat_seen(c, n->e.val, n->e.val_len,
 				  r->follow_last || r->program, &n->seen);
 		if (!seen_is(&n->seen, r->rec))
-			return false;
+			return 0;
 	}
 	hm_sbuf_reset(&c->res);
-	return hm_sbuf_add(&c->res, n->e.val, n->e.val_len) == 0;
+	return hm_sbuf_add(&c->res, n->e.val, n->e.val_len) < 0 ? -ENOMEM : 1;
 }
 
 static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
@@ -764,18 +767,26 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	size_t len = c->lex.len, slash = len;
 	bool check = r->rec && r->rec->has_inode;
 	struct seen sn;
-	int rc;
+	int rc = 0, hit;
 
 	c->n_names++;
-	if (name_hit(c, r)) {
-		c->st->namecache_hits++;
-		c->st->resolved++;
-		return 0;
-	}
-	c->st->namecache_misses++;
 	while (slash > 0 && p[slash - 1] != '/')
 		slash--;
-	for (int attempt = 0; attempt < 2; attempt++) {
+	hit = name_hit(c, r);
+	if (hit == -ENOMEM)
+		return hit;
+	if (hit < 0) {
+		c->st->namecache_misses++;
+	} else {
+		c->st->namecache_hits++;
+		if (hit == 1) {
+			c->st->resolved++;
+			return 0;
+		}
+	}
+	/* another object than the one seen: resolving again finds the
+	 * same, unless the files changed (then the name is not cached) */
+	for (int attempt = 0; hit < 0 && attempt < 2; attempt++) {
 		c->trail_dep = false;
 		rc = resolve_once(c, slash, r, attempt == 0, &sn);
 		if (rc == -ENOMEM)
