@@ -7,12 +7,16 @@
  * CWD when relative, "." ".." and "//" are removed, and, when asked,
  * symlinks are resolved through the filesystem (of this host, or under a
  * --resolve-root image), the result being checked against the record's
- * inode and device.  Directory parts are resolved through a fixed-size
- * cache (direct mapped, counted); the last component is looked at per
- * event, only when the operation follows it.  /proc/... becomes proc:/...,
- * with the event's own pid as proc:/self.
+ * inode and device.  Two fixed-size caches (direct mapped, counted) hold
+ * resolved directories and resolved whole names with what was found
+ * there, so a name seen before costs no system call and a new one in a
+ * known directory one (docs/PATHS.md "Cost"); following a live log they
+ * are rechecked.  /proc/... becomes proc:/..., with the event's own pid
+ * as proc:/self.
  *
- * Owns: the cache and a scratch buffer.  Results go to the caller's arena.
+ * Owns: the caches, the trail's links and scratch buffers, all per
+ * instance (the order of the log matters: one per ordered stream).
+ * Results go to the caller's arena.
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +32,7 @@
 
 #define CACHE_SLOTS	HM_CANON_DIR_SLOTS
 #define NAME_SLOTS	HM_CANON_NAME_SLOTS
+#define CACHE_WAYS	2	/* a name may sit in either slot of its set */
 #define CACHE_MAX_KEY	1024
 #define MAX_LINKS	40
 #define TRAIL_LINKS	256
@@ -51,19 +56,16 @@ struct cache_slot {
 	char *val;		/* resolved */
 	size_t val_len;
 	uint32_t hash;
+	uint8_t flags;		/* a name: NAME_FOLLOW | NAME_PROGRAM */
 	bool trail;		/* a lookup missed on disk: the trail's
 				 * links may have decided it */
 	uint32_t trail_gen;	/* c->trail_gen when made */
 	uint64_t epoch;		/* c->epoch when made */
-	uint64_t checked;	/* c->names when made or last checked */
-	struct seen id;		/* directory, live: stat() of the key */
-};
-
-/* A whole name: how it was asked, and what was at the result. */
-struct name_slot {
-	struct cache_slot e;
-	uint8_t flags;		/* NAME_FOLLOW | NAME_PROGRAM */
-	struct seen seen;	/* the record's inode is checked against it */
+	uint64_t checked;	/* c->n_names when made or last checked */
+	uint64_t used;		/* c->n_names when last used */
+	struct seen seen;	/* a name: what is at val (the record's inode
+				 * is checked against it); a directory,
+				 * live: stat() of the key */
 };
 
 #define NAME_FOLLOW	1
@@ -92,8 +94,8 @@ struct hm_canon {
 	size_t next_link;	/* the oldest, replaced when full */
 	char *root;		/* resolve root without trailing '/', or "" */
 	size_t root_len;
-	struct cache_slot *cache;	/* directories, direct mapped */
-	struct name_slot *names;	/* whole names, direct mapped */
+	struct cache_slot *cache;	/* directories, sets of CACHE_WAYS */
+	struct cache_slot *names;	/* whole names, likewise */
 	bool live;		/* the log is followed as it is written */
 	bool trail_dep;		/* this resolution missed on disk */
 	uint32_t trail_gen;	/* bumped when the trail's links change */
@@ -149,8 +151,8 @@ void hm_canon_free(struct hm_canon *c)
 	}
 	if (c->names) {
 		for (size_t i = 0; i < NAME_SLOTS; i++) {
-			free(c->names[i].e.key);
-			free(c->names[i].e.val);
+			free(c->names[i].key);
+			free(c->names[i].val);
 		}
 		free(c->names);
 	}
@@ -543,11 +545,28 @@ static bool seen_is(const struct seen *sn, const struct hm_ev_path *rec)
 	       sn->major == rec->dev_major && sn->minor == rec->dev_minor;
 }
 
-static bool slot_is(const struct cache_slot *s, const char *key, size_t len,
-		    uint32_t h)
+/*
+ * The slot of @key asked with @flags in the set of @cache (@slots in all)
+ * for @h, or NULL; *@put: where it would go (an empty slot of the set,
+ * else the one used longest ago).
+ */
+static struct cache_slot *slot_find(struct cache_slot *cache, size_t slots,
+				    const char *key, size_t len, uint32_t h,
+				    uint8_t flags, struct cache_slot **put)
 {
-	return s->key && s->hash == h && s->key_len == len &&
-	       !memcmp(s->key, key, len);
+	struct cache_slot *set = &cache[h % (slots / CACHE_WAYS) * CACHE_WAYS];
+
+	*put = set;
+	for (size_t i = 0; i < CACHE_WAYS; i++) {
+		struct cache_slot *s = &set[i];
+
+		if (s->key && s->hash == h && s->flags == flags &&
+		    s->key_len == len && !memcmp(s->key, key, len))
+			return s;
+		if (!s->key || ((*put)->key && s->used < (*put)->used))
+			*put = s;
+	}
+	return NULL;
 }
 
 /* Can @s be used: 0 as it is, 1 after a check (live: it is old), -1 not
@@ -559,12 +578,15 @@ static int slot_state(const struct hm_canon *c, const struct cache_slot *s)
 	return c->live && c->n_names - s->checked >= HM_CANON_RECHECK;
 }
 
-/* @s := @key -> @val, made now; a slot emptied when out of memory. */
+/* @s := @key (asked with @flags) -> @val, made now; a slot emptied when
+ * out of memory.  @s held another name: @evictions counts it. */
 static void slot_fill(struct hm_canon *c, struct cache_slot *s,
-		      const char *key, size_t len, const struct hm_sbuf *val,
-		      uint32_t h, uint64_t *evictions)
+		      const char *key, size_t len, uint8_t flags,
+		      const struct hm_sbuf *val, uint32_t h,
+		      uint64_t *evictions)
 {
-	if (s->key && !slot_is(s, key, len, h))
+	if (s->key && (s->flags != flags || s->key_len != len ||
+		       memcmp(s->key, key, len)))
 		(*evictions)++;
 	free(s->key);
 	free(s->val);
@@ -579,10 +601,11 @@ static void slot_fill(struct hm_canon *c, struct cache_slot *s,
 	s->key_len = len;
 	s->val_len = val->len;
 	s->hash = h;
+	s->flags = flags;
 	s->trail = c->trail_dep;
 	s->trail_gen = c->trail_gen;
 	s->epoch = c->epoch;
-	s->checked = c->n_names;
+	s->checked = s->used = c->n_names;
 }
 
 /* Live: does the directory @s names still lead where it did?  One
@@ -595,7 +618,7 @@ static bool dir_unchanged(struct hm_canon *c, struct cache_slot *s)
 		return false;
 	c->st->dircache_rechecks++;
 	stat_seen(c, s->key, s->key_len, true, &now);
-	if (!seen_same(&now, &s->id))
+	if (!seen_same(&now, &s->seen))
 		return false;
 	s->checked = c->n_names;
 	return true;
@@ -606,14 +629,17 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 		       bool use_cache, struct hm_sbuf *out)
 {
 	uint32_t h = hm_hash_bytes(dir, len);
-	struct cache_slot *s = &c->cache[h % CACHE_SLOTS];
-	bool mine = slot_is(s, dir, len, h), outer = c->trail_dep;
-	int state = mine ? slot_state(c, s) : -1;
+	struct cache_slot *put;
+	struct cache_slot *s = slot_find(c->cache, CACHE_SLOTS, dir, len, h, 0,
+					 &put);
+	bool outer = c->trail_dep;
+	int state = s ? slot_state(c, s) : -1;
 	int rc;
 
 	if (use_cache && (state == 0 || (state == 1 && dir_unchanged(c, s)))) {
 		c->st->dircache_hits++;
 		c->trail_dep |= s->trail;
+		s->used = c->n_names;
 		hm_sbuf_reset(out);
 		return hm_sbuf_add(out, s->val, s->val_len);
 	}
@@ -622,12 +648,14 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 	rc = resolve(c, dir, len, true, out);
 	if (rc == 0 && len <= CACHE_MAX_KEY) {
 		/* names resolved through the old value are stale */
-		if (mine && (s->val_len != out->len ||
-			     memcmp(s->val, out->s, out->len)))
+		if (s && (s->val_len != out->len ||
+			  memcmp(s->val, out->s, out->len)))
 			c->epoch++;
-		slot_fill(c, s, dir, len, out, h, &c->st->dircache_evictions);
+		s = s ? s : put;
+		slot_fill(c, s, dir, len, 0, out, h,
+			  &c->st->dircache_evictions);
 		if (c->live && s->key)
-			stat_seen(c, dir, len, true, &s->id);
+			stat_seen(c, dir, len, true, &s->seen);
 	}
 	c->trail_dep |= outer;
 	return rc;
@@ -706,12 +734,16 @@ static uint8_t name_flags(const struct hm_canon_req *r)
 	       (r->program ? NAME_PROGRAM : 0);
 }
 
-static struct name_slot *name_slot(struct hm_canon *c,
-				   const struct hm_canon_req *r, uint32_t *h)
+/* The slot of c->lex asked as @r asks, or NULL; *@put, *@h: see
+ * slot_find(). */
+static struct cache_slot *name_find(struct hm_canon *c,
+				    const struct hm_canon_req *r,
+				    struct cache_slot **put, uint32_t *h)
 {
 	*h = hm_hash_bytes(c->lex.s, c->lex.len) ^
 	     (name_flags(r) * 0x9e3779b1u);
-	return &c->names[*h % NAME_SLOTS];
+	return slot_find(c->names, NAME_SLOTS, c->lex.s, c->lex.len, *h,
+			 name_flags(r), put);
 }
 
 /*
@@ -721,34 +753,37 @@ static struct name_slot *name_slot(struct hm_canon *c,
  */
 static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
 {
+	struct cache_slot *put;
 	uint32_t h;
-	struct name_slot *n = name_slot(c, r, &h);
+	struct cache_slot *n = name_find(c, r, &put, &h);
 
-	if (!slot_is(&n->e, c->lex.s, c->lex.len, h) ||
-	    n->flags != name_flags(r) || slot_state(c, &n->e) != 0)
+	if (!n || slot_state(c, n) != 0)
 		return -1;
+	n->used = c->n_names;
 	if (r->rec && r->rec->has_inode) {
 		if (!n->seen.known)
-			stat_seen(c, n->e.val, n->e.val_len,
+			stat_seen(c, n->val, n->val_len,
 				  r->follow_last || r->program, &n->seen);
 		if (!seen_is(&n->seen, r->rec))
 			return 0;
 	}
 	hm_sbuf_reset(&c->res);
-	return hm_sbuf_add(&c->res, n->e.val, n->e.val_len) < 0 ? -ENOMEM : 1;
+	return hm_sbuf_add(&c->res, n->val, n->val_len) < 0 ? -ENOMEM : 1;
 }
 
 static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
 		       const struct seen *sn)
 {
+	struct cache_slot *put;
 	uint32_t h;
-	struct name_slot *n = name_slot(c, r, &h);
+	struct cache_slot *n;
 
 	if (c->lex.len > CACHE_MAX_KEY || (sn->known && sn->err == -ENOMEM))
 		return;
-	slot_fill(c, &n->e, c->lex.s, c->lex.len, &c->res, h,
+	n = name_find(c, r, &put, &h);
+	n = n ? n : put;
+	slot_fill(c, n, c->lex.s, c->lex.len, name_flags(r), &c->res, h,
 		  &c->st->namecache_evictions);
-	n->flags = name_flags(r);
 	n->seen = *sn;
 }
 
