@@ -7,7 +7,7 @@
  * CWD when relative, "." ".." and "//" are removed, and, when asked,
  * symlinks are resolved through the filesystem (of this host, or under a
  * --resolve-root image), the result being checked against the record's
- * inode and device.  Two fixed-size caches (direct mapped, counted) hold
+ * inode and device.  Two fixed-size caches (sets of two, counted) hold
  * resolved directories and resolved whole names with what was found
  * there, so a name seen before costs no system call and a new one in a
  * known directory one (docs/PATHS.md "Cost"); following a live log they

@@ -75,7 +75,7 @@ bool hm_canon_resolving(const struct hm_canon *c);
  * the files as they are now, which do not change with its records.
  */
 #define HM_CANON_RECHECK	4096
-/* The bounds: resolved directories and whole names, direct mapped. */
+/* The bounds: resolved directories and whole names (sets of two). */
 #define HM_CANON_DIR_SLOTS	4096
 #define HM_CANON_NAME_SLOTS	8192
 void hm_canon_set_live(struct hm_canon *c, bool live);
