@@ -119,6 +119,14 @@ static void test_eviction(void **state)
 	fx_close(&f);
 }
 
+/* d/f is resolved (cached), then d replaced by a symlink to other/. */
+static void d_becomes_link(struct fx *f)
+{
+	sh(f, "mkdir d other && touch d/f d/g other/f other/g");
+	assert_string_equal(canon(f, "/d/f"), "/d/f");
+	sh(f, "rm -r d && ln -s other d");
+}
+
 /*
  * Following a log, a directory is replaced by a symlink to another one:
  * trusted until the trail says something moved, or HM_CANON_RECHECK
@@ -130,9 +138,7 @@ static void test_live_replaced(void **state)
 
 	(void)state;
 	fx_open(&f, true);
-	sh(&f, "mkdir d other && touch d/f d/g other/f other/g");
-	assert_string_equal(canon(&f, "/d/f"), "/d/f");
-	sh(&f, "rm -r d && ln -s other d");
+	d_becomes_link(&f);
 	assert_string_equal(canon(&f, "/d/f"), "/d/f");	/* trusted */
 	hm_canon_trail_changed(f.c);
 	assert_string_equal(canon(&f, "/d/f"), "/other/f");
@@ -156,9 +162,7 @@ static void test_past_trusted(void **state)
 
 	(void)state;
 	fx_open(&f, false);
-	sh(&f, "mkdir d other && touch d/f other/f");
-	assert_string_equal(canon(&f, "/d/f"), "/d/f");
-	sh(&f, "rm -r d && ln -s other d");
+	d_becomes_link(&f);
 	hm_canon_trail_changed(f.c);
 	assert_string_equal(canon(&f, "/d/f"), "/d/f");
 	assert_int_equal(f.st.dircache_rechecks, 0);
