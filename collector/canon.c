@@ -764,6 +764,10 @@ static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
 		if (!n->seen.known)
 			stat_seen(c, n->val, n->val_len,
 				  r->follow_last || r->program, &n->seen);
+		if (n->seen.err == -ENOMEM) {
+			n->seen.known = false;
+			return -ENOMEM;
+		}
 		if (!seen_is(&n->seen, r->rec))
 			return 0;
 	}
