@@ -95,7 +95,9 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 		"events %llu records %llu lines %llu bytes %llu files %llu "
 		"eoe-injected %llu eoe-window %llu\n"
 		"resolved %llu resolve-mismatch %llu dirfd-relative %llu "
-		"chrooted %llu dircache hit %llu miss %llu evict %llu\n"
+		"chrooted %llu dircache hit %llu miss %llu evict %llu "
+		"recheck %llu\n"
+		"namecache hit %llu miss %llu evict %llu\n"
 		"socket-table hit %llu miss %llu evict %llu checkpoints %llu\n",
 		(unsigned long long)st->events, (unsigned long long)st->records,
 		(unsigned long long)st->lines, (unsigned long long)st->bytes,
@@ -109,6 +111,10 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 		(unsigned long long)st->dircache_hits,
 		(unsigned long long)st->dircache_misses,
 		(unsigned long long)st->dircache_evictions,
+		(unsigned long long)st->dircache_rechecks,
+		(unsigned long long)st->namecache_hits,
+		(unsigned long long)st->namecache_misses,
+		(unsigned long long)st->namecache_evictions,
 		(unsigned long long)st->sock_hits,
 		(unsigned long long)st->sock_misses,
 		(unsigned long long)st->sock_evictions,

@@ -1042,12 +1042,41 @@ static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 	return 0;
 }
 
+void hm_assembler_set_live(struct hm_assembler *as, bool live)
+{
+	hm_canon_set_live(as->canon, live);
+}
+
+/* Can @ev change what a name resolves to?  Only a symlink that appears
+ * or goes, something moved, or a mount: a file created or removed
+ * leaves the names around it as they were. */
+static bool moves_names(const struct hm_event *ev)
+{
+	switch (ev->kind) {
+	case HM_EV_SYMLINK:
+	case HM_EV_LINK:
+	case HM_EV_RENAME:
+	case HM_EV_MOUNT:
+	case HM_EV_UMOUNT:
+	case HM_EV_PIVOT_ROOT:
+		return true;
+	case HM_EV_UNLINK:	/* a symlink, or not known */
+		return !ev->n_paths || !ev->paths[0].mode ||
+		       S_ISLNK(ev->paths[0].mode);
+	default:
+		return false;
+	}
+}
+
 /* Symlinks the trail creates and removes, for names resolved after
- * they are gone (canon.c). */
+ * they are gone (canon.c), and what a followed log's cached names must
+ * not outlive. */
 static void track_links(struct hm_assembler *as, const struct hm_event *ev)
 {
 	const struct hm_bytes *p = ev->n_paths ? &ev->paths[0].path : NULL;
 
+	if (ev->success && moves_names(ev))
+		hm_canon_trail_changed(as->canon);
 	if (!ev->success || !p || !p->s)
 		return;
 	if (ev->kind == HM_EV_SYMLINK && ev->link_target.s)

@@ -7,12 +7,16 @@
  * CWD when relative, "." ".." and "//" are removed, and, when asked,
  * symlinks are resolved through the filesystem (of this host, or under a
  * --resolve-root image), the result being checked against the record's
- * inode and device.  Directory parts are resolved through a fixed-size
- * cache (direct mapped, counted); the last component is looked at per
- * event, only when the operation follows it.  /proc/... becomes proc:/...,
- * with the event's own pid as proc:/self.
+ * inode and device.  Two fixed-size caches (sets of two, counted) hold
+ * resolved directories and resolved whole names with what was found
+ * there, so a name seen before costs no system call and a new one in a
+ * known directory one (docs/PATHS.md "Cost"); following a live log they
+ * are rechecked.  /proc/... becomes proc:/..., with the event's own pid
+ * as proc:/self.
  *
- * Owns: the cache and a scratch buffer.  Results go to the caller's arena.
+ * Owns: the caches, the trail's links and scratch buffers, all per
+ * instance (the order of the log matters: one per ordered stream).
+ * Results go to the caller's arena.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,18 +30,46 @@
 #include "histmac/naming.h"
 #include "internal.h"
 
-#define CACHE_SLOTS	4096
+#define CACHE_SLOTS	HM_CANON_DIR_SLOTS
+#define NAME_SLOTS	HM_CANON_NAME_SLOTS
+#define CACHE_WAYS	2	/* a name may sit in either slot of its set */
 #define CACHE_MAX_KEY	1024
 #define MAX_LINKS	40
 #define TRAIL_LINKS	256
 
+/* What stat() or lstat() found at a name: its identity, or the error. */
+struct seen {
+	bool known;
+	int err;		/* 0 or -errno */
+	uint64_t ino;
+	uint32_t major, minor;
+};
+
+/*
+ * One cached resolution, of a directory or of a whole name.  Used as long
+ * as the trail links it may depend on and c->epoch are those it was made
+ * with, and, following a live log, for HM_CANON_RECHECK names.
+ */
 struct cache_slot {
-	char *key;		/* lexical directory, NULL if empty */
+	char *key;		/* lexical name, NULL if empty */
 	size_t key_len;
-	char *val;		/* resolved directory */
+	char *val;		/* resolved */
 	size_t val_len;
 	uint32_t hash;
+	uint8_t flags;		/* a name: NAME_FOLLOW | NAME_PROGRAM */
+	bool trail;		/* a lookup missed on disk: the trail's
+				 * links may have decided it */
+	uint32_t trail_gen;	/* c->trail_gen when made */
+	uint64_t epoch;		/* c->epoch when made */
+	uint64_t checked;	/* c->n_names when made or last checked */
+	uint64_t used;		/* c->n_names when last used */
+	struct seen seen;	/* a name: what is at val (the record's inode
+				 * is checked against it); a directory,
+				 * live: stat() of the key */
 };
+
+#define NAME_FOLLOW	1
+#define NAME_PROGRAM	2
 
 /* A symlink the trail created and has not removed (yet). */
 struct trail_link {
@@ -62,7 +94,13 @@ struct hm_canon {
 	size_t next_link;	/* the oldest, replaced when full */
 	char *root;		/* resolve root without trailing '/', or "" */
 	size_t root_len;
-	struct cache_slot *cache;
+	struct cache_slot *cache;	/* directories, sets of CACHE_WAYS */
+	struct cache_slot *names;	/* whole names, likewise */
+	bool live;		/* the log is followed as it is written */
+	bool trail_dep;		/* this resolution missed on disk */
+	uint32_t trail_gen;	/* bumped when the trail's links change */
+	uint64_t epoch;		/* bumped when a resolution changed */
+	uint64_t n_names;	/* names resolved so far */
 	struct hm_collector_stats *st;
 	const struct hm_fs_table *fs;	/* which file systems are named by type */
 	struct acl_slot acl[ACL_SLOTS];	/* file systems without POSIX ACLs */
@@ -89,9 +127,11 @@ struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
 	c->root_len = n;
 	/* this host's mounts only for this host's files */
 	c->fs = c->resolve && !n ? hm_fs_table_host() : hm_fs_table_known();
-	if (c->resolve)
+	if (c->resolve) {
 		c->cache = calloc(CACHE_SLOTS, sizeof(*c->cache));
-	if (!c->root || (c->resolve && !c->cache)) {
+		c->names = calloc(NAME_SLOTS, sizeof(*c->names));
+	}
+	if (!c->root || (c->resolve && (!c->cache || !c->names))) {
 		hm_canon_free(c);
 		return NULL;
 	}
@@ -109,6 +149,13 @@ void hm_canon_free(struct hm_canon *c)
 		}
 		free(c->cache);
 	}
+	if (c->names) {
+		for (size_t i = 0; i < NAME_SLOTS; i++) {
+			free(c->names[i].key);
+			free(c->names[i].val);
+		}
+		free(c->names);
+	}
 	for (size_t i = 0; i < c->n_links; i++) {
 		free(c->links[i].path);
 		free(c->links[i].target);
@@ -123,6 +170,17 @@ void hm_canon_free(struct hm_canon *c)
 bool hm_canon_resolving(const struct hm_canon *c)
 {
 	return c->resolve;
+}
+
+void hm_canon_set_live(struct hm_canon *c, bool live)
+{
+	c->live = live;
+}
+
+void hm_canon_trail_changed(struct hm_canon *c)
+{
+	if (c->live)
+		c->epoch++;
 }
 
 /*
@@ -302,6 +360,7 @@ void hm_canon_link_created(struct hm_canon *c, const char *path, size_t len,
 		free(l->target);
 	}
 	*l = (struct trail_link){ p, len, t, target_len };
+	c->trail_gen++;
 }
 
 void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len)
@@ -314,31 +373,42 @@ void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len)
 	free(l->target);
 	/* an empty name no lookup matches: the slot waits for reuse */
 	*l = (struct trail_link){ NULL, 0, NULL, 0 };
+	c->trail_gen++;
 }
 
 /*
- * The target of the symlink at @p: read from the file system, else (it
- * is gone: removed since, later in the trail or after it) a symlink the
- * trail created there.  Into c->tmp.  Returns 1 (a link), 0 (not one),
- * -ENOENT (nothing there, nor in the trail), -errno.
+ * The target of the symlink at @p, whose lstat() gave @rc and @st: read
+ * from the file system, else (it is gone: removed since, later in the
+ * trail or after it) a symlink the trail created there.  Into c->tmp.
+ * Returns 1 (a link), 0 (not one), -ENOENT (nothing there, nor in the
+ * trail), -errno.
  */
-static int link_at(struct hm_canon *c, const char *p, size_t len)
+static int link_of(struct hm_canon *c, const char *p, size_t len, int rc,
+		   const struct stat *st)
 {
-	struct stat st;
 	struct trail_link *l;
-	int rc = root_lstat(c, p, len, &st, false);
 
 	if (rc == 0) {
-		if (!S_ISLNK(st.st_mode))
+		if (!S_ISLNK(st->st_mode))
 			return 0;
 		rc = root_readlink(c, p, len);
 		return rc < 0 ? rc : 1;
 	}
+	if (rc == -ENOMEM)
+		return rc;
+	c->trail_dep = true;
 	l = c->n_links ? trail_link(c, p, len) : NULL;
 	if (!l)
 		return rc;
 	hm_sbuf_reset(&c->tmp);
 	return hm_sbuf_add(&c->tmp, l->target, l->target_len) < 0 ? -ENOMEM : 1;
+}
+
+static int link_at(struct hm_canon *c, const char *p, size_t len)
+{
+	struct stat st;
+
+	return link_of(c, p, len, root_lstat(c, p, len, &st, false), &st);
 }
 
 /*
@@ -437,64 +507,158 @@ done:
 	return rc;
 }
 
+static void seen_set(struct seen *sn, int rc, const struct stat *st)
+{
+	*sn = (struct seen){ .known = true, .err = rc };
+	if (rc == 0) {
+		sn->ino = st->st_ino;
+		sn->major = major(st->st_dev);
+		sn->minor = minor(st->st_dev);
+	}
+}
+
+/* stat() (@follow) or lstat() of @p into @sn. */
+static void stat_seen(struct hm_canon *c, const char *p, size_t len,
+		      bool follow, struct seen *sn)
+{
+	struct stat st;
+
+	seen_set(sn, root_lstat(c, p, len, &st, follow), &st);
+}
+
+static bool seen_same(const struct seen *a, const struct seen *b)
+{
+	return a->err == b->err && a->ino == b->ino && a->major == b->major &&
+	       a->minor == b->minor;
+}
+
+/*
+ * Is what was seen the object of the record?  A name that no longer
+ * exists (deleted since, or a log from the past) is taken as it
+ * resolved: its directory part was still checked by the lookup.
+ */
+static bool seen_is(const struct seen *sn, const struct hm_ev_path *rec)
+{
+	if (sn->err == -ENOENT)
+		return true;
+	return !sn->err && sn->ino == rec->ino &&
+	       sn->major == rec->dev_major && sn->minor == rec->dev_minor;
+}
+
+/*
+ * The slot of @key asked with @flags in the set of @cache (@slots in all)
+ * for @h, or NULL; *@put: where it would go (an empty slot of the set,
+ * else the one used longest ago).
+ */
+static struct cache_slot *slot_find(struct cache_slot *cache, size_t slots,
+				    const char *key, size_t len, uint32_t h,
+				    uint8_t flags, struct cache_slot **put)
+{
+	struct cache_slot *set = &cache[h % (slots / CACHE_WAYS) * CACHE_WAYS];
+
+	*put = set;
+	for (size_t i = 0; i < CACHE_WAYS; i++) {
+		struct cache_slot *s = &set[i];
+
+		if (s->key && s->hash == h && s->flags == flags &&
+		    s->key_len == len && !memcmp(s->key, key, len))
+			return s;
+		if (!s->key || ((*put)->key && s->used < (*put)->used))
+			*put = s;
+	}
+	return NULL;
+}
+
+/* Can @s be used: 0 as it is, 1 after a check (live: it is old), -1 not
+ * (the trail's links or a resolution changed since it was made). */
+static int slot_state(const struct hm_canon *c, const struct cache_slot *s)
+{
+	if ((s->trail && s->trail_gen != c->trail_gen) || s->epoch != c->epoch)
+		return -1;
+	return c->live && c->n_names - s->checked >= HM_CANON_RECHECK;
+}
+
+/* @s := @key (asked with @flags) -> @val, made now; a slot emptied when
+ * out of memory.  @s held another name: @evictions counts it. */
+static void slot_fill(struct hm_canon *c, struct cache_slot *s,
+		      const char *key, size_t len, uint8_t flags,
+		      const struct hm_sbuf *val, uint32_t h,
+		      uint64_t *evictions)
+{
+	if (s->key && (s->flags != flags || s->key_len != len ||
+		       memcmp(s->key, key, len)))
+		(*evictions)++;
+	free(s->key);
+	free(s->val);
+	s->key = strndup(key, len);
+	s->val = strndup(val->s, val->len);
+	if (!s->key || !s->val) {
+		free(s->key);
+		free(s->val);
+		s->key = s->val = NULL;
+		return;
+	}
+	s->key_len = len;
+	s->val_len = val->len;
+	s->hash = h;
+	s->flags = flags;
+	s->trail = c->trail_dep;
+	s->trail_gen = c->trail_gen;
+	s->epoch = c->epoch;
+	s->checked = s->used = c->n_names;
+}
+
+/* Live: does the directory @s names still lead where it did?  One
+ * stat(); one missed on disk (a trail link may be gone) is redone. */
+static bool dir_unchanged(struct hm_canon *c, struct cache_slot *s)
+{
+	struct seen now;
+
+	if (s->trail)
+		return false;
+	c->st->dircache_rechecks++;
+	stat_seen(c, s->key, s->key_len, true, &now);
+	if (!seen_same(&now, &s->seen))
+		return false;
+	s->checked = c->n_names;
+	return true;
+}
+
 /* The resolved form of directory @dir (lexical, "" = "/"), cached. */
 static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 		       bool use_cache, struct hm_sbuf *out)
 {
 	uint32_t h = hm_hash_bytes(dir, len);
-	struct cache_slot *s = &c->cache[h % CACHE_SLOTS];
+	struct cache_slot *put;
+	struct cache_slot *s = slot_find(c->cache, CACHE_SLOTS, dir, len, h, 0,
+					 &put);
+	bool outer = c->trail_dep;
+	int state = s ? slot_state(c, s) : -1;
 	int rc;
 
-	if (use_cache && s->key && s->hash == h && s->key_len == len &&
-	    !memcmp(s->key, dir, len)) {
+	if (use_cache && (state == 0 || (state == 1 && dir_unchanged(c, s)))) {
 		c->st->dircache_hits++;
+		c->trail_dep |= s->trail;
+		s->used = c->n_names;
 		hm_sbuf_reset(out);
 		return hm_sbuf_add(out, s->val, s->val_len);
 	}
 	c->st->dircache_misses++;
+	c->trail_dep = false;
 	rc = resolve(c, dir, len, true, out);
-	if (rc < 0 || len > CACHE_MAX_KEY)
-		return rc;
-	if (s->key)
-		c->st->dircache_evictions++;
-	free(s->key);
-	free(s->val);
-	s->key = strndup(dir, len);
-	s->val = strndup(out->s, out->len);
-	if (!s->key || !s->val) {
-		free(s->key);
-		free(s->val);
-		s->key = s->val = NULL;
-		return 0;
+	if (rc == 0 && len <= CACHE_MAX_KEY) {
+		/* names resolved through the old value are stale */
+		if (s && (s->val_len != out->len ||
+			  memcmp(s->val, out->s, out->len)))
+			c->epoch++;
+		s = s ? s : put;
+		slot_fill(c, s, dir, len, 0, out, h,
+			  &c->st->dircache_evictions);
+		if (c->live && s->key)
+			stat_seen(c, dir, len, true, &s->seen);
 	}
-	s->key_len = len;
-	s->val_len = out->len;
-	s->hash = h;
-	return 0;
-}
-
-/*
- * Is @p the object of the record?  A name that no longer exists (deleted
- * since, or a log from the past) is taken as it resolved: its directory
- * part was still checked by the lookup.
- */
-static bool same_object(struct hm_canon *c, const struct hm_sbuf *p,
-			const struct hm_ev_path *rec, bool follow)
-{
-	struct stat st;
-	int rc = root_lstat(c, p->s, p->len, &st, follow);
-
-	if (rc == -ENOENT)
-		return true;
-	if (rc < 0)
-		return false;
-	return st.st_ino == rec->ino && major(st.st_dev) == rec->dev_major &&
-	       minor(st.st_dev) == rec->dev_minor;
-}
-
-static bool is_link(struct hm_canon *c, const struct hm_sbuf *p)
-{
-	return link_at(c, p->s, p->len) == 1;
+	c->trail_dep |= outer;
+	return rc;
 }
 
 /* c->res = the resolved directory of c->lex (@slash: the length of its
@@ -508,6 +672,123 @@ static int dir_and_last(struct hm_canon *c, size_t slash, bool use_cache)
 		return rc;
 	return hm_sbuf_add(&c->res, p + slash - (slash ? 1 : 0),
 			   c->lex.len - slash + (slash ? 1 : 0));
+}
+
+/* c->res, a symlink to c->tmp, resolved whole. */
+static int resolve_again(struct hm_canon *c)
+{
+	struct hm_sbuf dir = c->res;
+	int rc;
+
+	c->res = (struct hm_sbuf){ 0 };
+	rc = resolve(c, dir.s, dir.len, true, &c->res);
+	hm_sbuf_free(&dir);
+	return rc;
+}
+
+/*
+ * One resolution of c->lex into c->res (@use_cache: its directory from
+ * the cache), and in @sn what is there when the record's inode is to be
+ * checked.  The last component costs one lstat() when followed (it serves
+ * the check too unless it is a link), else one stat() or lstat() for the
+ * check, else nothing.
+ */
+static int resolve_once(struct hm_canon *c, size_t slash,
+			const struct hm_canon_req *r, bool use_cache,
+			struct seen *sn)
+{
+	bool check = r->rec && r->rec->has_inode;
+	struct stat st;
+	int rc = dir_and_last(c, slash, use_cache);
+
+	sn->known = false;
+	if (rc < 0)
+		return rc;
+	if (r->follow_last && !r->program) {
+		rc = root_lstat(c, c->res.s, c->res.len, &st, false);
+		if (rc == 0 && !S_ISLNK(st.st_mode)) {
+			seen_set(sn, 0, &st);
+			return 0;
+		}
+		if (rc < 0 && rc != -ENOMEM)
+			seen_set(sn, rc, &st);	/* as stat() would say */
+		rc = link_of(c, c->res.s, c->res.len, rc, &st);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc == 1) {
+			sn->known = false;
+			rc = resolve_again(c);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	if (check && !sn->known)
+		stat_seen(c, c->res.s, c->res.len,
+			  r->follow_last || r->program, sn);
+	return 0;
+}
+
+static uint8_t name_flags(const struct hm_canon_req *r)
+{
+	return (r->follow_last ? NAME_FOLLOW : 0) |
+	       (r->program ? NAME_PROGRAM : 0);
+}
+
+/* The slot of c->lex asked as @r asks, or NULL; *@put, *@h: see
+ * slot_find(). */
+static struct cache_slot *name_find(struct hm_canon *c,
+				    const struct hm_canon_req *r,
+				    struct cache_slot **put, uint32_t *h)
+{
+	*h = hm_hash_bytes(c->lex.s, c->lex.len) ^
+	     (name_flags(r) * 0x9e3779b1u);
+	return slot_find(c->names, NAME_SLOTS, c->lex.s, c->lex.len, *h,
+			 name_flags(r), put);
+}
+
+/*
+ * c->lex as @r asks for it, from the whole-name cache: 1 resolved into
+ * c->res, 0 not the record's object (what was seen there is another), -1
+ * not cached, -ENOMEM.
+ */
+static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
+{
+	struct cache_slot *put;
+	uint32_t h;
+	struct cache_slot *n = name_find(c, r, &put, &h);
+
+	if (!n || slot_state(c, n) != 0)
+		return -1;
+	n->used = c->n_names;
+	if (r->rec && r->rec->has_inode) {
+		if (!n->seen.known)
+			stat_seen(c, n->val, n->val_len,
+				  r->follow_last || r->program, &n->seen);
+		if (n->seen.err == -ENOMEM) {
+			n->seen.known = false;
+			return -ENOMEM;
+		}
+		if (!seen_is(&n->seen, r->rec))
+			return 0;
+	}
+	hm_sbuf_reset(&c->res);
+	return hm_sbuf_add(&c->res, n->val, n->val_len) < 0 ? -ENOMEM : 1;
+}
+
+static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
+		       const struct seen *sn)
+{
+	struct cache_slot *put;
+	uint32_t h;
+	struct cache_slot *n;
+
+	if (c->lex.len > CACHE_MAX_KEY || (sn->known && sn->err == -ENOMEM))
+		return;
+	n = name_find(c, r, &put, &h);
+	n = n ? n : put;
+	slot_fill(c, n, c->lex.s, c->lex.len, name_flags(r), &c->res, h,
+		  &c->st->namecache_evictions);
+	n->seen = *sn;
 }
 
 /*
@@ -524,29 +805,36 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	const char *p = c->lex.s;
 	size_t len = c->lex.len, slash = len;
 	bool check = r->rec && r->rec->has_inode;
-	int rc;
+	struct seen sn;
+	int rc = 0, hit;
 
+	c->n_names++;
 	while (slash > 0 && p[slash - 1] != '/')
 		slash--;
-	for (int attempt = 0; attempt < 2; attempt++) {
-		rc = dir_and_last(c, slash, attempt == 0);
+	hit = name_hit(c, r);
+	if (hit == -ENOMEM)
+		return hit;
+	if (hit < 0) {
+		c->st->namecache_misses++;
+	} else {
+		c->st->namecache_hits++;
+		if (hit == 1) {
+			c->st->resolved++;
+			return 0;
+		}
+	}
+	/* another object than the one seen: resolving again finds the
+	 * same, unless the files changed (then the name is not cached) */
+	for (int attempt = 0; hit < 0 && attempt < 2; attempt++) {
+		c->trail_dep = false;
+		rc = resolve_once(c, slash, r, attempt == 0, &sn);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc < 0)
 			break;
-		if (r->follow_last && !r->program && is_link(c, &c->res)) {
-			struct hm_sbuf dir = c->res;
-
-			c->res = (struct hm_sbuf){ 0 };
-			rc = resolve(c, dir.s, dir.len, true, &c->res);
-			hm_sbuf_free(&dir);
-			if (rc == -ENOMEM)
-				return rc;
-			if (rc < 0)
-				break;
-		}
-		if (!check || same_object(c, &c->res, r->rec,
-					  r->follow_last || r->program)) {
+		if (attempt == 0)
+			name_store(c, r, &sn);
+		if (!check || seen_is(&sn, r->rec)) {
 			c->st->resolved++;
 			return 0;
 		}

@@ -140,6 +140,7 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 		hm_collector_free(c);
 		return -ENOMEM;
 	}
+	hm_assembler_set_live(c->as, !c->whole);
 	auparse_add_callback(c->au, on_event, c, NULL);
 	*out = c;
 	return 0;

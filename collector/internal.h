@@ -67,6 +67,20 @@ struct hm_canon *hm_canon_new(const char *resolve_root, bool resolve,
 			      struct hm_collector_stats *st);
 void hm_canon_free(struct hm_canon *c);
 bool hm_canon_resolving(const struct hm_canon *c);
+
+/*
+ * Following a live log, a cached resolution is trusted for this many
+ * names, then checked (a directory: one stat()); and none is trusted
+ * after hm_canon_trail_changed().  A log of the past is resolved against
+ * the files as they are now, which do not change with its records.
+ */
+#define HM_CANON_RECHECK	4096
+/* The bounds: resolved directories and whole names (sets of two). */
+#define HM_CANON_DIR_SLOTS	4096
+#define HM_CANON_NAME_SLOTS	8192
+void hm_canon_set_live(struct hm_canon *c, bool live);
+/* The trail renamed, (un)linked a symlink, or (un)mounted something. */
+void hm_canon_trail_changed(struct hm_canon *c);
 bool hm_canon_acl_less(struct hm_canon *c, const struct hm_ev_path *p);
 
 /* What canonicalising one name needs to know. */
@@ -291,6 +305,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 				      const struct hm_collector_opts *o,
 				      bool resolve);
 void hm_assembler_free(struct hm_assembler *as);
+/* The log is followed as it is written (canon.c's caches recheck). */
+void hm_assembler_set_live(struct hm_assembler *as, bool live);
 /* Build one event from auparse's current event into @ev (memory in @a). */
 int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 		struct hm_event *ev, struct hm_arena *a);

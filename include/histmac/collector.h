@@ -82,9 +82,13 @@ struct hm_collector_stats {
 	uint64_t chrooted;		/* names inside a process's root */
 	uint64_t resolved;		/* paths resolved through the fs */
 	uint64_t resolve_mismatch;	/* resolved inode != record's */
-	uint64_t dircache_hits;
+	uint64_t dircache_hits;		/* directories resolved from cache */
 	uint64_t dircache_misses;
 	uint64_t dircache_evictions;
+	uint64_t dircache_rechecks;	/* live: cached directory stat()ed */
+	uint64_t namecache_hits;	/* whole names resolved from cache */
+	uint64_t namecache_misses;
+	uint64_t namecache_evictions;
 	uint64_t sock_hits;		/* socket type found for pid+fd */
 	uint64_t sock_misses;
 	uint64_t sock_evictions;

@@ -946,6 +946,81 @@ static void test_trail_links(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* Append event @serial of @fmt (SYSCALL's tail, then records) to @log. */
+static void append_event(const char *log, int serial, const char *sc,
+			 const char *path)
+{
+	FILE *f = fopen(log, "a");
+
+	assert_non_null(f);
+	fprintf(f, SC "%s items=%d ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:%d): cwd=\"/\"\n",
+		serial, sc, path ? 1 : 0, serial);
+	if (path)
+		fprintf(f, "type=PATH msg=audit(1700000000.001:%d): item=0 "
+			"name=\"%s\" nametype=NORMAL\n", serial, path);
+	fprintf(f, PT, serial);
+	fclose(f);
+}
+
+/* The path0 of the events the followed log has now, space separated. */
+static void follow_read(struct hm_collector *c, char *buf, size_t cap)
+{
+	const struct hm_event *ev;
+	int rc;
+
+	buf[0] = '\0';
+	while ((rc = hm_collector_next(c, &ev)) > 0)
+		if (ev->n_paths)
+			cat(buf, cap, "%s ", s(&ev->paths[0].path));
+	assert_int_equal(rc, -EAGAIN);
+}
+
+/*
+ * Following a log, a directory replaced by a symlink: a name seen before
+ * keeps its cached resolution until the trail moves something (here a
+ * rename), then resolves again (docs/PATHS.md "Cost").
+ */
+static void test_follow_replaced(void **state)
+{
+	static const char open_sc[] = "syscall=257 success=yes exit=3 "
+		"a0=ffffff9c a1=1 a2=0 a3=0";
+	char root[] = "/tmp/hm-test-follow.XXXXXX";
+	char log[64], cmd[256], got[512];
+	struct hm_collector_opts o;
+	struct hm_collector *c;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir d other && "
+		 "touch d/f other/f", root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(log, sizeof(log), "%s/audit.log", root);
+	append_event(log, 1, open_sc, "/d/f");
+	hm_collector_opts_init(&o);
+	o.resolve_root = root;
+	o.from_start = true;
+	o.timeout_ms = 50;
+	assert_int_equal(hm_collector_open_follow(&c, log, &o), 0);
+	follow_read(c, got, sizeof(got));
+	assert_string_equal(got, "/d/f ");
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && rm -r d && ln -s other d",
+		 root);
+	assert_int_equal(system(cmd), 0);
+	append_event(log, 2, open_sc, "/d/f");
+	follow_read(c, got, sizeof(got));
+	assert_string_equal(got, "/d/f ");	/* cached, not rechecked yet */
+	append_event(log, 3, "syscall=82 success=yes exit=0 a0=1 a1=2 a2=0 "
+		     "a3=0", NULL);
+	append_event(log, 4, open_sc, "/d/f");
+	follow_read(c, got, sizeof(got));
+	assert_string_equal(got, "/other/f ");
+	hm_collector_free(c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ftruncate(fd) has no PATH: named by the file fd was opened on for
  * writing (kernel oracle: coreutils truncate learned nothing). */
 static void test_ftruncate(void **state)
@@ -990,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_dirfd_names),
 		cmocka_unit_test(test_trail_links),
 		cmocka_unit_test(test_ftruncate),
+		cmocka_unit_test(test_follow_replaced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
