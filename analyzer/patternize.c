@@ -487,13 +487,11 @@ static int regeneralize_domain(struct hm_model *m, struct hm_generalizer *g,
 	return r;
 }
 
-int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
-			size_t n, struct hm_diag *d, size_t *changed)
+static int add_rules(struct hm_model *m, const struct hm_suggestion *s,
+		     size_t n)
 {
-	struct hm_generalizer *g;
 	int r = 0;
 
-	*changed = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		struct hm_transition_rule tr = { .type = HM_TR_INITIALIZE,
 						 .program = s[i].program };
@@ -505,13 +503,28 @@ int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
 			r = hm_model_add_transition(m, &tr);
 		r = r < 0 ? r : 0;
 	}
+	return r;
+}
+
+int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
+			size_t n, struct hm_diag *d,
+			struct hm_patternize_result *res)
+{
+	struct hm_generalizer *g;
+	int r = add_rules(m, s, n);
+
+	memset(res, 0, sizeof(*res));
+	/* the domains the new controls make unreachable, under their new
+	 * names, before names are rewritten: merged domains fold too */
+	if (!r)
+		r = hm_patternize_reroot(m, d, &res->reroot);
 	if (r)
 		return r;
 	r = hm_generalizer_new(m, NULL, d, &g);
 	if (r)
 		return r;
 	for (size_t i = 0; !r && i < m->n_domains; i++)
-		r = regeneralize_domain(m, g, m->domains[i], changed);
+		r = regeneralize_domain(m, g, m->domains[i], &res->rewritten);
 	hm_generalizer_free(g);
 	return r;
 }

@@ -5,6 +5,7 @@
  * with --apply, add them and rewrite the policy.
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,19 +73,25 @@ static int apply(struct hm_model *m, struct hm_store *st,
 		 const struct hm_suggestion *s, size_t n)
 {
 	struct hm_diag d = { 0 };
-	size_t changed;
-	int r = hm_patternize_apply(m, s, n, &d, &changed);
+	struct hm_patternize_result res;
+	int r = hm_patternize_apply(m, s, n, &d, &res);
 
 	hm_cli_print_diag(&d, stderr);
 	hm_diag_free(&d);
+	if (r == -ECANCELED) {
+		warnx("%s: cannot re-root the domains above; nothing changed",
+		      CMD);
+		return HM_EXIT_FAIL;
+	}
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
 		return HM_EXIT_FAIL;
 	}
 	if (hm_cli_store_save(CMD, st, m, NULL, 0))
 		return HM_EXIT_FAIL;
-	printf("# applied %zu suggestions: %zu entries rewritten; saved %s\n",
-	       n, changed, hm_store_dir(st));
+	printf("# applied %zu suggestions: %zu domains re-rooted (%zu new), "
+	       "%zu entries rewritten; saved %s\n", n, res.reroot.moved,
+	       res.reroot.created, res.rewritten, hm_store_dir(st));
 	return HM_EXIT_OK;
 }
 
@@ -154,7 +161,7 @@ HM_CMD(patternize)
 		status = HM_EXIT_FAIL;
 	} else {
 		print(s, n);
-		if (do_apply && n)
+		if (do_apply)
 			status = apply(m, st, s, n);
 	}
 	hm_store_close(st, status != HM_EXIT_OK);
