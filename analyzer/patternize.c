@@ -262,9 +262,23 @@ static int collect_entry(struct collect *c, const struct hm_domain *d,
 
 /* --------------------------------------------------------- initialize */
 
-static bool is_service(const char *p)
+static bool is_service(const char *p, size_t len)
 {
-	return strstr(p, "/sbin/") || !strncmp(p, "/etc/init.d/", 12);
+	return memmem(p, len, "/sbin/", 6) || (len > 12 &&
+					     !strncmp(p, "/etc/init.d/", 12));
+}
+
+static bool is_init(const char *p, size_t len)
+{
+	static const char *const init[] = {
+		"/sbin/init", "/usr/sbin/init", "/lib/systemd/systemd",
+		"/usr/lib/systemd/systemd",
+	};
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(init); i++)
+		if (len == strlen(init[i]) && !memcmp(p, init[i], len))
+			return true;
+	return false;
 }
 
 static bool has_initialize(const struct hm_model *m, const struct hm_name *p)
@@ -285,49 +299,256 @@ static int add_suggestion(struct hm_suggestion **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* A service program (sbin, init.d) entered from several parents, or
- * seen with unobserved history, should get initialize_domain, so its
- * domain has one name however it was started. */
+/* The programs domain @d executes (its "file execute" entries with a
+ * literal name), at most @max of them. */
+#define MAX_EXECS 64
+static size_t execs_of(const struct hm_domain *d, const struct hm_name **v,
+		       size_t max)
+{
+	size_t n = 0;
+
+	for (const struct hm_acl_head *e = d ? d->acl : NULL; e && n < max;
+	     e = e->next) {
+		const struct hm_acl_path *p = (const void *)e;
+
+		if (e->kind == HM_ACL_PATH && e->perm & 1u << HM_FILE_EXECUTE &&
+		    p->name.name && !p->name.name->is_patterned)
+			v[n++] = p->name.name;
+	}
+	return n;
+}
+
+/* The domain called @len bytes of @s, or NULL. */
+static const struct hm_domain *domain_at(const struct hm_model *m,
+					 const char *s, size_t len)
+{
+	const struct hm_name *n = hm_name_lookup(m->names, s, len);
+
+	return n ? hm_model_find_domain(m, n) : NULL;
+}
+
+/* The last word of @s (@len bytes) and where it starts. */
+static const char *last_word(const char *s, size_t len, size_t *wlen)
+{
+	const char *sp = memrchr(s, ' ', len);
+
+	if (!sp)
+		return NULL;
+	*wlen = len - (size_t)(sp + 1 - s);
+	return sp + 1;
+}
+
+static bool disjoint(const struct hm_name *const *a, size_t na,
+		     const struct hm_name *const *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (a[i] == b[j])
+				return false;
+	return true;
+}
+
+static bool runs_init_script(const struct hm_model *m,
+			     const struct hm_domain *d, int depth);
+
+/*
+ * Is @prog a helper rather than a service root?  A helper hands control
+ * on: what it executes depends on who ran it (two of its domains execute
+ * disjoint sets of other programs: start-stop-daemon starting sshd for
+ * one script and cron for another, env, sh -c, sudo, run-parts), or it
+ * starts init scripts (service, invoke-rc.d, directly or through env).
+ * initialize_domain on a helper would put every service it starts under
+ * one domain, with the union of their rights to execute.
+ */
+static bool is_helper(const struct hm_model *m, const struct hm_name *prog)
+{
+	const struct hm_name *a[MAX_EXECS], *b[MAX_EXECS];
+
+	for (size_t i = 0; i < m->n_domains; i++) {
+		const struct hm_domain *d = m->domains[i];
+		size_t wl, na = 0;
+		const char *w = last_word(d->name->str, d->name->len, &wl);
+
+		if (!w || wl != prog->len || memcmp(w, prog->str, wl))
+			continue;
+		if (runs_init_script(m, d, 0))
+			return true;
+		for (size_t k = 0, n = execs_of(d, a, MAX_EXECS); k < n; k++)
+			if (a[k] != prog)	/* not its own re-exec */
+				a[na++] = a[k];
+		for (size_t j = 0; na && j < i; j++) {
+			const struct hm_domain *o = m->domains[j];
+			size_t ol, nb = 0;
+			const char *ow = last_word(o->name->str, o->name->len,
+						   &ol);
+
+			if (!ow || ol != prog->len || memcmp(ow, prog->str, ol))
+				continue;
+			for (size_t k = 0, n = execs_of(o, b, MAX_EXECS); k < n;
+			     k++)
+				if (b[k] != prog)
+					b[nb++] = b[k];
+			if (nb && disjoint(a, na, b, nb))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does @d execute an init script, directly or through a program that
+ * executes nothing else (service's env -i)? */
+static bool runs_init_script(const struct hm_model *m,
+			     const struct hm_domain *d, int depth)
+{
+	const struct hm_name *v[MAX_EXECS];
+	size_t n = execs_of(d, v, MAX_EXECS);
+	struct hm_sbuf b = { 0 };
+	bool yes = false;
+
+	for (size_t i = 0; !yes && i < n; i++) {
+		const struct hm_domain *c;
+		const struct hm_name *cv[2];
+
+		if (v[i]->len > 12 && !strncmp(v[i]->str, "/etc/init.d/", 12))
+			return true;
+		if (depth)
+			continue;
+		hm_sbuf_reset(&b);
+		hm_sbuf_printf(&b, "%s %s", d->name->str, v[i]->str);
+		c = b.oom ? NULL : domain_at(m, b.s, b.len);
+		yes = c && execs_of(c, cv, 2) == 1 &&
+		      runs_init_script(m, c, depth + 1);
+	}
+	hm_sbuf_free(&b);
+	return yes;
+}
+
+/*
+ * Was @prog started as services are, from parent domain @par (@len
+ * bytes): by a process older than the log (the parent is a bare
+ * "<kernel>"), by init, an init script, a helper, by itself (sshd
+ * re-executing at a reload), or through a program that executes only
+ * it (env, or start-stop-daemon starting one service) started so.  Not
+ * counted: a program that runs it as one of its jobs (cron mailing
+ * through sendmail).
+ */
+static bool started_as_service(const struct hm_model *m, const char *par,
+			       size_t len, const struct hm_name *prog,
+			       int depth)
+{
+	const struct hm_name *v[2];
+	const struct hm_name *pw;
+	struct hm_name prev;
+	const char *w;
+	size_t wl;
+
+	w = last_word(par, len, &wl);
+	if (!w)
+		return true;
+	if ((wl == prog->len && !memcmp(w, prog->str, wl)) || is_init(w, wl) ||
+	    (wl > 12 && !strncmp(w, "/etc/init.d/", 12)))
+		return true;
+	/* a name no entry holds (no domain executed it) is no helper */
+	pw = hm_name_lookup(m->names, w, wl);
+	if (pw && is_helper(m, pw))
+		return true;
+	if (depth > 4 || execs_of(domain_at(m, par, len), v, 2) != 1)
+		return false;
+	prev = (struct hm_name){ .str = w, .len = (uint32_t)wl };
+	hm_name_fill(&prev);
+	return started_as_service(m, par, (size_t)(w - 1 - par), pw ? pw : &prev,
+				  depth + 1);
+}
+
+/* One program's domains: the distinct parents that started it as a
+ * service, and whether one of them was running before the log began. */
+struct root {
+	const struct hm_name *prog;
+	bool running;
+	struct parent {
+		const char *s;	/* a prefix of a domain name */
+		size_t len;
+	} *par;
+	size_t starters;
+	size_t cap;
+};
+
+static int count_root(const struct hm_model *m, struct root *rt,
+		      const struct hm_domain *d)
+{
+	size_t plen = d->name->len - rt->prog->len - 1;
+
+	rt->running |= !!(d->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
+	if (!started_as_service(m, d->name->str, plen, rt->prog, 0))
+		return 0;
+	for (size_t i = 0; i < rt->starters; i++)
+		if (rt->par[i].len == plen &&
+		    !memcmp(rt->par[i].s, d->name->str, plen))
+			return 0;
+	if (HM_ARRAY_GROW(&rt->par, &rt->cap, rt->starters + 1))
+		return -ENOMEM;
+	rt->par[rt->starters++] = (struct parent){ d->name->str, plen };
+	return 0;
+}
+
+/*
+ * initialize_domain for a service program (sbin, init.d) that is not a
+ * helper, started as a service from two or more parent domains, or
+ * already running when the log began: its domain then has one name
+ * however it is started, and its re-executions (sshd at every reload) do
+ * not make a deeper domain each.  One suggestion per program.
+ */
 static int suggest_initialize(const struct hm_model *m,
 			      struct hm_suggestion **v, size_t *n, size_t *cap)
 {
-	struct hm_map count = { 0 };
+	struct hm_map idx = { 0 };
+	struct root *roots = NULL;
+	size_t n_roots = 0, cap_roots = 0;
 	int r = 0;
 
-	hm_map_init(&count, NULL, HM_MEM_OTHER);
+	hm_map_init(&idx, NULL, HM_MEM_OTHER);
 	for (size_t i = 0; !r && i < m->n_domains; i++) {
 		const struct hm_domain *d = m->domains[i];
-		const char *sp = memrchr(d->name->str, ' ', d->name->len);
+		size_t wl;
+		const char *w = last_word(d->name->str, d->name->len, &wl);
 		const struct hm_name *prog;
 		uintptr_t k;
 
-		if (!sp || !is_service(sp + 1))
+		if (!w || !is_service(w, wl))
 			continue;
-		prog = hm_name_lookup(m->names, sp + 1,
-				      d->name->len - (size_t)(sp + 1 - d->name->str));
+		prog = hm_name_lookup(m->names, w, wl);
 		if (!prog || has_initialize(m, prog))
 			continue;
-		k = (uintptr_t)hm_map_get(&count, hm_map_ptr_key(prog)) + 1;
-		r = hm_map_put(&count, hm_map_ptr_key(prog), (void *)k);
-		if (!r && (k == 2 || (k == 1 && (d->flags &
-				(HM_DOMAIN_PARENT_UNOBSERVED |
-				 HM_DOMAIN_HISTORY_UNOBSERVED))))) {
-			struct hm_suggestion s = {
-				.type = HM_SUGGEST_INITIALIZE, .program = prog,
-				.n_names = k, .example = strdup(d->name->str),
-			};
+		k = (uintptr_t)hm_map_get(&idx, hm_map_ptr_key(prog));
+		if (!k) {
+			r = HM_ARRAY_GROW(&roots, &cap_roots, n_roots + 1);
+			if (r)
+				break;
+			roots[n_roots] = (struct root){ .prog = prog };
+			k = ++n_roots;
+			r = hm_map_put(&idx, hm_map_ptr_key(prog), (void *)k);
+		}
+		if (!r)
+			r = count_root(m, &roots[k - 1], d);
+	}
+	for (size_t i = 0; i < n_roots; i++) {
+		struct root *rt = &roots[i];
+		struct hm_suggestion s = {
+			.type = HM_SUGGEST_INITIALIZE, .program = rt->prog,
+			.n_names = rt->starters,
+		};
 
+		if (!r && (rt->starters >= 2 || (rt->running && rt->starters)) &&
+		    !is_helper(m, rt->prog)) {
+			s.example = strndup(rt->par[0].s, rt->par[0].len);
 			r = s.example ? add_suggestion(v, n, cap, &s) : -ENOMEM;
 			if (r)
 				free(s.example);
 		}
+		free(rt->par);
 	}
-	/* the count of parents, now final */
-	for (size_t i = 0; i < *n; i++)
-		if ((*v)[i].type == HM_SUGGEST_INITIALIZE)
-			(*v)[i].n_names = (uintptr_t)hm_map_get(
-				&count, hm_map_ptr_key((*v)[i].program));
-	hm_map_fini(&count);
+	free(roots);
+	hm_map_fini(&idx);
 	return r;
 }
 

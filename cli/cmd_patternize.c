@@ -59,7 +59,7 @@ static void print(const struct hm_suggestion *s, size_t n)
 				printf("%s# exception_policy.conf:\n",
 				       rew ? "\n" : "");
 			init = true;
-			printf("# entered from %zu parent domain%s, e.g. %s\n"
+			printf("# started as a service from %zu parent domain%s, e.g. %s\n"
 			       "initialize_domain %s from any\n", s[i].n_names,
 			       s[i].n_names == 1 ? "" : "s", s[i].example,
 			       s[i].program->str);
