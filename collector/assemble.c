@@ -799,8 +799,10 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 	return 0;
 }
 
-/* Is this PATH item's name relative to a directory fd, not to CWD? */
-static bool dirfd_relative(const struct hm_event *ev, const struct item *it)
+/* Is this PATH item's name relative to a directory fd (*@dfd), not to
+ * CWD? */
+static bool dirfd_relative(const struct hm_event *ev, const struct item *it,
+			   int32_t *dfd_out)
 {
 	const char *n = ev->syscall_name;
 	int32_t dfd;
@@ -818,6 +820,7 @@ static bool dirfd_relative(const struct hm_event *ev, const struct item *it)
 	else if (!strncmp(n, "renameat", 8) &&
 		 (it->rec.nametype == HM_NT_CREATE || it->item == 1))
 		dfd = (int32_t)ev->a[2];
+	*dfd_out = dfd;
 	return dfd != AT_FDCWD;
 }
 
@@ -1013,6 +1016,14 @@ static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
 	return NULL;
 }
 
+static bool has_parent_item(const struct hm_assembler *as)
+{
+	for (uint32_t i = 0; i < as->nitems; i++)
+		if (as->items[i].rec.nametype == HM_NT_PARENT)
+			return true;
+	return false;
+}
+
 /*
  * ftruncate(fd) has no PATH record: name it by the file the descriptor
  * was opened on (proctab.c), kept from each writable open.
@@ -1023,11 +1034,21 @@ static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 	struct hm_ev_path *item;
 
 	if (ev->kind == HM_EV_OPEN && ev->success && ev->exit >= 0 &&
-	    ev->has_open_flags && (ev->open_flags & O_ACCMODE) != O_RDONLY &&
-	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len)
-		return hm_proctab_put(as->procs, ev->node, ev->pid,
-				      (int)ev->exit, 0, ev->paths[0].path.s,
-				      ev->paths[0].path.len);
+	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len) {
+		const struct hm_bytes *f = &ev->paths[0].path;
+		bool dir = f->s[f->len - 1] == '/';
+
+		/* a directory, for names relative to it (dirfd, without
+		 * its '/'); a file opened for writing; else the descriptor
+		 * is no longer what an earlier open left there */
+		if (dir || (ev->has_open_flags &&
+			    (ev->open_flags & O_ACCMODE) != O_RDONLY))
+			return hm_proctab_put(as->procs, ev->node, ev->pid,
+					      (int)ev->exit, 0, f->s,
+					      f->len - (dir && f->len > 1));
+		hm_proctab_drop(as->procs, ev->node, ev->pid, (int)ev->exit);
+		return 0;
+	}
 	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
 	    strncmp(ev->syscall_name, "ftruncate", 9) ||
 	    !hm_proctab_get(as->procs, ev->node, ev->pid,
@@ -1073,17 +1094,24 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 			   it->rec.nametype != HM_NT_NORMAL),
 	};
 	struct hm_canon *canon = as->canon;
+	int32_t dfd;
 	int rc;
 
 	*out = it->rec;
 	if (!it->has_name)
 		return 0;
-	if (dirfd_relative(ev, it)) {
+	if (dirfd_relative(ev, it, &dfd)) {
 		const struct dir_ino *d = dirfd_dir(as, it);
+		struct hm_bytes fdir = { 0 };
 
 		as->st->dirfd_relative++;
-		r.cwd = d ? d->path : NULL;
-		r.cwd_len = d ? d->len : 0;
+		/* no PARENT item (a plain open: gzip reading "log.1"): the
+		 * directory that descriptor was opened on (track_fds); a
+		 * PARENT of another inode says the descriptor changed */
+		if (!d && !has_parent_item(as))
+			hm_proctab_get(as->procs, ev->node, ev->pid, dfd, &fdir);
+		r.cwd = d ? d->path : fdir.s;
+		r.cwd_len = d ? d->len : fdir.len;
 	} else if ((rc = in_root(as, ev, &r)) < 0) {
 		return rc;
 	}
