@@ -463,7 +463,7 @@ static bool runs_init_script(const struct hm_model *m,
  * initialize_domain on a helper would put every service it starts under
  * one domain, with the union of their rights to execute.
  */
-static bool is_helper(const struct hm_model *m, const struct hm_name *prog)
+static bool find_helper(const struct hm_model *m, const struct hm_name *prog)
 {
 	const struct hm_name *a[MAX_EXECS], *b[MAX_EXECS];
 
@@ -526,6 +526,25 @@ static bool runs_init_script(const struct hm_model *m,
 	return yes;
 }
 
+/* is_helper()'s answers, by program: a model has few programs and many
+ * domains of each. */
+struct helpers {
+	const struct hm_model *m;
+	struct hm_map known;	/* program -> 1 helper, 2 not */
+};
+
+static bool is_helper(struct helpers *h, const struct hm_name *prog)
+{
+	uintptr_t v = (uintptr_t)hm_map_get(&h->known, hm_map_ptr_key(prog));
+
+	if (!v) {
+		v = find_helper(h->m, prog) ? 1 : 2;
+		/* out of memory: asked again next time, same answer */
+		(void)hm_map_put(&h->known, hm_map_ptr_key(prog), (void *)v);
+	}
+	return v == 1;
+}
+
 /*
  * Was @prog started as services are, from parent domain @par (@len
  * bytes): by a process older than the log (the parent is a bare
@@ -535,10 +554,11 @@ static bool runs_init_script(const struct hm_model *m,
  * counted: a program that runs it as one of its jobs (cron mailing
  * through sendmail).
  */
-static bool started_as_service(const struct hm_model *m, const char *par,
+static bool started_as_service(struct helpers *h, const char *par,
 			       size_t len, const struct hm_name *prog,
 			       int depth)
 {
+	const struct hm_model *m = h->m;
 	const struct hm_name *v[2];
 	const struct hm_name *pw;
 	struct hm_name prev;
@@ -553,13 +573,13 @@ static bool started_as_service(const struct hm_model *m, const char *par,
 		return true;
 	/* a name no entry holds (no domain executed it) is no helper */
 	pw = hm_name_lookup(m->names, w, wl);
-	if (pw && is_helper(m, pw))
+	if (pw && is_helper(h, pw))
 		return true;
 	if (depth > 4 || execs_of(domain_at(m, par, len), v, 2) != 1)
 		return false;
 	prev = (struct hm_name){ .str = w, .len = (uint32_t)wl };
 	hm_name_fill(&prev);
-	return started_as_service(m, par, (size_t)(w - 1 - par), pw ? pw : &prev,
+	return started_as_service(h, par, (size_t)(w - 1 - par), pw ? pw : &prev,
 				  depth + 1);
 }
 
@@ -576,13 +596,13 @@ struct root {
 	size_t cap;
 };
 
-static int count_root(const struct hm_model *m, struct root *rt,
+static int count_root(struct helpers *h, struct root *rt,
 		      const struct hm_domain *d)
 {
 	size_t plen = d->name->len - rt->prog->len - 1;
 
 	rt->running |= !!(d->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
-	if (!started_as_service(m, d->name->str, plen, rt->prog, 0))
+	if (!started_as_service(h, d->name->str, plen, rt->prog, 0))
 		return 0;
 	for (size_t i = 0; i < rt->starters; i++)
 		if (rt->par[i].len == plen &&
@@ -604,12 +624,14 @@ static int count_root(const struct hm_model *m, struct root *rt,
 static int suggest_initialize(const struct hm_model *m,
 			      struct hm_suggestion **v, size_t *n, size_t *cap)
 {
+	struct helpers h = { .m = m };
 	struct hm_map idx = { 0 };
 	struct root *roots = NULL;
 	size_t n_roots = 0, cap_roots = 0;
 	int r = 0;
 
 	hm_map_init(&idx, NULL, HM_MEM_OTHER);
+	hm_map_init(&h.known, NULL, HM_MEM_OTHER);
 	for (size_t i = 0; !r && i < m->n_domains; i++) {
 		const struct hm_domain *d = m->domains[i];
 		size_t wl;
@@ -632,7 +654,7 @@ static int suggest_initialize(const struct hm_model *m,
 			r = hm_map_put(&idx, hm_map_ptr_key(prog), (void *)k);
 		}
 		if (!r)
-			r = count_root(m, &roots[k - 1], d);
+			r = count_root(&h, &roots[k - 1], d);
 	}
 	for (size_t i = 0; i < n_roots; i++) {
 		struct root *rt = &roots[i];
@@ -642,7 +664,7 @@ static int suggest_initialize(const struct hm_model *m,
 		};
 
 		if (!r && (rt->starters >= 2 || (rt->running && rt->starters)) &&
-		    !is_helper(m, rt->prog)) {
+		    !is_helper(&h, rt->prog)) {
 			s.example = strndup(rt->par[0].s, rt->par[0].len);
 			r = s.example ? add_suggestion(v, n, cap, &s) : -ENOMEM;
 			if (r)
@@ -652,6 +674,7 @@ static int suggest_initialize(const struct hm_model *m,
 	}
 	free(roots);
 	hm_map_fini(&idx);
+	hm_map_fini(&h.known);
 	return r;
 }
 

@@ -140,10 +140,11 @@ static size_t refusals(struct hm_model *m, const struct move *v, size_t n,
 		    replay(m, t->domain, &to) || to == t->domain)
 			continue;
 		hm_diag_add(dg, HM_DIAG_ERROR, NULL, 0,
-			    "%s from %s: that domain is now %s; change the "
-			    "exception policy first",
-			    hm_transition_names[t->type], t->domain->str,
-			    to->str);
+			    "%s %s from %s: that domain is now %s; change "
+			    "the exception policy first",
+			    hm_transition_names[t->type],
+			    t->program ? t->program->str : "any",
+			    t->domain->str, to->str);
 		bad++;
 	}
 	return bad;

@@ -6,7 +6,8 @@
 # start-stop-daemon, by env, and re-executing itself at a reload), and
 # learning the same log again changes nothing.  A hand-added keep_domain
 # collapses the domains below it.  Domains of different profiles that
-# would become one are refused, naming them, and nothing changes.
+# would become one, or a control naming a domain that would move, are
+# refused, naming them, and nothing changes.
 # Input: a log written by tests/golden/auditgen.sh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/auditgen.sh"
@@ -103,5 +104,15 @@ grep -qF '<kernel> /usr/bin/env /usr/sbin/sshd (profile 3)' "$tmp/err" &&
 	grep -qF 'profile 1' "$tmp/err" && grep -q 'nothing changed' "$tmp/err" ||
 	fail "refusal does not name the domains: $(cat "$tmp/err")"
 diff -r "$tmp/ref0" "$tmp/ref" >&2 || fail "a refused apply changed the policy"
+
+# 6. Refused: a transition control names a domain the apply would move.
+cp -a "$tmp/before" "$tmp/ref2"
+echo 'keep_domain any from <kernel> /usr/bin/env /usr/sbin/sshd' \
+	>>"$tmp/ref2/exception_policy.conf"
+cp -a "$tmp/ref2" "$tmp/ref20"
+expect_rc 3 "$HISTMAC" patternize --no-fs -p "$tmp/ref2" --apply
+grep -qF 'keep_domain any from <kernel> /usr/bin/env /usr/sbin/sshd: that domain is now <kernel> /usr/sbin/sshd' "$tmp/err" ||
+	fail "refusal does not name the control: $(cat "$tmp/err")"
+diff -r "$tmp/ref20" "$tmp/ref2" >&2 || fail "a refused apply changed the policy"
 
 finish t_patternize_reroot
