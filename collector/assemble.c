@@ -62,6 +62,9 @@ struct hm_assembler {
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
 	struct hm_proctab *procs;	/* roots (chroot), files (ftruncate) */
+	struct hm_proctab *dirfds;	/* directories opened, by descriptor;
+					 * apart, so that they never push a
+					 * root out */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
 	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
@@ -102,7 +105,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
 	as->procs = hm_proctab_new();
-	if (!as->canon || !as->socks || !as->procs) {
+	as->dirfds = hm_proctab_new();
+	if (!as->canon || !as->socks || !as->procs || !as->dirfds) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -116,6 +120,7 @@ void hm_assembler_free(struct hm_assembler *as)
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
 	hm_proctab_free(as->procs);
+	hm_proctab_free(as->dirfds);
 	for (size_t i = 0; i < DIRINO_SLOTS; i++)
 		free(as->dirs[i].path);
 	hm_sbuf_free(&as->rname);
@@ -1026,7 +1031,9 @@ static bool has_parent_item(const struct hm_assembler *as)
 
 /*
  * ftruncate(fd) has no PATH record: name it by the file the descriptor
- * was opened on (proctab.c), kept from each writable open.
+ * was opened on (proctab.c), kept from each writable open.  A directory
+ * opened is kept too (as->dirfds), for a name relative to its descriptor
+ * that has no PARENT item.
  */
 static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 {
@@ -1037,17 +1044,19 @@ static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len) {
 		const struct hm_bytes *f = &ev->paths[0].path;
 		bool dir = f->s[f->len - 1] == '/';
+		bool wr = ev->has_open_flags &&
+			  (ev->open_flags & O_ACCMODE) != O_RDONLY;
+		int fd = (int)ev->exit;
 
-		/* a directory, for names relative to it (dirfd, without
-		 * its '/'); a file opened for writing; else the descriptor
-		 * is no longer what an earlier open left there */
-		if (dir || (ev->has_open_flags &&
-			    (ev->open_flags & O_ACCMODE) != O_RDONLY))
-			return hm_proctab_put(as->procs, ev->node, ev->pid,
-					      (int)ev->exit, 0, f->s,
-					      f->len - (dir && f->len > 1));
-		hm_proctab_drop(as->procs, ev->node, ev->pid, (int)ev->exit);
-		return 0;
+		/* the descriptor is no longer what an earlier open left */
+		hm_proctab_drop(as->dirfds, ev->node, ev->pid, fd);
+		hm_proctab_drop(as->procs, ev->node, ev->pid, fd);
+		/* a directory, for names relative to it (without its '/') */
+		if (dir)
+			return hm_proctab_put(as->dirfds, ev->node, ev->pid, fd,
+					      0, f->s, f->len - (f->len > 1));
+		return wr ? hm_proctab_put(as->procs, ev->node, ev->pid, fd, 0,
+					   f->s, f->len) : 0;
 	}
 	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
 	    strncmp(ev->syscall_name, "ftruncate", 9) ||
@@ -1109,7 +1118,8 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		 * directory that descriptor was opened on (track_fds); a
 		 * PARENT of another inode says the descriptor changed */
 		if (!d && !has_parent_item(as))
-			hm_proctab_get(as->procs, ev->node, ev->pid, dfd, &fdir);
+			hm_proctab_get(as->dirfds, ev->node, ev->pid, dfd,
+				       &fdir);
 		r.cwd = d ? d->path : fdir.s;
 		r.cwd_len = d ? d->len : fdir.len;
 	} else if ((rc = in_root(as, ev, &r)) < 0) {
