@@ -454,6 +454,24 @@ static bool disjoint(const struct hm_name *const *a, size_t na,
 static bool runs_init_script(const struct hm_model *m,
 			     const struct hm_domain *d, int depth);
 
+/* Is @d a domain of @prog?  Then what it executes besides @prog itself
+ * (its own re-execution) in @v, their count in *@n. */
+static bool runs_of(const struct hm_domain *d, const struct hm_name *prog,
+		    const struct hm_name **v, size_t *n)
+{
+	size_t wl, k = 0;
+	const char *w = last_word(d->name->str, d->name->len, &wl);
+
+	if (!w || wl != prog->len || memcmp(w, prog->str, wl))
+		return false;
+	*n = execs_of(d, v, MAX_EXECS);
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] != prog)
+			v[k++] = v[i];
+	*n = k;
+	return true;
+}
+
 /*
  * Is @prog a helper rather than a service root?  A helper hands control
  * on: what it executes depends on who ran it (two of its domains execute
@@ -466,34 +484,17 @@ static bool runs_init_script(const struct hm_model *m,
 static bool find_helper(const struct hm_model *m, const struct hm_name *prog)
 {
 	const struct hm_name *a[MAX_EXECS], *b[MAX_EXECS];
+	size_t na, nb;
 
 	for (size_t i = 0; i < m->n_domains; i++) {
-		const struct hm_domain *d = m->domains[i];
-		size_t wl, na = 0;
-		const char *w = last_word(d->name->str, d->name->len, &wl);
-
-		if (!w || wl != prog->len || memcmp(w, prog->str, wl))
+		if (!runs_of(m->domains[i], prog, a, &na))
 			continue;
-		if (runs_init_script(m, d, 0))
+		if (runs_init_script(m, m->domains[i], 0))
 			return true;
-		for (size_t k = 0, n = execs_of(d, a, MAX_EXECS); k < n; k++)
-			if (a[k] != prog)	/* not its own re-exec */
-				a[na++] = a[k];
-		for (size_t j = 0; na && j < i; j++) {
-			const struct hm_domain *o = m->domains[j];
-			size_t ol, nb = 0;
-			const char *ow = last_word(o->name->str, o->name->len,
-						   &ol);
-
-			if (!ow || ol != prog->len || memcmp(ow, prog->str, ol))
-				continue;
-			for (size_t k = 0, n = execs_of(o, b, MAX_EXECS); k < n;
-			     k++)
-				if (b[k] != prog)
-					b[nb++] = b[k];
-			if (nb && disjoint(a, na, b, nb))
+		for (size_t j = 0; na && j < i; j++)
+			if (runs_of(m->domains[j], prog, b, &nb) && nb &&
+			    disjoint(a, na, b, nb))
 				return true;
-		}
 	}
 	return false;
 }
