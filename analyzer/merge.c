@@ -166,7 +166,6 @@ long hm_domain_merge(struct hm_model *dst, struct hm_domain *d, bool fresh,
 		     const struct hm_model *src, const struct hm_domain *s)
 {
 	int r;
-	long n;
 
 	if (fresh) {
 		d->profile = s->profile;	/* not dst's default */
@@ -185,8 +184,7 @@ long hm_domain_merge(struct hm_model *dst, struct hm_domain *d, bool fresh,
 		if (r < 0)
 			return r;
 	}
-	n = merge_acl(dst, src, d, s);
-	return n;
+	return merge_acl(dst, src, d, s);
 }
 
 static long merge_domain(struct hm_model *dst, const struct hm_model *src,
