@@ -86,7 +86,7 @@ static void usage(FILE *f)
 "      --resolve-root DIR   resolve against DIR (another host's image)\n"
 "      --threads N          parse -i logs with libauparse on N threads (default:\n"
 "                           one per online CPU; 1: one thread); the policy is\n"
-"                           the same.  Input in flight stays under 8 MiB.\n"
+"                           the same.  Input in flight stays near 1 MiB.\n"
 "                           --follow and --plugin read on one thread (latency)\n"
 "\n"
 "Policy:\n"

@@ -39,8 +39,8 @@
 
 #include "internal.h"
 
-#define HM_PAR_WINDOW	(2u << 20)	/* bytes of input in flight */
-#define SLOTS		32		/* batches in flight; a power of 2 */
+#define HM_PAR_WINDOW	(1u << 20)	/* bytes of input in flight */
+#define SLOTS		16		/* batches in flight; a power of 2 */
 #define KEEP_MAX	(1u << 20)	/* a batch's buffers kept over reuse */
 #define NO_STR		UINTPTR_MAX	/* a NULL string, as an offset */
 

@@ -128,7 +128,7 @@ struct hm_collector_stats {
  *	and assembles events in the log's order; the events, their order,
  *	the counters and the diagnostics are those of one thread.  0 or 1
  *	(default): one thread.  Other sources keep one thread (latency).
- *	Input in flight is bounded by bytes (8 MiB), not by threads.
+ *	Input in flight is bounded by bytes (1 MiB), not by threads.
  */
 struct hm_collector_opts {
 	int resolve;
