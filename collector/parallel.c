@@ -19,18 +19,23 @@
  * for one huge release of interleaved events) of input, and its parsed
  * copy, are held at once, whatever the number of threads.
  *
- * Thread safety: each auparse instance is used by one worker only, made
- * and destroyed on the collector's thread while no worker runs.  The only
- * state libauparse 3.0.9 shares between instances on this path is its
- * interpretation list, cleared at each event and filled only from a
- * record's enriched part, which the stream cuts off before auparse sees
- * a line: concurrent clears store NULL and 0 into an empty list.  The
- * stream's type cache and everything else the collector owns are touched
- * by its own thread only.
+ * Thread safety: libauparse 3.0.9 is not safe on several threads even
+ * with one instance each.  Its statics are shared by every instance: the
+ * interpretation list, and the pointer of audit_strsplit(), which
+ * extract_timestamp() uses on every record, so two threads reading
+ * stamps at once cut each other's lines (seen: a record now and then
+ * lost from a 1 GB log).  Each worker therefore calls a copy of the
+ * library of its own, loaded with dlmopen(LM_ID_NEWLM) (its statics, its
+ * libaudit); the first worker uses the one the program is linked with,
+ * which nothing else calls meanwhile.  When a copy cannot be loaded
+ * (glibc allows few namespaces) fewer workers run.  The stream's type
+ * cache and everything else the collector owns are touched by its own
+ * thread only.
  *
  * Owns: the workers, their auparse instances, the batches.  Next: the
  * collector's queue (collector.c).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -56,9 +61,28 @@ struct batch {
 	bool done;
 };
 
+/* The libauparse calls a worker makes, from its own copy of the library. */
+struct aup {
+	void *dl;			/* NULL: the program's own copy */
+	__typeof__(auparse_init) *init;
+	__typeof__(auparse_destroy) *destroy;
+	__typeof__(auparse_add_callback) *add_callback;
+	__typeof__(auparse_feed) *feed;
+	__typeof__(auparse_get_timestamp) *get_timestamp;
+	__typeof__(auparse_get_num_records) *get_num_records;
+	__typeof__(auparse_next_record) *next_record;
+	__typeof__(auparse_get_type) *get_type;
+	__typeof__(auparse_get_record_text) *get_record_text;
+	__typeof__(auparse_first_field) *first_field;
+	__typeof__(auparse_next_field) *next_field;
+	__typeof__(auparse_get_field_name) *get_field_name;
+	__typeof__(auparse_get_field_str) *get_field_str;
+};
+
 struct worker {
 	struct hm_par *p;
 	pthread_t tid;
+	struct aup api;
 	auparse_state_t *au;
 	struct batch *cur;
 	bool started;
@@ -122,10 +146,10 @@ static void resolve(struct batch *b)
 	}
 }
 
-static int copy_fields(struct batch *b, auparse_state_t *au,
-		       struct hm_flat_rec *r)
+static int copy_fields(struct batch *b, const struct aup *A,
+		       auparse_state_t *au, struct hm_flat_rec *r)
 {
-	if (!auparse_first_field(au))
+	if (!A->first_field(au))
 		return 0;
 	do {
 		struct hm_flat_field *fl;
@@ -134,14 +158,15 @@ static int copy_fields(struct batch *b, auparse_state_t *au,
 			return -ENOMEM;
 		fl = &b->f.fld[b->f.nfld++];
 		r->nfield++;
-		if (keep(b, auparse_get_field_name(au), &fl->name) < 0 ||
-		    keep(b, auparse_get_field_str(au), &fl->value) < 0)
+		if (keep(b, A->get_field_name(au), &fl->name) < 0 ||
+		    keep(b, A->get_field_str(au), &fl->value) < 0)
 			return -ENOMEM;
-	} while (auparse_next_field(au) > 0);
+	} while (A->next_field(au) > 0);
 	return 0;
 }
 
-static int copy_record(struct batch *b, auparse_state_t *au)
+static int copy_record(struct batch *b, const struct aup *A,
+		       auparse_state_t *au)
 {
 	struct hm_flat_rec *r;
 
@@ -149,19 +174,20 @@ static int copy_record(struct batch *b, auparse_state_t *au)
 		return -ENOMEM;
 	r = &b->f.rec[b->f.nrec++];
 	memset(r, 0, sizeof(*r));
-	r->type = auparse_get_type(au);
+	r->type = A->get_type(au);
 	r->field = (uint32_t)b->f.nfld;
 	r->text = (const char *)NO_STR;
 	if (hm_record_text_read(r->type) &&
-	    keep(b, auparse_get_record_text(au), &r->text) < 0)
+	    keep(b, A->get_record_text(au), &r->text) < 0)
 		return -ENOMEM;
-	return copy_fields(b, au, r);
+	return copy_fields(b, A, au, r);
 }
 
 /* auparse's current event, copied as assemble.c will read it. */
-static int copy_event(struct batch *b, auparse_state_t *au)
+static int copy_event(struct batch *b, const struct aup *A,
+		      auparse_state_t *au)
 {
-	const au_event_t *ts = auparse_get_timestamp(au);
+	const au_event_t *ts = A->get_timestamp(au);
 	struct hm_flat_ev *e;
 	size_t i;
 
@@ -179,22 +205,23 @@ static int copy_event(struct batch *b, auparse_state_t *au)
 			return -ENOMEM;
 	}
 	e->rec = (uint32_t)b->f.nrec;
-	if (!auparse_get_num_records(au))
+	if (!A->get_num_records(au))
 		return 0;
 	do {
-		if (copy_record(b, au) < 0)
+		if (copy_record(b, A, au) < 0)
 			return -ENOMEM;
 		b->f.ev[i].nrec++;	/* the array may have moved */
-	} while (auparse_next_record(au) > 0);
+	} while (A->next_record(au) > 0);
 	return 0;
 }
 
 static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 {
-	struct batch *b = ((struct worker *)user)->cur;
+	struct worker *w = user;
+	struct batch *b = w->cur;
 
 	if (type == AUPARSE_CB_EVENT_READY && !b->err &&
-	    copy_event(b, au) < 0)
+	    copy_event(b, &w->api, au) < 0)
 		b->err = -ENOMEM;
 }
 
@@ -202,8 +229,8 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 static void parse(struct worker *w, struct batch *b)
 {
 	w->cur = b;
-	if (auparse_feed(w->au, b->in.s, b->in.len) < 0 ||
-	    auparse_feed(w->au, "", 0) < 0)
+	if (w->api.feed(w->au, b->in.s, b->in.len) < 0 ||
+	    w->api.feed(w->au, "", 0) < 0)
 		b->err = -ENOMEM;
 	w->cur = NULL;
 	resolve(b);
@@ -233,6 +260,71 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* The program's own libauparse. */
+static void aup_linked(struct aup *A)
+{
+	*A = (struct aup){
+		.init = auparse_init, .destroy = auparse_destroy,
+		.add_callback = auparse_add_callback, .feed = auparse_feed,
+		.get_timestamp = auparse_get_timestamp,
+		.get_num_records = auparse_get_num_records,
+		.next_record = auparse_next_record,
+		.get_type = auparse_get_type,
+		.get_record_text = auparse_get_record_text,
+		.first_field = auparse_first_field,
+		.next_field = auparse_next_field,
+		.get_field_name = auparse_get_field_name,
+		.get_field_str = auparse_get_field_str,
+	};
+}
+
+#define AUP_SYM(A, name) \
+	(*(void **)&(A)->name = dlsym((A)->dl, "auparse_" #name))
+
+/* A private copy of the library the program is linked with: 0 or -1. */
+static int aup_private(struct aup *A)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)auparse_init, &info) || !info.dli_fname)
+		return -1;
+	A->dl = dlmopen(LM_ID_NEWLM, info.dli_fname, RTLD_NOW | RTLD_LOCAL);
+	if (!A->dl)
+		return -1;
+	if (!AUP_SYM(A, init) || !AUP_SYM(A, destroy) ||
+	    !AUP_SYM(A, add_callback) || !AUP_SYM(A, feed) ||
+	    !AUP_SYM(A, get_timestamp) || !AUP_SYM(A, get_num_records) ||
+	    !AUP_SYM(A, next_record) || !AUP_SYM(A, get_type) ||
+	    !AUP_SYM(A, get_record_text) || !AUP_SYM(A, first_field) ||
+	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_field_name) ||
+	    !AUP_SYM(A, get_field_str)) {
+		dlclose(A->dl);
+		A->dl = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Worker @i's library and instance: 0, or -1 (no more workers). */
+static int worker_init(struct hm_par *p, unsigned int i)
+{
+	struct worker *w = &p->w[i];
+
+	w->p = p;
+	if (i == 0)
+		aup_linked(&w->api);
+	else if (aup_private(&w->api) < 0)
+		return -1;
+	w->au = w->api.init(AUSOURCE_FEED, NULL);
+	if (!w->au) {
+		if (w->api.dl)
+			dlclose(w->api.dl);
+		return -1;
+	}
+	w->api.add_callback(w->au, on_event, w, NULL);
+	return 0;
+}
+
 struct hm_par *hm_par_new(unsigned int n, const char *const *file)
 {
 	struct hm_par *p = calloc(1, sizeof(*p));
@@ -251,24 +343,22 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file)
 	pthread_cond_init(&p->done, NULL);
 	for (size_t i = 0; i < SLOTS; i++)
 		p->b[i].staged.max_kept = SIZE_MAX;
-	/* every instance made here, before any worker runs */
-	for (p->n = 0; p->n < n; p->n++) {
-		struct worker *w = &p->w[p->n];
-
-		w->p = p;
-		w->au = auparse_init(AUSOURCE_FEED, NULL);
-		if (!w->au)
+	/* every copy loaded here, before any worker runs */
+	for (p->n = 0; p->n < n; p->n++)
+		if (worker_init(p, p->n) < 0)
 			break;
-		auparse_add_callback(w->au, on_event, w, NULL);
-	}
-	for (unsigned int i = 0; p->n == n && i < n; i++)
+	for (unsigned int i = 0; i < p->n; i++)
 		p->w[i].started = !pthread_create(&p->w[i].tid, NULL, work,
 						  &p->w[i]);
-	for (unsigned int i = 0; i < n; i++)
-		if (p->n < n || !p->w[i].started) {
+	for (unsigned int i = 0; i < p->n; i++)
+		if (!p->w[i].started) {
 			hm_par_free(p);
 			return NULL;
 		}
+	if (!p->n) {
+		hm_par_free(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -294,9 +384,11 @@ void hm_par_free(struct hm_par *p)
 		if (p->w[i].started)
 			pthread_join(p->w[i].tid, NULL);
 	}
-	/* every worker has stopped: libauparse's shared state is ours */
-	for (unsigned int i = 0; i < p->n; i++)
-		auparse_destroy(p->w[i].au);
+	for (unsigned int i = 0; i < p->n; i++) {
+		p->w[i].api.destroy(p->w[i].au);
+		if (p->w[i].api.dl)
+			dlclose(p->w[i].api.dl);
+	}
 	for (size_t i = 0; i < SLOTS; i++)
 		batch_free(&p->b[i]);
 	hm_diag_free(&p->stage);

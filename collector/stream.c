@@ -534,10 +534,13 @@ static void quiet(struct hm_stream *s)
 static bool quotes_paired(const char *line, const char *nl)
 {
 	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
+	const char *end = gs ? gs : nl;
 	size_t n = 0;
 
-	for (const char *p = line; p < (gs ? gs : nl); p++)
-		n += *p == '"';
+	/* memchr: quotes are few, and this runs on every line */
+	for (const char *p = line; (p = memchr(p, '"', (size_t)(end - p)));
+	     p++)
+		n++;
 	return !(n & 1);
 }
 
