@@ -77,6 +77,7 @@ struct aup {
 	__typeof__(auparse_next_field) *next_field;
 	__typeof__(auparse_get_field_name) *get_field_name;
 	__typeof__(auparse_get_field_str) *get_field_str;
+	void (*ctype_init)(void);	/* its libc's __ctype_init() */
 };
 
 struct worker {
@@ -241,6 +242,13 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	struct hm_par *p = w->p;
 
+	/*
+	 * The private copy's libc sets up a thread's ctype tables (isdigit,
+	 * tolower...) only in threads it made itself: this one it did not.
+	 */
+	if (w->api.ctype_init)
+		w->api.ctype_init();
+
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct batch *b;
@@ -297,7 +305,8 @@ static int aup_private(struct aup *A)
 	    !AUP_SYM(A, next_record) || !AUP_SYM(A, get_type) ||
 	    !AUP_SYM(A, get_record_text) || !AUP_SYM(A, first_field) ||
 	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_field_name) ||
-	    !AUP_SYM(A, get_field_str)) {
+	    !AUP_SYM(A, get_field_str) ||
+	    !(*(void **)&A->ctype_init = dlsym(A->dl, "__ctype_init"))) {
 		dlclose(A->dl);
 		A->dl = NULL;
 		return -1;
@@ -305,13 +314,30 @@ static int aup_private(struct aup *A)
 	return 0;
 }
 
+/*
+ * Does the first worker use the program's copy?  Test builds
+ * (HISTMAC_TEST_HOOKS) can give it a private one too, so that a test of a
+ * one-batch log runs a private copy every time (tests/golden/t_threads.sh).
+ */
+#ifndef HM_TEST_HOOKS
+static bool linked_first(void)
+{
+	return true;
+}
+#else
+static bool linked_first(void)
+{
+	return !getenv("HISTMAC_TEST_PRIVATE_AUPARSE");
+}
+#endif
+
 /* Worker @i's library and instance: 0, or -1 (no more workers). */
 static int worker_init(struct hm_par *p, unsigned int i)
 {
 	struct worker *w = &p->w[i];
 
 	w->p = p;
-	if (i == 0)
+	if (i == 0 && linked_first())
 		aup_linked(&w->api);
 	else if (aup_private(&w->api) < 0)
 		return -1;

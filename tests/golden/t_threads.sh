@@ -20,11 +20,15 @@ same() {
 		fail "$1: exit $(cat "$tmp/rc.1") vs $(cat "$tmp/rc.3")"
 }
 
-# both N CMD...: CMD with --threads N, output in $tmp/{o,e,rc}.N.
+# both N CMD...: CMD with --threads N, output in $tmp/{o,e,rc}.N.  Every
+# worker parses with a private copy of libauparse (loaded with dlmopen;
+# the first one otherwise uses the program's), so that a log of one
+# batch is parsed by such a copy every time.
 both() {
 	local n=$1 rc=0
 	shift
-	"$@" --threads "$n" >"$tmp/o.$n" 2>"$tmp/e.$n" || rc=$?
+	HISTMAC_TEST_PRIVATE_AUPARSE=1 "$@" --threads "$n" >"$tmp/o.$n" \
+		2>"$tmp/e.$n" || rc=$?
 	echo "$rc" >"$tmp/rc.$n"
 }
 
