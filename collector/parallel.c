@@ -373,9 +373,12 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file)
 	for (p->n = 0; p->n < n; p->n++)
 		if (worker_init(p, p->n) < 0)
 			break;
-	for (unsigned int i = 0; i < p->n; i++)
+	for (unsigned int i = 0; i < p->n; i++) {
 		p->w[i].started = !pthread_create(&p->w[i].tid, NULL, work,
 						  &p->w[i]);
+		if (p->w[i].started)	/* named in top and perf */
+			pthread_setname_np(p->w[i].tid, "hm-parse");
+	}
 	for (unsigned int i = 0; i < p->n; i++)
 		if (!p->w[i].started) {
 			hm_par_free(p);
