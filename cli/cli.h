@@ -190,6 +190,7 @@ enum hm_cli_opt {
 	HM_OPT_APPEND,			/* --append */
 	HM_OPT_FORCE,			/* --force */
 	HM_OPT_WAIT,			/* --wait[=SECONDS] */
+	HM_OPT_THREADS,			/* --threads N */
 };
 
 #define HM_CLI_OPTS_PATHS \
@@ -214,6 +215,9 @@ enum hm_cli_opt {
 	HM_CLI_OPT_FROM, \
 	{ "dialect", required_argument, NULL, HM_OPT_READ_DIALECT }
 #define HM_CLI_OPT_WAIT { "wait", optional_argument, NULL, HM_OPT_WAIT }
+/* log files parsed on N threads (collector.h: opts.threads) */
+#define HM_CLI_OPT_THREADS \
+	{ "threads", required_argument, NULL, HM_OPT_THREADS }
 /* a command that writes a whole policy into a directory */
 #define HM_CLI_OPTS_TARGET \
 	{ "append", no_argument, NULL, HM_OPT_APPEND }, \
@@ -228,12 +232,20 @@ struct hm_cli_shared {
 	int from;			/* HM_DIALECT_AUTO: as the files say */
 	int dialect;			/* HM_DIALECT_AUTO: the model's */
 	struct hm_cli_target target;	/* --append, --force, --wait */
+	unsigned int threads;		/* --threads; 0: one per online CPU */
 };
 
 /** hm_cli_shared_init() - every shared option at its default. */
 void hm_cli_shared_init(struct hm_cli_shared *s);
 
 #define HM_CLI_NOT_SHARED (-1)
+
+/** hm_cli_threads_option() - --threads N (1..HM_CLI_THREADS_MAX) into @n.
+ * Returns: 0 or HM_EXIT_USAGE (printed). */
+#define HM_CLI_THREADS_MAX 256
+int hm_cli_threads_option(const char *cmd, const char *arg, unsigned int *n);
+/** hm_cli_threads() - @n, or when 0 the number of online CPUs. */
+unsigned int hm_cli_threads(unsigned int n);
 
 /**
  * hm_cli_shared_option() - handle option code @c if it is a shared one.

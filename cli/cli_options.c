@@ -4,12 +4,14 @@
  * handled in one place: where paths come from (--resolve...), how
  * accesses become entries (--no-builtin-rules, --peer-ports...), the
  * policy's dialect read (--from D) and written (--dialect D), a target
- * directory (--append, --force, --wait).  A command lists the groups it
+ * directory (--append, --force, --wait), threads reading logs
+ * (--threads).  A command lists the groups it
  * takes in its option table (HM_CLI_OPTS_*) and passes every option code
  * to hm_cli_shared_option() before its own switch.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "histmac/policy_io.h"
@@ -71,9 +73,32 @@ int hm_cli_shared_option(const char *cmd, int c, const char *arg,
 	case HM_OPT_FORCE: s->target.force = true; return 0;
 	case HM_OPT_WAIT:
 		return hm_cli_wait_option(cmd, arg, &s->target.wait_s);
+	case HM_OPT_THREADS:
+		return hm_cli_threads_option(cmd, arg, &s->threads);
 	default:
 		return HM_CLI_NOT_SHARED;
 	}
+}
+
+int hm_cli_threads_option(const char *cmd, const char *arg, unsigned int *n)
+{
+	uint64_t v;
+
+	if (hm_cli_parse_u64(arg, HM_CLI_THREADS_MAX, &v) || !v)
+		return hm_cli_usage_error(cmd, "--threads takes 1 to %d, not "
+					  "'%s'", HM_CLI_THREADS_MAX, arg);
+	*n = (unsigned int)v;
+	return 0;
+}
+
+unsigned int hm_cli_threads(unsigned int n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n)
+		return n;
+	return cpus < 1 ? 1 : cpus > HM_CLI_THREADS_MAX ?
+	       HM_CLI_THREADS_MAX : (unsigned int)cpus;
 }
 
 void hm_cli_shared_init(struct hm_cli_shared *s)

@@ -65,6 +65,8 @@ static void usage(FILE *f)
 "      --resolve, --no-resolve, --resolve-root DIR   as for learn; by\n"
 "                         default the rule the policy was learned with\n"
 "                         (histmac_paths.conf); a different one is warned\n"
+"      --threads N        parse -i logs on N threads (default: one per online\n"
+"                         CPU; 1: one thread); the report is the same\n"
 "      --no-builtin-rules, --peer-ports A-B, --ephemeral-ports A-B\n"
 "                         generalization, as it was used for learning\n"
 "  -v, --verbose          list every skipped record on stderr\n"
@@ -85,6 +87,7 @@ static const struct option options[] = {
 	{ "attempts", no_argument, NULL, OPT_ATTEMPTS },
 	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	HM_CLI_OPTS_PATHS,
+	HM_CLI_OPT_THREADS,
 	HM_CLI_OPTS_GENERALIZE,
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -241,6 +244,7 @@ static int run(struct check *C, struct hm_model *m)
 	hm_collector_opts_init(&o);
 	o.resolve = C->sh.resolve;
 	o.resolve_root = C->sh.resolve_root;
+	o.threads = hm_cli_threads(C->sh.threads);
 	o.verbose = C->verbose;
 	o.diag = &d;
 	/* read paths as the policy names them (histmac_paths.conf) */

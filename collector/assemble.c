@@ -3,7 +3,8 @@
  * assemble.c - one auparse event -> one struct hm_event.
  *
  * Walks the event's records and fields once with auparse's cursor
- * (auparse_next_record / auparse_next_field), keeps what the analyzer
+ * (auparse_next_record / auparse_next_field), or over the same event as a
+ * worker thread copied it (struct hm_evread, parallel.c), keeps what the analyzer
  * needs from SYSCALL, EXECVE, CWD, PATH, SOCKADDR, OBJ_PID, PROCTITLE,
  * OPENAT2 and FANOTIFY, then works out the kind-specific parts: which PATH
  * items are the objects, open flags and modes from the right argument,
@@ -625,14 +626,23 @@ static void proctitle(struct hm_assembler *as, struct hm_event *ev,
 	}
 }
 
+bool hm_record_text_read(int type)
+{
+	return (type >= AUDIT_FIRST_USER_MSG && type <= AUDIT_LAST_USER_MSG) ||
+	       (type >= AUDIT_FIRST_USER_MSG2 &&
+		type <= AUDIT_LAST_USER_MSG2) || type == AUDIT_USER ||
+	       type == HM_AUDIT_LANDLOCK_ACCESS ||
+	       type == HM_AUDIT_LANDLOCK_DOMAIN;
+}
+
 /* One record: dispatch its fields. */
-static void record(struct hm_assembler *as, auparse_state_t *au,
+static void record(struct hm_assembler *as, struct hm_evread *x,
 		   struct hm_event *ev, bool *seen_objpid)
 {
-	int type = auparse_get_type(au);
+	int type = hm_er_type(x);
 	struct item *it = NULL;
 
-	if (hm_landlock_record(au, ev, as->a))
+	if (hm_landlock_record(x, ev, as->a))
 		return;
 	switch (type) {
 	case AUDIT_SYSCALL:
@@ -670,11 +680,8 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 			hm_report_skip_event(as->rep, HM_SKIP_UNKNOWN_RECORD,
 						as->serial, "record type %d",
 						type);
-		else if ((type >= AUDIT_FIRST_USER_MSG &&
-			  type <= AUDIT_LAST_USER_MSG) ||
-			 (type >= AUDIT_FIRST_USER_MSG2 &&
-			  type <= AUDIT_LAST_USER_MSG2) || type == AUDIT_USER) {
-			const char *t = auparse_get_record_text(au);
+		else if (hm_record_text_read(type)) {
+			const char *t = hm_er_text(x);
 
 			if (t && strstr(t, "op=histmac-decision")) {
 				const char *m = strstr(t, "): ");
@@ -689,12 +696,12 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 		}
 		return;
 	}
-	if (!auparse_first_field(au))
+	if (!hm_er_first_field(x))
 		return;
 	as->sc_next = 0;
 	do {
-		const char *n = auparse_get_field_name(au);
-		const char *v = auparse_get_field_str(au);
+		const char *n = hm_er_name(x);
+		const char *v = hm_er_value(x);
 
 		if (!n)
 			continue;
@@ -739,13 +746,13 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 				ev->fan_response = (int)dec(as, v, "FANOTIFY", n);
 			break;
 		case AUDIT_OPENAT2: {
-			uint64_t x;
+			uint64_t u;
 
-			if (eq(n, "oflag") && hm_parse_u64(v, 8, &x)) {
-				as->openat2_flags = (uint32_t)x;
+			if (eq(n, "oflag") && hm_parse_u64(v, 8, &u)) {
+				as->openat2_flags = (uint32_t)u;
 				as->has_openat2 = true;
-			} else if (eq(n, "mode") && hm_parse_u64(v, 8, &x)) {
-				as->openat2_mode = (uint32_t)x;
+			} else if (eq(n, "mode") && hm_parse_u64(v, 8, &u)) {
+				as->openat2_mode = (uint32_t)u;
 			}
 			break;
 		}
@@ -760,7 +767,7 @@ static void record(struct hm_assembler *as, auparse_state_t *au,
 				str(as, v, &ev->decision_domain, "USER", n);
 			break;
 		}
-	} while (auparse_next_field(au) > 0);
+	} while (hm_er_next_field(x));
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -1428,10 +1435,32 @@ static void arguments(struct hm_assembler *as, struct hm_event *ev)
 	}
 }
 
-int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
+/* The event's stamp: auparse's, or as a worker copied it. */
+static void stamp(struct hm_assembler *as, const struct hm_evread *x,
+		  struct hm_event *ev)
+{
+	const au_event_t *ts = x->au ? auparse_get_timestamp(x->au) : NULL;
+	const char *host = ts ? ts->host : NULL;
+
+	if (ts) {
+		ev->sec = ts->sec;
+		ev->msec = ts->milli;
+		ev->serial = ts->serial;
+	} else if (!x->au) {
+		ev->sec = x->e->sec;
+		ev->msec = x->e->msec;
+		ev->serial = x->e->serial;
+		host = x->e->host;
+	}
+	if (host) {
+		ev->node.s = adup(as, host, strlen(host));
+		ev->node.len = ev->node.s ? strlen(host) : 0;
+	}
+}
+
+int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 		struct hm_event *ev, struct hm_arena *a)
 {
-	const au_event_t *ts = auparse_get_timestamp(au);
 	bool seen_objpid = false;
 	bool only_eoe = true;
 	bool has_fan = false;
@@ -1452,33 +1481,25 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
 	as->quoted = false;
 	as->saddr = NULL;
 	as->ev = ev;
-	if (ts) {
-		ev->sec = ts->sec;
-		ev->msec = ts->milli;
-		ev->serial = ts->serial;
-		if (ts->host) {
-			ev->node.s = adup(as, ts->host, strlen(ts->host));
-			ev->node.len = ev->node.s ? strlen(ts->host) : 0;
-		}
-	}
+	stamp(as, x, ev);
 	as->serial = ev->serial;
 	/*
 	 * Called from auparse's callback: auparse_next_event() has left the
 	 * cursor on the first record and field (auparse_first_record() would
 	 * only parse its interpretations a second time).
 	 */
-	if (!auparse_get_num_records(au))
+	if (!hm_er_num_records(x))
 		return 0;
 	do {
-		int type = auparse_get_type(au);
+		int type = hm_er_type(x);
 
 		nrec++;
 		if (type != AUDIT_EOE)
 			only_eoe = false;
 		if (type == AUDIT_FANOTIFY)
 			has_fan = true;
-		record(as, au, ev, &seen_objpid);
-	} while (auparse_next_record(au) > 0);
+		record(as, x, ev, &seen_objpid);
+	} while (hm_er_next_record(x));
 	as->st->records += nrec;
 	if (only_eoe)
 		return 0;	/* an EOE for an event auparse had closed */

@@ -10,8 +10,13 @@
  * wait here, watching the caller's stop and reload flags, closing events
  * left open when input stops, and writing checkpoints.
  *
+ * Reading files with opts.threads > 1, the stream hands its whole events
+ * to worker threads instead (parallel.c) and next() assembles the parsed
+ * batches in the order they were cut: the same events, in the same order,
+ * with the same diagnostics.
+ *
  * Owns: the parts (source, stream, auparse, assembler, checkpoint,
- * report), the queue, the arena.  The only file that calls the others;
+ * report, workers), the queue, the arena.  The only file that calls the others;
  * none calls back.  Next: the caller (histmac events, the learner).
  */
 #include <errno.h>
@@ -33,6 +38,8 @@ struct hm_collector {
 	struct hm_stream *stream;
 	struct hm_assembler *as;
 	struct hm_ckpt *ckpt;		/* follow with a checkpoint, else NULL */
+	struct hm_par *par;		/* files on several threads, else NULL */
+	int read_err;			/* told once the batches before it are */
 	struct hm_arena arena;
 	uint64_t quiet_gen;		/* the stream's, last looked at */
 
@@ -83,20 +90,18 @@ static void note_quiet(struct hm_collector *c)
 	}
 }
 
-static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
+/* One event into the queue: auparse's current one, or a worker's copy. */
+static void assemble_one(struct hm_collector *c, struct hm_evread *x)
 {
-	struct hm_collector *c = user;
 	struct hm_event *ev;
 	int rc;
 
-	if (type != AUPARSE_CB_EVENT_READY || c->err)
-		return;
 	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
 		c->err = -ENOMEM;
 		return;
 	}
 	ev = &c->q[c->qn];
-	rc = hm_assemble(c->as, au, ev, &c->arena);
+	rc = hm_assemble(c->as, x, ev, &c->arena);
 	if (rc < 0) {
 		c->err = rc;
 		return;
@@ -109,6 +114,31 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 		return;
 	}
 	c->qn++;
+}
+
+static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
+{
+	struct hm_collector *c = user;
+	struct hm_evread x = { .au = au };
+
+	if (type == AUPARSE_CB_EVENT_READY && !c->err)
+		assemble_one(c, &x);
+}
+
+/*
+ * Several threads (files only): the stream cuts batches of whole events
+ * for the workers (parallel.c) and the stream's own diagnostics wait
+ * with them, to be told in the order one thread tells them.
+ */
+static int start_threads(struct hm_collector *c)
+{
+	c->par = hm_par_new(c->o.threads, &c->rep.file);
+	if (!c->par)
+		return -ENOMEM;
+	hm_stream_set_sink(c->stream, hm_par_sink, c->par);
+	if (c->o.diag)
+		c->rep.diag = hm_par_stage(c->par);
+	return 0;
 }
 
 /* One path rule for every source (pathrule.h): resolving, unless told. */
@@ -136,7 +166,8 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 	c->whole = mode == HM_SRC_FILES || mode == HM_SRC_FD ||
 		   mode == HM_SRC_BUFFER;
 	if (hm_source_new(&c->src, mode, &c->rep) < 0 || !c->au ||
-	    !c->stream || !c->as) {
+	    !c->stream || !c->as ||
+	    (mode == HM_SRC_FILES && c->o.threads > 1 && start_threads(c))) {
 		hm_collector_free(c);
 		return -ENOMEM;
 	}
@@ -328,6 +359,59 @@ static int read_more(struct hm_collector *c)
 	return rc < 0 ? rc : 1;
 }
 
+/*
+ * Several threads: assemble the oldest batch, in order, as one thread
+ * would have assembled the events of one feed, with the file and the
+ * diagnostics of when it was cut.
+ */
+static int take_batch(struct hm_collector *c)
+{
+	struct hm_diag *stage = c->rep.diag;
+	const char *file = c->rep.file;
+	const struct hm_flat *f;
+	int rc = hm_par_next(c->par, &f, &c->rep.file, c->o.diag);
+
+	c->rep.diag = c->o.diag;
+	for (size_t i = 0; rc == 0 && i < f->nev && !c->err; i++) {
+		struct hm_evread x = { .f = f, .e = &f->ev[i],
+				       .r = f->ev[i].rec };
+
+		assemble_one(c, &x);
+	}
+	c->rep.diag = stage;
+	c->rep.file = file;
+	hm_par_release(c->par);
+	return rc < 0 ? rc : 1;
+}
+
+/*
+ * Several threads: read ahead while the window has room, else take the
+ * oldest batch.  >0 go on, 0 all input assembled, -errno.  A file that
+ * cannot be read is told after the events before it, as one thread would.
+ */
+static int par_more(struct hm_collector *c)
+{
+	int rc;
+
+	if (!c->ended && !c->read_err && hm_par_room(c->par)) {
+		rc = read_more(c);
+		if (rc == 0)
+			finish(c);
+		else if (rc < 0)
+			c->read_err = rc;
+		return 1;
+	}
+	if (hm_par_pending(c->par))
+		return take_batch(c);
+	if (c->read_err) {
+		rc = c->read_err;
+		c->read_err = 0;
+		return rc;
+	}
+	hm_par_unstage(c->par, c->o.diag);
+	return 0;
+}
+
 /* The queue is empty and there is no more: 0, after the last checkpoint. */
 static int end(struct hm_collector *c)
 {
@@ -363,7 +447,7 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 			hm_ckpt_drained(c->ckpt);
 		c->qhead = c->qn = 0;
 		hm_arena_reset(&c->arena);
-		if (c->done)
+		if (c->done && !c->par)
 			return end(c);
 		if (c->o.stop && *c->o.stop && live) {
 			finish(c);
@@ -372,6 +456,12 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 		if (c->o.reload && *c->o.reload) {
 			*c->o.reload = 0;
 			return -EINTR;
+		}
+		if (c->par) {
+			rc = par_more(c);
+			if (rc > 0)
+				continue;
+			return rc < 0 ? rc : end(c);
 		}
 		rc = read_more(c);
 		if (rc > 0)
@@ -392,6 +482,7 @@ void hm_collector_free(struct hm_collector *c)
 {
 	if (!c)
 		return;
+	hm_par_free(c->par);
 	hm_source_free(c->src);
 	hm_stream_free(c->stream);
 	if (c->au)

@@ -186,6 +186,15 @@ struct hm_stream;
 
 struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep);
 void hm_stream_free(struct hm_stream *s);
+/*
+ * Whole events as auparse would be fed them, in log order: the sink takes
+ * @out's bytes (it may swap the buffer) and leaves @out empty.  Returns 0
+ * or -errno.
+ */
+typedef int (*hm_stream_sink_fn)(void *user, struct hm_sbuf *out);
+/* hm_stream_set_sink() - feed @fn instead of auparse (parallel.c). */
+void hm_stream_set_sink(struct hm_stream *s, hm_stream_sink_fn fn,
+			void *user);
 
 /*
  * hm_stream_feed() - split @len bytes into lines and feed the complete
@@ -298,6 +307,143 @@ int hm_ckpt_write(struct hm_ckpt *k, uint64_t now_ms);
 bool hm_ckpt_due(const struct hm_ckpt *k, uint64_t now_ms,
 		 unsigned int interval_ms);
 
+/* Landlock's audit records (landlock.c), not named by libaudit */
+#define HM_AUDIT_LANDLOCK_ACCESS	1423
+#define HM_AUDIT_LANDLOCK_DOMAIN	1424
+
+/* ---- parallel.c: events parsed on worker threads, read in log order */
+
+/* One event as auparse handed it out, copied: what assemble.c reads. */
+struct hm_flat_field {
+	const char *name;		/* NULL where auparse gave none */
+	const char *value;
+};
+
+struct hm_flat_rec {
+	int type;
+	const char *text;		/* only where hm_record_text_read() */
+	uint32_t field, nfield;		/* fields [field, field + nfield) */
+};
+
+struct hm_flat_ev {
+	int64_t sec;
+	uint32_t msec;
+	uint64_t serial;
+	const char *host;		/* node=, may be NULL */
+	uint32_t rec, nrec;		/* records [rec, rec + nrec) */
+};
+
+struct hm_flat {
+	struct hm_flat_ev *ev;
+	struct hm_flat_rec *rec;
+	struct hm_flat_field *fld;
+	size_t nev, nrec, nfld;
+};
+
+/* Does assemble.c read this record's text (histmac's decisions, Landlock)?
+ * (assemble.c) */
+bool hm_record_text_read(int type);
+
+/*
+ * The event assemble.c reads: auparse's current one (one thread), or one
+ * parsed by a worker.  The same calls either way, so one assembler serves
+ * both and its output cannot differ between them.
+ */
+struct hm_evread {
+	auparse_state_t *au;		/* one thread, else NULL */
+	const struct hm_flat *f;
+	const struct hm_flat_ev *e;
+	uint32_t r, k;			/* cursor: record, field */
+};
+
+static inline int hm_er_type(const struct hm_evread *x)
+{
+	return x->au ? auparse_get_type(x->au) : x->f->rec[x->r].type;
+}
+
+static inline const char *hm_er_text(const struct hm_evread *x)
+{
+	return x->au ? auparse_get_record_text(x->au) : x->f->rec[x->r].text;
+}
+
+static inline bool hm_er_first_field(struct hm_evread *x)
+{
+	if (x->au)
+		return auparse_first_field(x->au) != 0;
+	x->k = x->f->rec[x->r].field;
+	return x->f->rec[x->r].nfield != 0;
+}
+
+static inline bool hm_er_next_field(struct hm_evread *x)
+{
+	const struct hm_flat_rec *r;
+
+	if (x->au)
+		return auparse_next_field(x->au) > 0;
+	r = &x->f->rec[x->r];
+	if (x->k + 1 >= r->field + r->nfield)
+		return false;
+	x->k++;
+	return true;
+}
+
+static inline const char *hm_er_name(const struct hm_evread *x)
+{
+	return x->au ? auparse_get_field_name(x->au) : x->f->fld[x->k].name;
+}
+
+static inline const char *hm_er_value(const struct hm_evread *x)
+{
+	return x->au ? auparse_get_field_str(x->au) : x->f->fld[x->k].value;
+}
+
+static inline bool hm_er_next_record(struct hm_evread *x)
+{
+	if (x->au)
+		return auparse_next_record(x->au) > 0;
+	if (x->r + 1 >= x->e->rec + x->e->nrec)
+		return false;
+	x->r++;
+	return true;
+}
+
+static inline unsigned int hm_er_num_records(const struct hm_evread *x)
+{
+	return x->au ? auparse_get_num_records(x->au) : x->e->nrec;
+}
+
+struct hm_par;
+
+/*
+ * hm_par_new() - @n worker threads, each with its own auparse, parsing
+ * the batches of whole events the stream hands hm_par_sink().  @file:
+ * the name of the file read, looked at when a batch is cut.  Returns
+ * NULL on failure (no thread left running).
+ */
+struct hm_par *hm_par_new(unsigned int n, const char *const *file);
+void hm_par_free(struct hm_par *p);
+/* The stream's sink (@user: the hm_par).  Never blocks; call only when
+ * hm_par_room(). */
+int hm_par_sink(void *user, struct hm_sbuf *out);
+/* May the reader cut more batches (the window in bytes and slots)? */
+bool hm_par_room(const struct hm_par *p);
+/* Batches cut and not yet released. */
+bool hm_par_pending(const struct hm_par *p);
+/*
+ * hm_par_next() - wait for the oldest batch to be parsed; its events in
+ * @f, @file the file it came from.  The diagnostics the stream made
+ * before cutting it are told to @diag (may be NULL) now, first, as one
+ * thread would have.  Returns 0 or the batch's -errno.  The batch stays
+ * until hm_par_release().
+ */
+int hm_par_next(struct hm_par *p, const struct hm_flat **f,
+		const char **file, struct hm_diag *diag);
+void hm_par_release(struct hm_par *p);
+/* Where the stream's diagnostics go until the next batch is cut. */
+struct hm_diag *hm_par_stage(struct hm_par *p);
+/* The stream's diagnostics after the last batch, told to @to. */
+void hm_par_unstage(struct hm_par *p, struct hm_diag *to);
+
 /* ---- assemble.c */
 struct hm_assembler;
 
@@ -307,13 +453,13 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 void hm_assembler_free(struct hm_assembler *as);
 /* The log is followed as it is written (canon.c's caches recheck). */
 void hm_assembler_set_live(struct hm_assembler *as, bool live);
-/* Build one event from auparse's current event into @ev (memory in @a). */
-int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
+/* Build one event from @x (its cursor on the first record) into @ev
+ * (memory in @a). */
+int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 		struct hm_event *ev, struct hm_arena *a);
 
-/* ---- landlock.c: Landlock's audit records (not named by libaudit) */
-#define HM_AUDIT_LANDLOCK_ACCESS	1423
-#define HM_AUDIT_LANDLOCK_DOMAIN	1424
+/* ---- landlock.c: Landlock's audit records (not named by libaudit;
+ * their numbers are above, with the parallel part) */
 
 /**
  * hm_landlock_record() - if auparse's current record is a Landlock one,
@@ -322,7 +468,7 @@ int hm_assemble(struct hm_assembler *as, auparse_state_t *au,
  * @a: where the strings go (the event's arena).
  * Returns: true when the record was Landlock's (the caller skips it).
  */
-bool hm_landlock_record(auparse_state_t *au, struct hm_event *ev,
+bool hm_landlock_record(const struct hm_evread *x, struct hm_event *ev,
 			struct hm_arena *a);
 
 /* ---- event.c: syscall tables */

@@ -51,16 +51,17 @@ static void append(struct hm_arena *a, struct hm_bytes *b, const char *s,
 	b->len = old + len;
 }
 
-bool hm_landlock_record(auparse_state_t *au, struct hm_event *ev,
+bool hm_landlock_record(const struct hm_evread *x, struct hm_event *ev,
 			struct hm_arena *a)
 {
-	int type = auparse_get_type(au);
-	const char *text = auparse_get_record_text(au);
+	int type = hm_er_type(x);
+	const char *text;
 	const char *v;
 	size_t len;
 
 	if (type != HM_AUDIT_LANDLOCK_ACCESS && type != HM_AUDIT_LANDLOCK_DOMAIN)
 		return false;
+	text = hm_er_text(x);
 	if (!text || !(text = strstr(text, "): ")))
 		return true;
 	v = word(text, "domain=", &len);

@@ -38,7 +38,8 @@
  * the type-name cache, the latest quiet place (a line end where no event
  * was open: the collector asks for it after each feed, for the
  * checkpoint).  Writes counters and skips into the report it was given.
- * Next: auparse calls the collector's callback.
+ * Next: auparse calls the collector's callback; or, reading files on
+ * several threads, the sink (parallel.c) takes the whole events.
  */
 #include <errno.h>
 #include <libaudit.h>
@@ -78,7 +79,9 @@ struct type_slot {
 };
 
 struct hm_stream {
-	auparse_state_t *au;
+	auparse_state_t *au;	/* NULL: whole events go to the sink */
+	hm_stream_sink_fn sink;
+	void *sink_user;
 	struct hm_report *rep;
 	uint64_t quiet_off;	/* consumed at the latest quiet place */
 	uint64_t quiet_gen;	/* quiet places seen */
@@ -129,6 +132,14 @@ struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep)
 	for (size_t i = 0; i < HASH_SIZE; i++)
 		s->hash[i] = NONE;
 	return s;
+}
+
+void hm_stream_set_sink(struct hm_stream *s, hm_stream_sink_fn fn,
+			void *user)
+{
+	s->au = NULL;
+	s->sink = fn;
+	s->sink_user = user;
 }
 
 void hm_stream_free(struct hm_stream *s)
@@ -523,10 +534,13 @@ static void quiet(struct hm_stream *s)
 static bool quotes_paired(const char *line, const char *nl)
 {
 	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
+	const char *end = gs ? gs : nl;
 	size_t n = 0;
 
-	for (const char *p = line; p < (gs ? gs : nl); p++)
-		n += *p == '"';
+	/* memchr: quotes are few, and this runs on every line */
+	for (const char *p = line; (p = memchr(p, '"', (size_t)(end - p)));
+	     p++)
+		n++;
 	return !(n & 1);
 }
 
@@ -662,15 +676,32 @@ done:
 	return rc;
 }
 
-/* Hand what was queued to auparse (its callbacks run in here). */
+/*
+ * Hand what was queued to auparse (its callbacks run in here), or to the
+ * sink (parallel.c: whole events, parsed on another thread).
+ */
 static int flush_out(struct hm_stream *s)
 {
 	int rc = 0;
 
-	if (s->out.len && auparse_feed(s->au, s->out.s, s->out.len) < 0)
+	if (!s->out.len)
+		return 0;
+	if (s->sink)
+		return s->sink(s->sink_user, &s->out);
+	if (auparse_feed(s->au, s->out.s, s->out.len) < 0)
 		rc = -ENOMEM;
 	hm_sbuf_reset(&s->out);
 	return rc;
+}
+
+/*
+ * auparse hands out an event completed by its last record only when it is
+ * next called: an empty feed does that now, so nothing fed is held back
+ * (a checkpoint relies on it, and so does latency).
+ */
+static int poke(struct hm_stream *s)
+{
+	return s->au && auparse_feed(s->au, "", 0) < 0 ? -ENOMEM : 0;
 }
 
 /* The rest of a line begun in an earlier call: 1 done, 0 need more. */
@@ -732,15 +763,8 @@ int hm_stream_feed(struct hm_stream *s, const char *p, size_t len)
 			return rc;
 		p = nl + 1;
 	}
-	if ((rc = flush_out(s)) < 0)
+	if ((rc = flush_out(s)) < 0 || (rc = poke(s)) < 0)
 		return rc;
-	/*
-	 * auparse hands out an event completed by its last record only when
-	 * it is next called: an empty feed does that now, so nothing fed is
-	 * held back (a checkpoint relies on it, and so does latency).
-	 */
-	if (auparse_feed(s->au, "", 0) < 0)
-		return -ENOMEM;
 	if (p < end) {
 		if ((size_t)(end - p) > HM_COLLECTOR_MAX_LINE) {
 			s->skipping_long = true;
@@ -769,8 +793,8 @@ int hm_stream_end_file(struct hm_stream *s, bool whole)
 		rc = one_line(s, q, q + s->partial.len);
 		if (rc == 0)
 			rc = flush_out(s);
-		if (rc == 0 && auparse_feed(s->au, "", 0) < 0)
-			rc = -ENOMEM;
+		if (rc == 0)
+			rc = poke(s);
 	} else if (s->partial.len || s->skipping_long) {
 		s->rep->line++;
 		hm_report_skip(s->rep, s->skipping_long ? HM_SKIP_LONG_LINE :
@@ -807,13 +831,14 @@ int hm_stream_close_open(struct hm_stream *s)
 		return rc;
 	if ((rc = flush_out(s)) < 0)
 		return rc;
-	return auparse_feed(s->au, "", 0) < 0 ? -ENOMEM : 0;
+	return poke(s);
 }
 
 void hm_stream_flush(struct hm_stream *s)
 {
 	hm_stream_close_open(s);
-	auparse_flush_feed(s->au);
+	if (s->au)
+		auparse_flush_feed(s->au);
 }
 
 uint64_t hm_stream_quiet(const struct hm_stream *s, uint64_t *off)

@@ -127,6 +127,12 @@ struct hm_collector_stats {
  * @reload: when the caller sets *@reload (e.g. from a SIGHUP handler),
  *	next() clears it and returns -EINTR once; call it again to go on.
  *	May be NULL.
+ * @threads: files (hm_collector_open_files()): parse with libauparse on
+ *	this many worker threads while the caller's thread reads, groups
+ *	and assembles events in the log's order; the events, their order,
+ *	the counters and the diagnostics are those of one thread.  0 or 1
+ *	(default): one thread.  Other sources keep one thread (latency).
+ *	Input in flight is bounded by bytes (1 MiB), not by threads.
  */
 struct hm_collector_opts {
 	int resolve;
@@ -140,6 +146,7 @@ struct hm_collector_opts {
 	unsigned int timeout_ms;
 	volatile sig_atomic_t *stop;
 	volatile sig_atomic_t *reload;
+	unsigned int threads;
 };
 
 /** hm_collector_opts_init() - fill @o with the defaults described above. */

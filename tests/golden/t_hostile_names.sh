@@ -18,7 +18,8 @@ rss_below 32768 "learn, 100,000 names"
 # (made on the fly: 280 MB of log)
 run 0 "$HISTMAC" learn -p "$tmp/p" -i - < <($gen names $big)
 rss_below 32768 "learn, $big names"
-[ "$rss" -lt $((rss100k + 8192)) ] ||
+# (not under ASan: how full its quarantine gets differs with threads)
+[ -n "$asan" ] || [ "$rss" -lt $((rss100k + 8192)) ] ||
 	fail "learn: peak RSS grew from $rss100k KiB (100,000 names) to $rss KiB ($big)"
 has "$tmp/out" "^learned from $((big + 1)) events " "names: every event read"
 has "$tmp/out" 'entries: 2048 new, 0 widened, 2048 total$' "names: quota of 2048"

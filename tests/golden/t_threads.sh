@@ -1,0 +1,90 @@
+#!/bin/bash
+# t_threads.sh - --threads N gives what one thread gives: events (TSV and
+# JSON, with every skip named and the counters), learn (policy files,
+# summary, warnings) and check (report), byte for byte, on every log of
+# the test data and the sample, on a rotated pair read as one stream,
+# and on logs large enough to be cut into many batches (an interleaved
+# one with damaged lines among them, so the diagnostics of one batch
+# must be told between the events of others exactly as one thread does).
+. "$(dirname "$0")/lib.sh"
+
+gen=$HM_SRC/tests/data/hostile/gen.pl
+
+# same WHAT: $tmp/o.1 $tmp/e.1 $tmp/rc.1 against the .3 ones.
+same() {
+	cmp -s "$tmp/o.1" "$tmp/o.3" || fail "$1: stdout differs" \
+		"$(diff "$tmp/o.1" "$tmp/o.3" | head -5)"
+	cmp -s "$tmp/e.1" "$tmp/e.3" || fail "$1: stderr differs" \
+		"$(diff "$tmp/e.1" "$tmp/e.3" | head -5)"
+	[ "$(cat "$tmp/rc.1")" = "$(cat "$tmp/rc.3")" ] ||
+		fail "$1: exit $(cat "$tmp/rc.1") vs $(cat "$tmp/rc.3")"
+}
+
+# both N CMD...: CMD with --threads N, output in $tmp/{o,e,rc}.N.  Every
+# worker parses with a private copy of libauparse (loaded with dlmopen;
+# the first one otherwise uses the program's), so that a log of one
+# batch is parsed by such a copy every time.
+both() {
+	local n=$1 rc=0
+	shift
+	HISTMAC_TEST_PRIVATE_AUPARSE=1 "$@" --threads "$n" >"$tmp/o.$n" \
+		2>"$tmp/e.$n" || rc=$?
+	echo "$rc" >"$tmp/rc.$n"
+}
+
+# compare WHAT LOG...: events, learn and check on LOG... with 1 and 3.
+compare() {
+	local what=$1 n
+	shift
+	for fmt in tsv json; do
+		for n in 1 3; do
+			both $n "$HISTMAC" events -v -s --format $fmt -i "$@"
+		done
+		same "$what: events $fmt"
+	done
+	for n in 1 3; do
+		rm -rf "$tmp/p"
+		both $n "$HISTMAC" learn -v -p "$tmp/p" -i "$@"
+		rm -rf "$tmp/p.$n"
+		mv "$tmp/p" "$tmp/p.$n"
+	done
+	same "$what: learn"
+	diff -r "$tmp/p.1" "$tmp/p.3" >/dev/null ||
+		fail "$what: learned policies differ"
+	mv "$tmp/p.1" "$tmp/p"
+	for n in 1 3; do
+		both $n "$HISTMAC" check -v -p "$tmp/p" -i "$@"
+	done
+	same "$what: check"
+	checked=$((checked + 1))
+}
+
+checked=0
+for log in "$HM_SRC"/tests/data/*.log "$HM_SRC"/tests/data/hostile/*.log \
+	   "$HM_SRC"/samples/audit/*.log; do
+	compare "$(basename "$log")" "$log"
+done
+compare "rotated pair" "$HM_SRC/tests/data/rotated.log.1" \
+	"$HM_SRC/tests/data/rotated.log"
+
+# many batches: 3 MB of one writer's events; interleaved events with a
+# line of each kind of damage every 500 lines
+perl "$HM_SRC/bench/genlog.pl" 2 >"$tmp/quiet.log"
+compare "quiet, 2 copies" "$tmp/quiet.log"
+perl "$gen" interleave 3000 | awk '
+	NR % 500 == 100 { print "garbage without a stamp" }
+	NR % 500 == 200 { print "type=PATH msg=audit(1.000:" NR "): name=\"a b" }
+	NR % 500 == 300 { print "type=CWD msg=audit(1.000:" NR "): cwd=\"/\" cwd=\"/x\"" }
+	{ print }' >"$tmp/damaged.log"
+[ "$(wc -c <"$tmp/damaged.log")" -gt $((2 << 20)) ] ||
+	fail "the damaged log is smaller than the window it must overflow"
+compare "interleaved, damaged" "$tmp/damaged.log"
+grep -q 'line-without-audit-stamp' "$tmp/e.1" ||
+	fail "the damaged log's skips were not named"
+
+# --threads takes 1 and up; follow and plugin keep one thread
+expect_rc 2 "$HISTMAC" events --threads 0 -i "$HM_SRC/tests/data/file.log"
+grep -q -- '--threads takes 1 to' "$tmp/err" || fail "--threads 0 not refused"
+
+echo "  $checked inputs: events, learn and check alike on 1 and 3 threads"
+finish t_threads
