@@ -20,8 +20,8 @@ expect_rc 0 "$HISTMAC" events --stats --resolve-root "$tmp/img" -i "$log"
 cmp -s "$tmp/want" "$tmp/out" ||
 	fail "resolved names: $(diff "$tmp/want" "$tmp/out" | head -n 4)"
 grep -q '/run/apache2/apache2.pid' "$tmp/out" || fail "no /run/apache2/apache2.pid"
-grep -qx 'resolved 1209 resolve-mismatch 24 dirfd-relative 68 chrooted 0 dircache hit 177 miss 39 evict 0 recheck 0' "$tmp/err" ||
+grep -qx 'resolved 1277 resolve-mismatch 24 dirfd-relative 68 chrooted 0 dircache hit 184 miss 44 evict 0 recheck 0' "$tmp/err" ||
 	fail "dircache line: $(sed -n 2p "$tmp/err")"
-grep -qx 'namecache hit 1042 miss 191 evict 0' "$tmp/err" ||
+grep -qx 'namecache hit 1098 miss 203 evict 0' "$tmp/err" ||
 	fail "namecache line: $(sed -n 3p "$tmp/err")"
 finish "t_events_stats"
