@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <elf.h>
 
 #include "histmac/collector.h"
 #include "histmac/learn.h"
@@ -44,6 +45,39 @@ static void put(const char *rel, const char *text, mode_t mode)
 	close(fd);
 }
 
+/* A dynamic ELF at @rel whose program interpreter is @interp: an ELF
+ * header and one PT_INTERP header, nothing else (enough for
+ * hm_exec_interp()). */
+static void put_dynamic_elf(const char *rel, const char *interp)
+{
+	struct {
+		Elf64_Ehdr e;
+		Elf64_Phdr ph;
+		char interp[32];
+	} f = { 0 };
+	char p[256];
+	int fd;
+
+	memcpy(f.e.e_ident, ELFMAG, SELFMAG);
+	f.e.e_ident[EI_CLASS] = ELFCLASS64;
+	f.e.e_ident[EI_DATA] = ELFDATA2LSB;
+	f.e.e_ident[EI_VERSION] = EV_CURRENT;
+	f.e.e_type = ET_DYN;	/* a PIE */
+	f.e.e_phoff = offsetof(__typeof__(f), ph);
+	f.e.e_ehsize = sizeof(f.e);
+	f.e.e_phentsize = sizeof(f.ph);
+	f.e.e_phnum = 1;
+	f.ph.p_type = PT_INTERP;
+	f.ph.p_offset = offsetof(__typeof__(f), interp);
+	f.ph.p_filesz = strlen(interp) + 1;
+	snprintf(f.interp, sizeof(f.interp), "%s", interp);
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, &f, sizeof(f)), (ssize_t)sizeof(f));
+	close(fd);
+}
+
 static int setup(void **state)
 {
 	char p[256];
@@ -59,6 +93,9 @@ static int setup(void **state)
 	put("/bin/prog", "#!/bin/interp -x\necho\n", 0755);
 	put("/bin/interp", "not an ELF\n", 0755);
 	put("/bin/static", "\177ELF\2\1\1 no program interpreter", 0755);
+	/* a dynamic PIE (/usr/bin/env) and its loader, itself static */
+	put("/bin/ld.so", "\177ELF\2\1\1 no program interpreter", 0755);
+	put_dynamic_elf("/bin/dyn", "/bin/ld.so");
 	return 0;
 }
 
@@ -244,6 +281,15 @@ static void test_scopes(void **state)
 	parse(m, d, "file execute /bin/prog");
 	assert_int_equal(hm_sbx_translate(m, d->acl->next->next, root, 0, &x), 0);
 	assert_false(x.static_exec);
+	hm_sbx_xlat_fini(&x);
+	/* a dynamic PIE is not static because its ld.so is (issue 25 #5:
+	 * --explain called /usr/bin/env static); the loader is granted */
+	parse(m, d, "file execute /bin/dyn");
+	assert_int_equal(hm_sbx_translate(m, d->acl->next->next->next, root, 0,
+					  &x), 0);
+	assert_false(x.static_exec);
+	assert_int_equal(x.n, 2);
+	assert_non_null(strstr(x.grants[1].path, "/bin/ld.so"));
 	hm_sbx_xlat_fini(&x);
 	hm_model_free(m);
 }
