@@ -31,7 +31,7 @@
 #include "../sandbox/table.h"
 
 #define CMD "sandbox"
-#define PRELOAD_NAME "libhistmac-sandbox.so"
+#define PRELOAD_NAME HM_SBX_PRELOAD_NAME
 
 static void usage(FILE *f)
 {
@@ -267,27 +267,20 @@ static char *ancestry_domain(struct hm_model *m)
 	return dom;
 }
 
-/* The preload library: $HISTMAC_SANDBOX_PRELOAD, else next to this
- * histmac (a build tree), else where it is installed. */
+/* The preload library: the first readable of hm_sbx_preload_places(). */
 static char *preload_path(void)
 {
-	const char *env = getenv("HISTMAC_SANDBOX_PRELOAD");
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *places[HM_SBX_PRELOAD_PLACES];
+	size_t n = hm_sbx_preload_places(places);
 	char *p = NULL;
 
-	if (env)
-		return access(env, R_OK) ? NULL : strdup(env);
-	if (len > 0) {
-		self[len] = '\0';
-		*strrchr(self, '/') = '\0';
-		if (asprintf(&p, "%s/%s", self, PRELOAD_NAME) >= 0 &&
-		    !access(p, R_OK))
-			return p;
-		free(p);
+	for (size_t i = 0; i < n; i++) {
+		if (!p && !access(places[i], R_OK))
+			p = places[i];
+		else
+			free(places[i]);
 	}
-	return access(HM_SANDBOX_PRELOAD, R_OK) ? NULL :
-	       strdup(HM_SANDBOX_PRELOAD);
+	return p;
 }
 
 /* ------------------------------------------------------------- explain */

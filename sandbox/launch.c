@@ -103,6 +103,29 @@ int hm_sbx_tty_filter(void)
 #endif
 }
 
+/* ------------------------------------------------------------- preload */
+
+size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES])
+{
+	const char *env = getenv("HISTMAC_SANDBOX_PRELOAD");
+	char self[PATH_MAX];
+	ssize_t len;
+	size_t n = 0;
+
+	if (env)
+		return (out[0] = strdup(env)) ? 1 : 0;
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len > 0) {
+		self[len] = '\0';
+		*strrchr(self, '/') = '\0';
+		if (asprintf(&out[n], "%s/%s", self, HM_SBX_PRELOAD_NAME) >= 0)
+			n++;
+	}
+	if ((out[n] = strdup(HM_SANDBOX_PRELOAD)))
+		n++;
+	return n;
+}
+
 /* --------------------------------------------------------------- table */
 
 /*

@@ -250,6 +250,20 @@ int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
  */
 int hm_sbx_tty_filter(void);
 
+/* The preload library's file name. */
+#define HM_SBX_PRELOAD_NAME "libhistmac-sandbox.so"
+#define HM_SBX_PRELOAD_PLACES 3
+
+/**
+ * hm_sbx_preload_places() - where the preload library is looked for, in
+ * order: $HISTMAC_SANDBOX_PRELOAD (when set, the only place), next to
+ * this histmac (a build tree), where it is installed.  Whether the files
+ * exist is not checked.  `histmac sandbox` loads the first readable one;
+ * `histmac check` knows them all as the sandbox's own.
+ * Returns: how many were put in @out (malloc'd), 0 when out of memory.
+ */
+size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES]);
+
 /**
  * hm_sbx_table_fd() - table @blob in a sealed memfd that stays open
  * across exec, at a high descriptor number (HM_SBX_TABLE_FD or above).
