@@ -573,11 +573,16 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 		warnx("cannot filter terminal ioctls: %s", strerror(-r));
 		_exit(HM_EXIT_FAIL);
 	}
+	if (st.not_file)
+		warnx("%u learned files are directories now: their rules are "
+		      "refused (granting them would grant everything beneath)",
+		      st.not_file);
 	if (stats) {
 		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
 			 "a missing object's parent, %u unreachable skipped, "
-			 "%u symlinks skipped)", st.rules, st.missing,
-			 st.unreachable, st.symlinks);
+			 "%u files now directories refused, %u symlinks "
+			 "skipped)", st.rules, st.missing, st.unreachable,
+			 st.not_file, st.symlinks);
 		stopwatch_print(&sw, what);
 	}
 	signal(SIGPIPE, SIG_DFL);

@@ -293,7 +293,8 @@ static int add_extra(struct builder *b, const char *path, uint64_t access)
 		free(p);
 		return -ENOMEM;
 	}
-	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access };
+	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access,
+						  .file = true };
 	return 0;
 }
 
@@ -346,6 +347,7 @@ static int translate_all(struct builder *b)
 struct pgrant {
 	const char *path;
 	uint64_t access;
+	bool file;	/* every grant on it was a file's (hm_sbx_grant) */
 };
 
 struct uset {
@@ -360,7 +362,8 @@ struct uset {
 	uint64_t unenforced[HM_SBX_NE_MAX];
 };
 
-static int push_path(struct uset *u, const char *path, uint64_t access)
+static int push_path(struct uset *u, const char *path, uint64_t access,
+		     bool file)
 {
 	if (u->n == u->cap) {
 		size_t cap = u->cap ? 2 * u->cap : 256;
@@ -371,7 +374,7 @@ static int push_path(struct uset *u, const char *path, uint64_t access)
 		u->p = n;
 		u->cap = cap;
 	}
-	u->p[u->n++] = (struct pgrant){ path, access };
+	u->p[u->n++] = (struct pgrant){ path, access, file };
 	return 0;
 }
 
@@ -395,7 +398,7 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 
 		widen |= g->widen;
 		if (g->path) {
-			r = push_path(u, g->path, g->access);
+			r = push_path(u, g->path, g->access, g->file);
 			continue;
 		}
 		for (unsigned b = 0; b < NET_RIGHTS; b++)
@@ -427,9 +430,10 @@ static void merge_paths(struct uset *u)
 		return;
 	qsort(u->p, u->n, sizeof(*u->p), cmp_pgrant);
 	for (size_t i = 0; i < u->n; i++) {
-		if (k && !strcmp(u->p[k - 1].path, u->p[i].path))
+		if (k && !strcmp(u->p[k - 1].path, u->p[i].path)) {
 			u->p[k - 1].access |= u->p[i].access;
-		else
+			u->p[k - 1].file &= u->p[i].file;
+		} else
 			u->p[k++] = u->p[i];
 	}
 	u->n = k;
@@ -473,7 +477,8 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	/* the preload everywhere; the program only where it is executed */
 	for (size_t i = from ? b->n_program : 0; !r && i < b->extra.n; i++)
 		r = push_path(u, b->extra.grants[i].path,
-			      b->extra.grants[i].access);
+			      b->extra.grants[i].access,
+			      b->extra.grants[i].file);
 	free(seen);
 	free(queue);
 	if (!r)
@@ -540,7 +545,9 @@ static int write_rules(struct tables *t, const struct uset *u,
 			     (u->abstract ? 0 : HM_LL_SCOPE_ABSTRACT_UNIX);
 	td->rule_first = (uint32_t)(t->rule.len / sizeof(struct hm_sbx_trule));
 	for (size_t i = 0; i < u->n && !r; i++) {
-		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PATH,
+		struct hm_sbx_trule ru = { .type = u->p[i].file ?
+						   HM_SBX_RULE_FILE :
+						   HM_SBX_RULE_PATH,
 					   .access = u->p[i].access & fs };
 
 		if (!ru.access)

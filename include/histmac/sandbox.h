@@ -105,6 +105,10 @@ struct hm_sbx_grant {
 	uint64_t port_max;
 	uint64_t access;
 	uint32_t widen;
+	bool file;	/* @path was learned as a file (a name without '/'
+			 * at the end, granted on itself): applying refuses
+			 * it on a directory, where the rights would hold
+			 * for everything beneath */
 };
 
 /*

@@ -587,13 +587,16 @@ static int apply_in_child(const void *blob, const char *r)
 			{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
 			/* through the planted link to "/": not granted */
 			{ "/etc/cfg/etc/hostname", EACCES },
+			/* a learned file, a directory now: not granted */
+			{ "/bin/was_file/secret", EACCES },
 		};
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    hm_sbx_apply(blob, 0, &as))
 			_exit(10);
 		if (as.rules != 4 || as.missing != 1 || as.not_dir != 1 ||
-		    as.unreachable != 0 || as.symlinks != 2)
+		    as.unreachable != 0 || as.symlinks != 2 ||
+		    as.not_file != 1)
 			_exit(11);
 		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
 			int fd;
@@ -639,6 +642,9 @@ static void test_apply(void **state)
 	put("/etc/g", "g\n", 0644);
 	put("/etc/h", "h\n", 0644);
 	put("/dir/other", "o\n", 0644);
+	snprintf(text, sizeof(text), "%s/bin/was_file", root);
+	assert_int_equal(mkdir(text, 0755), 0);
+	put("/bin/was_file/secret", "s\n", 0644);
 	snprintf(text, sizeof(text), "%s/etc/loop", root);
 	assert_int_equal(symlink("loop", text), 0);
 	snprintf(text, sizeof(text), "%s/etc/cfg", root);
@@ -652,7 +658,9 @@ static void test_apply(void **state)
 		snprintf(text, sizeof(text), "%s/etc/viaroot", root);
 		assert_int_equal(symlink(target, text), 0);
 	}
-	/* sorted: /dir/missing/deeper, /etc/cfg (planted: a link to "/"),
+	/* sorted: /bin/was_file (learned as a file, a directory now: refused,
+	 * or everything beneath it would be granted), /dir/missing/deeper,
+	 * /etc/cfg (planted: a link to "/"),
 	 * /etc/f (also as a directory: the directory right is dropped),
 	 * /etc/g, /etc/loop (a symlink loop), /etc/viaroot (root's link in
 	 * root's directory: followed to /etc/g): five share /etc; the loop
@@ -665,11 +673,12 @@ static void test_apply(void **state)
 		 "file read %1$s/dir/missing/deeper\n"
 		 "file read %1$s/etc/loop\n"
 		 "file read %1$s/etc/cfg\n"
-		 "file read %1$s/etc/viaroot\n", root);
+		 "file read %1$s/etc/viaroot\n"
+		 "file read %1$s/bin/was_file\n", root);
 	m = policy(text, "");
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
-	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 6);
+	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 7);
 	assert_int_equal(apply_in_child(blob, root), 0);
 	free(blob);
 	hm_model_free(m);
