@@ -554,7 +554,7 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 
 	/* the caller's terminal stays open, but is no longer ours: its
 	 * input cannot be pushed (TIOCSTI needs the controlling terminal
-	 * or CAP_SYS_ADMIN) and the filter below refuses it anyway */
+	 * or CAP_SYS_ADMIN, and the filter below refuses it to the latter) */
 	if (setsid() < 0)
 		r = -errno;
 	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
@@ -565,7 +565,8 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 		warnx("cannot apply the Landlock ruleset: %s", strerror(-r));
 		_exit(HM_EXIT_FAIL);
 	}
-	r = hm_sbx_tty_filter();
+	/* only where the kernel would let TIOCSTI through: CAP_SYS_ADMIN */
+	r = hm_sbx_tty_filter_needed() ? hm_sbx_tty_filter() : 0;
 	if (r == -EOPNOTSUPP)
 		warnx("no TIOCSTI filter on this architecture: the new "
 		      "session alone keeps COMMAND off the terminal's input");

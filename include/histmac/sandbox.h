@@ -254,6 +254,14 @@ int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
  */
 int hm_sbx_tty_filter(void);
 
+/**
+ * hm_sbx_tty_filter_needed() - would the filter refuse anything the
+ * kernel does not refuse already?  True when the calling process (in a
+ * new session, no_new_privs set) has CAP_SYS_ADMIN in its permitted set,
+ * or that cannot be read (docs/SANDBOX.md "The terminal").
+ */
+bool hm_sbx_tty_filter_needed(void);
+
 /* The preload library's file name. */
 #define HM_SBX_PRELOAD_NAME "libhistmac-sandbox.so"
 #define HM_SBX_PRELOAD_PLACES 3
