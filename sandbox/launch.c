@@ -108,12 +108,13 @@ int hm_sbx_tty_filter(void)
 /*
  * After setsid() the caller's terminal is no longer this process's
  * controlling terminal, and the kernel refuses TIOCSTI and TIOCLINUX on
- * any tty but the caller's own controlling one (EPERM) unless the caller
- * has CAP_SYS_ADMIN (in the initial user namespace): the filter adds
- * nothing then, but costs every system call the seccomp entry path
- * (about 4 % of an open, bench/RESULTS.md).  With no_new_privs set, nothing below can
- * gain a capability its permitted set lacks (set-user-ID and file
- * capabilities are ignored), so the permitted set decides.
+ * any tty but the caller's own controlling one (EPERM) unless the
+ * caller has CAP_SYS_ADMIN (in the initial user namespace): the filter
+ * adds nothing then, but costs every system call the seccomp entry path
+ * (about 4 % of an open, bench/RESULTS.md).  With no_new_privs set,
+ * nothing below can gain a capability its permitted set lacks
+ * (set-user-ID and file capabilities are ignored), so the permitted set
+ * decides.
  */
 bool hm_sbx_tty_filter_needed(void)
 {
