@@ -14,6 +14,7 @@
  * (interning names while computing transitions).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +358,7 @@ struct uset {
 	uint32_t n_ports[NET_RIGHTS];
 	bool signal, abstract;		/* not scopable */
 	uint64_t entries;
+	uint64_t covered;	/* grants dropped: a directory's holds them */
 	uint64_t static_execs;
 	uint64_t widened[HM_SBX_W_MAX];
 	uint64_t unenforced[HM_SBX_NE_MAX];
@@ -439,6 +441,64 @@ static void merge_paths(struct uset *u)
 	u->n = k;
 }
 
+/* The grant on exactly @path in sorted @u, or NULL. */
+static const struct pgrant *find_path(const struct uset *u, const char *path)
+{
+	struct pgrant key = { .path = path };
+
+	return bsearch(&key, u->p, u->n, sizeof(*u->p), cmp_pgrant);
+}
+
+/* Does a grant on a directory above @g (not one learned as a file: that
+ * is refused when it is a directory, apply.c) hold all of @g's rights?
+ * Landlock's rights hold beneath the object, so @g adds nothing. */
+static bool covered(const struct uset *u, const struct pgrant *g)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(g->path);
+
+	if (len >= sizeof(buf) || g->path[0] != '/')
+		return false;
+	memcpy(buf, g->path, len + 1);
+	while (len > 1) {
+		const struct pgrant *a;
+
+		while (len > 1 && buf[len - 1] != '/')
+			len--;
+		buf[len > 1 ? len - 1 : 1] = '\0';	/* "/a/b/" -> "/a/b" */
+		len = strlen(buf);
+		a = find_path(u, buf);
+		if (a && !a->file && !(g->access & ~a->access))
+			return true;
+		if (len == 1)
+			break;
+	}
+	return false;
+}
+
+/*
+ * Drop the grants a directory's grant above them already holds (a
+ * pattern's directory and the files learned in it; a directory granted
+ * more): fewer rules make every lookup of an open's walk cheaper
+ * (bench/RESULTS.md) and grant nothing more.  @u sorted, merged.
+ */
+static void drop_covered(struct uset *u)
+{
+	bool *drop = calloc(u->n ? u->n : 1, sizeof(*drop));
+	size_t k = 0;
+
+	if (!drop)
+		return;		/* keep them all: still exact */
+	for (size_t i = 0; i < u->n; i++)
+		drop[i] = covered(u, &u->p[i]);
+	for (size_t i = 0; i < u->n; i++)
+		if (!drop[i])
+			u->p[k++] = u->p[i];
+	u->covered += u->n - k;
+	u->n = k;
+	free(drop);
+}
+
 static void uset_fini(struct uset *u)
 {
 	free(u->p);
@@ -481,8 +541,10 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 			      b->extra.grants[i].file);
 	free(seen);
 	free(queue);
-	if (!r)
+	if (!r) {
 		merge_paths(u);
+		drop_covered(u);
+	}
 	return r;
 }
 

@@ -714,6 +714,38 @@ static void test_no_truncate(void **state)
 	hm_model_free(m);
 }
 
+/* A grant a directory's grant above it holds is dropped (fewer rules,
+ * cheaper lookups, nothing more granted); not below a name learned as a
+ * file (refused if it is a directory), nor one needing more rights. */
+static void test_covered(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file read /etc/\\*\n"	/* /etc, pattern */
+				    "file read /etc/f\n"	/* covered */
+				    "file read/write /etc/g\n"	/* write: kept */
+				    "file read /var/log\n"	/* a file */
+				    "file read /var/log/x\n"	/* kept */
+				    "file read /dir/x\n", "");
+	static const char *const want[] = {
+		"/dir/x", "/etc", "/etc/g", "/var/log", "/var/log/x",
+	};
+	struct hm_sbx_opts o = { .abi = 7, .root = root };
+	const struct hm_sbx_tdom *d;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	d = hm_sbx_tdom(blob, 0);
+	assert_int_equal(d->n_rules, HM_ARRAY_SIZE(want));
+	for (uint32_t i = 0; i < d->n_rules; i++)
+		assert_string_equal(hm_sbx_tstr(blob, hm_sbx_trule(blob,
+				    d->rule_first + i)->path), want[i]);
+	free(blob);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -724,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_no_truncate),
+		cmocka_unit_test(test_covered),
 		cmocka_unit_test(test_enter_domain),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_landlock_records),
