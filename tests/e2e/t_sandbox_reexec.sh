@@ -22,17 +22,13 @@ echo c >"$w/cfile"
 chmod 644 "$w/pfile" "$w/cfile"
 bash=$(readlink -f /bin/bash)
 
+sbx_try_read_lib
 cat >"$w/self.sh" <<'EOS'
 #!/bin/bash
 w=${0%/*}
 gen=$1 mode=$2 bin=$3
-for f in pfile cfile; do
-	if err=$( { read -r l <"$w/$f"; } 2>&1 ); then
-		echo "$mode gen$gen allowed $f"
-	else
-		echo "$mode gen$gen denied $f: ${err##*: }"
-	fi
-done
+. "$w/try_read.sh"
+try_read "$mode gen$gen" pfile cfile
 [ "$gen" = 1 ] || exit 0
 case $mode in
 exec)	exec "$0" 2 "$mode" "$bin" ;;
@@ -49,6 +45,7 @@ libs=$(sbx_libs "$bash" "$bin/closefds")
 	echo "$S"
 	echo "$libs"
 	echo "file read $w/self.sh"
+	echo "file read $w/try_read.sh"
 	echo "file read $w/pfile"
 	echo "file execute $w/self.sh"
 	echo "file execute $bin/closefds"
@@ -61,6 +58,7 @@ libs=$(sbx_libs "$bash" "$bin/closefds")
 		echo "$d"
 		echo "$libs"
 		echo "file read $w/self.sh"	# bash reads the script it runs
+		echo "file read $w/try_read.sh"
 		echo "file read $w/cfile"
 	done
 } >"$pol/domain_policy.conf"
