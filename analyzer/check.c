@@ -8,10 +8,12 @@
  * learner's list of accesses in domains not learning, only the lists.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "histmac/learn.h"
+#include "histmac/pattern.h"
 #include "map.h"
 
 /* Renew the scratch model after it holds this many names. */
@@ -33,6 +35,13 @@ struct vlist {
 	bool sorted;
 };
 
+/* Landlock denials that are no violation, counted with a few examples. */
+struct ll_note {
+	uint64_t n;
+	char *ex[HM_CHECK_LANDLOCK_EXAMPLES];
+	size_t n_ex;
+};
+
 struct hm_checker {
 	struct hm_model *m;		/* the policy */
 	struct vlist denied;
@@ -40,8 +49,13 @@ struct hm_checker {
 	struct hm_walker *w;		/* NULL: a list only */
 	struct hm_generalizer *g;
 	bool own_g;			/* else borrowed */
-	uint64_t enforced_allowed;	/* Landlock denied, policy allows */
+	struct ll_note ll[HM_CHECK_LL_MAX];	/* Landlock denied, no
+						 * violation: why */
+	char **own;			/* the sandbox's own files (encoded) */
+	size_t n_own;
+	uint64_t own_reads;		/* reads of them: not violations */
 	int found;			/* in the current event */
+	int judged;			/* accesses judged in the current event */
 	bool count_uses;		/* stamp the entries that allow */
 };
 
@@ -124,6 +138,12 @@ void hm_checker_free(struct hm_checker *c)
 		return;
 	vlist_fini(&c->denied);
 	vlist_fini(&c->attempts);
+	for (int i = 0; i < HM_CHECK_LL_MAX; i++)
+		for (size_t j = 0; j < c->ll[i].n_ex; j++)
+			free(c->ll[i].ex[j]);
+	for (size_t i = 0; i < c->n_own; i++)
+		free(c->own[i]);
+	free(c->own);
 	hm_walker_free(c->w);
 	if (c->own_g)
 		hm_generalizer_free(c->g);
@@ -305,11 +325,31 @@ static int check_access(const struct hm_access *a, void *arg)
 	return hm_checker_access(c, a);
 }
 
+/* Is @a a read of one of the sandbox's own files (its preload library,
+ * which every program below `histmac sandbox` loads)? */
+static bool own_read(const struct hm_checker *c, const struct hm_access *a)
+{
+	const struct hm_name *n = a->req.name1;
+
+	if (a->req.kind != HM_ACL_PATH || a->req.op != HM_FILE_READ || !n)
+		return false;
+	for (size_t i = 0; i < c->n_own; i++)
+		if (strlen(c->own[i]) == n->len &&
+		    !memcmp(c->own[i], n->str, n->len))
+			return true;
+	return false;
+}
+
 int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 {
 	const struct hm_domain *d = a->dom.domain;
 	const struct hm_acl_head *e = NULL;
 
+	c->judged++;
+	if (own_read(c, a)) {
+		c->own_reads++;
+		return 0;
+	}
 	if (d ? hm_domain_allows(c->m, d, &a->req, &e) :
 		groups_allow(c->m, a->dom.name, &a->req)) {
 		if (e && c->count_uses && !a->attempt)
@@ -322,6 +362,32 @@ int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 	return list_access(c, &c->denied, a);
 }
 
+/* Count Landlock's denial @ev in @l; the first few are kept as
+ * "BLOCKERS OBJECT (pid PID)", the object as a TOMOYO-encoded path. */
+static int note_landlock(struct ll_note *l, const struct hm_event *ev)
+{
+	const struct hm_bytes *p = ev->n_paths ? &ev->paths[0].path : NULL;
+	char *obj = NULL, *s;
+
+	if (l->n++ >= HM_CHECK_LANDLOCK_EXAMPLES)
+		return 0;
+	if (p && p->len) {
+		obj = malloc(hm_encode_len(p->s, p->len) + 1);
+		if (!obj)
+			return -ENOMEM;
+		hm_encode(obj, p->s, p->len);
+	}
+	if (asprintf(&s, "%.*s %s (pid %lld, syscall %d)",
+		     (int)ev->landlock_blockers.len, ev->landlock_blockers.s,
+		     obj ? obj : "-", (long long)ev->pid, ev->syscall) < 0)
+		s = NULL;
+	free(obj);
+	if (!s)
+		return -ENOMEM;
+	l->ex[l->n_ex++] = s;
+	return 0;
+}
+
 int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
 {
 	int r;
@@ -329,9 +395,11 @@ int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
 	if (!c->w)
 		return -EINVAL;	/* a list only (hm_checker_new_list()) */
 	c->found = 0;
+	c->judged = 0;
 	r = hm_walker_event(c->w, ev, check_access, c);
 	if (r >= 0 && !c->found && ev->landlock_blockers.s)
-		c->enforced_allowed++;
+		r = note_landlock(&c->ll[c->judged ? HM_CHECK_LL_ALLOWED :
+				   HM_CHECK_LL_UNJUDGED], ev);
 	return r < 0 ? r : c->found;
 }
 
@@ -395,7 +463,41 @@ uint64_t hm_checker_attempts_unlisted(const struct hm_checker *c)
 	return c->attempts.unlisted;
 }
 
-uint64_t hm_checker_enforced_allowed(const struct hm_checker *c)
+uint64_t hm_checker_landlock(const struct hm_checker *c,
+			     enum hm_check_ll kind, const char *const **ex,
+			     size_t *n_ex)
 {
-	return c->enforced_allowed;
+	*ex = (const char *const *)c->ll[kind].ex;
+	*n_ex = c->ll[kind].n_ex;
+	return c->ll[kind].n;
+}
+
+int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
+			 size_t n)
+{
+	char **own = calloc(n ? n : 1, sizeof(*own));
+
+	if (!own)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		own[i] = malloc(hm_encode_len(paths[i], strlen(paths[i])) + 1);
+		if (!own[i]) {
+			while (i--)
+				free(own[i]);
+			free(own);
+			return -ENOMEM;
+		}
+		hm_encode(own[i], paths[i], strlen(paths[i]));
+	}
+	for (size_t i = 0; i < c->n_own; i++)
+		free(c->own[i]);
+	free(c->own);
+	c->own = own;
+	c->n_own = n;
+	return 0;
+}
+
+uint64_t hm_checker_own_reads(const struct hm_checker *c)
+{
+	return c->own_reads;
 }

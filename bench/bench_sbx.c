@@ -3,7 +3,7 @@
  * bench_sbx.c - latency of the three things a sandbox is in the way of,
  * for bench/bench_sandbox.sh: each call timed alone, one line printed:
  *   op=OP n=N p50_ns=A p99_ns=B fail=F
- * usage: bench_sbx [--floor ABI[:notrunc]] OP N ARG...
+ * usage: bench_sbx [--floor ABI[:notrunc][:rules][:tty]] OP N ARG...
  *        bench_sbx open N FILE...    open+close, files round robin
  *        bench_sbx exec N PROG       fork, execve PROG noop, wait
  *        bench_sbx connect N PORT    TCP connect to 127.0.0.1:PORT, close
@@ -14,9 +14,14 @@
  * operation, handling what `histmac sandbox` handles at that ABI (file
  * rights, all but device ioctl, and truncate unless ":notrunc"; TCP
  * ports from ABI 4; signal and abstract unix scoping from ABI 6) with one
- * rule: read on the directory of the files (open), execute and read on
- * "/" (exec: the program and its libraries), the port (connect).  What
- * the sandbox costs beyond that is its ruleset's.
+ * rule: read on the files' deepest common directory (open), execute and
+ * read on "/" (exec: the program and its libraries), the port (connect).
+ * What the sandbox costs beyond that is its own.  To tell where that
+ * goes, two more parts of the spec ABI[:notrunc][:rules][:tty]:
+ *   :rules  open: one read rule per file instead (the ruleset a learned
+ *           domain of those files needs, applied by Landlock alone)
+ *   :tty    also the sandbox's seccomp filter on terminal ioctls
+ *           (hm_sbx_tty_filter()), which every system call then passes
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -32,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "histmac/sandbox.h"
 #include "../sandbox/landlock_abi.h"
 
 static uint64_t now_ns(void)
@@ -103,14 +109,47 @@ static int add_path_rule(int rfd, const char *path, uint64_t access)
 	return r;
 }
 
-/* The floor ruleset (see the top) for @op with @arg; @spec "ABI[:notrunc]". */
-static int floor_restrict(const char *spec, const char *op, const char *arg)
+/* The deepest directory holding every one of @files (@n >= 1) in @dir. */
+static void common_dir(char **files, int n, char *dir, size_t cap)
 {
+	char *slash;
+	size_t len;
+
+	snprintf(dir, cap, "%s", files[0]);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	len = strlen(dir);
+	for (int i = 1; i < n; i++)
+		while (len && (strncmp(files[i], dir, len) ||
+			       files[i][len] != '/')) {
+			slash = strrchr(dir, '/');
+			len = (size_t)(slash - dir);
+			*slash = '\0';
+		}
+	if (!dir[0])
+		strcpy(dir, "/");
+}
+
+/* One @access rule on each of @files. */
+static int add_path_rules(int rfd, char **files, int n, uint64_t access)
+{
+	for (int i = 0; i < n; i++)
+		if (add_path_rule(rfd, files[i], access))
+			return -1;
+	return 0;
+}
+
+/* The floor ruleset (see the top) for @op with its @args; @spec
+ * "ABI[:notrunc][:rules][:tty]". */
+static int floor_restrict(const char *spec, const char *op, char **args,
+			  int n_args)
+{
+	const char *arg = args[0];
 	int abi = atoi(spec);
 	struct hm_ll_ruleset_attr attr = { 0 };
 	struct hm_ll_net_port_attr np = { HM_LL_NET_CONNECT_TCP, 0 };
 	char dir[4096];
-	char *slash;
 	int rfd, r = 0;
 
 	/* the rights of ABI 1..abi: bits 0-12, refer (2), truncate (3) */
@@ -125,11 +164,10 @@ static int floor_restrict(const char *spec, const char *op, const char *arg)
 			   abi >= 6 ? sizeof(attr) : abi >= 4 ? 16 : 8, 0);
 	if (rfd < 0)
 		return -1;
-	if (!strcmp(op, "open")) {
-		snprintf(dir, sizeof(dir), "%s", arg);
-		slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
+	if (!strcmp(op, "open") && strstr(spec, ":rules")) {
+		r = add_path_rules(rfd, args, n_args, HM_LL_FS_READ_FILE);
+	} else if (!strcmp(op, "open")) {
+		common_dir(args, n_args, dir, sizeof(dir));
 		r = add_path_rule(rfd, dir, HM_LL_FS_READ_FILE);
 	} else if (!strcmp(op, "exec")) {
 		r = add_path_rule(rfd, "/", HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE);
@@ -140,6 +178,8 @@ static int floor_restrict(const char *spec, const char *op, const char *arg)
 	}
 	if (!r)
 		r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	if (!r && strstr(spec, ":tty"))
+		r = hm_sbx_tty_filter();
 	if (!r)
 		r = (int)syscall(HM_LL_SYS_RESTRICT_SELF, rfd, abi >= 7 ?
 				 HM_LL_RESTRICT_LOG_NEW_EXEC_ON : 0);
@@ -155,7 +195,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "noop"))
 		return 0;
 	if (argc >= 6 && !strcmp(argv[1], "--floor")) {
-		if (floor_restrict(argv[2], argv[3], argv[5])) {
+		if (floor_restrict(argv[2], argv[3], argv + 5, argc - 5)) {
 			perror("bench_sbx: floor ruleset");
 			return 2;
 		}
@@ -163,7 +203,8 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: bench_sbx [--floor ABI[:notrunc]] "
+		fprintf(stderr, "usage: bench_sbx "
+			"[--floor ABI[:notrunc][:rules][:tty]] "
 			"open|exec|connect N ARG...\n");
 		return 2;
 	}

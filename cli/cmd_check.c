@@ -16,6 +16,7 @@
 #include "histmac/history.h"
 #include "histmac/packages.h"
 #include "histmac/pathrule.h"
+#include "histmac/sandbox.h"
 #include "histmac/policy_io.h"
 #include "histmac/store.h"
 
@@ -50,6 +51,10 @@ static void usage(FILE *f)
 "another version installed than when it was learned is marked \"upgraded\n"
 "since learned\" (histmac_entries.conf).  Calls that failed after the check passed (a non-blocking\n"
 "connect's EINPROGRESS) are checked like successful ones (docs/PASSED.md).\n"
+"A call Landlock denied (its audit record; histmac sandbox) is a violation\n"
+"marked enforced, or counted in the header when the policy allows it or\n"
+"TOMOYO checks no such access; reads of the sandbox's preload library are\n"
+"counted there too (docs/SANDBOX.md).\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
 "  -i, --input LOG...     audit logs, oldest first; - is stdin\n"
@@ -143,6 +148,22 @@ static int parse_args(struct check *C, int argc, char **argv)
 	if (!C->in.n_files)
 		return hm_cli_usage_error(CMD, "-i LOG... is required");
 	return 0;
+}
+
+/* Reads of the sandbox's preload library are the sandbox's, not the
+ * program's (docs/SANDBOX.md "Denials in the audit trail"). */
+static int know_preload(struct hm_checker *ch)
+{
+	char *places[HM_SBX_PRELOAD_PLACES];
+	size_t n = hm_sbx_preload_places(places);
+	int r = n ? hm_checker_own_files(ch, (const char *const *)places, n) :
+		    -ENOMEM;
+
+	for (size_t i = 0; i < n; i++)
+		free(places[i]);
+	if (r)
+		warnx("%s: %s", CMD, strerror(-r));
+	return r;
 }
 
 static int read_all(struct hm_collector *col, struct hm_checker *ch)
@@ -257,8 +278,10 @@ static int run(struct check *C, struct hm_model *m)
 		r = find_upgrades(C, m, o.resolve_root ? o.resolve_root : "/");
 	if (!r)
 		r = hm_checker_new(m, &C->sh.lo, &d, &ch);
-	if (!r)
+	if (!r) {
 		hm_checker_count_uses(ch, C->record_use);
+		r = know_preload(ch);
+	}
 	if (!r)
 		r = hm_cli_open_input(CMD, &C->in, &o, &col);
 	if (!r)

@@ -32,7 +32,7 @@
 #include "../sandbox/table.h"
 
 #define CMD "sandbox"
-#define PRELOAD_NAME "libhistmac-sandbox.so"
+#define PRELOAD_NAME HM_SBX_PRELOAD_NAME
 
 static void usage(FILE *f)
 {
@@ -256,27 +256,20 @@ static char *ancestry_domain(struct hm_model *m)
 	return dom;
 }
 
-/* The preload library: $HISTMAC_SANDBOX_PRELOAD, else next to this
- * histmac (a build tree), else where it is installed. */
+/* The preload library: the first readable of hm_sbx_preload_places(). */
 static char *preload_path(void)
 {
-	const char *env = getenv("HISTMAC_SANDBOX_PRELOAD");
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *places[HM_SBX_PRELOAD_PLACES];
+	size_t n = hm_sbx_preload_places(places);
 	char *p = NULL;
 
-	if (env)
-		return access(env, R_OK) ? NULL : strdup(env);
-	if (len > 0) {
-		self[len] = '\0';
-		*strrchr(self, '/') = '\0';
-		if (asprintf(&p, "%s/%s", self, PRELOAD_NAME) >= 0 &&
-		    !access(p, R_OK))
-			return p;
-		free(p);
+	for (size_t i = 0; i < n; i++) {
+		if (!p && !access(places[i], R_OK))
+			p = places[i];
+		else
+			free(places[i]);
 	}
-	return access(HM_SANDBOX_PRELOAD, R_OK) ? NULL :
-	       strdup(HM_SANDBOX_PRELOAD);
+	return p;
 }
 
 /* ------------------------------------------------------------- explain */
@@ -550,7 +543,7 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 
 	/* the caller's terminal stays open, but is no longer ours: its
 	 * input cannot be pushed (TIOCSTI needs the controlling terminal
-	 * or CAP_SYS_ADMIN) and the filter below refuses it anyway */
+	 * or CAP_SYS_ADMIN, and the filter below refuses it to the latter) */
 	if (setsid() < 0)
 		r = -errno;
 	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
@@ -561,7 +554,8 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 		warnx("cannot apply the Landlock ruleset: %s", strerror(-r));
 		_exit(HM_EXIT_FAIL);
 	}
-	r = hm_sbx_tty_filter();
+	/* only where the kernel would let TIOCSTI through: CAP_SYS_ADMIN */
+	r = hm_sbx_tty_filter_needed() ? hm_sbx_tty_filter() : 0;
 	if (r == -EOPNOTSUPP)
 		warnx("no TIOCSTI filter on this architecture: the new "
 		      "session alone keeps COMMAND off the terminal's input");
@@ -569,11 +563,16 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 		warnx("cannot filter terminal ioctls: %s", strerror(-r));
 		_exit(HM_EXIT_FAIL);
 	}
+	if (st.not_file)
+		warnx("%u learned files are directories now: their rules are "
+		      "refused (granting them would grant everything beneath)",
+		      st.not_file);
 	if (stats) {
 		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
 			 "a missing object's parent, %u unreachable skipped, "
-			 "%u symlinks skipped)", st.rules, st.missing,
-			 st.unreachable, st.symlinks);
+			 "%u files now directories refused, %u symlinks "
+			 "skipped)", st.rules, st.missing, st.unreachable,
+			 st.not_file, st.symlinks);
 		stopwatch_print(&sw, what);
 	}
 	signal(SIGPIPE, SIG_DFL);

@@ -251,6 +251,42 @@ static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
 				     dialect);
 }
 
+/* What Landlock denied that is no violation, and the sandbox's own
+ * reads (docs/SANDBOX.md "Denials in the audit trail"). */
+static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
+{
+	static const char *const what[HM_CHECK_LL_MAX] = {
+		[HM_CHECK_LL_ALLOWED] = "of accesses the policy allows (a "
+			"translation gap, or an object replaced since the "
+			"sandbox started)",
+		[HM_CHECK_LL_UNJUDGED] = "check derives no access from (a "
+			"right or scope TOMOYO does not check)",
+	};
+
+	for (int k = 0; k < HM_CHECK_LL_MAX; k++) {
+		const char *const *ex;
+		size_t n_ex;
+		uint64_t n = hm_checker_landlock(c, k, &ex, &n_ex);
+
+		if (!n)
+			continue;
+		hm_sbuf_printf(b, "# %llu Landlock denial%s %s, not "
+			       "violations:\n", (unsigned long long)n,
+			       n == 1 ? "" : "s", what[k]);
+		for (size_t i = 0; i < n_ex; i++)
+			hm_sbuf_printf(b, "#   %s\n", ex[i]);
+		if (n > n_ex)
+			hm_sbuf_printf(b, "#   ... %llu more\n",
+				       (unsigned long long)(n - n_ex));
+	}
+	if (hm_checker_own_reads(c))
+		hm_sbuf_printf(b, "# %llu read%s of the sandbox's preload "
+			       "library by the programs below it, not "
+			       "violations\n",
+			       (unsigned long long)hm_checker_own_reads(c),
+			       hm_checker_own_reads(c) == 1 ? "" : "s");
+}
+
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			const struct hm_check_summary *s, FILE *f)
 {
@@ -274,10 +310,7 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       "over %d distinct missing entries\n",
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
-	if (hm_checker_enforced_allowed(c))
-		hm_sbuf_printf(&b, "# %llu Landlock denials of accesses the "
-			       "policy allows (docs/SANDBOX.md)\n",
-			       (unsigned long long)hm_checker_enforced_allowed(c));
+	text_landlock(&b, c);
 	text_list(&b, vm, v, n, dialect, "", s);
 	text_attempts(c, dialect, s->list_attempts, &b);
 	if (b.oom) {
@@ -363,6 +396,8 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 	size_t n;
 	const struct hm_violation *const *v = hm_checker_violations(c, &n);
 	const struct hm_model *vm = hm_checker_model(c);
+	const char *const *ex;
+	size_t n_ex;
 	struct hm_sbuf b = { 0 };
 	int r;
 
@@ -386,7 +421,14 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 					    hm_checker_attempts_unlisted(c)),
 		       (unsigned long long)hm_checker_attempts_unlisted(c));
 	json_list(&b, hm_checker_attempts_model(c), v, n, dialect, NULL);
-	hm_sbuf_printf(&b, "\n],\"skipped\":{\"malformed_records\":%llu",
+	hm_sbuf_printf(&b, "\n],\"landlock_allowed\":%llu,"
+		       "\"landlock_no_access\":%llu,\"sandbox_own_reads\":%llu",
+		       (unsigned long long)hm_checker_landlock(c,
+				HM_CHECK_LL_ALLOWED, &ex, &n_ex),
+		       (unsigned long long)hm_checker_landlock(c,
+				HM_CHECK_LL_UNJUDGED, &ex, &n_ex),
+		       (unsigned long long)hm_checker_own_reads(c));
+	hm_sbuf_printf(&b, ",\"skipped\":{\"malformed_records\":%llu",
 		       (unsigned long long)s->collector_skipped);
 	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {
 		if (!s->walk->skipped[i])

@@ -373,11 +373,21 @@ static int open_object(struct opener *o, const char *path, const char *next,
 	return open_parent(path, access, st);
 }
 
+/* Is @fd a directory (fstat() failing counts as one: refused)? */
+static bool is_dir_fd(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) || S_ISDIR(sb.st_mode);
+}
+
+/* @file: @path was learned as a file (HM_SBX_RULE_FILE). */
 static int add_path(int rfd, struct opener *o, const char *path,
-		    const char *next, uint64_t access,
+		    const char *next, uint64_t access, bool file,
 		    struct hm_sbx_apply_stats *st)
 {
 	struct hm_ll_path_beneath_attr pb;
+	uint32_t missing = st->missing;
 	int fd = open_object(o, path, next, &access, st);
 	int r = 0;
 
@@ -391,6 +401,13 @@ static int add_path(int rfd, struct opener *o, const char *path,
 	}
 	if (fd < 0)
 		return fd;
+	/* a learned file replaced by a directory: its rights would hold
+	 * for everything beneath (a missing file's parent is the widening
+	 * docs/SANDBOX.md calls "missing", counted above) */
+	if (file && st->missing == missing && is_dir_fd(fd)) {
+		st->not_file++;
+		access = 0;
+	}
 	pb.allowed_access = access;
 	pb.parent_fd = fd;
 	if (pb.allowed_access &&
@@ -414,6 +431,11 @@ static int add_port(int rfd, uint64_t port, uint64_t access,
 	return 0;
 }
 
+static bool is_path_rule(const struct hm_sbx_trule *ru)
+{
+	return ru->type == HM_SBX_RULE_PATH || ru->type == HM_SBX_RULE_FILE;
+}
+
 static int add_rules(int rfd, const struct hm_sbx_thdr *h,
 		     const struct hm_sbx_tdom *d,
 		     struct hm_sbx_apply_stats *st)
@@ -427,12 +449,13 @@ static int add_rules(int rfd, const struct hm_sbx_thdr *h,
 
 		if (ru->path >= h->str_len)	/* checked here, where read */
 			r = -EINVAL;
-		else if (ru->type == HM_SBX_RULE_PATH)
+		else if (is_path_rule(ru))
 			r = add_path(rfd, &o, hm_sbx_tstr(h, ru->path),
-				     nx && nx->type == HM_SBX_RULE_PATH &&
+				     nx && is_path_rule(nx) &&
 				     nx->path < h->str_len ?
 				     hm_sbx_tstr(h, nx->path) : NULL,
-				     ru->access & d->handled_fs, st);
+				     ru->access & d->handled_fs,
+				     ru->type == HM_SBX_RULE_FILE, st);
 		else
 			r = add_port(rfd, ru->port, ru->access & d->handled_net,
 				     st);

@@ -14,6 +14,7 @@
  * (interning names while computing transitions).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,7 +294,8 @@ static int add_extra(struct builder *b, const char *path, uint64_t access)
 		free(p);
 		return -ENOMEM;
 	}
-	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access };
+	g[b->extra.n++] = (struct hm_sbx_grant){ .path = p, .access = access,
+						  .file = true };
 	return 0;
 }
 
@@ -346,6 +348,7 @@ static int translate_all(struct builder *b)
 struct pgrant {
 	const char *path;
 	uint64_t access;
+	bool file;	/* every grant on it was a file's (hm_sbx_grant) */
 };
 
 struct uset {
@@ -355,12 +358,14 @@ struct uset {
 	uint32_t n_ports[NET_RIGHTS];
 	bool signal, abstract;		/* not scopable */
 	uint64_t entries;
+	uint64_t covered;	/* grants dropped: a directory's holds them */
 	uint64_t static_execs;
 	uint64_t widened[HM_SBX_W_MAX];
 	uint64_t unenforced[HM_SBX_NE_MAX];
 };
 
-static int push_path(struct uset *u, const char *path, uint64_t access)
+static int push_path(struct uset *u, const char *path, uint64_t access,
+		     bool file)
 {
 	if (u->n == u->cap) {
 		size_t cap = u->cap ? 2 * u->cap : 256;
@@ -371,7 +376,7 @@ static int push_path(struct uset *u, const char *path, uint64_t access)
 		u->p = n;
 		u->cap = cap;
 	}
-	u->p[u->n++] = (struct pgrant){ path, access };
+	u->p[u->n++] = (struct pgrant){ path, access, file };
 	return 0;
 }
 
@@ -395,7 +400,7 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 
 		widen |= g->widen;
 		if (g->path) {
-			r = push_path(u, g->path, g->access);
+			r = push_path(u, g->path, g->access, g->file);
 			continue;
 		}
 		for (unsigned b = 0; b < NET_RIGHTS; b++)
@@ -427,12 +432,71 @@ static void merge_paths(struct uset *u)
 		return;
 	qsort(u->p, u->n, sizeof(*u->p), cmp_pgrant);
 	for (size_t i = 0; i < u->n; i++) {
-		if (k && !strcmp(u->p[k - 1].path, u->p[i].path))
+		if (k && !strcmp(u->p[k - 1].path, u->p[i].path)) {
 			u->p[k - 1].access |= u->p[i].access;
-		else
+			u->p[k - 1].file &= u->p[i].file;
+		} else
 			u->p[k++] = u->p[i];
 	}
 	u->n = k;
+}
+
+/* The grant on exactly @path in sorted @u, or NULL. */
+static const struct pgrant *find_path(const struct uset *u, const char *path)
+{
+	struct pgrant key = { .path = path };
+
+	return bsearch(&key, u->p, u->n, sizeof(*u->p), cmp_pgrant);
+}
+
+/* Does a grant on a directory above @g (not one learned as a file: that
+ * is refused when it is a directory, apply.c) hold all of @g's rights?
+ * Landlock's rights hold beneath the object, so @g adds nothing. */
+static bool covered(const struct uset *u, const struct pgrant *g)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(g->path);
+
+	if (len >= sizeof(buf) || g->path[0] != '/')
+		return false;
+	memcpy(buf, g->path, len + 1);
+	while (len > 1) {
+		const struct pgrant *a;
+
+		while (len > 1 && buf[len - 1] != '/')
+			len--;
+		buf[len > 1 ? len - 1 : 1] = '\0';	/* "/a/b/" -> "/a/b" */
+		len = strlen(buf);
+		a = find_path(u, buf);
+		if (a && !a->file && !(g->access & ~a->access))
+			return true;
+		if (len == 1)
+			break;
+	}
+	return false;
+}
+
+/*
+ * Drop the grants a directory's grant above them already holds (a
+ * pattern's directory and the files learned in it; a directory granted
+ * more): fewer rules make every lookup of an open's walk cheaper
+ * (bench/RESULTS.md) and grant nothing more.  @u sorted, merged.
+ */
+static void drop_covered(struct uset *u)
+{
+	bool *drop = calloc(u->n ? u->n : 1, sizeof(*drop));
+	size_t k = 0;
+
+	if (!drop)
+		return;		/* keep them all: still exact */
+	for (size_t i = 0; i < u->n; i++)
+		drop[i] = covered(u, &u->p[i]);
+	for (size_t i = 0; i < u->n; i++)
+		if (!drop[i])
+			u->p[k++] = u->p[i];
+	u->covered += u->n - k;
+	u->n = k;
+	free(drop);
 }
 
 static void uset_fini(struct uset *u)
@@ -473,11 +537,14 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	/* the preload everywhere; the program only where it is executed */
 	for (size_t i = from ? b->n_program : 0; !r && i < b->extra.n; i++)
 		r = push_path(u, b->extra.grants[i].path,
-			      b->extra.grants[i].access);
+			      b->extra.grants[i].access,
+			      b->extra.grants[i].file);
 	free(seen);
 	free(queue);
-	if (!r)
+	if (!r) {
 		merge_paths(u);
+		drop_covered(u);
+	}
 	return r;
 }
 
@@ -540,7 +607,9 @@ static int write_rules(struct tables *t, const struct uset *u,
 			     (u->abstract ? 0 : HM_LL_SCOPE_ABSTRACT_UNIX);
 	td->rule_first = (uint32_t)(t->rule.len / sizeof(struct hm_sbx_trule));
 	for (size_t i = 0; i < u->n && !r; i++) {
-		struct hm_sbx_trule ru = { .type = HM_SBX_RULE_PATH,
+		struct hm_sbx_trule ru = { .type = u->p[i].file ?
+						   HM_SBX_RULE_FILE :
+						   HM_SBX_RULE_PATH,
 					   .access = u->p[i].access & fs };
 
 		if (!ru.access)

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,6 +103,53 @@ int hm_sbx_tty_filter(void)
 #else
 	return -EOPNOTSUPP;
 #endif
+}
+
+/*
+ * After setsid() the caller's terminal is no longer this process's
+ * controlling terminal, and the kernel refuses TIOCSTI and TIOCLINUX on
+ * any tty but the caller's own controlling one (EPERM) unless the
+ * caller has CAP_SYS_ADMIN (in the initial user namespace): the filter
+ * adds nothing then, but costs every system call the seccomp entry path
+ * (about 4 % of an open, bench/RESULTS.md).  With no_new_privs set,
+ * nothing below can gain a capability its permitted set lacks
+ * (set-user-ID and file capabilities are ignored), so the permitted set
+ * decides.
+ */
+bool hm_sbx_tty_filter_needed(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d))
+		return true;	/* cannot tell: filter */
+	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &
+	       CAP_TO_MASK(CAP_SYS_ADMIN);
+}
+
+/* ------------------------------------------------------------- preload */
+
+size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES])
+{
+	const char *env = getenv("HISTMAC_SANDBOX_PRELOAD");
+	char self[PATH_MAX];
+	ssize_t len;
+	size_t n = 0;
+
+	if (env)
+		return (out[0] = strdup(env)) ? 1 : 0;
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len > 0) {
+		self[len] = '\0';
+		*strrchr(self, '/') = '\0';
+		if (asprintf(&out[n], "%s/%s", self, HM_SBX_PRELOAD_NAME) >= 0)
+			n++;
+	}
+	if ((out[n] = strdup(HM_SANDBOX_PRELOAD)))
+		n++;
+	return n;
 }
 
 /* --------------------------------------------------------------- table */

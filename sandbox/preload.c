@@ -302,10 +302,11 @@ static void narrow(const struct hm_sbx_thdr *h, const char *prog,
 		return;
 	}
 	debug("%s: %s (%u rules, %u on a missing object's parent, %u "
-	      "symlinks skipped) in %ld us, %u us of them in "
-	      "landlock_restrict_self()", prog,
+	      "symlinks skipped, %u learned files now directories refused) "
+	      "in %ld us, %u us of them in landlock_restrict_self()", prog,
 	      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name), st.rules,
-	      st.missing, st.symlinks, usec_since(t0), st.restrict_us);
+	      st.missing, st.symlinks, st.not_file, usec_since(t0),
+	      st.restrict_us);
 	set_domain((uint32_t)child, HM_SBX_PARENT);
 }
 

@@ -21,7 +21,8 @@
 #include <stdint.h>
 
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
-#define HM_SBX_VERSION	2	/* 2: domains name their same-ruleset domain */
+#define HM_SBX_VERSION	3	/* 2: domains name their same-ruleset domain;
+				 * 3: HM_SBX_RULE_FILE */
 
 /*
  * The environment variable that carries, across exec,
@@ -96,6 +97,8 @@ struct hm_sbx_tedge {
 enum hm_sbx_rule_type {
 	HM_SBX_RULE_PATH = 1,
 	HM_SBX_RULE_PORT = 2,
+	HM_SBX_RULE_FILE = 3,	/* a path learned as a file: refused when
+				 * the object is now a directory */
 };
 
 struct hm_sbx_trule {
@@ -150,6 +153,8 @@ struct hm_sbx_apply_stats {
 	uint32_t missing;	/* objects that did not exist: their rules
 				 * went to the nearest existing parent */
 	uint32_t not_dir;	/* directory rights dropped on a non-directory */
+	uint32_t not_file;	/* refused: a learned file is a directory now
+				 * (its rights would hold beneath it) */
 	uint32_t unreachable;	/* skipped: the process may not reach the
 				 * object (EACCES, ENAMETOOLONG) */
 	uint32_t symlinks;	/* skipped: the object, or a directory on

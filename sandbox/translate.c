@@ -81,8 +81,10 @@ uint64_t hm_sbx_fs_abi_mask(int abi)
 /* ------------------------------------------------------------- grants */
 
 /* Takes @path (NULL: a port grant; then @port..@port_max). */
+/* @file: @path was learned as a file (hm_sbx_grant's @file). */
 static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
-		     uint64_t port_max, uint64_t access, uint32_t widen)
+		     uint64_t port_max, uint64_t access, uint32_t widen,
+		     bool file)
 {
 	struct hm_sbx_grant *g;
 
@@ -90,6 +92,7 @@ static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
 		g = &x->grants[i];
 		if (g->path && g->widen == widen && !strcmp(g->path, path)) {
 			g->access |= access;	/* one line per object */
+			g->file = g->file && file;
 			free(path);
 			return 0;
 		}
@@ -103,7 +106,7 @@ static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
 		x->grants = g;
 	}
 	x->grants[x->n++] = (struct hm_sbx_grant){ path, port, port_max, access,
-						    widen };
+						    widen, path && file };
 	return 0;
 }
 
@@ -345,6 +348,10 @@ struct fs_ctx {
 	uint32_t widen;		/* added to every grant */
 };
 
+/* Widenings that grant on a directory instead of the name's object. */
+#define NOT_THE_FILE	(1u << HM_SBX_W_PARENT | 1u << HM_SBX_W_PATTERN | \
+			 1u << HM_SBX_W_MISSING | 1u << HM_SBX_W_PROC)
+
 static int grant_name(const struct hm_name *n, void *arg)
 {
 	struct fs_ctx *c = arg;
@@ -362,7 +369,8 @@ static int grant_name(const struct hm_name *n, void *arg)
 	if (n->is_dir && c->dir_access == HM_LL_FS_READ_DIR)
 		widen |= 1u << HM_SBX_W_DIR;
 	return add_grant(c->x, path, 0, 0, n->is_dir && c->dir_access ?
-			 c->dir_access : c->access, widen);
+			 c->dir_access : c->access, widen,
+			 !n->is_dir && !(widen & NOT_THE_FILE));
 }
 
 static int fs_grant(struct fs_ctx *c, const struct hm_name_op *op,
@@ -411,7 +419,8 @@ static int grant_interp(struct fs_ctx *c, const char *prog, int depth,
 		path = strdup(interp);
 	r = path ? add_grant(c->x, path, 0, 0,
 			     HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
-			     c->widen | 1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
+			     c->widen | 1u << HM_SBX_W_EXEC_READ, true) :
+		   -ENOMEM;
 	if (!r)
 		r = grant_interp(c, interp, depth + 1, !script);
 	free(interp);
@@ -534,7 +543,7 @@ static int grant_ports(struct hm_sbx_xlat *x, const struct hm_number *n,
 		return 0;
 	/* A range is one grant; build.c expands it. */
 	return add_grant(x, NULL, n->min, n->max > PORT_MAX ? PORT_MAX : n->max,
-			 access, widen);
+			 access, widen, false);
 }
 
 /* Does @a leave nothing for Landlock to miss: every address, or (bind)
@@ -675,7 +684,7 @@ int hm_sbx_exec_grants(const char *root, const char *path,
 	int r;
 
 	r = p ? add_grant(x, p, 0, 0, HM_LL_FS_EXECUTE | HM_LL_FS_READ_FILE,
-			  1u << HM_SBX_W_EXEC_READ) : -ENOMEM;
+			  1u << HM_SBX_W_EXEC_READ, true) : -ENOMEM;
 	if (r)
 		return r;
 	resolve_program(c.root, &x->grants[x->n - 1]);

@@ -346,9 +346,41 @@ const struct hm_violation *const *hm_checker_violations(struct hm_checker *c,
 /** hm_checker_unlisted() - denials not listed because the list was full. */
 uint64_t hm_checker_unlisted(const struct hm_checker *c);
 
-/** hm_checker_enforced_allowed() - events Landlock denied although the
- * policy allows every access in them (what the translation cannot say). */
-uint64_t hm_checker_enforced_allowed(const struct hm_checker *c);
+/*
+ * Landlock's denials (its audit records in the event of the failed call,
+ * histmac sandbox) that are not violations: the policy allows every
+ * access check derived from the call (a translation gap, an object
+ * replaced since the ruleset was built), or check derived no access from
+ * it at all (a right or scope TOMOYO does not check: a signal, a refer).
+ * The others are violations marked enforced.
+ */
+enum hm_check_ll {
+	HM_CHECK_LL_ALLOWED,
+	HM_CHECK_LL_UNJUDGED,
+	HM_CHECK_LL_MAX
+};
+
+#define HM_CHECK_LANDLOCK_EXAMPLES 5
+
+/**
+ * hm_checker_landlock() - how many events Landlock denied that are of
+ * @kind; *@ex the first few (at most HM_CHECK_LANDLOCK_EXAMPLES) as
+ * "BLOCKERS OBJECT (pid PID, syscall NR)", owned by @c.
+ */
+uint64_t hm_checker_landlock(const struct hm_checker *c,
+			     enum hm_check_ll kind, const char *const **ex,
+			     size_t *n_ex);
+
+/**
+ * hm_checker_own_files() - @paths (raw, absolute) are the sandbox's own
+ * files (its preload library): a read of one is counted, not judged.
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
+			 size_t n);
+
+/** hm_checker_own_reads() - reads of the sandbox's own files. */
+uint64_t hm_checker_own_reads(const struct hm_checker *c);
 
 /** hm_checker_model() - the model violations' entries live in (print
  * them with it). */

@@ -105,6 +105,10 @@ struct hm_sbx_grant {
 	uint64_t port_max;
 	uint64_t access;
 	uint32_t widen;
+	bool file;	/* @path was learned as a file (a name without '/'
+			 * at the end, granted on itself): applying refuses
+			 * it on a directory, where the rights would hold
+			 * for everything beneath */
 };
 
 /*
@@ -249,6 +253,28 @@ int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
  * errno.
  */
 int hm_sbx_tty_filter(void);
+
+/**
+ * hm_sbx_tty_filter_needed() - would the filter refuse anything the
+ * kernel does not refuse already?  True when the calling process (in a
+ * new session, no_new_privs set) has CAP_SYS_ADMIN in its permitted set,
+ * or that cannot be read (docs/SANDBOX.md "The terminal").
+ */
+bool hm_sbx_tty_filter_needed(void);
+
+/* The preload library's file name. */
+#define HM_SBX_PRELOAD_NAME "libhistmac-sandbox.so"
+#define HM_SBX_PRELOAD_PLACES 3
+
+/**
+ * hm_sbx_preload_places() - where the preload library is looked for, in
+ * order: $HISTMAC_SANDBOX_PRELOAD (when set, the only place), next to
+ * this histmac (a build tree), where it is installed.  Whether the files
+ * exist is not checked.  `histmac sandbox` loads the first readable one;
+ * `histmac check` knows them all as the sandbox's own.
+ * Returns: how many were put in @out (malloc'd), 0 when out of memory.
+ */
+size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES]);
 
 /**
  * hm_sbx_table_fd() - table @blob in a sealed memfd that stays open

@@ -10,6 +10,10 @@
 #   sbx_libs PROG...      "file read" entries for what the loader reads to
 #                         run PROG (its libraries by real path, ld.so.cache)
 #   sbx_policy_done       make the policy readable by nobody
+#   sbx_try_read_lib      write $w/try_read.sh, which a script under the
+#                         sandbox sources for try_read LABEL FILE... (each
+#                         FILE of $w: "LABEL allowed FILE" or "LABEL denied
+#                         FILE: ERROR"); its domains need "file read" of it
 
 sbx_setup() {
 	hm_need setpriv ldd
@@ -42,4 +46,21 @@ sbx_libs() {
 
 sbx_policy_done() {
 	chmod -R a+rX "$pol"
+}
+
+sbx_try_read_lib() {
+	cat >"$w/try_read.sh" <<'EOS'
+try_read() {
+	local label=$1 f err
+	shift
+	for f; do
+		if err=$( { read -r _ <"$w/$f"; } 2>&1 ); then
+			echo "$label allowed $f"
+		else
+			echo "$label denied $f: ${err##*: }"
+		fi
+	done
+}
+EOS
+	chmod 644 "$w/try_read.sh"
 }

@@ -58,16 +58,12 @@ nopre)	LD_PRELOAD= "$w/child.sh" "$mode" ;;
 esac
 echo "parent: child exited $?"
 EOS
+sbx_try_read_lib
 cat >"$w/child.sh" <<'EOS'
 #!/bin/bash
 w=${0%/*}
-for f in cfile pfile; do
-	if err=$( { read -r l <"$w/$f"; } 2>&1 ); then
-		echo "$1 child allowed $f"
-	else
-		echo "$1 child denied $f: ${err##*: }"
-	fi
-done
+. "$w/try_read.sh"
+try_read "$1 child" cfile pfile
 EOS
 chmod 755 "$w/parent.sh" "$w/child.sh"
 
@@ -92,6 +88,7 @@ libs=$(sbx_libs "$bash" "$bin/closefds" "$envp")
 		echo "$d"
 		echo "$libs"
 		echo "file read $w/child.sh"	# bash reads the script it runs
+		echo "file read $w/try_read.sh"
 		echo "file read $w/cfile"
 	done
 	for d in "$D" "$E"; do

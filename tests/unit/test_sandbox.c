@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <elf.h>
 
 #include "histmac/collector.h"
 #include "histmac/learn.h"
@@ -44,6 +45,39 @@ static void put(const char *rel, const char *text, mode_t mode)
 	close(fd);
 }
 
+/* A dynamic ELF at @rel whose program interpreter is @interp: an ELF
+ * header and one PT_INTERP header, nothing else (enough for
+ * hm_exec_interp()). */
+static void put_dynamic_elf(const char *rel, const char *interp)
+{
+	struct {
+		Elf64_Ehdr e;
+		Elf64_Phdr ph;
+		char interp[32];
+	} f = { 0 };
+	char p[256];
+	int fd;
+
+	memcpy(f.e.e_ident, ELFMAG, SELFMAG);
+	f.e.e_ident[EI_CLASS] = ELFCLASS64;
+	f.e.e_ident[EI_DATA] = ELFDATA2LSB;
+	f.e.e_ident[EI_VERSION] = EV_CURRENT;
+	f.e.e_type = ET_DYN;	/* a PIE */
+	f.e.e_phoff = offsetof(__typeof__(f), ph);
+	f.e.e_ehsize = sizeof(f.e);
+	f.e.e_phentsize = sizeof(f.ph);
+	f.e.e_phnum = 1;
+	f.ph.p_type = PT_INTERP;
+	f.ph.p_offset = offsetof(__typeof__(f), interp);
+	f.ph.p_filesz = strlen(interp) + 1;
+	snprintf(f.interp, sizeof(f.interp), "%s", interp);
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, &f, sizeof(f)), (ssize_t)sizeof(f));
+	close(fd);
+}
+
 static int setup(void **state)
 {
 	char p[256];
@@ -59,6 +93,9 @@ static int setup(void **state)
 	put("/bin/prog", "#!/bin/interp -x\necho\n", 0755);
 	put("/bin/interp", "not an ELF\n", 0755);
 	put("/bin/static", "\177ELF\2\1\1 no program interpreter", 0755);
+	/* a dynamic PIE (/usr/bin/env) and its loader, itself static */
+	put("/bin/ld.so", "\177ELF\2\1\1 no program interpreter", 0755);
+	put_dynamic_elf("/bin/dyn", "/bin/ld.so");
 	return 0;
 }
 
@@ -244,6 +281,15 @@ static void test_scopes(void **state)
 	parse(m, d, "file execute /bin/prog");
 	assert_int_equal(hm_sbx_translate(m, d->acl->next->next, root, 0, &x), 0);
 	assert_false(x.static_exec);
+	hm_sbx_xlat_fini(&x);
+	/* a dynamic PIE is not static because its ld.so is (issue 25 #5:
+	 * --explain called /usr/bin/env static); the loader is granted */
+	parse(m, d, "file execute /bin/dyn");
+	assert_int_equal(hm_sbx_translate(m, d->acl->next->next->next, root, 0,
+					  &x), 0);
+	assert_false(x.static_exec);
+	assert_int_equal(x.n, 2);
+	assert_non_null(strstr(x.grants[1].path, "/bin/ld.so"));
 	hm_sbx_xlat_fini(&x);
 	hm_model_free(m);
 }
@@ -541,13 +587,16 @@ static int apply_in_child(const void *blob, const char *r)
 			{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
 			/* through the planted link to "/": not granted */
 			{ "/etc/cfg/etc/hostname", EACCES },
+			/* a learned file, a directory now: not granted */
+			{ "/bin/was_file/secret", EACCES },
 		};
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    hm_sbx_apply(blob, 0, &as))
 			_exit(10);
 		if (as.rules != 4 || as.missing != 1 || as.not_dir != 1 ||
-		    as.unreachable != 0 || as.symlinks != 2)
+		    as.unreachable != 0 || as.symlinks != 2 ||
+		    as.not_file != 1)
 			_exit(11);
 		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
 			int fd;
@@ -593,6 +642,9 @@ static void test_apply(void **state)
 	put("/etc/g", "g\n", 0644);
 	put("/etc/h", "h\n", 0644);
 	put("/dir/other", "o\n", 0644);
+	snprintf(text, sizeof(text), "%s/bin/was_file", root);
+	assert_int_equal(mkdir(text, 0755), 0);
+	put("/bin/was_file/secret", "s\n", 0644);
 	snprintf(text, sizeof(text), "%s/etc/loop", root);
 	assert_int_equal(symlink("loop", text), 0);
 	snprintf(text, sizeof(text), "%s/etc/cfg", root);
@@ -606,7 +658,9 @@ static void test_apply(void **state)
 		snprintf(text, sizeof(text), "%s/etc/viaroot", root);
 		assert_int_equal(symlink(target, text), 0);
 	}
-	/* sorted: /dir/missing/deeper, /etc/cfg (planted: a link to "/"),
+	/* sorted: /bin/was_file (learned as a file, a directory now: refused,
+	 * or everything beneath it would be granted), /dir/missing/deeper,
+	 * /etc/cfg (planted: a link to "/"),
 	 * /etc/f (also as a directory: the directory right is dropped),
 	 * /etc/g, /etc/loop (a symlink loop), /etc/viaroot (root's link in
 	 * root's directory: followed to /etc/g): five share /etc; the loop
@@ -619,11 +673,12 @@ static void test_apply(void **state)
 		 "file read %1$s/dir/missing/deeper\n"
 		 "file read %1$s/etc/loop\n"
 		 "file read %1$s/etc/cfg\n"
-		 "file read %1$s/etc/viaroot\n", root);
+		 "file read %1$s/etc/viaroot\n"
+		 "file read %1$s/bin/was_file\n", root);
 	m = policy(text, "");
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
-	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 6);
+	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 7);
 	assert_int_equal(apply_in_child(blob, root), 0);
 	free(blob);
 	hm_model_free(m);
@@ -659,6 +714,38 @@ static void test_no_truncate(void **state)
 	hm_model_free(m);
 }
 
+/* A grant a directory's grant above it holds is dropped (fewer rules,
+ * cheaper lookups, nothing more granted); not below a name learned as a
+ * file (refused if it is a directory), nor one needing more rights. */
+static void test_covered(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file read /etc/\\*\n"	/* /etc, pattern */
+				    "file read /etc/f\n"	/* covered */
+				    "file read/write /etc/g\n"	/* write: kept */
+				    "file read /var/log\n"	/* a file */
+				    "file read /var/log/x\n"	/* kept */
+				    "file read /dir/x\n", "");
+	static const char *const want[] = {
+		"/dir/x", "/etc", "/etc/g", "/var/log", "/var/log/x",
+	};
+	struct hm_sbx_opts o = { .abi = 7, .root = root };
+	const struct hm_sbx_tdom *d;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	d = hm_sbx_tdom(blob, 0);
+	assert_int_equal(d->n_rules, HM_ARRAY_SIZE(want));
+	for (uint32_t i = 0; i < d->n_rules; i++)
+		assert_string_equal(hm_sbx_tstr(blob, hm_sbx_trule(blob,
+				    d->rule_first + i)->path), want[i]);
+	free(blob);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -669,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_no_truncate),
+		cmocka_unit_test(test_covered),
 		cmocka_unit_test(test_enter_domain),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_landlock_records),
