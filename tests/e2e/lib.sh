@@ -14,11 +14,20 @@
 #                         already running, use its log from the current
 #                         offset.  Sets HM_AUDIT_LOG, HM_AUDIT_OFFSET,
 #                         HM_AUDIT_PRIVATE (1 if we started it), HM_AUDIT_PID.
-#                         A plugin conf can only be given to a private one.
+#                         With the system's auditd running, PLUGIN_CONF is
+#                         installed in its plugin_dir and started by a reload.
+#   hm_audit_plugin_pid   the test plugin's pid (waits for it)
+#   hm_audit_plugin_stop PID  auditd ends the plugin (private: auditd stops;
+#                         system: the plugin is removed, auditd reloaded)
+#                         HM_AUDIT_LOCK_HELD=1: the caller holds the lock
+#                         (scripts/with-system-auditd.sh)
 #   hm_audit_rules FILE   load audit rules (auditctl -R) and raise the
 #                         backlog; everything is restored at exit
+#   hm_audit_rules_unload remove those rules now
 #   hm_audit_marker       write a marker and wait until the log shows it
-#   hm_audit_copy OUT     copy the log written since hm_audit_start
+#   hm_audit_copy OUT     copy the log written since hm_audit_start (or
+#                         the last hm_audit_from_now), across rotations
+#   hm_audit_from_now     later copies start at the log's current end
 #   hm_build_workload     compile tests/e2e/workload.c into HM_WORKLOAD
 #   hm_daemon_stamps OUT  "SEC.MSEC SERIAL" of auditd's own events in the log
 #
@@ -157,18 +166,21 @@ EOF
 hm_audit_start() {
 	local plugin=${1:-} pid enabled
 	hm_need auditd auditctl flock
-	exec 9>"$HM_AUDIT_LOCK"
-	flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+	# scripts/with-system-auditd.sh holds it for a whole run
+	if [ "${HM_AUDIT_LOCK_HELD:-}" != 1 ]; then
+		exec 9>"$HM_AUDIT_LOCK"
+		flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+	fi
 
 	enabled=$(_hm_audit_status enabled)
 	hm_on_exit "_hm_audit_restore_enabled $enabled"
 	pid=$(_hm_audit_status pid)
 	if [ -n "$pid" ] && [ "$pid" != 0 ] && _hm_pid_alive "$pid"; then
-		[ -z "$plugin" ] || hm_skip "an auditd (pid $pid) is already running; plugin tests need a private one"
 		HM_AUDIT_PID=$pid
 		HM_AUDIT_LOG=$(sed -n 's/^ *log_file *= *//p' /etc/audit/auditd.conf)
 		HM_AUDIT_LOG=${HM_AUDIT_LOG:-/var/log/audit/audit.log}
-		HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+		[ -z "$plugin" ] || _hm_audit_plugin_add "$plugin"
+		hm_audit_from_now
 		return 0
 	fi
 	HM_AUDIT_CONF=$HM_TMP/auditd
@@ -182,6 +194,98 @@ hm_audit_start() {
 	HM_AUDIT_PRIVATE=1
 	hm_on_exit "hm_stop_pid $HM_AUDIT_PID"
 	hm_wait_for '[ -s "$HM_AUDIT_LOG" ]' 100 || hm_fail "no $HM_AUDIT_LOG"
+	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG")
+}
+
+# What hm_audit_copy copies starts here: the log's current end.
+hm_audit_from_now() {
+	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG")
+	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+}
+
+# The log's files, oldest first: LOG.N ... LOG.1 LOG (auditd's rotation
+# renames LOG to LOG.1, LOG.1 to LOG.2, ...).
+_hm_audit_files() {
+	local n
+	for n in $(ls "$HM_AUDIT_LOG".* 2>/dev/null | sed -n 's/.*\.\([0-9]*\)$/\1/p' |
+		   sort -rn); do
+		echo "$HM_AUDIT_LOG.$n"
+	done
+	echo "$HM_AUDIT_LOG"
+}
+
+# Everything logged since HM_AUDIT_OFFSET of the file that was the log
+# then (HM_AUDIT_INODE), followed through the rotations since: a busy
+# system auditd rotates under a test (max_log_file).  Fails, saying so,
+# when that file is gone (rotated past num_logs).
+_hm_audit_since() {
+	local out=$1 try f list found
+	for try in 1 2 3; do
+		list=$(_hm_audit_files | xargs ls -i 2>/dev/null)
+		found=
+		: >"$out"
+		for f in $(_hm_audit_files); do
+			if [ -z "$found" ]; then
+				[ "$(stat -c %i "$f" 2>/dev/null)" = "$HM_AUDIT_INODE" ] ||
+					continue
+				found=$f
+				tail -c +$((HM_AUDIT_OFFSET + 1)) "$f" >>"$out"
+			else
+				cat "$f" >>"$out"
+			fi
+		done
+		# a rotation while we read renamed the files: read again
+		[ "$list" = "$(_hm_audit_files | xargs ls -i 2>/dev/null)" ] &&
+			break
+	done
+	[ -n "$found" ] || hm_fail "the audit log of this test's start (inode $HM_AUDIT_INODE of $HM_AUDIT_LOG) is gone: auditd rotated it out (num_logs) while the test ran"
+}
+
+# The system's auditd runs: PLUGIN_CONF goes into its plugin_dir and a
+# reload (SIGHUP) starts it, as an administrator installs a plugin; at the
+# end it is removed and a reload ends it (auditd sends it SIGTERM).
+_hm_audit_plugin_add() {
+	local dir
+	dir=$(sed -n 's/^ *plugin_dir *= *//p' /etc/audit/auditd.conf)
+	dir=${dir:-/etc/audit/plugins.d}
+	HM_AUDIT_PLUGIN_CONF=$dir/histmac-e2e-$$.conf
+	cp "$1" "$HM_AUDIT_PLUGIN_CONF" ||
+		hm_fail "cannot install the test's plugin as $HM_AUDIT_PLUGIN_CONF"
+	hm_on_exit _hm_audit_plugin_remove
+	kill -HUP "$HM_AUDIT_PID"
+	hm_audit_plugin_pid >/dev/null
+}
+
+_hm_audit_plugin_remove() {
+	[ -n "${HM_AUDIT_PLUGIN_CONF:-}" ] || return 0
+	rm -f "$HM_AUDIT_PLUGIN_CONF"
+	HM_AUDIT_PLUGIN_CONF=
+	kill -HUP "$HM_AUDIT_PID" 2>/dev/null
+	return 0
+}
+
+# hm_audit_plugin_pid: the pid of the test's plugin, a child of auditd
+# whose command line names this test's temp dir (the system's auditd has
+# plugins of its own).
+hm_audit_plugin_pid() {
+	local p=
+	hm_wait_for "pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'" 100 ||
+		hm_fail "auditd (pid $HM_AUDIT_PID) did not start the test's plugin"
+	p=$(pgrep -P "$HM_AUDIT_PID" -f "$HM_TMP/" | head -n 1)
+	echo "$p"
+}
+
+# hm_audit_plugin_stop PLUGIN_PID: auditd ends the plugin: a private one
+# is stopped; the system's is told the plugin is gone (reload).  Waits
+# until the plugin exited.
+hm_audit_plugin_stop() {
+	if [ "$HM_AUDIT_PRIVATE" = 1 ]; then
+		hm_stop_pid "$HM_AUDIT_PID"
+	else
+		_hm_audit_plugin_remove
+	fi
+	hm_wait_for "! kill -0 $1 2>/dev/null" 100 ||
+		hm_fail "plugin (pid $1) still running after auditd stopped it"
 }
 
 _hm_audit_restore_enabled() {
@@ -214,22 +318,29 @@ hm_audit_rules() {
 	hm_on_exit "auditctl -b $backlog >/dev/null"
 	# "some" when rules were there before: then only ours are deleted
 	[ "$before" = none ] || before=some
-	hm_on_exit "_hm_audit_unload '$file' $before"
+	HM_AUDIT_UNLOAD="_hm_audit_unload '$file' $before"
+	hm_on_exit "$HM_AUDIT_UNLOAD"
 	auditctl -R "$file" >"$HM_TMP/auditctl.out" 2>&1 ||
 		{ cat "$HM_TMP/auditctl.out" >&2; hm_fail "auditctl -R $file"; }
+}
+
+# Remove the rules hm_audit_rules loaded, now (again at exit: no harm).
+hm_audit_rules_unload() {
+	eval "$HM_AUDIT_UNLOAD"
 }
 
 # Send a user message and wait until it is in the log.  Prints the marker.
 hm_audit_marker() {
 	local m=hm-marker-$$-$RANDOM$RANDOM
 	auditctl -m "$m" || hm_fail "auditctl -m"
-	hm_wait_for "tail -c +$((HM_AUDIT_OFFSET + 1)) '$HM_AUDIT_LOG' | grep -q '$m'" 300 ||
+	# new and unique: in the log or, if it rotated since, in LOG.1
+	hm_wait_for "grep -aqsF '$m' '$HM_AUDIT_LOG' '$HM_AUDIT_LOG.1'" 300 ||
 		hm_fail "marker $m never reached $HM_AUDIT_LOG"
 	echo "$m"
 }
 
 hm_audit_copy() {
-	tail -c +$((HM_AUDIT_OFFSET + 1)) "$HM_AUDIT_LOG" >"$1"
+	_hm_audit_since "$1"
 }
 
 # auditd's own events (DAEMON_START, _ROTATE, _CONFIG, _END) take their

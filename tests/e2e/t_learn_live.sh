@@ -26,12 +26,9 @@ chmod 755 "$HM_TMP/hm-plugin"
 sed "s|^path = .*|path = $HM_TMP/hm-plugin|" \
 	"$HM_SRC/samples/audit/plugins.d/histmac.conf" >"$HM_TMP/histmac.conf"
 hm_audit_start "$HM_TMP/histmac.conf"
-[ "$HM_AUDIT_PRIVATE" = 1 ] || hm_fail "the plugin test needs a private auditd"
 "$HISTMAC" rules >"$HM_TMP/rules"
 hm_audit_rules "$HM_TMP/rules"
-hm_wait_for 'pgrep -P "$HM_AUDIT_PID" >/dev/null' 100 ||
-	hm_fail "auditd did not start the plugin"
-plugin=$(pgrep -P "$HM_AUDIT_PID" | head -n 1)
+plugin=$(hm_audit_plugin_pid)
 
 # This script is of unobserved history; the bash it starts is observed:
 # bash becomes /bin/sh, which runs cat.
@@ -45,8 +42,7 @@ hm_wait_for "grep -qx '$want' '$pol/domain_policy.conf' 2>/dev/null" 100 ||
 hm_ok "plugin learns and saves while running"
 
 hm_audit_copy "$HM_TMP/plugin.log"
-hm_stop_pid "$HM_AUDIT_PID"
-hm_wait_for "! kill -0 $plugin 2>/dev/null" 100 || hm_fail "the plugin outlived auditd"
+hm_audit_plugin_stop "$plugin"
 awk -v d="$want" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' \
 	"$pol/domain_policy.conf" | grep -qx "file read $w/data" ||
 	hm_fail "no 'file read $w/data' in '$want'"
@@ -56,6 +52,7 @@ hm_ok "plugin saves its policy and process table when auditd stops it"
 
 # ---------------------------------------------------------------- follow
 hm_audit_start		# the rules loaded above are still in the kernel
+# (the system's auditd, or a private one again: the first was stopped)
 pol=$HM_TMP/follow-policy
 start_learner() {
 	"$HISTMAC" learn -q --follow "$HM_AUDIT_LOG" -p "$pol" --save-interval 1 \
