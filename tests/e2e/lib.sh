@@ -59,6 +59,13 @@ _hm_run_exit() {
 	for ((i = ${#_hm_exit_cmds[@]} - 1; i >= 0; i--)); do
 		eval "${_hm_exit_cmds[$i]}"
 	done
+	# background jobs the test left (it failed before it waited for
+	# them): they hold a copy of the audit lock's fd, so one left waiting
+	# would hold the lock for every later run
+	for i in $(jobs -p); do
+		kill -KILL "$i" 2>/dev/null
+		wait "$i" 2>/dev/null
+	done
 	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ -n "${HM_KEEP_TMP:-}" ]; then
 		echo "$HM_NAME: keeping $HM_TMP" >&2
 	else

@@ -64,7 +64,7 @@ start_learner
 sleep 1
 
 # A long-lived /bin/sh the learner sees start; it waits for a go file.
-bash -c "exec /bin/sh -c 'while [ ! -e $w/go ]; do sleep 0.1; done; cat $w/more >/dev/null'" &
+bash -c "exec /bin/sh -c 'while [ ! -e $w/go ] && [ -d $w ]; do sleep 0.1; done; cat $w/more >/dev/null'" &
 sh_pid=$!
 hm_wait_for "grep -qx '<kernel> /usr/bin/bash $sh_name' '$pol/domain_policy.conf' 2>/dev/null" 100 ||
 	hm_fail "the follower did not learn <kernel> /usr/bin/bash $sh_name"
