@@ -201,13 +201,21 @@ hm_audit_start() {
 	HM_AUDIT_PRIVATE=1
 	hm_on_exit "hm_stop_pid $HM_AUDIT_PID"
 	hm_wait_for '[ -s "$HM_AUDIT_LOG" ]' 100 || hm_fail "no $HM_AUDIT_LOG"
-	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG")
+	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG") ||
+		hm_fail "cannot stat $HM_AUDIT_LOG"
 }
 
 # What hm_audit_copy copies starts here: the log's current end.
 hm_audit_from_now() {
-	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG")
-	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+	local st
+	# one stat: inode and size of one file, even if auditd rotates now;
+	# between its rename and its new file there is no log: wait
+	hm_wait_for '[ -e "$HM_AUDIT_LOG" ]' 50 ||
+		hm_fail "no $HM_AUDIT_LOG for 5 s (auditd rotating?)"
+	st=$(stat -c '%i %s' "$HM_AUDIT_LOG") ||
+		hm_fail "cannot stat $HM_AUDIT_LOG"
+	HM_AUDIT_INODE=${st% *}
+	HM_AUDIT_OFFSET=${st#* }
 }
 
 # The log's files, oldest first: LOG.N ... LOG.1 LOG (auditd's rotation
@@ -228,7 +236,7 @@ _hm_audit_files() {
 _hm_audit_since() {
 	local out=$1 try f list found
 	for try in 1 2 3; do
-		list=$(_hm_audit_files | xargs ls -i 2>/dev/null)
+		list=$(_hm_audit_files | xargs ls -i 2>/dev/null || true)
 		found=
 		: >"$out"
 		for f in $(_hm_audit_files); do
@@ -242,7 +250,7 @@ _hm_audit_since() {
 			fi
 		done
 		# a rotation while we read renamed the files: read again
-		[ "$list" = "$(_hm_audit_files | xargs ls -i 2>/dev/null)" ] &&
+		[ "$list" = "$(_hm_audit_files | xargs ls -i 2>/dev/null || true)" ] &&
 			break
 	done
 	[ -n "$found" ] || hm_fail "the audit log of this test's start (inode $HM_AUDIT_INODE of $HM_AUDIT_LOG) is gone: auditd rotated it out (num_logs) while the test ran"
