@@ -267,16 +267,27 @@ _hm_audit_plugin_add() {
 	cp "$1" "$HM_AUDIT_PLUGIN_CONF" ||
 		hm_fail "cannot install the test's plugin as $HM_AUDIT_PLUGIN_CONF"
 	hm_on_exit _hm_audit_plugin_remove
-	kill -HUP "$HM_AUDIT_PID"
-	hm_audit_plugin_pid >/dev/null
+	_hm_audit_reload_until "pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'" ||
+		hm_fail "auditd (pid $HM_AUDIT_PID) did not start the test's plugin $HM_AUDIT_PLUGIN_CONF on reload"
+}
+
+# Reload auditd until CMD holds (3 s each): a reload sometimes fails
+# (seen: DAEMON_CONFIG "op=reconfigure state=no-change ... res=failed"
+# one second after another reload), and then nothing changes.
+_hm_audit_reload_until() {
+	local i
+	for i in 1 2 3 4 5; do
+		kill -HUP "$HM_AUDIT_PID" 2>/dev/null || return 1
+		hm_wait_for "$1" 30 && return 0
+	done
+	return 1
 }
 
 _hm_audit_plugin_remove() {
 	[ -n "${HM_AUDIT_PLUGIN_CONF:-}" ] || return 0
 	rm -f "$HM_AUDIT_PLUGIN_CONF"
 	HM_AUDIT_PLUGIN_CONF=
-	kill -HUP "$HM_AUDIT_PID" 2>/dev/null
-	return 0
+	_hm_audit_reload_until "! pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'"
 }
 
 # hm_audit_plugin_pid: the pid of the test's plugin, a child of auditd
@@ -296,11 +307,12 @@ hm_audit_plugin_pid() {
 hm_audit_plugin_stop() {
 	if [ "$HM_AUDIT_PRIVATE" = 1 ]; then
 		hm_stop_pid "$HM_AUDIT_PID"
+		hm_wait_for "! kill -0 $1 2>/dev/null" 100 ||
+			hm_fail "plugin (pid $1) still running 10 s after auditd stopped"
 	else
-		_hm_audit_plugin_remove
+		_hm_audit_plugin_remove ||
+			hm_fail "plugin (pid $1) still running after its conf was removed and auditd (pid $HM_AUDIT_PID) reloaded 5 times"
 	fi
-	hm_wait_for "! kill -0 $1 2>/dev/null" 100 ||
-		hm_fail "plugin (pid $1) still running after auditd stopped it"
 }
 
 _hm_audit_restore_enabled() {
