@@ -18,7 +18,8 @@
 #                         installed in its plugin_dir and started by a reload.
 #   hm_audit_plugin_pid   the test plugin's pid (waits for it)
 #   hm_audit_plugin_stop PID  auditd ends the plugin (private: auditd stops;
-#                         system: the plugin is removed, auditd reloaded)
+#                         system: the test's rules are removed, then the
+#                         plugin, and auditd reloaded)
 #                         HM_AUDIT_LOCK_HELD=1: the caller holds the lock
 #                         (scripts/with-system-auditd.sh)
 #   hm_audit_rules FILE   load audit rules (auditctl -R) and raise the
@@ -28,6 +29,9 @@
 #   hm_audit_copy OUT     copy the log written since hm_audit_start (or
 #                         the last hm_audit_from_now), across rotations
 #   hm_audit_from_now     later copies start at the log's current end
+#   hm_audit_all_files    every file of the log, oldest first (beside the
+#                         system's auditd, copies of those it rotated since
+#                         hm_audit_start: it may delete them past num_logs)
 #   hm_build_workload     compile tests/e2e/workload.c into HM_WORKLOAD
 #   hm_daemon_stamps OUT  "SEC.MSEC SERIAL" of auditd's own events in the log
 #
@@ -187,6 +191,7 @@ hm_audit_start() {
 		HM_AUDIT_LOG=$(sed -n 's/^ *log_file *= *//p' /etc/audit/auditd.conf)
 		HM_AUDIT_LOG=${HM_AUDIT_LOG:-/var/log/audit/audit.log}
 		[ -z "$plugin" ] || _hm_audit_plugin_add "$plugin"
+		[ -d "$HM_TMP/kept" ] || _hm_audit_keep_start
 		hm_audit_from_now
 		return 0
 	fi
@@ -201,7 +206,7 @@ hm_audit_start() {
 	HM_AUDIT_PRIVATE=1
 	hm_on_exit "hm_stop_pid $HM_AUDIT_PID"
 	hm_wait_for '[ -s "$HM_AUDIT_LOG" ]' 100 || hm_fail "no $HM_AUDIT_LOG"
-	HM_AUDIT_INODE=$(stat -c %i "$HM_AUDIT_LOG") ||
+	HM_AUDIT_INODE=$(stat -c "$_HM_ID" "$HM_AUDIT_LOG") ||
 		hm_fail "cannot stat $HM_AUDIT_LOG"
 }
 
@@ -212,46 +217,99 @@ hm_audit_from_now() {
 	# between its rename and its new file there is no log: wait
 	hm_wait_for '[ -e "$HM_AUDIT_LOG" ]' 50 ||
 		hm_fail "no $HM_AUDIT_LOG for 5 s (auditd rotating?)"
-	st=$(stat -c '%i %s' "$HM_AUDIT_LOG") ||
+	st=$(stat -c "$_HM_ID %s" "$HM_AUDIT_LOG") ||
 		hm_fail "cannot stat $HM_AUDIT_LOG"
 	HM_AUDIT_INODE=${st% *}
 	HM_AUDIT_OFFSET=${st#* }
 }
 
-# The log's files, oldest first: LOG.N ... LOG.1 LOG (auditd's rotation
+# A file of the log is its inode and birth time: auditd deletes its
+# oldest file and a new log may get that inode again.
+_HM_ID='%i.%.9W'
+
+# A busy system auditd rotates every few seconds (max_log_file) and
+# deletes its oldest file past num_logs, sooner than a test reads the log
+# again: from hm_audit_start on, each file it rotates is copied to
+# $HM_TMP/kept/INODE (its inode in the log dir), in order.
+_hm_audit_keep_start() {
+	mkdir -p "$HM_TMP/kept"
+	: >"$HM_TMP/kept/order"
+	(
+		exec 9>&-	# not the audit lock's fd
+		while :; do
+			_hm_audit_keep_once
+			sleep 0.1
+		done
+	) &
+	hm_on_exit "kill $! 2>/dev/null"
+}
+
+_hm_audit_keep_once() {
+	local f ino
+	for f in $(_hm_audit_rotated); do
+		ino=$(stat -c "$_HM_ID" "$f" 2>/dev/null) || continue
+		[ ! -e "$HM_TMP/kept/$ino" ] || continue
+		# a rotated file is complete: auditd writes only the log
+		cp "$f" "$HM_TMP/kept/.$ino.$BASHPID" 2>/dev/null &&
+			mv "$HM_TMP/kept/.$ino.$BASHPID" "$HM_TMP/kept/$ino" &&
+			echo "$ino" >>"$HM_TMP/kept/order"
+	done
+	return 0
+}
+
+# The rotated files, oldest first: LOG.N ... LOG.1 (auditd's rotation
 # renames LOG to LOG.1, LOG.1 to LOG.2, ...).
-_hm_audit_files() {
+_hm_audit_rotated() {
 	local n
 	for n in $(ls "$HM_AUDIT_LOG".* 2>/dev/null | sed -n 's/.*\.\([0-9]*\)$/\1/p' |
 		   sort -rn); do
 		echo "$HM_AUDIT_LOG.$n"
 	done
-	echo "$HM_AUDIT_LOG"
+}
+
+# "INODE PATH" of every file of the log, oldest first: the kept copies
+# (named by the inode they had in the log dir), the rotated files not
+# kept, the log.
+_hm_audit_files() {
+	local f ino
+	if [ -d "$HM_TMP/kept" ]; then
+		_hm_audit_keep_once
+		awk '!seen[$0]++' "$HM_TMP/kept/order" | while read -r ino; do
+			echo "$ino $HM_TMP/kept/$ino"
+		done
+	fi
+	for f in $(_hm_audit_rotated) "$HM_AUDIT_LOG"; do
+		ino=$(stat -c "$_HM_ID" "$f" 2>/dev/null) || continue
+		[ -e "$HM_TMP/kept/$ino" ] || echo "$ino $f"
+	done
+}
+
+# hm_audit_all_files: every file of the log, oldest first, one a line,
+# kept copies included (for a reference read of the whole log).
+hm_audit_all_files() {
+	_hm_audit_files | cut -d' ' -f2-
 }
 
 # Everything logged since HM_AUDIT_OFFSET of the file that was the log
-# then (HM_AUDIT_INODE), followed through the rotations since: a busy
-# system auditd rotates under a test (max_log_file).  Fails, saying so,
-# when that file is gone (rotated past num_logs).
+# then (HM_AUDIT_INODE), followed through the rotations since.  Fails,
+# saying so, when that file is gone (rotated past num_logs).
 _hm_audit_since() {
-	local out=$1 try f list found
+	local out=$1 try ino f list found
 	for try in 1 2 3; do
-		list=$(_hm_audit_files | xargs ls -i 2>/dev/null || true)
+		list=$(_hm_audit_files)
 		found=
 		: >"$out"
-		for f in $(_hm_audit_files); do
+		while read -r ino f; do
 			if [ -z "$found" ]; then
-				[ "$(stat -c %i "$f" 2>/dev/null)" = "$HM_AUDIT_INODE" ] ||
-					continue
+				[ "$ino" = "$HM_AUDIT_INODE" ] || continue
 				found=$f
 				tail -c +$((HM_AUDIT_OFFSET + 1)) "$f" >>"$out"
 			else
 				cat "$f" >>"$out"
 			fi
-		done
+		done <<<"$list"
 		# a rotation while we read renamed the files: read again
-		[ "$list" = "$(_hm_audit_files | xargs ls -i 2>/dev/null || true)" ] &&
-			break
+		[ "$list" = "$(_hm_audit_files)" ] && break
 	done
 	[ -n "$found" ] || hm_fail "the audit log of this test's start (inode $HM_AUDIT_INODE of $HM_AUDIT_LOG) is gone: auditd rotated it out (num_logs) while the test ran"
 }
@@ -310,6 +368,9 @@ hm_audit_plugin_stop() {
 		hm_wait_for "! kill -0 $1 2>/dev/null" 100 ||
 			hm_fail "plugin (pid $1) still running 10 s after auditd stopped"
 	else
+		# our rules out first: under their flood auditd's reloads fail
+		# (its signal-info request: DAEMON_CONFIG "res=failed")
+		[ -z "${HM_AUDIT_UNLOAD:-}" ] || hm_audit_rules_unload
 		_hm_audit_plugin_remove ||
 			hm_fail "plugin (pid $1) still running after its conf was removed and auditd (pid $HM_AUDIT_PID) reloaded 5 times"
 	fi
@@ -376,13 +437,13 @@ hm_audit_copy() {
 # inside a window of kernel serials, and even equal a kernel event's
 # serial.  Tests that compare events by serial leave these out.
 hm_daemon_stamps() {
-	grep -a -h '^type=DAEMON_' "$HM_AUDIT_LOG"* 2>/dev/null |
+	hm_audit_all_files | xargs grep -a -h '^type=DAEMON_' 2>/dev/null |
 		sed -n 's/.*msg=audit(\([0-9.]*\):\([0-9]*\)).*/\1 \2/p' >"$1"
 }
 
 # Serial of the event that carries marker $1 (from hm_audit_marker).
 hm_marker_serial() {
-	grep -a -h "text=$1 " "$HM_AUDIT_LOG"* 2>/dev/null | head -n 1 |
+	hm_audit_all_files | xargs grep -a -h "text=$1 " 2>/dev/null | head -n 1 |
 		sed -n 's/.*msg=audit([0-9.]*:\([0-9]*\)).*/\1/p'
 }
 

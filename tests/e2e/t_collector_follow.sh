@@ -86,11 +86,8 @@ hm_ok "resumed after SIGKILL"
 
 s0=$(hm_marker_serial "$m0")
 s2=$(hm_marker_serial "$m2")
-files=()
-for k in 9 8 7 6 5 4 3 2 1; do
-	[ ! -e "$log.$k" ] || files+=("$log.$k")
-done
-"$HISTMAC" events -i "${files[@]}" "$log" >"$HM_TMP/ref.tsv"
+mapfile -t files < <(hm_audit_all_files)
+"$HISTMAC" events -i "${files[@]}" >"$HM_TMP/ref.tsv"
 # auditd's own events are left out (lib.sh: hm_daemon_stamps): the
 # follower started after DAEMON_START, whose serial may lie in the window
 hm_daemon_stamps "$HM_TMP/daemon"

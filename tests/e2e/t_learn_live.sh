@@ -51,8 +51,9 @@ awk -v d="$want" '$0 == d { on = 1; next } /^<kernel>/ { on = 0 } on' \
 hm_ok "plugin saves its policy and process table when auditd stops it"
 
 # ---------------------------------------------------------------- follow
-hm_audit_start		# the rules loaded above are still in the kernel
-# (the system's auditd, or a private one again: the first was stopped)
+hm_audit_start		# a private auditd again (the first was stopped), or the system's
+# the rules again: beside the system's auditd the plugin's stop removed them
+[ -n "$(auditctl -l | grep -F 'key=hm_exec')" ] || hm_audit_rules "$HM_TMP/rules"
 pol=$HM_TMP/follow-policy
 start_learner() {
 	"$HISTMAC" learn -q --follow "$HM_AUDIT_LOG" -p "$pol" --save-interval 1 \
