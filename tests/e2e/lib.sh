@@ -29,6 +29,7 @@
 #   hm_audit_copy OUT     copy the log written since hm_audit_start (or
 #                         the last hm_audit_from_now), across rotations
 #   hm_audit_from_now     later copies start at the log's current end
+#   hm_audit_snapshot DIR copies of every file of the log, oldest first
 #   hm_audit_all_files    every file of the log, oldest first (beside the
 #                         system's auditd, copies of those it rotated since
 #                         hm_audit_start: it may delete them past num_logs)
@@ -288,6 +289,25 @@ _hm_audit_files() {
 # kept copies included (for a reference read of the whole log).
 hm_audit_all_files() {
 	_hm_audit_files | cut -d' ' -f2-
+}
+
+# hm_audit_snapshot DIR: a copy of every file of the log, oldest first,
+# as DIR/0001, DIR/0002, ...: what a reference read needs, taken again
+# when auditd rotated meanwhile (a list read then could miss a file).
+hm_audit_snapshot() {
+	local dir=$1 try ino f list k
+	for try in 1 2 3 4 5; do
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		list=$(_hm_audit_files)
+		k=0
+		while read -r ino f; do
+			k=$((k + 1))
+			cp "$f" "$dir/$(printf %04d "$k")" 2>/dev/null || break
+		done <<<"$list"
+		[ "$list" = "$(_hm_audit_files)" ] && return 0
+	done
+	hm_fail "auditd rotated $HM_AUDIT_LOG during each of 5 snapshots"
 }
 
 # Everything logged since HM_AUDIT_OFFSET of the file that was the log

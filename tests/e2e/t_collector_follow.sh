@@ -86,8 +86,8 @@ hm_ok "resumed after SIGKILL"
 
 s0=$(hm_marker_serial "$m0")
 s2=$(hm_marker_serial "$m2")
-mapfile -t files < <(hm_audit_all_files)
-"$HISTMAC" events -i "${files[@]}" >"$HM_TMP/ref.tsv"
+hm_audit_snapshot "$HM_TMP/snap"
+"$HISTMAC" events -i "$HM_TMP/snap"/* >"$HM_TMP/ref.tsv"
 # auditd's own events are left out (lib.sh: hm_daemon_stamps): the
 # follower started after DAEMON_START, whose serial may lie in the window
 hm_daemon_stamps "$HM_TMP/daemon"
