@@ -9,8 +9,10 @@
 # /etc/init.d/auditd (which loads /etc/audit/audit.rules), and at the end
 # stops it by its pid and puts back the kernel's enabled flag, failure
 # mode, backlog settings and rules as they were.  An auditd that was
-# already running is left alone.  Exit: CMD's status; 3 when the lock or
-# the daemon could not be had.
+# already running is left alone.  HM_AUDITD_START=/sbin/auditd starts
+# the daemon alone, without its rules (the kernel's backlog_limit stays
+# 64: see docs/ENFORCE.md on the audit backlog).  Exit: CMD's status; 3
+# when the lock or the daemon could not be had.
 set -u
 
 LOCK=/run/histmac-audit.lock
