@@ -803,8 +803,10 @@ int hm_stream_end_file(struct hm_stream *s, bool whole)
 				  "incomplete last line");
 	}
 	/* one input of several that holds nothing to learn from is named;
-	 * reading commands refuse a run where no input has a record */
-	if (!s->rep->stamped && !s->rep->file_ended && s->rep->diag)
+	 * reading commands refuse a run where no input has a record.  Not
+	 * a followed log's file: resumed at its checkpoint, or rotated
+	 * twice with nothing between, the rest of it may hold no record */
+	if (whole && !s->rep->stamped && !s->rep->file_ended && s->rep->diag)
 		hm_diag_add(s->rep->diag, HM_DIAG_WARNING, s->rep->file, 0,
 			    "no audit records");
 	s->rep->file_ended = true;

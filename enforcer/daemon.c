@@ -310,6 +310,26 @@ static bool strict_mode(const struct hm_enforcer *E)
 	return E->o.strict_given ? E->o.strict : enforces(E);
 }
 
+/* Say at start what would otherwise look like a hang: a deny storm
+ * that fills a small audit backlog stops the denied processes (and our
+ * records) in the kernel for up to backlog_wait_time. */
+static void warn_backlog(void)
+{
+	uint32_t limit = 0, wait = 0;
+	int fd = audit_open();	/* its own: no reply left for the records' */
+	bool low = hm_audit_backlog_low(fd, &limit, &wait);
+
+	if (fd >= 0)
+		audit_close(fd);
+	if (low)
+		hm_log("warning: the kernel's audit backlog_limit is %u: a "
+		       "burst of denials fills it, and then every process "
+		       "that logs, a denied opener too, sleeps in the kernel "
+		       "for up to backlog_wait_time (%u jiffies); raise it "
+		       "(auditctl -b 8192, as auditd's rules do)", limit,
+		       wait);
+}
+
 /* What answers and judges: the answer table, the supervisor, the loop. */
 static int open_deciders(struct hm_enforcer *E)
 {
@@ -393,6 +413,7 @@ static int prepare(struct hm_enforcer *E)
 			       strerror(errno));
 		else
 			E->wd_audit_fd = audit_open();
+		warn_backlog();
 	}
 	return open_deciders(E);
 }

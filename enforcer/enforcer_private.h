@@ -184,6 +184,9 @@ int hm_log_decision(int audit_fd, enum hm_decision_result res,
 		    const struct hm_name *domain, const char *raw_path,
 		    size_t raw_len);
 
+/* Auditing on with a kernel backlog one burst of denials fills. */
+bool hm_audit_backlog_low(int audit_fd, uint32_t *limit, uint32_t *wait);
+
 /* --------------------------------------------------------------- exec.c */
 
 /* An exec judged (or let through) whose proc event has not arrived. */

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <libaudit.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +73,46 @@ int hm_log_decision(int audit_fd, enum hm_decision_result res,
 		r = -EIO;
 	free(text);
 	return r;
+}
+
+/*
+ * Below this the kernel's audit backlog is small enough for one burst of
+ * denials to fill it: each denied open is about six records (fanotify's,
+ * the opener's SYSCALL, CWD, PATH, PROCTITLE, and ours).  64 is the
+ * kernel's default, what an auditd started without its rules leaves.
+ */
+#define HM_AUDIT_BACKLOG_LOW 1024
+
+/**
+ * hm_audit_backlog_low() - is auditing on with a backlog a burst fills?
+ * @audit_fd: from audit_open().
+ * @limit: set to the kernel's backlog_limit when the answer is true.
+ * @wait: set to its backlog_wait_time, in the kernel's jiffies.
+ *
+ * When the backlog is over its limit, the kernel makes every process that
+ * logs a record sleep, uninterruptibly, until the queue drains or
+ * backlog_wait_time passes; it wakes one sleeper per drain, so a denied
+ * opener can sleep the whole time while we sleep for our own record.
+ * Asked once at start, when the queue is not full (the kernel also makes
+ * the sender of a status request wait then).
+ * Returns: true when enabled and the limit is below HM_AUDIT_BACKLOG_LOW.
+ */
+bool hm_audit_backlog_low(int audit_fd, uint32_t *limit, uint32_t *wait)
+{
+	struct audit_reply rep;
+
+	if (audit_fd < 0 || audit_request_status(audit_fd) <= 0)
+		return false;
+	for (int i = 0; i < 8; i++) {
+		if (audit_get_reply(audit_fd, &rep, GET_REPLY_BLOCKING, 0) <= 0)
+			return false;
+		if (rep.type != AUDIT_GET || !rep.status)
+			continue;
+		*limit = rep.status->backlog_limit;
+		*wait = rep.status->backlog_wait_time;
+		return rep.status->enabled &&
+		       rep.status->backlog_limit > 0 &&
+		       rep.status->backlog_limit < HM_AUDIT_BACKLOG_LOW;
+	}
+	return false;
 }

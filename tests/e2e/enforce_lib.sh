@@ -82,8 +82,9 @@ hm_enf_stop() {
 # would be a domain of its own that execs it), killed after 20 s.
 # Sets HM_ENF_RC and HM_ENF_OUT.
 _hm_enf_run() {
-	local pid n=0
+	local pid n=0 slept
 	HM_ENF_RC=0
+	slept=$(_hm_audit_status backlog_wait_time_actual 2>/dev/null || true)
 	"$@" >"$HM_TMP/run.out" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 200 ]; do
@@ -95,10 +96,21 @@ _hm_enf_run() {
 		# (wait says 137: under set -e that alone would end the test
 		# without a word)
 		wait "$pid" 2>/dev/null || true
-		hm_enf_fail "'$*' hung for 20 s; its output: $(cat "$HM_TMP/run.out")"
+		hm_enf_fail "'$*' hung for 20 s; its output: $(cat "$HM_TMP/run.out")$(_hm_enf_backlog_why "$slept")"
 	fi
 	wait "$pid" || HM_ENF_RC=$?
 	HM_ENF_OUT=$(cat "$HM_TMP/run.out")
+}
+
+# Why a run may hang that is not the enforcer's: the kernel makes a
+# process that logs while the audit backlog is full sleep, for up to
+# backlog_wait_time (the enforcer warns of a small backlog at start).
+_hm_enf_backlog_why() {
+	local now
+	now=$(_hm_audit_status backlog_wait_time_actual 2>/dev/null || true)
+	[ -n "$1" ] && [ -n "$now" ] && [ "$now" != "$1" ] || return 0
+	printf '; meanwhile processes slept %s jiffies waiting for the kernel'"'"'s audit backlog (%s)' \
+		"$((now - $1))" "$(auditctl -s | grep -E '^(enabled|backlog)' | tr '\n' ' ')"
 }
 
 hm_enf_ok() {

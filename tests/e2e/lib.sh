@@ -14,11 +14,25 @@
 #                         already running, use its log from the current
 #                         offset.  Sets HM_AUDIT_LOG, HM_AUDIT_OFFSET,
 #                         HM_AUDIT_PRIVATE (1 if we started it), HM_AUDIT_PID.
-#                         A plugin conf can only be given to a private one.
+#                         With the system's auditd running, PLUGIN_CONF is
+#                         installed in its plugin_dir and started by a reload.
+#   hm_audit_plugin_pid   the test plugin's pid (waits for it)
+#   hm_audit_plugin_stop PID  auditd ends the plugin (private: auditd stops;
+#                         system: the test's rules are removed, then the
+#                         plugin, and auditd reloaded)
+#                         HM_AUDIT_LOCK_HELD=1: the caller holds the lock
+#                         (scripts/with-system-auditd.sh)
 #   hm_audit_rules FILE   load audit rules (auditctl -R) and raise the
 #                         backlog; everything is restored at exit
+#   hm_audit_rules_unload remove those rules now
 #   hm_audit_marker       write a marker and wait until the log shows it
-#   hm_audit_copy OUT     copy the log written since hm_audit_start
+#   hm_audit_copy OUT     copy the log written since hm_audit_start (or
+#                         the last hm_audit_from_now), across rotations
+#   hm_audit_from_now     later copies start at the log's current end
+#   hm_audit_snapshot DIR copies of every file of the log, oldest first
+#   hm_audit_all_files    every file of the log, oldest first (beside the
+#                         system's auditd, copies of those it rotated since
+#                         hm_audit_start: it may delete them past num_logs)
 #   hm_e2e_install NAME DEST
 #                         copy the helper program tests/e2e/NAME.c, as
 #                         CMake built it (HM_BUILD/tests/e2e/NAME, with the
@@ -54,6 +68,13 @@ _hm_run_exit() {
 	set +e
 	for ((i = ${#_hm_exit_cmds[@]} - 1; i >= 0; i--)); do
 		eval "${_hm_exit_cmds[$i]}"
+	done
+	# background jobs the test left (it failed before it waited for
+	# them): they hold a copy of the audit lock's fd, so one left waiting
+	# would hold the lock for every later run
+	for i in $(jobs -p); do
+		kill -KILL "$i" 2>/dev/null
+		wait "$i" 2>/dev/null
 	done
 	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ -n "${HM_KEEP_TMP:-}" ]; then
 		echo "$HM_NAME: keeping $HM_TMP" >&2
@@ -169,18 +190,22 @@ EOF
 hm_audit_start() {
 	local plugin=${1:-} pid enabled
 	hm_need auditd auditctl flock
-	exec 9>"$HM_AUDIT_LOCK"
-	flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+	# scripts/with-system-auditd.sh holds it for a whole run
+	if [ "${HM_AUDIT_LOCK_HELD:-}" != 1 ]; then
+		exec 9>"$HM_AUDIT_LOCK"
+		flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+	fi
 
 	enabled=$(_hm_audit_status enabled)
 	hm_on_exit "_hm_audit_restore_enabled $enabled"
 	pid=$(_hm_audit_status pid)
 	if [ -n "$pid" ] && [ "$pid" != 0 ] && _hm_pid_alive "$pid"; then
-		[ -z "$plugin" ] || hm_skip "an auditd (pid $pid) is already running; plugin tests need a private one"
 		HM_AUDIT_PID=$pid
 		HM_AUDIT_LOG=$(sed -n 's/^ *log_file *= *//p' /etc/audit/auditd.conf)
 		HM_AUDIT_LOG=${HM_AUDIT_LOG:-/var/log/audit/audit.log}
-		HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+		[ -z "$plugin" ] || _hm_audit_plugin_add "$plugin"
+		[ -d "$HM_TMP/kept" ] || _hm_audit_keep_start
+		hm_audit_from_now
 		return 0
 	fi
 	HM_AUDIT_CONF=$HM_TMP/auditd
@@ -194,6 +219,193 @@ hm_audit_start() {
 	HM_AUDIT_PRIVATE=1
 	hm_on_exit "hm_stop_pid $HM_AUDIT_PID"
 	hm_wait_for '[ -s "$HM_AUDIT_LOG" ]' 100 || hm_fail "no $HM_AUDIT_LOG"
+	HM_AUDIT_INODE=$(stat -c "$_HM_ID" "$HM_AUDIT_LOG") ||
+		hm_fail "cannot stat $HM_AUDIT_LOG"
+}
+
+# What hm_audit_copy copies starts here: the log's current end.
+hm_audit_from_now() {
+	local st
+	# one stat: inode and size of one file, even if auditd rotates now;
+	# between its rename and its new file there is no log: wait
+	hm_wait_for '[ -e "$HM_AUDIT_LOG" ]' 50 ||
+		hm_fail "no $HM_AUDIT_LOG for 5 s (auditd rotating?)"
+	st=$(stat -c "$_HM_ID %s" "$HM_AUDIT_LOG") ||
+		hm_fail "cannot stat $HM_AUDIT_LOG"
+	HM_AUDIT_INODE=${st% *}
+	HM_AUDIT_OFFSET=${st#* }
+}
+
+# A file of the log is its inode and birth time: auditd deletes its
+# oldest file and a new log may get that inode again.
+_HM_ID='%i.%.9W'
+
+# A busy system auditd rotates every few seconds (max_log_file) and
+# deletes its oldest file past num_logs, sooner than a test reads the log
+# again: from hm_audit_start on, each file it rotates is copied to
+# $HM_TMP/kept/INODE (its inode in the log dir), in order.
+_hm_audit_keep_start() {
+	mkdir -p "$HM_TMP/kept"
+	: >"$HM_TMP/kept/order"
+	(
+		exec 9>&-	# not the audit lock's fd
+		while :; do
+			_hm_audit_keep_once
+			sleep 0.1
+		done
+	) &
+	hm_on_exit "kill $! 2>/dev/null"
+}
+
+_hm_audit_keep_once() {
+	local f ino
+	for f in $(_hm_audit_rotated); do
+		ino=$(stat -c "$_HM_ID" "$f" 2>/dev/null) || continue
+		[ ! -e "$HM_TMP/kept/$ino" ] || continue
+		# a rotated file is complete: auditd writes only the log
+		cp "$f" "$HM_TMP/kept/.$ino.$BASHPID" 2>/dev/null &&
+			mv "$HM_TMP/kept/.$ino.$BASHPID" "$HM_TMP/kept/$ino" &&
+			echo "$ino" >>"$HM_TMP/kept/order"
+	done
+	return 0
+}
+
+# The rotated files, oldest first: LOG.N ... LOG.1 (auditd's rotation
+# renames LOG to LOG.1, LOG.1 to LOG.2, ...).
+_hm_audit_rotated() {
+	local n
+	for n in $(ls "$HM_AUDIT_LOG".* 2>/dev/null | sed -n 's/.*\.\([0-9]*\)$/\1/p' |
+		   sort -rn); do
+		echo "$HM_AUDIT_LOG.$n"
+	done
+}
+
+# "INODE PATH" of every file of the log, oldest first: the kept copies
+# (named by the inode they had in the log dir), the rotated files not
+# kept, the log.
+_hm_audit_files() {
+	local f ino
+	if [ -d "$HM_TMP/kept" ]; then
+		_hm_audit_keep_once
+		awk '!seen[$0]++' "$HM_TMP/kept/order" | while read -r ino; do
+			echo "$ino $HM_TMP/kept/$ino"
+		done
+	fi
+	for f in $(_hm_audit_rotated) "$HM_AUDIT_LOG"; do
+		ino=$(stat -c "$_HM_ID" "$f" 2>/dev/null) || continue
+		[ -e "$HM_TMP/kept/$ino" ] || echo "$ino $f"
+	done
+}
+
+# hm_audit_all_files: every file of the log, oldest first, one a line,
+# kept copies included (for a reference read of the whole log).
+hm_audit_all_files() {
+	_hm_audit_files | cut -d' ' -f2-
+}
+
+# hm_audit_snapshot DIR: a copy of every file of the log, oldest first,
+# as DIR/0001, DIR/0002, ...: what a reference read needs, taken again
+# when auditd rotated meanwhile (a list read then could miss a file).
+hm_audit_snapshot() {
+	local dir=$1 try ino f list k
+	for try in 1 2 3 4 5; do
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		list=$(_hm_audit_files)
+		k=0
+		while read -r ino f; do
+			k=$((k + 1))
+			cp "$f" "$dir/$(printf %04d "$k")" 2>/dev/null || break
+		done <<<"$list"
+		[ "$list" = "$(_hm_audit_files)" ] && return 0
+	done
+	hm_fail "auditd rotated $HM_AUDIT_LOG during each of 5 snapshots"
+}
+
+# Everything logged since HM_AUDIT_OFFSET of the file that was the log
+# then (HM_AUDIT_INODE), followed through the rotations since.  Fails,
+# saying so, when that file is gone (rotated past num_logs).
+_hm_audit_since() {
+	local out=$1 try ino f list found
+	for try in 1 2 3; do
+		list=$(_hm_audit_files)
+		found=
+		: >"$out"
+		while read -r ino f; do
+			if [ -z "$found" ]; then
+				[ "$ino" = "$HM_AUDIT_INODE" ] || continue
+				found=$f
+				tail -c +$((HM_AUDIT_OFFSET + 1)) "$f" >>"$out"
+			else
+				cat "$f" >>"$out"
+			fi
+		done <<<"$list"
+		# a rotation while we read renamed the files: read again
+		[ "$list" = "$(_hm_audit_files)" ] && break
+	done
+	[ -n "$found" ] || hm_fail "the audit log of this test's start (inode $HM_AUDIT_INODE of $HM_AUDIT_LOG) is gone: auditd rotated it out (num_logs) while the test ran"
+}
+
+# The system's auditd runs: PLUGIN_CONF goes into its plugin_dir and a
+# reload (SIGHUP) starts it, as an administrator installs a plugin; at the
+# end it is removed and a reload ends it (auditd sends it SIGTERM).
+_hm_audit_plugin_add() {
+	local dir
+	dir=$(sed -n 's/^ *plugin_dir *= *//p' /etc/audit/auditd.conf)
+	dir=${dir:-/etc/audit/plugins.d}
+	HM_AUDIT_PLUGIN_CONF=$dir/histmac-e2e-$$.conf
+	cp "$1" "$HM_AUDIT_PLUGIN_CONF" ||
+		hm_fail "cannot install the test's plugin as $HM_AUDIT_PLUGIN_CONF"
+	hm_on_exit _hm_audit_plugin_remove
+	_hm_audit_reload_until "pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'" ||
+		hm_fail "auditd (pid $HM_AUDIT_PID) did not start the test's plugin $HM_AUDIT_PLUGIN_CONF on reload"
+}
+
+# Reload auditd until CMD holds (3 s each): a reload sometimes fails
+# (seen: DAEMON_CONFIG "op=reconfigure state=no-change ... res=failed"
+# one second after another reload), and then nothing changes.
+_hm_audit_reload_until() {
+	local i
+	for i in 1 2 3 4 5; do
+		kill -HUP "$HM_AUDIT_PID" 2>/dev/null || return 1
+		hm_wait_for "$1" 30 && return 0
+	done
+	return 1
+}
+
+_hm_audit_plugin_remove() {
+	[ -n "${HM_AUDIT_PLUGIN_CONF:-}" ] || return 0
+	rm -f "$HM_AUDIT_PLUGIN_CONF"
+	HM_AUDIT_PLUGIN_CONF=
+	_hm_audit_reload_until "! pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'"
+}
+
+# hm_audit_plugin_pid: the pid of the test's plugin, a child of auditd
+# whose command line names this test's temp dir (the system's auditd has
+# plugins of its own).
+hm_audit_plugin_pid() {
+	local p=
+	hm_wait_for "pgrep -P '$HM_AUDIT_PID' -f '$HM_TMP/'" 100 ||
+		hm_fail "auditd (pid $HM_AUDIT_PID) did not start the test's plugin"
+	p=$(pgrep -P "$HM_AUDIT_PID" -f "$HM_TMP/" | head -n 1)
+	echo "$p"
+}
+
+# hm_audit_plugin_stop PLUGIN_PID: auditd ends the plugin: a private one
+# is stopped; the system's is told the plugin is gone (reload).  Waits
+# until the plugin exited.
+hm_audit_plugin_stop() {
+	if [ "$HM_AUDIT_PRIVATE" = 1 ]; then
+		hm_stop_pid "$HM_AUDIT_PID"
+		hm_wait_for "! kill -0 $1 2>/dev/null" 100 ||
+			hm_fail "plugin (pid $1) still running 10 s after auditd stopped"
+	else
+		# our rules out first: under their flood auditd's reloads fail
+		# (its signal-info request: DAEMON_CONFIG "res=failed")
+		[ -z "${HM_AUDIT_UNLOAD:-}" ] || hm_audit_rules_unload
+		_hm_audit_plugin_remove ||
+			hm_fail "plugin (pid $1) still running after its conf was removed and auditd (pid $HM_AUDIT_PID) reloaded 5 times"
+	fi
 }
 
 _hm_audit_restore_enabled() {
@@ -226,22 +438,29 @@ hm_audit_rules() {
 	hm_on_exit "auditctl -b $backlog >/dev/null"
 	# "some" when rules were there before: then only ours are deleted
 	[ "$before" = none ] || before=some
-	hm_on_exit "_hm_audit_unload '$file' $before"
+	HM_AUDIT_UNLOAD="_hm_audit_unload '$file' $before"
+	hm_on_exit "$HM_AUDIT_UNLOAD"
 	auditctl -R "$file" >"$HM_TMP/auditctl.out" 2>&1 ||
 		{ cat "$HM_TMP/auditctl.out" >&2; hm_fail "auditctl -R $file"; }
+}
+
+# Remove the rules hm_audit_rules loaded, now (again at exit: no harm).
+hm_audit_rules_unload() {
+	eval "$HM_AUDIT_UNLOAD"
 }
 
 # Send a user message and wait until it is in the log.  Prints the marker.
 hm_audit_marker() {
 	local m=hm-marker-$$-$RANDOM$RANDOM
 	auditctl -m "$m" || hm_fail "auditctl -m"
-	hm_wait_for "tail -c +$((HM_AUDIT_OFFSET + 1)) '$HM_AUDIT_LOG' | grep -q '$m'" 300 ||
+	# new and unique: in the log or, if it rotated since, in LOG.1
+	hm_wait_for "grep -aqsF '$m' '$HM_AUDIT_LOG' '$HM_AUDIT_LOG.1'" 300 ||
 		hm_fail "marker $m never reached $HM_AUDIT_LOG"
 	echo "$m"
 }
 
 hm_audit_copy() {
-	tail -c +$((HM_AUDIT_OFFSET + 1)) "$HM_AUDIT_LOG" >"$1"
+	_hm_audit_since "$1"
 }
 
 # auditd's own events (DAEMON_START, _ROTATE, _CONFIG, _END) take their
@@ -250,13 +469,13 @@ hm_audit_copy() {
 # inside a window of kernel serials, and even equal a kernel event's
 # serial.  Tests that compare events by serial leave these out.
 hm_daemon_stamps() {
-	grep -a -h '^type=DAEMON_' "$HM_AUDIT_LOG"* 2>/dev/null |
+	hm_audit_all_files | xargs grep -a -h '^type=DAEMON_' 2>/dev/null |
 		sed -n 's/.*msg=audit(\([0-9.]*\):\([0-9]*\)).*/\1 \2/p' >"$1"
 }
 
 # Serial of the event that carries marker $1 (from hm_audit_marker).
 hm_marker_serial() {
-	grep -a -h "text=$1 " "$HM_AUDIT_LOG"* 2>/dev/null | head -n 1 |
+	hm_audit_all_files | xargs grep -a -h "text=$1 " 2>/dev/null | head -n 1 |
 		sed -n 's/.*msg=audit([0-9.]*:\([0-9]*\)).*/\1/p'
 }
 

@@ -17,12 +17,9 @@ chmod 755 "$HM_TMP/hm-plugin"
 sed "s|^path = .*|path = $HM_TMP/hm-plugin|" \
 	"$HM_SRC/samples/audit/plugins.d/histmac.conf" >"$HM_TMP/histmac.conf"
 hm_audit_start "$HM_TMP/histmac.conf"
-[ "$HM_AUDIT_PRIVATE" = 1 ] || hm_fail "plugin test needs a private auditd"
 "$HISTMAC" rules >"$HM_TMP/rules"
 hm_audit_rules "$HM_TMP/rules"
-hm_wait_for 'pgrep -P "$HM_AUDIT_PID" >/dev/null' 100 ||
-	hm_fail "auditd did not start the plugin"
-plugin=$(pgrep -P "$HM_AUDIT_PID" | head -n 1)
+plugin=$(hm_audit_plugin_pid)
 
 w=$HM_TMP/w
 mkdir -p "$w"
@@ -49,9 +46,7 @@ hm_ok "plugin survives SIGHUP"
 
 # stop: auditd ends the plugin, which must leave nothing behind
 hm_audit_copy "$HM_TMP/audit.log"
-hm_stop_pid "$HM_AUDIT_PID"
-hm_wait_for "! kill -0 $plugin 2>/dev/null" 100 ||
-	hm_fail "plugin still running after auditd stopped"
+hm_audit_plugin_stop "$plugin"
 hm_expect "$out" exec "$(readlink -f /bin)/echo" - 'argv=echo,hello'
 hm_expect "$out" rename "$w/f" "$w/g" ''
 hm_expect "$out" connect - - 'family=inet type=stream fd=[0-9]+ addr=127.0.0.1 port=47200'

@@ -71,7 +71,7 @@ own_copy() {
 # events of its process tree to LOG.
 phase() {
 	local root
-	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+	hm_audit_from_now
 	("$2") &
 	root=$!
 	wait "$root" || hm_fail "$2 failed"

@@ -25,13 +25,13 @@ hm_audit_rules "$HM_TMP/histmac.rules"
 run_as_auid() {
 	local auid=$1 cmd=$2 out=$3
 	hm_audit_marker >/dev/null
-	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+	hm_audit_from_now
 	HM_CMD=$cmd bash -c "echo $auid >/proc/self/loginuid && eval \"\$HM_CMD\"" \
 		>"$HM_TMP/run.out" 2>&1 || { cat "$HM_TMP/run.out" >&2; return 1; }
 	hm_audit_marker >/dev/null
 	hm_audit_copy "$HM_TMP/all.log"
 	ausearch -if "$HM_TMP/all.log" --loginuid "$auid" --raw >"$out" ||
-		hm_fail "no events with auid $auid"
+		hm_fail "no events with auid $auid in the $(wc -l <"$HM_TMP/all.log") records logged since the run's first marker (HM_KEEP_TMP=1 keeps $HM_TMP/all.log)"
 }
 
 # One run: start, fetch, stop.

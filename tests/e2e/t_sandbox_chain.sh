@@ -122,7 +122,7 @@ as_nobody "$w/script.sh" enforce "$port" "$port2" >"$HM_TMP/free.out"
 rm -f "$w/other/new" "$w/out/result"
 
 # ---------------------------------------------- 2. the sandboxed run
-HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+hm_audit_from_now
 rc=0
 as_nobody "$bin/histmac" sandbox -p "$pol" --mode enforcing -- \
 	"$w/script.sh" enforce "$port" "$port2" >"$HM_TMP/run.out" 2>"$HM_TMP/run.err" || rc=$?
