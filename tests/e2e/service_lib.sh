@@ -34,11 +34,15 @@
 #                           matching ERE
 #   hm_svc_tmpfs DIR        mount a tmpfs at DIR (made, unmounted and
 #                           removed at exit): the service's own files, the
-#                           only place the enforcer marks
-#   hm_svc_enforce_start MARK...  `histmac enforce --mode permissive` on
-#                           the marks, under timeout; SVC_DPID, SVC_DLOG
-#   hm_svc_enforce_stop     stop it by pid
-#   hm_svc_agree NAME MARK...
+#                           only place the enforcer marks ($T)
+#   hm_svc_learn_period CMD period 1 (login uid 4251): run CMD, learn,
+#                           patternize --apply, check its own log
+#   hm_svc_check_period CMD period 2 (4252): run CMD, check it, at most
+#                           HM_SVC_MAX_PER_K (5) false denials per 1,000
+#   hm_svc_attack_period CMD period 3 (4253): run CMD under `histmac
+#                           enforce --mode permissive --mark $T`
+#                           (enforce_lib.sh), check it into p3.json
+#   hm_svc_agree NAME       
 #                           the enforcer's violations (domain and entry)
 #                           and check's for the same period, limited to
 #                           what fanotify sees (opens and execs of files
@@ -46,7 +50,9 @@
 #   hm_svc_backup FILE...   put FILE back as it is now at exit (or remove
 #                           it when it does not exist now)
 
+. "$(dirname "${BASH_SOURCE[0]}")/enforce_lib.sh"
 POL=$HM_TMP/policy
+HM_ENF_N=0
 
 hm_svc_begin() {
 	hm_need auditd auditctl jq timeout
@@ -125,6 +131,7 @@ hm_svc_reported() {
 
 hm_svc_tmpfs() {
 	local dir=$1
+	T=$dir
 	[ ! -e "$dir" ] || hm_fail "$dir exists already; not touching it"
 	mkdir -p "$dir"
 	hm_on_exit "rmdir '$dir'"
@@ -144,36 +151,6 @@ hm_svc_backup() {
 			hm_on_exit "rm -rf '$f'"
 		fi
 	done
-}
-
-_hm_svc_enforce_kill() {
-	[ -n "${SVC_DPID:-}" ] && hm_stop_pid "$SVC_DPID"
-	[ -n "${SVC_DWRAP:-}" ] && hm_stop_pid "$SVC_DWRAP"
-	SVC_DPID=
-	SVC_DWRAP=
-}
-
-hm_svc_enforce_start() {
-	local m args=()
-	for m in "$@"; do args+=(--mark "$m"); done
-	SVC_DLOG=$HM_TMP/enforce.log
-	rm -f "$HM_TMP/enforce.pid"
-	timeout -s KILL 900 "$HISTMAC" enforce -p "$POL" --mode permissive \
-		--pidfile "$HM_TMP/enforce.pid" "${args[@]}" 2>"$SVC_DLOG" &
-	SVC_DWRAP=$!
-	hm_on_exit _hm_svc_enforce_kill
-	hm_wait_for "grep -qE 'enforcing[^:]*: ' '$SVC_DLOG'" 200 ||
-		{ cat "$SVC_DLOG" >&2; hm_fail "histmac enforce did not start"; }
-	SVC_DPID=$(cat "$HM_TMP/enforce.pid")
-}
-
-hm_svc_enforce_stop() {
-	local rc=0
-	kill -TERM "$SVC_DPID"
-	wait "$SVC_DWRAP" || rc=$?
-	SVC_DPID=
-	SVC_DWRAP=
-	[ "$rc" = 0 ] || { cat "$SVC_DLOG" >&2; hm_fail "enforce exited $rc"; }
 }
 
 # "DOMAIN<TAB>file PERM PATH" lines on stdin, PATH under one of the marks
@@ -198,7 +175,7 @@ _hm_svc_norm() {
 # The enforcer's violations: its log's "permissive pid=N domain="D" ENTRY".
 _hm_svc_enforce_set() {
 	sed -n 's/.* permissive pid=[0-9]* domain="\(.*\)" \(file [a-z/]* .*\)$/\1\t\2/p' \
-		"$SVC_DLOG" | _hm_svc_norm "$1"
+		"$DLOG" | _hm_svc_norm "$1"
 }
 
 # check's, from its report.
@@ -209,9 +186,8 @@ _hm_svc_check_set() {
 
 hm_svc_agree() {
 	local name=$1 c e both only_c only_e max
-	shift
-	_hm_svc_check_set "$name" "$*" >"$HM_TMP/agree.check"
-	_hm_svc_enforce_set "$*" >"$HM_TMP/agree.enforce"
+	_hm_svc_check_set "$name" "$T" >"$HM_TMP/agree.check"
+	_hm_svc_enforce_set "$T" >"$HM_TMP/agree.enforce"
 	c=$(wc -l <"$HM_TMP/agree.check")
 	e=$(wc -l <"$HM_TMP/agree.enforce")
 	both=$(comm -12 "$HM_TMP/agree.check" "$HM_TMP/agree.enforce" | wc -l)
@@ -227,4 +203,24 @@ hm_svc_agree() {
 		hm_fail "$name: enforce and check disagree: $both shared, $only_c check only, $only_e enforce only"
 	fi
 	hm_ok "$name: enforce agrees with check: $both violations shared, $only_c check only, $only_e enforce only"
+}
+
+hm_svc_learn_period() {
+	hm_svc_run 4251 "$1" "$HM_TMP/p1.log"
+	hm_svc_learn "$HM_TMP/p1.log"
+	hm_svc_check "$HM_TMP/p1.log" p1
+	hm_ok "period 1 against its own policy: $SVC_DENIED of $SVC_ACCESSES accesses denied ($SVC_PER_K per 1,000)"
+}
+
+hm_svc_check_period() {
+	hm_svc_run 4252 "$1" "$HM_TMP/p2.log"
+	hm_svc_check "$HM_TMP/p2.log" p2
+	hm_svc_rate_ok p2 "${HM_SVC_MAX_PER_K:-5}"
+}
+
+hm_svc_attack_period() {
+	hm_enf_start --mode permissive
+	hm_svc_run 4253 "$1" "$HM_TMP/p3.log"
+	hm_enf_stop
+	hm_svc_check "$HM_TMP/p3.log" p3
 }

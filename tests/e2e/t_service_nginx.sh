@@ -59,22 +59,12 @@ hm_on_exit svc_cleanup
 
 cycle=". '$D/cycle.sh'"
 
-# Period 1: learn, then generalise as PRODUCTION.md says.
-hm_svc_run 4251 "$cycle; period" "$HM_TMP/p1.log"
-hm_svc_learn "$HM_TMP/p1.log"
-hm_svc_check "$HM_TMP/p1.log" p1
-hm_ok "period 1 against its own policy: $SVC_DENIED of $SVC_ACCESSES accesses denied ($SVC_PER_K per 1,000)"
-
-# Period 2: the same kinds of work, other names and data.
-hm_svc_run 4252 "$cycle; period" "$HM_TMP/p2.log"
-hm_svc_check "$HM_TMP/p2.log" p2
-hm_svc_rate_ok p2 "${HM_SVC_MAX_PER_K:-5}"
-
-# Period 3: the attacks, under the enforcer in permissive mode.
-hm_svc_enforce_start "$S"
-hm_svc_run 4253 "$cycle; attacks" "$HM_TMP/p3.log"
-hm_svc_enforce_stop
-hm_svc_check "$HM_TMP/p3.log" p3
+# Period 1: learn, then generalise as PRODUCTION.md says; period 2: the
+# same kinds of work, other names and data; period 3: the attacks, under
+# the enforcer in permissive mode.
+hm_svc_learn_period "$cycle; period"
+hm_svc_check_period "$cycle; period"
+hm_svc_attack_period "$cycle; attacks"
 hm_svc_reported p3 '^file read /etc/passwd$' "the traversal read of /etc/passwd"
 hm_svc_reported p3 "^file read $S/secret/key\\.pem\$" "the traversal read of the key"
 hm_svc_reported p3 '^file execute /usr/bin/id( |$)' "the injected exec of id"
@@ -82,4 +72,4 @@ hm_svc_reported p3 '^network inet stream connect 127\.0\.0\.1 8099$' "the connec
 hm_svc_reported p3 "^file (create|write)[a-z/]* $S/cgi-bin/shell\\.sh( |\$)" "the dropped web shell's write"
 hm_svc_reported p3 "^file execute $S/cgi-bin/shell\\.sh( |\$)" "the web shell's exec"
 hm_svc_reported p3 "^file read $S/secret/key\\.pem\$" "the web shell's read of the key" 'shell\\.sh /usr/bin/cat$'
-hm_svc_agree p3 "$S"
+hm_svc_agree p3

@@ -5,7 +5,7 @@
 # of cron running the jobs (run-parts; the reports mailed with mail(1) and
 # the run's output mailed by cron through postfix's sendmail, delivered to
 # /var/mail), the crontab removed, both stopped.
-S=/srv/histmac-e2e
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 # Wait for the next run of the jobs: cron starts them at a minute's turn.
 tick() {
@@ -20,19 +20,6 @@ tick() {
 	return 1
 }
 
-# Wait until postfix has delivered every mail (its queue is empty).
-delivered() {
-	local i
-	for i in $(seq 300); do
-		[ -z "$(find /var/spool/postfix/maildrop /var/spool/postfix/incoming \
-			/var/spool/postfix/active /var/spool/postfix/deferred -type f)" ] &&
-			return 0
-		sleep 0.1
-	done
-	echo "postfix did not deliver" >&2
-	return 1
-}
-
 period() {
 	local runs=${1:-1} i
 	/etc/init.d/postfix start
@@ -43,7 +30,7 @@ period() {
 		tick
 	done
 	crontab -u hm-cron -r
-	delivered
+	hm_until "postfix did not deliver" queue_empty
 	/etc/init.d/cron stop
 	/etc/init.d/postfix stop
 }

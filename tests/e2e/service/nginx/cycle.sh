@@ -3,20 +3,13 @@
 # t_service_nginx.sh: start (fcgiwrap and nginx by their init scripts, the
 # backend by hand), rounds of requests with a reload, a log rotation and
 # restarts between them, stop.  Names and data differ at every call.
-S=/srv/histmac-e2e
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 U=http://127.0.0.1:8081
 
-num() { printf '%04d' $((RANDOM % 10000)); }
 hex() { od -An -N4 -tx4 /dev/urandom | tr -d ' \n'; }
 
 wait_up() {
-	local i
-	for i in $(seq 100); do
-		curl -sf "$1" -o /dev/null && return 0
-		sleep 0.1
-	done
-	echo "$1 never answered" >&2
-	return 1
+	hm_until "$1 never answered" "curl -sf '$1' -o /dev/null"
 }
 
 backend_start() {

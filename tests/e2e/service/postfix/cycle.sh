@@ -5,30 +5,10 @@
 # /var/mail and through the user's ~/.forward to a filter program; a
 # reload and a restart between rounds; stopped.  Subjects and bodies differ
 # at every call.
-S=/srv/histmac-e2e
-
-num() { printf '%04d' $((RANDOM % 10000)); }
-
-delivered() {
-	local i
-	for i in $(seq 300); do
-		[ -z "$(find /var/spool/postfix/maildrop /var/spool/postfix/incoming \
-			/var/spool/postfix/active /var/spool/postfix/deferred -type f)" ] &&
-			return 0
-		sleep 0.1
-	done
-	echo "postfix did not deliver" >&2
-	return 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 wait_up() {
-	local i
-	for i in $(seq 100); do
-		(exec 3<>/dev/tcp/127.0.0.1/25) 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "smtpd never answered" >&2
-	return 1
+	hm_until "smtpd never answered" '(exec 3<>/dev/tcp/127.0.0.1/25) 2>/dev/null'
 }
 
 round() {
@@ -44,7 +24,7 @@ round() {
 		echo "body $RANDOM" | mail -s "order $(num)" hm-mail
 	done
 	rm -f "$f"
-	delivered
+	hm_until "postfix did not deliver" queue_empty
 }
 
 period() {

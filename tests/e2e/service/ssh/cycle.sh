@@ -4,10 +4,8 @@
 # hm-ssh with the test's key (commands, scp both ways, an sftp batch, a
 # shell on a pty), a reload and a restart between rounds, stopped.  Names
 # and data differ at every call.
-S=/srv/histmac-e2e
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 K=$HM_SSH_DIR	# the client's key and known_hosts, outside the audited tree
-
-num() { printf '%04d' $((RANDOM % 10000)); }
 
 c() {
 	ssh -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
@@ -15,13 +13,7 @@ c() {
 }
 
 wait_up() {
-	local i
-	for i in $(seq 100); do
-		c hm-ssh@127.0.0.1 true 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "sshd never answered" >&2
-	return 1
+	hm_until "sshd never answered" 'c hm-ssh@127.0.0.1 true 2>/dev/null'
 }
 
 round() {
