@@ -162,17 +162,13 @@ static long merge_acl(struct hm_model *dst, const struct hm_model *src,
 	return n;
 }
 
-static long merge_domain(struct hm_model *dst, const struct hm_model *src,
-			 const struct hm_domain *s)
+long hm_domain_merge(struct hm_model *dst, struct hm_domain *d, bool fresh,
+		     const struct hm_model *src, const struct hm_domain *s)
 {
-	struct hm_domain *d;
 	int r;
 	long n;
 
-	r = hm_model_domain(dst, s->name->str, s->name->len, true, &d);
-	if (r < 0)
-		return r;
-	if (r == 1) {
+	if (fresh) {
 		d->profile = s->profile;	/* not dst's default */
 		memset(d->groups, 0, sizeof(d->groups));
 		d->quiet_events = s->quiet_events;
@@ -190,6 +186,20 @@ static long merge_domain(struct hm_model *dst, const struct hm_model *src,
 			return r;
 	}
 	n = merge_acl(dst, src, d, s);
+	return n;
+}
+
+static long merge_domain(struct hm_model *dst, const struct hm_model *src,
+			 const struct hm_domain *s)
+{
+	struct hm_domain *d;
+	int r;
+	long n;
+
+	r = hm_model_domain(dst, s->name->str, s->name->len, true, &d);
+	if (r < 0)
+		return r;
+	n = hm_domain_merge(dst, d, r == 1, src, s);
 	return n < 0 ? n : n + r;
 }
 

@@ -293,6 +293,22 @@ int hm_model_domain(struct hm_model *m, const char *name, size_t len,
 	return 1;
 }
 
+void hm_model_remove_domain(struct hm_model *m, struct hm_domain *d)
+{
+	for (size_t i = 0; i < m->n_domains; i++) {
+		if (m->domains[i] != d)
+			continue;
+		/* keep creation order: the text is written in it */
+		memmove(&m->domains[i], &m->domains[i + 1],
+			(m->n_domains - i - 1) * sizeof(m->domains[0]));
+		m->n_domains--;
+		hm_map_del(&m->by_name->by_name, hm_map_ptr_key(d->name));
+		free_domain(m, d);
+		hm_model_relink(m);
+		return;
+	}
+}
+
 void hm_model_relink(struct hm_model *m)
 {
 	for (size_t i = 0; i < m->n_domains; i++)

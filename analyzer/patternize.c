@@ -17,16 +17,6 @@
 #include "histmac/sbuf.h"
 #include "map.h"
 
-/* Append @n bytes, each regex metacharacter escaped. */
-static void sb_add_re(struct hm_sbuf *b, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (strchr("\\^$.|?*+()[]{}/", s[i]))
-			hm_sbuf_add(b, "\\", 1);
-		hm_sbuf_add(b, &s[i], 1);
-	}
-}
-
 /* ------------------------------------------------------------- shapes */
 
 static bool is_alnum(char c)
@@ -40,13 +30,74 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static bool is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /*
- * How a run of letters and digits generalizes: NULL when it stays.  A
- * number is \$; a long hex string with digits is \X; a run that looks
- * like mkstemp() output (both cases, or letters and digits switching
- * often) is \*.  Words with a version ("apache2", "x86") stay.
+ * What a run of a name may become.  A run is generalized when it varies
+ * between names of one shape (at least --min names), except the kinds
+ * marked sure, which a single name shows: random and temporary suffixes
+ * and long hex of names gone from the disk, and timestamps.
  */
-static const char *classify(const char *s, size_t n, const char **re)
+enum cand_kind {
+	C_DIGITS,	/* \$: a number, or the number of a stem ("r18") */
+	C_LETTER,	/* \a: one letter between separators ("up-L-1") */
+	C_HEX,		/* \X: 8+ hex digits with letters and digits mixed */
+	C_RANDOM,	/* \*: mkstemp()-like (both cases and digits) */
+	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital, gone */
+	C_TIME,		/* \$: YYYYMMDD, YYYYMMDDhhmmss or epoch seconds */
+};
+
+static const struct {
+	const char *tok;
+	const char *re;
+} cand_out[] = {
+	[C_DIGITS] = { "\\$", "[0-9]+" },
+	[C_LETTER] = { "\\a", "[A-Za-z]" },
+	[C_HEX] = { "\\X", "[0-9a-fA-F]+" },
+	[C_RANDOM] = { "\\*", "[A-Za-z0-9]+" },
+	[C_TEMP] = { "\\*", "[A-Za-z0-9]+" },
+	[C_TIME] = { "\\$", "[0-9]+" },
+};
+
+#define MAX_CANDS 16
+
+struct cand {
+	uint32_t off, len;	/* in the name */
+	uint8_t kind;		/* enum cand_kind */
+};
+
+static unsigned num(const char *s, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
+	return v;
+}
+
+/* A date (19xx/20xx, month, day), with a time of day, or seconds since
+ * 1970 between 2001 and 2033: shapes a single rotation shows. */
+static bool is_time(const char *s, size_t n)
+{
+	if (n == 10)
+		return s[0] == '1';
+	if (n != 8 && n != 14)
+		return false;
+	if (num(s, 2) != 19 && num(s, 2) != 20)
+		return false;
+	if (num(s + 4, 2) < 1 || num(s + 4, 2) > 12 || num(s + 6, 2) < 1 ||
+	    num(s + 6, 2) > 31)
+		return false;
+	return n == 8 || (num(s + 8, 2) < 24 && num(s + 10, 2) < 60 &&
+			  num(s + 12, 2) < 61);
+}
+
+/* A run of only digits, or else a long hex or random-looking one:
+ * its kind, or -1 when it is a word ("apache", "x86_64"'s "x"). */
+static int classify(const char *s, size_t n)
 {
 	bool digit = false, hex = true;
 	size_t switches = 0, lower = 0, upper = 0;
@@ -61,94 +112,149 @@ static const char *classify(const char *s, size_t n, const char **re)
 		       (c >= 'A' && c <= 'F');
 		switches += i && is_digit(c) != is_digit(s[i - 1]);
 	}
-	if (!lower && !upper) {
-		*re = "[0-9]+";
-		return "\\$";
-	}
-	if (n >= 8 && hex && digit && switches >= 2) {
-		*re = "[0-9a-fA-F]+";
-		return "\\X";
-	}
+	if (!lower && !upper)
+		return is_time(s, n) ? C_TIME : C_DIGITS;
+	if (n >= 8 && hex && digit && switches >= 2)
+		return C_HEX;
 	if (n >= 6 && ((lower && upper && (digit || switches)) ||
-		       (lower >= 2 && upper >= 2) || switches >= 3)) {
-		*re = "[A-Za-z0-9]+";
-		return "\\*";
-	}
-	return NULL;
+		       (lower >= 2 && upper >= 2) || switches >= 3))
+		return C_RANDOM;
+	return -1;
 }
 
 /*
  * mkstemp()'s "name.XXXXXX": six or more letters and digits ending the
- * name after '.', '-' or '_'.  Of a name that is gone from the disk, that
- * is a temporary suffix even when it happens to look like a word.
+ * name after '.', '-' or '_', with a digit or a capital (a lower-case
+ * word such as "socket" is a name, not a suffix).
  */
 static bool is_temp_suffix(const char *s, size_t i, size_t j, size_t end)
 {
-	return j == end && j - i >= 6 && i > 0 && strchr(".-_", s[i - 1]);
+	bool mark = false;
+
+	if (j != end || j - i < 6 || !i || !strchr(".-_", s[i - 1]))
+		return false;
+	for (size_t k = i; k < j; k++)
+		mark |= is_digit(s[k]) || (s[k] >= 'A' && s[k] <= 'Z');
+	return mark;
 }
 
-/*
- * The shape of the last component of @w: runs generalized by classify(),
- * and, when @w is @gone from the disk, a temporary suffix.
- * Returns: true when something was generalized (@shape and @re set).
- */
-static bool shape_of(const struct hm_name *w, bool gone, struct hm_sbuf *shape,
-		     struct hm_sbuf *re)
+static bool add_cand(struct cand *v, size_t *n, size_t off, size_t len,
+		     int kind)
+{
+	if (*n >= MAX_CANDS)
+		return false;
+	v[(*n)++] = (struct cand){ (uint32_t)off, (uint32_t)len,
+				   (uint8_t)kind };
+	return true;
+}
+
+/* The candidates of one run [i, j) of the last component (of @end). */
+static void run_cands(const char *s, size_t i, size_t j, size_t end,
+		      struct cand *v, size_t *n)
+{
+	int kind = classify(s + i, j - i);
+	size_t k = i;
+
+	if (kind < 0 && is_temp_suffix(s, i, j, end))
+		kind = C_TEMP;
+	if (kind >= 0) {
+		add_cand(v, n, i, j - i, kind);
+		return;
+	}
+	if (j - i == 1 && is_letter(s[i])) {
+		add_cand(v, n, i, 1, C_LETTER);
+		return;
+	}
+	while (k < j && is_letter(s[k]))	/* a stem and its number */
+		k++;
+	if (k > i && k < j) {
+		size_t l = k;
+
+		while (l < j && is_digit(s[l]))
+			l++;
+		if (l == j)
+			add_cand(v, n, k, j - k, C_DIGITS);
+	}
+}
+
+/* The candidates of the last component of @w; false when none. */
+static bool cands_of(const struct hm_name *w, struct cand *v, size_t *n)
 {
 	size_t end = w->is_dir ? w->len - 1 : w->len;
 	const char *slash = memrchr(w->str, '/', end);
 	size_t i;
-	bool any = false;
 
+	*n = 0;
 	if (!slash || w->is_patterned)
 		return false;
-	i = (size_t)(slash - w->str) + 1;
-	hm_sbuf_add(shape, w->str, i);
-	hm_sbuf_adds(re, "^");
-	sb_add_re(re, w->str, i);
-	while (i < end) {
+	for (i = (size_t)(slash - w->str) + 1; i < end;) {
 		size_t j = i;
-		const char *rx;
-		const char *tok;
 
-		if (w->str[i] == '\\') {	/* \\ or \ooo: one literal unit */
-			j = i + (w->str[i + 1] == '\\' ? 2 : 4);
-		} else if (is_alnum(w->str[i])) {
-			while (j < end && is_alnum(w->str[j]))
-				j++;
-			tok = classify(w->str + i, j - i, &rx);
-			if (!tok && gone && is_temp_suffix(w->str, i, j, end)) {
-				tok = "\\*";
-				rx = "[A-Za-z0-9]+";
-			}
-			if (tok) {
-				hm_sbuf_adds(shape, tok);
-				hm_sbuf_adds(re, rx);
-				any = true;
-				i = j;
-				continue;
-			}
-		} else {
-			j = i + 1;
+		if (w->str[i] == '\\') {	/* \\ or \ooo: one literal */
+			i += w->str[i + 1] == '\\' ? 2 : 4;
+			continue;
 		}
-		if (j > end)
-			j = end;
-		hm_sbuf_add(shape, w->str + i, j - i);
-		sb_add_re(re, w->str + i, j - i);
+		if (!is_alnum(w->str[i])) {
+			i++;
+			continue;
+		}
+		while (j < end && is_alnum(w->str[j]))
+			j++;
+		run_cands(w->str, i, j, end, v, n);
 		i = j;
 	}
-	hm_sbuf_add(shape, w->str + end, w->len - end);
-	sb_add_re(re, w->str + end, w->len - end);
+	return *n > 0;
+}
+
+/* Append @n bytes, each regex metacharacter escaped. */
+static void sb_add_re(struct hm_sbuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("\\^$.|?*+()[]{}/", s[i]))
+			hm_sbuf_add(b, "\\", 1);
+		hm_sbuf_add(b, &s[i], 1);
+	}
+}
+
+/*
+ * @w's shape and regex, candidates generalized where @gen says (NULL:
+ * all of them: the key that groups names), literal elsewhere.
+ */
+static int shape_of(const struct hm_name *w, const struct cand *v, size_t n,
+		    const bool *gen, struct hm_sbuf *shape, struct hm_sbuf *re)
+{
+	size_t at = 0;
+
+	hm_sbuf_reset(shape);
+	hm_sbuf_reset(re);
+	hm_sbuf_adds(re, "^");
+	for (size_t k = 0; k < n; k++) {
+		if (gen && !gen[k])
+			continue;
+		hm_sbuf_add(shape, w->str + at, v[k].off - at);
+		sb_add_re(re, w->str + at, v[k].off - at);
+		hm_sbuf_adds(shape, cand_out[v[k].kind].tok);
+		hm_sbuf_adds(re, cand_out[v[k].kind].re);
+		at = v[k].off + v[k].len;
+	}
+	hm_sbuf_add(shape, w->str + at, w->len - at);
+	sb_add_re(re, w->str + at, w->len - at);
 	hm_sbuf_adds(re, "$");
-	return any && !shape->oom && !re->oom;
+	return shape->oom || re->oom ? -ENOMEM : 0;
 }
 
 /* ---------------------------------------------------------- collecting */
 
+/*
+ * Names of one shape (every candidate generalized).  The first name is
+ * kept with its candidates; @varied says which of them another name of
+ * the group has otherwise.
+ */
 struct group {
-	char *regex;
-	char *shape;
-	char *example;
+	const struct hm_name *first;
+	struct cand c[MAX_CANDS];
+	size_t n_c;
+	bool varied[MAX_CANDS];
 	size_t n_names;
 	size_t n_domains;
 	size_t n_absent;
@@ -160,6 +266,7 @@ struct collect {
 	struct hm_names *shapes;	/* shape text -> interned */
 	struct hm_map by_shape;		/* shape name -> group index + 1 */
 	struct hm_map seen;		/* literal name -> 1 */
+	struct hm_sbuf shape, re;	/* scratch */
 	struct group *g;
 	size_t n;
 	size_t cap;
@@ -181,66 +288,62 @@ static bool absent(const struct collect *c, const struct hm_name *w)
 	return lstat(path, &st) < 0;
 }
 
-static struct group *group_for(struct collect *c, const char *shape,
-			       const char *regex)
+static struct group *group_for(struct collect *c, const struct hm_name *w,
+			       const struct cand *v, size_t n)
 {
 	const struct hm_name *key;
 	uintptr_t idx;
 
-	if (hm_name_intern_str(c->shapes, shape, &key))
+	if (shape_of(w, v, n, NULL, &c->shape, &c->re) ||
+	    hm_name_intern_str(c->shapes, c->shape.s, &key))
 		return NULL;
 	idx = (uintptr_t)hm_map_get(&c->by_shape, hm_map_ptr_key(key));
 	if (idx)
 		return &c->g[idx - 1];
 	if (HM_ARRAY_GROW(&c->g, &c->cap, c->n + 1))
 		return NULL;
-	c->g[c->n] = (struct group){ .regex = strdup(regex),
-				     .shape = strdup(shape) };
-	if (!c->g[c->n].regex || !c->g[c->n].shape ||
-	    hm_map_put(&c->by_shape, hm_map_ptr_key(key),
-		       (void *)(uintptr_t)(c->n + 1))) {
-		free(c->g[c->n].regex);
-		free(c->g[c->n].shape);
+	c->g[c->n] = (struct group){ .first = w, .n_c = n };
+	memcpy(c->g[c->n].c, v, n * sizeof(*v));
+	if (hm_map_put(&c->by_shape, hm_map_ptr_key(key),
+		       (void *)(uintptr_t)(c->n + 1)))
 		return NULL;
-	}
 	return &c->g[c->n++];
+}
+
+/* Which candidates of @w differ from the group's first name. */
+static void note_variation(struct group *g, const struct hm_name *w,
+			   const struct cand *v, size_t n)
+{
+	for (size_t k = 0; k < n && k < g->n_c; k++)
+		g->varied[k] |= v[k].len != g->c[k].len ||
+				memcmp(w->str + v[k].off,
+				       g->first->str + g->c[k].off, v[k].len);
 }
 
 static int collect_name(struct collect *c, const struct hm_domain *d,
 			const struct hm_name *w)
 {
-	struct hm_sbuf shape = { 0 }, re = { 0 };
-	bool gone = w && absent(c, w);
+	struct cand v[MAX_CANDS];
 	struct group *g;
-	int r = 0;
+	size_t n;
 
-	if (!w || !shape_of(w, gone, &shape, &re))
-		goto out;
-	g = group_for(c, shape.s, re.s);
-	if (!g) {
-		r = -ENOMEM;
-		goto out;
-	}
+	if (!w || !cands_of(w, v, &n))
+		return 0;
+	g = group_for(c, w, v, n);
+	if (!g)
+		return -ENOMEM;
 	if (g->last_domain != d) {
 		g->last_domain = d;
 		g->n_domains++;
 	}
 	if (hm_map_get(&c->seen, hm_map_ptr_key(w)))
-		goto out;
-	if (hm_map_put(&c->seen, hm_map_ptr_key(w), (void *)1)) {
-		r = -ENOMEM;
-		goto out;
-	}
+		return 0;
+	if (hm_map_put(&c->seen, hm_map_ptr_key(w), (void *)1))
+		return -ENOMEM;
+	note_variation(g, w, v, n);
 	g->n_names++;
-	g->n_absent += gone;
-	if (!g->example)
-		g->example = strdup(w->str);
-out:
-	if (shape.oom || re.oom)
-		r = -ENOMEM;
-	hm_sbuf_free(&shape);
-	hm_sbuf_free(&re);
-	return r;
+	g->n_absent += absent(c, w);
+	return 0;
 }
 
 static int collect_entry(struct collect *c, const struct hm_domain *d,
@@ -262,9 +365,23 @@ static int collect_entry(struct collect *c, const struct hm_domain *d,
 
 /* --------------------------------------------------------- initialize */
 
-static bool is_service(const char *p)
+static bool is_service(const char *p, size_t len)
 {
-	return strstr(p, "/sbin/") || !strncmp(p, "/etc/init.d/", 12);
+	return memmem(p, len, "/sbin/", 6) || (len > 12 &&
+					     !strncmp(p, "/etc/init.d/", 12));
+}
+
+static bool is_init(const char *p, size_t len)
+{
+	static const char *const init[] = {
+		"/sbin/init", "/usr/sbin/init", "/lib/systemd/systemd",
+		"/usr/lib/systemd/systemd",
+	};
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(init); i++)
+		if (len == strlen(init[i]) && !memcmp(p, init[i], len))
+			return true;
+	return false;
 }
 
 static bool has_initialize(const struct hm_model *m, const struct hm_name *p)
@@ -285,49 +402,279 @@ static int add_suggestion(struct hm_suggestion **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* A service program (sbin, init.d) entered from several parents, or
- * seen with unobserved history, should get initialize_domain, so its
- * domain has one name however it was started. */
+/* The programs domain @d executes (its "file execute" entries with a
+ * literal name), at most @max of them. */
+#define MAX_EXECS 64
+static size_t execs_of(const struct hm_domain *d, const struct hm_name **v,
+		       size_t max)
+{
+	size_t n = 0;
+
+	for (const struct hm_acl_head *e = d ? d->acl : NULL; e && n < max;
+	     e = e->next) {
+		const struct hm_acl_path *p = (const void *)e;
+
+		if (e->kind == HM_ACL_PATH && e->perm & 1u << HM_FILE_EXECUTE &&
+		    p->name.name && !p->name.name->is_patterned)
+			v[n++] = p->name.name;
+	}
+	return n;
+}
+
+/* The domain called @len bytes of @s, or NULL. */
+static const struct hm_domain *domain_at(const struct hm_model *m,
+					 const char *s, size_t len)
+{
+	const struct hm_name *n = hm_name_lookup(m->names, s, len);
+
+	return n ? hm_model_find_domain(m, n) : NULL;
+}
+
+/* The last word of @s (@len bytes) and where it starts. */
+static const char *last_word(const char *s, size_t len, size_t *wlen)
+{
+	const char *sp = memrchr(s, ' ', len);
+
+	if (!sp)
+		return NULL;
+	*wlen = len - (size_t)(sp + 1 - s);
+	return sp + 1;
+}
+
+static bool disjoint(const struct hm_name *const *a, size_t na,
+		     const struct hm_name *const *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (a[i] == b[j])
+				return false;
+	return true;
+}
+
+static bool runs_init_script(const struct hm_model *m,
+			     const struct hm_domain *d, int depth);
+
+/*
+ * Is @prog a helper rather than a service root?  A helper hands control
+ * on: what it executes depends on who ran it (two of its domains execute
+ * disjoint sets of other programs: start-stop-daemon starting sshd for
+ * one script and cron for another, env, sh -c, sudo, run-parts), or it
+ * starts init scripts (service, invoke-rc.d, directly or through env).
+ * initialize_domain on a helper would put every service it starts under
+ * one domain, with the union of their rights to execute.
+ */
+static bool find_helper(const struct hm_model *m, const struct hm_name *prog)
+{
+	const struct hm_name *a[MAX_EXECS], *b[MAX_EXECS];
+
+	for (size_t i = 0; i < m->n_domains; i++) {
+		const struct hm_domain *d = m->domains[i];
+		size_t wl, na = 0;
+		const char *w = last_word(d->name->str, d->name->len, &wl);
+
+		if (!w || wl != prog->len || memcmp(w, prog->str, wl))
+			continue;
+		if (runs_init_script(m, d, 0))
+			return true;
+		for (size_t k = 0, n = execs_of(d, a, MAX_EXECS); k < n; k++)
+			if (a[k] != prog)	/* not its own re-exec */
+				a[na++] = a[k];
+		for (size_t j = 0; na && j < i; j++) {
+			const struct hm_domain *o = m->domains[j];
+			size_t ol, nb = 0;
+			const char *ow = last_word(o->name->str, o->name->len,
+						   &ol);
+
+			if (!ow || ol != prog->len || memcmp(ow, prog->str, ol))
+				continue;
+			for (size_t k = 0, n = execs_of(o, b, MAX_EXECS); k < n;
+			     k++)
+				if (b[k] != prog)
+					b[nb++] = b[k];
+			if (nb && disjoint(a, na, b, nb))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does @d execute an init script, directly or through a program that
+ * executes nothing else (service's env -i)? */
+static bool runs_init_script(const struct hm_model *m,
+			     const struct hm_domain *d, int depth)
+{
+	const struct hm_name *v[MAX_EXECS];
+	size_t n = execs_of(d, v, MAX_EXECS);
+	struct hm_sbuf b = { 0 };
+	bool yes = false;
+
+	for (size_t i = 0; !yes && i < n; i++) {
+		const struct hm_domain *c;
+		const struct hm_name *cv[2];
+
+		if (v[i]->len > 12 && !strncmp(v[i]->str, "/etc/init.d/", 12))
+			return true;
+		if (depth)
+			continue;
+		hm_sbuf_reset(&b);
+		hm_sbuf_printf(&b, "%s %s", d->name->str, v[i]->str);
+		c = b.oom ? NULL : domain_at(m, b.s, b.len);
+		yes = c && execs_of(c, cv, 2) == 1 &&
+		      runs_init_script(m, c, depth + 1);
+	}
+	hm_sbuf_free(&b);
+	return yes;
+}
+
+/* is_helper()'s answers, by program: a model has few programs and many
+ * domains of each. */
+struct helpers {
+	const struct hm_model *m;
+	struct hm_map known;	/* program -> 1 helper, 2 not */
+};
+
+static bool is_helper(struct helpers *h, const struct hm_name *prog)
+{
+	uintptr_t v = (uintptr_t)hm_map_get(&h->known, hm_map_ptr_key(prog));
+
+	if (!v) {
+		v = find_helper(h->m, prog) ? 1 : 2;
+		/* out of memory: asked again next time, same answer */
+		(void)hm_map_put(&h->known, hm_map_ptr_key(prog), (void *)v);
+	}
+	return v == 1;
+}
+
+/*
+ * Was @prog started as services are, from parent domain @par (@len
+ * bytes): by a process older than the log (the parent is a bare
+ * "<kernel>"), by init, an init script, a helper, by itself (sshd
+ * re-executing at a reload), or through a program that executes only
+ * it (env, or start-stop-daemon starting one service) started so.  Not
+ * counted: a program that runs it as one of its jobs (cron mailing
+ * through sendmail).
+ */
+static bool started_as_service(struct helpers *h, const char *par,
+			       size_t len, const struct hm_name *prog,
+			       int depth)
+{
+	const struct hm_model *m = h->m;
+	const struct hm_name *v[2];
+	const struct hm_name *pw;
+	struct hm_name prev;
+	const char *w;
+	size_t wl;
+
+	w = last_word(par, len, &wl);
+	if (!w)
+		return true;
+	if ((wl == prog->len && !memcmp(w, prog->str, wl)) || is_init(w, wl) ||
+	    (wl > 12 && !strncmp(w, "/etc/init.d/", 12)))
+		return true;
+	/* a name no entry holds (no domain executed it) is no helper */
+	pw = hm_name_lookup(m->names, w, wl);
+	if (pw && is_helper(h, pw))
+		return true;
+	if (depth > 4 || execs_of(domain_at(m, par, len), v, 2) != 1)
+		return false;
+	prev = (struct hm_name){ .str = w, .len = (uint32_t)wl };
+	hm_name_fill(&prev);
+	return started_as_service(h, par, (size_t)(w - 1 - par), pw ? pw : &prev,
+				  depth + 1);
+}
+
+/* One program's domains: the distinct parents that started it as a
+ * service, and whether one of them was running before the log began. */
+struct root {
+	const struct hm_name *prog;
+	bool running;
+	struct parent {
+		const char *s;	/* a prefix of a domain name */
+		size_t len;
+	} *par;
+	size_t starters;
+	size_t cap;
+};
+
+static int count_root(struct helpers *h, struct root *rt,
+		      const struct hm_domain *d)
+{
+	size_t plen = d->name->len - rt->prog->len - 1;
+
+	rt->running |= !!(d->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
+	if (!started_as_service(h, d->name->str, plen, rt->prog, 0))
+		return 0;
+	for (size_t i = 0; i < rt->starters; i++)
+		if (rt->par[i].len == plen &&
+		    !memcmp(rt->par[i].s, d->name->str, plen))
+			return 0;
+	if (HM_ARRAY_GROW(&rt->par, &rt->cap, rt->starters + 1))
+		return -ENOMEM;
+	rt->par[rt->starters++] = (struct parent){ d->name->str, plen };
+	return 0;
+}
+
+/*
+ * initialize_domain for a service program (sbin, init.d) that is not a
+ * helper, started as a service from two or more parent domains, or
+ * already running when the log began: its domain then has one name
+ * however it is started, and its re-executions (sshd at every reload) do
+ * not make a deeper domain each.  One suggestion per program.
+ */
 static int suggest_initialize(const struct hm_model *m,
 			      struct hm_suggestion **v, size_t *n, size_t *cap)
 {
-	struct hm_map count = { 0 };
+	struct helpers h = { .m = m };
+	struct hm_map idx = { 0 };
+	struct root *roots = NULL;
+	size_t n_roots = 0, cap_roots = 0;
 	int r = 0;
 
-	hm_map_init(&count, NULL, HM_MEM_OTHER);
+	hm_map_init(&idx, NULL, HM_MEM_OTHER);
+	hm_map_init(&h.known, NULL, HM_MEM_OTHER);
 	for (size_t i = 0; !r && i < m->n_domains; i++) {
 		const struct hm_domain *d = m->domains[i];
-		const char *sp = memrchr(d->name->str, ' ', d->name->len);
+		size_t wl;
+		const char *w = last_word(d->name->str, d->name->len, &wl);
 		const struct hm_name *prog;
 		uintptr_t k;
 
-		if (!sp || !is_service(sp + 1))
+		if (!w || !is_service(w, wl))
 			continue;
-		prog = hm_name_lookup(m->names, sp + 1,
-				      d->name->len - (size_t)(sp + 1 - d->name->str));
+		prog = hm_name_lookup(m->names, w, wl);
 		if (!prog || has_initialize(m, prog))
 			continue;
-		k = (uintptr_t)hm_map_get(&count, hm_map_ptr_key(prog)) + 1;
-		r = hm_map_put(&count, hm_map_ptr_key(prog), (void *)k);
-		if (!r && (k == 2 || (k == 1 && (d->flags &
-				(HM_DOMAIN_PARENT_UNOBSERVED |
-				 HM_DOMAIN_HISTORY_UNOBSERVED))))) {
-			struct hm_suggestion s = {
-				.type = HM_SUGGEST_INITIALIZE, .program = prog,
-				.n_names = k, .example = strdup(d->name->str),
-			};
+		k = (uintptr_t)hm_map_get(&idx, hm_map_ptr_key(prog));
+		if (!k) {
+			r = HM_ARRAY_GROW(&roots, &cap_roots, n_roots + 1);
+			if (r)
+				break;
+			roots[n_roots] = (struct root){ .prog = prog };
+			k = ++n_roots;
+			r = hm_map_put(&idx, hm_map_ptr_key(prog), (void *)k);
+		}
+		if (!r)
+			r = count_root(&h, &roots[k - 1], d);
+	}
+	for (size_t i = 0; i < n_roots; i++) {
+		struct root *rt = &roots[i];
+		struct hm_suggestion s = {
+			.type = HM_SUGGEST_INITIALIZE, .program = rt->prog,
+			.n_names = rt->starters,
+		};
 
+		if (!r && (rt->starters >= 2 || (rt->running && rt->starters)) &&
+		    !is_helper(&h, rt->prog)) {
+			s.example = strndup(rt->par[0].s, rt->par[0].len);
 			r = s.example ? add_suggestion(v, n, cap, &s) : -ENOMEM;
 			if (r)
 				free(s.example);
 		}
+		free(rt->par);
 	}
-	/* the count of parents, now final */
-	for (size_t i = 0; i < *n; i++)
-		if ((*v)[i].type == HM_SUGGEST_INITIALIZE)
-			(*v)[i].n_names = (uintptr_t)hm_map_get(
-				&count, hm_map_ptr_key((*v)[i].program));
-	hm_map_fini(&count);
+	free(roots);
+	hm_map_fini(&idx);
+	hm_map_fini(&h.known);
 	return r;
 }
 
@@ -342,6 +689,30 @@ static int cmp_suggestion(const void *a, const void *b)
 	return strcmp(x->example ? x->example : "", y->example ? y->example : "");
 }
 
+/*
+ * Should candidate @k of group @g be generalized?  What varies, among
+ * --min names or more; a timestamp that varies (two rotations) or whose
+ * names are all gone (one); random and temporary suffixes only of names
+ * all gone from the disk (tomoyo-findtemp), hex also then.
+ */
+static bool generalize(const struct group *g, size_t k, size_t min)
+{
+	bool gone = g->n_absent == g->n_names;
+	bool many = g->varied[k] && g->n_names >= min;
+
+	switch (g->c[k].kind) {
+	case C_TIME:
+		return g->varied[k] || gone;
+	case C_RANDOM:
+	case C_TEMP:
+		return gone;
+	case C_HEX:
+		return many || gone;
+	default:
+		return many;
+	}
+}
+
 static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			       size_t *n, size_t *cap)
 {
@@ -349,40 +720,72 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 
 	for (size_t i = 0; i < c->n; i++) {
 		struct group *g = &c->g[i];
+		bool gen[MAX_CANDS], any = false;
 		struct hm_suggestion s = {
-			.type = HM_SUGGEST_REWRITE, .regex = g->regex,
-			.replacement = g->shape, .n_names = g->n_names,
+			.type = HM_SUGGEST_REWRITE, .n_names = g->n_names,
 			.n_domains = g->n_domains, .n_absent = g->n_absent,
-			.example = g->example,
 		};
 
-		bool random = strstr(g->shape, "\\*");
-		bool hash = strstr(g->shape, "\\X");
-		bool gone = g->n_absent == g->n_names;
-
-		/* mkstemp()-like names become \* only when they are gone
-		 * from the disk (tomoyo-findtemp); then one is enough.  Hex
-		 * and numbers need several names, or one that is gone. */
-		if (random ? !gone : g->n_names < min && !(hash && gone))
+		for (size_t k = 0; k < g->n_c; k++)
+			any |= gen[k] = generalize(g, k, min);
+		if (!any)
 			continue;
-		if (add_suggestion(v, n, cap, &s))
+		if (shape_of(g->first, g->c, g->n_c, gen, &c->shape, &c->re))
 			return -ENOMEM;
-		g->regex = g->shape = g->example = NULL;	/* moved */
+		s.regex = strdup(c->re.s);
+		s.replacement = strdup(c->shape.s);
+		s.example = strdup(g->first->str);
+		if (!s.regex || !s.replacement || !s.example ||
+		    add_suggestion(v, n, cap, &s)) {
+			free(s.regex);
+			free(s.replacement);
+			free(s.example);
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 static void collect_free(struct collect *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->g[i].regex);
-		free(c->g[i].shape);
-		free(c->g[i].example);
-	}
 	free(c->g);
+	hm_sbuf_free(&c->shape);
+	hm_sbuf_free(&c->re);
 	hm_map_fini(&c->by_shape);
 	hm_map_fini(&c->seen);
 	hm_names_free(c->shapes);
+}
+
+static bool same_suggestion(const struct hm_suggestion *a,
+			    const struct hm_suggestion *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == HM_SUGGEST_INITIALIZE)
+		return a->program == b->program;
+	return !strcmp(a->regex, b->regex) &&
+	       !strcmp(a->replacement, b->replacement);
+}
+
+/* One suggestion is printed and applied once, however it was reached. */
+static size_t drop_repeats(struct hm_suggestion *v, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; !seen && j < out; j++)
+			seen = same_suggestion(&v[j], &v[i]);
+		if (seen) {
+			free(v[i].regex);
+			free(v[i].replacement);
+			free(v[i].example);
+			continue;
+		}
+		v[out++] = v[i];
+	}
+	return out;
 }
 
 int hm_patternize_suggest(const struct hm_model *m,
@@ -415,6 +818,7 @@ int hm_patternize_suggest(const struct hm_model *m,
 		return r;
 	}
 	qsort(v, *n, sizeof(*v), cmp_suggestion);
+	*n = drop_repeats(v, *n);
 	*out = v;
 	return 0;
 }
@@ -487,13 +891,11 @@ static int regeneralize_domain(struct hm_model *m, struct hm_generalizer *g,
 	return r;
 }
 
-int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
-			size_t n, struct hm_diag *d, size_t *changed)
+static int add_rules(struct hm_model *m, const struct hm_suggestion *s,
+		     size_t n)
 {
-	struct hm_generalizer *g;
 	int r = 0;
 
-	*changed = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		struct hm_transition_rule tr = { .type = HM_TR_INITIALIZE,
 						 .program = s[i].program };
@@ -505,13 +907,28 @@ int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
 			r = hm_model_add_transition(m, &tr);
 		r = r < 0 ? r : 0;
 	}
+	return r;
+}
+
+int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
+			size_t n, struct hm_diag *d,
+			struct hm_patternize_result *res)
+{
+	struct hm_generalizer *g;
+	int r = add_rules(m, s, n);
+
+	memset(res, 0, sizeof(*res));
+	/* the domains the new controls make unreachable, under their new
+	 * names, before names are rewritten: merged domains fold too */
+	if (!r)
+		r = hm_patternize_reroot(m, d, &res->reroot);
 	if (r)
 		return r;
 	r = hm_generalizer_new(m, NULL, d, &g);
 	if (r)
 		return r;
 	for (size_t i = 0; !r && i < m->n_domains; i++)
-		r = regeneralize_domain(m, g, m->domains[i], changed);
+		r = regeneralize_domain(m, g, m->domains[i], &res->rewritten);
 	hm_generalizer_free(g);
 	return r;
 }

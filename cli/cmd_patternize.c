@@ -5,6 +5,7 @@
  * with --apply, add them and rewrite the policy.
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,23 +22,53 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: histmac patternize -p POLICYDIR [--apply [--wait[=SECONDS]]] [--min N] [--no-fs]\n"
 "\n"
-"Look for literal names that differ only in digits, hex or random letters\n"
-"(temporary files, numbered logs, caches) and suggest rewrite rules for\n"
-"POLICYDIR/rewrite.conf; and for service programs (sbin, init.d) entered\n"
-"from several parent domains or with unobserved history, suggest\n"
-"initialize_domain entries, as tomoyo-findtemp and tomoyo-patternize did.\n"
+"Suggest rewrite rules (POLICYDIR/rewrite.conf) for names that change\n"
+"from run to run, and initialize_domain entries for services, as\n"
+"tomoyo-findtemp and tomoyo-patternize did.\n"
+"\n"
+"Names: names of one shape are grouped, and only what varies between them\n"
+"is generalized, once N names (--min) show it: a number (r18.txt,\n"
+"r19.txt, r20.txt -> r\\$.txt), a one-letter field (up-L-1.dat,\n"
+"up-M-2.dat -> up-\\a-\\$.dat; a letter that stays, stays), a long hex.\n"
+"Without N names: a timestamp (YYYYMMDD, YYYYMMDDhhmmss, epoch seconds)\n"
+"that varies between two names or whose one name is gone from the disk;\n"
+"a random or mkstemp() suffix (with a digit or a capital) whose names\n"
+"are all gone.  A fixed name (/run/fcgiwrap.socket) is never generalized.\n"
+"\n"
+"Services: initialize_domain PROG for a program in an sbin directory or\n"
+"/etc/init.d started as a service (by init, an init script, a helper,\n"
+"itself, a process older than the log, or a program that runs only it)\n"
+"from two or more parent domains, or also running before the log began.\n"
+"Not for helpers, programs whose runs depend on who ran them (two of\n"
+"their domains execute disjoint sets of programs: start-stop-daemon,\n"
+"env, sh) or that start init scripts (service): that would put every\n"
+"service they start under one domain.  sshd re-executing itself at a\n"
+"reload counts as a start, and after --apply its re-executions stay in\n"
+"<kernel> /usr/sbin/sshd.  Each suggestion is printed once.\n"
+"\n"
+"--apply adds the suggestions, then re-roots every domain the exception\n"
+"policy now names otherwise (initialize_domain, keep_domain, reset_domain\n"
+"and their no_ forms, hand-added ones too): \"<kernel> A B PROG C\" becomes\n"
+"\"<kernel> PROG C\"; domains that become one are merged (entries and their\n"
+"history united and folded under patterned entries, counters summed,\n"
+"flags united) and the old ones removed, so the policy allows what it was\n"
+"learned from without a re-learn.  It refuses, naming the domains and\n"
+"saving nothing (exit 3), when domains of different profiles would become\n"
+"one (give them one profile first) or a transition control names a\n"
+"domain that would be renamed.\n"
 "\n"
 "  -p, --policy DIR   the policy directory\n"
-"      --apply        add the suggestions to the policy, rewrite every name\n"
+"      --apply        add the suggestions, re-root, rewrite every name\n"
 "                     they cover, fold covered entries, and save\n"
-"      --min N        names that must share a shape (default 3)\n"
+"      --min N        names that must show a variation (default 3)\n"
 "      --no-fs        do not check which names exist on this host now\n"
 "      --root DIR     check existence under DIR (another host's image)\n"
 "      --wait[=SECONDS]  with --apply: another command is writing POLICYDIR:\n"
 "                     wait for it (default: fail at once, exit 3)\n"
 "  -h, --help         this text\n"
 "\n"
-"Exit: 0, 4 the policy has errors, 2 usage, 3 could not run.\n");
+"Exit: 0, 4 the policy has errors, 2 usage, 3 could not run (or the\n"
+"re-rooting was refused).\n");
 }
 
 static void print(const struct hm_suggestion *s, size_t n)
@@ -58,7 +89,7 @@ static void print(const struct hm_suggestion *s, size_t n)
 				printf("%s# exception_policy.conf:\n",
 				       rew ? "\n" : "");
 			init = true;
-			printf("# entered from %zu parent domain%s, e.g. %s\n"
+			printf("# started as a service from %zu parent domain%s, e.g. %s\n"
 			       "initialize_domain %s from any\n", s[i].n_names,
 			       s[i].n_names == 1 ? "" : "s", s[i].example,
 			       s[i].program->str);
@@ -72,19 +103,25 @@ static int apply(struct hm_model *m, struct hm_store *st,
 		 const struct hm_suggestion *s, size_t n)
 {
 	struct hm_diag d = { 0 };
-	size_t changed;
-	int r = hm_patternize_apply(m, s, n, &d, &changed);
+	struct hm_patternize_result res;
+	int r = hm_patternize_apply(m, s, n, &d, &res);
 
 	hm_cli_print_diag(&d, stderr);
 	hm_diag_free(&d);
+	if (r == -ECANCELED) {
+		warnx("%s: cannot re-root the domains above; nothing changed",
+		      CMD);
+		return HM_EXIT_FAIL;
+	}
 	if (r) {
 		warnx("%s: %s", CMD, strerror(-r));
 		return HM_EXIT_FAIL;
 	}
 	if (hm_cli_store_save(CMD, st, m, NULL, 0))
 		return HM_EXIT_FAIL;
-	printf("# applied %zu suggestions: %zu entries rewritten; saved %s\n",
-	       n, changed, hm_store_dir(st));
+	printf("# applied %zu suggestions: %zu domains re-rooted (%zu new), "
+	       "%zu entries rewritten; saved %s\n", n, res.reroot.moved,
+	       res.reroot.created, res.rewritten, hm_store_dir(st));
 	return HM_EXIT_OK;
 }
 
@@ -154,7 +191,7 @@ HM_CMD(patternize)
 		status = HM_EXIT_FAIL;
 	} else {
 		print(s, n);
-		if (do_apply && n)
+		if (do_apply)
 			status = apply(m, st, s, n);
 	}
 	hm_store_close(st, status != HM_EXIT_OK);

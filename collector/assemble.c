@@ -62,6 +62,9 @@ struct hm_assembler {
 	struct hm_canon *canon;
 	struct hm_socktab *socks;
 	struct hm_proctab *procs;	/* roots (chroot), files (ftruncate) */
+	struct hm_proctab *dirfds;	/* directories opened, by descriptor;
+					 * apart, so that they never push a
+					 * root out */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
 	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
@@ -102,7 +105,8 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
 	as->procs = hm_proctab_new();
-	if (!as->canon || !as->socks || !as->procs) {
+	as->dirfds = hm_proctab_new();
+	if (!as->canon || !as->socks || !as->procs || !as->dirfds) {
 		hm_assembler_free(as);
 		return NULL;
 	}
@@ -116,6 +120,7 @@ void hm_assembler_free(struct hm_assembler *as)
 	hm_canon_free(as->canon);
 	hm_socktab_free(as->socks);
 	hm_proctab_free(as->procs);
+	hm_proctab_free(as->dirfds);
 	for (size_t i = 0; i < DIRINO_SLOTS; i++)
 		free(as->dirs[i].path);
 	hm_sbuf_free(&as->rname);
@@ -799,8 +804,10 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 	return 0;
 }
 
-/* Is this PATH item's name relative to a directory fd, not to CWD? */
-static bool dirfd_relative(const struct hm_event *ev, const struct item *it)
+/* Is this PATH item's name relative to a directory fd (*@dfd), not to
+ * CWD? */
+static bool dirfd_relative(const struct hm_event *ev, const struct item *it,
+			   int32_t *dfd_out)
 {
 	const char *n = ev->syscall_name;
 	int32_t dfd;
@@ -818,6 +825,7 @@ static bool dirfd_relative(const struct hm_event *ev, const struct item *it)
 	else if (!strncmp(n, "renameat", 8) &&
 		 (it->rec.nametype == HM_NT_CREATE || it->item == 1))
 		dfd = (int32_t)ev->a[2];
+	*dfd_out = dfd;
 	return dfd != AT_FDCWD;
 }
 
@@ -1013,9 +1021,19 @@ static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
 	return NULL;
 }
 
+static bool has_parent_item(const struct hm_assembler *as)
+{
+	for (uint32_t i = 0; i < as->nitems; i++)
+		if (as->items[i].rec.nametype == HM_NT_PARENT)
+			return true;
+	return false;
+}
+
 /*
  * ftruncate(fd) has no PATH record: name it by the file the descriptor
- * was opened on (proctab.c), kept from each writable open.
+ * was opened on (proctab.c), kept from each writable open.  A directory
+ * opened is kept too (as->dirfds), for a name relative to its descriptor
+ * that has no PARENT item.
  */
 static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 {
@@ -1023,11 +1041,23 @@ static int track_fds(struct hm_assembler *as, struct hm_event *ev)
 	struct hm_ev_path *item;
 
 	if (ev->kind == HM_EV_OPEN && ev->success && ev->exit >= 0 &&
-	    ev->has_open_flags && (ev->open_flags & O_ACCMODE) != O_RDONLY &&
-	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len)
-		return hm_proctab_put(as->procs, ev->node, ev->pid,
-				      (int)ev->exit, 0, ev->paths[0].path.s,
-				      ev->paths[0].path.len);
+	    ev->n_paths && ev->paths[0].path.s && ev->paths[0].path.len) {
+		const struct hm_bytes *f = &ev->paths[0].path;
+		bool dir = f->s[f->len - 1] == '/';
+		bool wr = ev->has_open_flags &&
+			  (ev->open_flags & O_ACCMODE) != O_RDONLY;
+		int fd = (int)ev->exit;
+
+		/* the descriptor is no longer what an earlier open left */
+		hm_proctab_drop(as->dirfds, ev->node, ev->pid, fd);
+		hm_proctab_drop(as->procs, ev->node, ev->pid, fd);
+		/* a directory, for names relative to it (without its '/') */
+		if (dir)
+			return hm_proctab_put(as->dirfds, ev->node, ev->pid, fd,
+					      0, f->s, f->len - (f->len > 1));
+		return wr ? hm_proctab_put(as->procs, ev->node, ev->pid, fd, 0,
+					   f->s, f->len) : 0;
+	}
 	if (ev->kind != HM_EV_TRUNCATE || ev->n_paths || !ev->syscall_name ||
 	    strncmp(ev->syscall_name, "ftruncate", 9) ||
 	    !hm_proctab_get(as->procs, ev->node, ev->pid,
@@ -1073,17 +1103,25 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 			   it->rec.nametype != HM_NT_NORMAL),
 	};
 	struct hm_canon *canon = as->canon;
+	int32_t dfd;
 	int rc;
 
 	*out = it->rec;
 	if (!it->has_name)
 		return 0;
-	if (dirfd_relative(ev, it)) {
+	if (dirfd_relative(ev, it, &dfd)) {
 		const struct dir_ino *d = dirfd_dir(as, it);
+		struct hm_bytes fdir = { 0 };
 
 		as->st->dirfd_relative++;
-		r.cwd = d ? d->path : NULL;
-		r.cwd_len = d ? d->len : 0;
+		/* no PARENT item (a plain open: gzip reading "log.1"): the
+		 * directory that descriptor was opened on (track_fds); a
+		 * PARENT of another inode says the descriptor changed */
+		if (!d && !has_parent_item(as))
+			hm_proctab_get(as->dirfds, ev->node, ev->pid, dfd,
+				       &fdir);
+		r.cwd = d ? d->path : fdir.s;
+		r.cwd_len = d ? d->len : fdir.len;
 	} else if ((rc = in_root(as, ev, &r)) < 0) {
 		return rc;
 	}

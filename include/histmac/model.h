@@ -534,6 +534,13 @@ int hm_model_domain(struct hm_model *m, const char *name, size_t len,
  */
 void hm_model_relink(struct hm_model *m);
 
+/**
+ * hm_model_remove_domain() - remove domain @d of @m with its entries and
+ * free it; the other domains keep their order and are relinked.  Entries
+ * that name @d (a signal's target) are left as they are.
+ */
+void hm_model_remove_domain(struct hm_model *m, struct hm_domain *d);
+
 /** hm_model_find_domain() - lookup by interned name; NULL when absent. */
 struct hm_domain *hm_model_find_domain(const struct hm_model *m,
 				       const struct hm_name *name);
@@ -685,6 +692,19 @@ int hm_acl_clone(struct hm_model *dst, const struct hm_model *src,
  * negative errno.
  */
 long hm_model_merge(struct hm_model *dst, const struct hm_model *src);
+
+/**
+ * hm_domain_merge() - add domain @s of @src to domain @d of @dst, as
+ * hm_model_merge() does for domains of one name: profile the higher, flags
+ * and use_group the union, counters summed, the earlier first and later
+ * last seen, the fewer quiet events, the package @d has or else @s's, and
+ * every entry with its history (hm_acl_hist_union()).  @dst and @src may
+ * be one model (patternize folding domains into one).
+ * @fresh: @d was just created: it takes @s's profile and quiet count.
+ * Returns: entries (or permission bits) new to @d, or negative errno.
+ */
+long hm_domain_merge(struct hm_model *dst, struct hm_domain *d, bool fresh,
+		     const struct hm_model *src, const struct hm_domain *s);
 
 /**
  * hm_model_knows() - does @m already hold every name and condition text

@@ -53,15 +53,46 @@ int hm_patternize_suggest(const struct hm_model *m,
 
 void hm_suggestions_free(struct hm_suggestion *s, size_t n);
 
+/* What hm_patternize_reroot() did. */
+struct hm_reroot_stats {
+	size_t moved;		/* domains renamed or merged into another */
+	size_t created;		/* domains that did not exist before */
+};
+
+/* What hm_patternize_apply() did. */
+struct hm_patternize_result {
+	size_t rewritten;		/* entries whose names were rewritten */
+	struct hm_reroot_stats reroot;	/* domains moved */
+};
+
 /**
  * hm_patternize_apply() - add the suggestions to @m (rewrite rules and
- * initialize_domain entries), then rewrite every literal name in the
- * domain policy that a rule now covers, folding covered entries into the
- * patterned ones.
- * @changed: out: entries rewritten.
- * Returns: 0 or negative errno (rules that do not compile go to @d).
+ * initialize_domain entries), re-root the domains the exception policy
+ * now names otherwise (hm_patternize_reroot()), then rewrite every
+ * literal name in the domain policy that a rule now covers, folding
+ * covered entries into the patterned ones.
+ * Returns: 0; -ECANCELED when the re-rooting was refused (reasons in @d;
+ *	@m has the rules added: do not save it); negative errno (rules
+ *	that do not compile go to @d).
  */
 int hm_patternize_apply(struct hm_model *m, const struct hm_suggestion *s,
-			size_t n, struct hm_diag *d, size_t *changed);
+			size_t n, struct hm_diag *d,
+			struct hm_patternize_result *res);
+
+/**
+ * hm_patternize_reroot() - give every domain of @m the name the tracker
+ * gives its chain of programs under @m's transition controls now
+ * (initialize_domain restarts at "<kernel> PROG", keep_domain stays,
+ * reset_domain changes namespace), so domains learned before a control
+ * was added are reachable again.  Domains that get one name are merged
+ * (hm_domain_merge(): entries and their history united, then folded
+ * under the patterned ones, as learning folds), the old ones removed,
+ * and signal targets naming them renamed.
+ * Refused, @m unchanged, when domains of different profiles would become
+ * one, or a transition control names a domain that would be renamed.
+ * Returns: 0; -ECANCELED when refused (each reason in @d); negative errno.
+ */
+int hm_patternize_reroot(struct hm_model *m, struct hm_diag *d,
+			 struct hm_reroot_stats *st);
 
 #endif /* HISTMAC_PATTERNIZE_H */

@@ -299,6 +299,11 @@ struct shape_case {
 };
 
 static const struct shape_case shape_cases[] = {
+	/* gzip: a plain open relative to a dirfd has no PARENT item */
+	{ "dirfd-read.log", "open openat ok p0=/var/log/nginx/access.log.1 flags=0400000",
+	  "p0=access.log.1", HM_SKIP_MAX, 0 },
+	{ "dirfd-read.log", "open openat ok p0=/var/log/nginx/access.log.1.gz created",
+	  "p0=access.log.1.gz", HM_SKIP_MAX, 0 },
 	/* RHEL/CentOS 7: objtype= instead of nametype= */
 	{ "rhel7-objtype.log", "unlink unlink ok p0=/etc/audit/rules.d/audit.rules",
 	  "p0=/etc/audit/rules.d/", HM_SKIP_MAX, 0 },

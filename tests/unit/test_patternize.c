@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_patternize.c - patternize's suggestions on the names of issue 25:
+ * which names become a rewrite rule and to what, and which programs get
+ * initialize_domain.  Existence on disk is checked under an empty
+ * directory (every name is gone) or not at all.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "histmac/patternize.h"
+#include "histmac/policy_io.h"
+
+#define D "<kernel>\nuse_profile 1\n\n"
+
+static const struct {
+	const char *what;
+	const char *policy;	/* domain policy */
+	size_t min;
+	bool gone;		/* every name is absent from the disk */
+	const char *want;	/* the suggestions, "\n"-joined; "" none */
+} cases[] = {
+	{ "a letters+digits stem varies: r\\$",
+	  D "file read /s/r18.txt\nfile read /s/r19.txt\nfile read /s/r20.txt\n",
+	  3, false, "/s/r\\$.txt" },
+	{ "a stem that never varies stays (python3, apache2)",
+	  D "file read /usr/bin/python3\nfile read /etc/apache2/a\n"
+	  "file read /etc/apache2/b\n", 3, true, "" },
+	{ "one fixed name with a word suffix is not a temporary file",
+	  D "file read /run/fcgiwrap.socket\n", 3, true, "" },
+	{ "one gone mkstemp() name is",
+	  D "file read /tmp/tmp.RzStSQwzSU\n", 3, true, "/tmp/tmp.\\*" },
+	{ "a period letter that stays is kept",
+	  D "file read /s/up-L-1.dat\nfile read /s/up-L-2.dat\n"
+	  "file read /s/up-L-3.dat\n", 3, false, "/s/up-L-\\$.dat" },
+	{ "a period letter that varies is \\a",
+	  D "file read /s/up-L-1.dat\nfile read /s/up-M-2.dat\n"
+	  "file read /s/up-N-3.dat\n", 3, false, "/s/up-\\a-\\$.dat" },
+	{ "a date from one rotation that is gone",
+	  D "file read /l/access.log-20261201\n", 3, true, "/l/access.log-\\$" },
+	{ "a date on disk needs a second rotation",
+	  D "file read /l/access.log-20261201\n", 3, false, "" },
+	{ "epoch seconds from two names",
+	  D "file read /l/e-1796500000.log\nfile read /l/e-1796600000.log\n",
+	  3, false, "/l/e-\\$.log" },
+	{ "two numbers are fewer than --min 3",
+	  D "file read /l/x.1\nfile read /l/x.2\n", 3, false, "" },
+	{ "only the part that varies is generalized",
+	  D "file read /l/x86_64-1.log\nfile read /l/x86_64-2.log\n"
+	  "file read /l/x86_64-3.log\n", 3, false, "/l/x86_64-\\$.log" },
+	{ "a name seen in two domains is suggested once",
+	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
+	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
+	  3, false, "/l/x.\\$" },
+};
+
+#define S "use_profile 1\n\n"
+/* sshd: by an init script through start-stop-daemon (which starts cron
+ * for another script: a helper), by env, and by itself at a reload;
+ * sendmail: run by cron for its mail, and by a shell older than the log;
+ * service: starts init scripts through env. */
+static const char services[] =
+	"<kernel> /etc/init.d/ssh\n" S "file execute /sbin/start-stop-daemon\n\n"
+	"<kernel> /etc/init.d/ssh /sbin/start-stop-daemon\n" S
+	"file execute /usr/sbin/sshd\n\n"
+	"<kernel> /etc/init.d/ssh /sbin/start-stop-daemon /usr/sbin/sshd\n" S
+	"file execute /usr/sbin/sshd\n\n"
+	"<kernel> /etc/init.d/ssh /sbin/start-stop-daemon /usr/sbin/sshd /usr/sbin/sshd\n" S
+	"file execute /usr/bin/bash\n\n"
+	"<kernel> /etc/init.d/cron\n" S "file execute /sbin/start-stop-daemon\n\n"
+	"<kernel> /etc/init.d/cron /sbin/start-stop-daemon\n" S
+	"file execute /usr/sbin/cron\n\n"
+	"<kernel> /etc/init.d/cron /sbin/start-stop-daemon /usr/sbin/cron\n" S
+	"file execute /usr/sbin/sendmail\nfile execute /usr/bin/sh\n\n"
+	"<kernel> /etc/init.d/cron /sbin/start-stop-daemon /usr/sbin/cron /usr/sbin/sendmail\n" S
+	"file execute /usr/sbin/postdrop\n\n"
+	"<kernel> /usr/sbin/sendmail\n" S "file execute /usr/sbin/postdrop\n\n"
+	"<kernel> /usr/bin/env\n" S "file execute /usr/sbin/sshd\n\n"
+	"<kernel> /usr/bin/env /usr/sbin/sshd\n" S "file read /etc/ssh/moduli\n\n"
+	"<kernel> /usr/sbin/service\n" S "file execute /usr/bin/env\n\n"
+	"<kernel> /usr/sbin/service /usr/bin/env\n" S
+	"file execute /etc/init.d/cron\n\n";
+
+static struct hm_model *parse(const char *text)
+{
+	struct hm_model *m = hm_model_new();
+
+	assert_non_null(m);
+	assert_int_equal(hm_policy_parse_domain(m, text, strlen(text),
+						HM_DIALECT_26, "t", NULL), 0);
+	hm_model_relink(m);
+	return m;
+}
+
+/* The suggestions as text: replacements, or "init PROGRAM". */
+static char *suggest(const char *policy, size_t min, bool gone)
+{
+	struct hm_patternize_opts o = { .min_names = min, .check_fs = gone,
+					.fs_root = "/nonexistent-histmac" };
+	struct hm_model *m = parse(policy);
+	struct hm_suggestion *s = NULL;
+	char *out = NULL;
+	size_t n, len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	assert_int_equal(hm_patternize_suggest(m, &o, &s, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s%s", i ? "\n" : "",
+			s[i].type == HM_SUGGEST_REWRITE ? "" : "init ",
+			s[i].type == HM_SUGGEST_REWRITE ? s[i].replacement :
+							  s[i].program->str);
+	fclose(f);
+	hm_suggestions_free(s, n);
+	hm_model_free(m);
+	return out;
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = suggest(cases[i].policy, cases[i].min,
+				    cases[i].gone);
+
+		if (strcmp(got, cases[i].want))
+			fail_msg("%s: got '%s', want '%s'", cases[i].what, got,
+				 cases[i].want);
+		free(got);
+	}
+}
+
+static void test_service_roots(void **state)
+{
+	char *got = suggest(services, 3, false);
+
+	(void)state;
+	assert_string_equal(got, "init /usr/sbin/sshd");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_service_roots),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
