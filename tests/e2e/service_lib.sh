@@ -47,6 +47,8 @@
 #                           and check's for the same period, limited to
 #                           what fanotify sees (opens and execs of files
 #                           under the marks), differ by at most 5 %
+#   hm_svc_listen BIN PORT  the place the attacks connect out to: BIN (a
+#                           built tcp_listen.c) on PORT, stopped at exit
 #   hm_svc_backup FILE...   put FILE back as it is now at exit (or remove
 #                           it when it does not exist now)
 
@@ -177,6 +179,14 @@ hm_svc_backup() {
 # "DOMAIN<TAB>file PERM PATH" lines on stdin, PATH under one of the marks
 # ($1, space separated), one line per permission fanotify asks about
 # (opens for read, write, append; execs), sorted, unique.
+hm_svc_listen() {
+	local pid
+	# without the audit lock's fd: a killed test leaves no holder behind
+	"$1" "$2" >/dev/null 9>&- &
+	pid=$!
+	hm_on_exit "hm_stop_pid $pid"
+}
+
 _hm_svc_norm() {
 	sed 's/ exec\.realpath=.*//' |
 		awk -F'\t' -v marks="$1" '

@@ -39,9 +39,7 @@ echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/secret/id_ed25519"
 chmod 644 "$S/secret/id_ed25519"	# readable by mistake: the read is the attack
 cc -O2 -o "$S/tools/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
 chown -R hm-cron "$S/jobs" "$S/spool" "$S/done" "$S/out" "$S/backup"
-"$S/tools/tcp_listen" 8099 >/dev/null 9>&- &
-listener=$!
-hm_on_exit "hm_stop_pid $listener"
+hm_svc_listen "$S/tools/tcp_listen" 8099
 
 svc_cleanup() {
 	crontab -u hm-cron -r 2>/dev/null

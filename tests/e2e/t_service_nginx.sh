@@ -44,9 +44,7 @@ hm_on_exit "rm -f /var/log/nginx/histmac-e2e.*"
 nginx -t -q || hm_fail "nginx rejects the e2e site"
 
 cc -O2 -o "$HM_TMP/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
-"$HM_TMP/tcp_listen" 8099 >/dev/null 9>&- &
-listener=$!
-hm_on_exit "hm_stop_pid $listener"
+hm_svc_listen "$HM_TMP/tcp_listen" 8099
 
 # Whatever happens, nothing of ours stays running.
 svc_cleanup() {

@@ -32,9 +32,7 @@ echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/home/.ssh/id_ed25519"
 chmod 600 "$S/home/.ssh/id_ed25519"
 cc -O2 -o "$S/tools/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
 chown -R hm-mail:hm-mail "$S/home"
-"$S/tools/tcp_listen" 8099 >/dev/null 9>&- &
-listener=$!
-hm_on_exit "hm_stop_pid $listener"
+hm_svc_listen "$S/tools/tcp_listen" 8099
 hm_on_exit "/etc/init.d/postfix stop >/dev/null 2>&1"
 
 cycle=". '$D/cycle.sh'"

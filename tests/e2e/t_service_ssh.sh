@@ -35,9 +35,7 @@ ssh-keygen -q -t ed25519 -N '' -f "$S/home/.ssh/id_ed25519"
 cp /etc/skel/.profile /etc/skel/.bashrc "$S/home/"
 chown -R hm-ssh:hm-ssh "$S/home"
 chmod 700 "$S/home/.ssh"
-"$S/tools/tcp_listen" 8099 >/dev/null 9>&- &
-listener=$!
-hm_on_exit "hm_stop_pid $listener"
+hm_svc_listen "$S/tools/tcp_listen" 8099
 hm_on_exit "/etc/init.d/ssh stop >/dev/null 2>&1"
 
 cycle=". '$HM_SRC/tests/e2e/service/ssh/cycle.sh'"
