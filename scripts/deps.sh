@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages histmac needs, only those that are missing.
-# usage: scripts/deps.sh build|test|vm|bench...
+# usage: scripts/deps.sh build|test|vm|bench|services...
 # One list per purpose; `make demo` asks for build, `make test` for test.
 set -eu
 
@@ -15,6 +15,10 @@ test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	chromium curl apache2 iproute2 procps psmisc jq nodejs time
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3"
 bench="$test hyperfine laurel fapolicyd time"
+# services: the real services of the per-service e2e tests
+# (tests/e2e/t_service_*.sh), started by their init scripts.
+services="$test nginx fcgiwrap spawn-fcgi logrotate cron openssh-server
+	openssh-client postfix bsd-mailx"
 
 want=""
 for set in "$@"; do
@@ -23,7 +27,8 @@ for set in "$@"; do
 	test) want="$want $test" ;;
 	vm) want="$want $vm" ;;
 	bench) want="$want $bench" ;;
-	*) echo "deps.sh: unknown set '$set' (build, test, vm, bench)" >&2; exit 2 ;;
+	services) want="$want $services" ;;
+	*) echo "deps.sh: unknown set '$set' (build, test, vm, bench, services)" >&2; exit 2 ;;
 	esac
 done
 
