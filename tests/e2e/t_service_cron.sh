@@ -17,7 +17,7 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need cron crontab run-parts postfix mail curl cc useradd userdel
+hm_need cron crontab run-parts postfix mail curl useradd userdel
 [ -x /etc/init.d/cron ] && [ -x /etc/init.d/postfix ] ||
 	hm_skip "cron or postfix is not installed (scripts/deps.sh services)"
 hm_svc_begin
@@ -37,7 +37,7 @@ cp "$D/report" "$D/backup" "$D/cleanup" "$S/jobs/"
 cp "$D/crontab" "$S/crontab"
 echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/secret/id_ed25519"
 chmod 644 "$S/secret/id_ed25519"	# readable by mistake: the read is the attack
-cc -O2 -o "$S/tools/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
+hm_e2e_install tcp_listen "$S/tools/tcp_listen"
 chown -R hm-cron "$S/jobs" "$S/spool" "$S/done" "$S/out" "$S/backup"
 hm_svc_listen "$S/tools/tcp_listen" 8099
 

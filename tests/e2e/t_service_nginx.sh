@@ -12,7 +12,7 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need nginx curl logrotate cc setsid
+hm_need nginx curl logrotate setsid
 [ -x /etc/init.d/nginx ] && [ -x /etc/init.d/fcgiwrap ] ||
 	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
 # the audit lock first: it keeps the per-service tests (which share
@@ -43,7 +43,7 @@ cp "$D/site.conf" /etc/nginx/sites-enabled/histmac-e2e
 hm_on_exit "rm -f /var/log/nginx/histmac-e2e.*"
 nginx -t -q || hm_fail "nginx rejects the e2e site"
 
-cc -O2 -o "$HM_TMP/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
+hm_e2e_install tcp_listen "$HM_TMP/tcp_listen"
 hm_svc_listen "$HM_TMP/tcp_listen" 8099
 
 # Whatever happens, nothing of ours stays running.

@@ -14,7 +14,7 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need postfix sendmail mail curl cc useradd userdel
+hm_need postfix sendmail mail curl useradd userdel
 [ -x /etc/init.d/postfix ] || hm_skip "postfix is not installed (scripts/deps.sh services)"
 hm_svc_begin
 ! pgrep -x master >/dev/null || hm_skip "a postfix master is already running; not touching it"
@@ -30,7 +30,7 @@ cp "$D/filter" "$S/home/filter"
 echo "\"|$S/home/filter\"" >"$S/home/.forward"
 echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/home/.ssh/id_ed25519"
 chmod 600 "$S/home/.ssh/id_ed25519"
-cc -O2 -o "$S/tools/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
+hm_e2e_install tcp_listen "$S/tools/tcp_listen"
 chown -R hm-mail:hm-mail "$S/home"
 hm_svc_listen "$S/tools/tcp_listen" 8099
 hm_on_exit "/etc/init.d/postfix stop >/dev/null 2>&1"

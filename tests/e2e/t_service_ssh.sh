@@ -13,7 +13,7 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need sshd ssh scp sftp ssh-keygen crontab curl cc useradd userdel
+hm_need sshd ssh scp sftp ssh-keygen crontab curl useradd userdel
 [ -x /etc/init.d/ssh ] || hm_skip "openssh-server is not installed (scripts/deps.sh services)"
 hm_svc_begin
 ! pgrep -x sshd >/dev/null || hm_skip "an sshd is already running; not touching it"
@@ -25,7 +25,7 @@ hm_svc_tmpfs "$S"
 useradd -u 4261 -M -d "$S/home" -s /bin/bash hm-ssh
 hm_on_exit "userdel hm-ssh; rm -f /var/mail/hm-ssh /var/spool/cron/crontabs/hm-ssh"
 mkdir -p "$S/home/.ssh" "$S/tools"
-cc -O2 -o "$S/tools/tcp_listen" "$HM_SRC/tests/e2e/tcp_listen.c" || hm_fail "cannot build tcp_listen.c"
+hm_e2e_install tcp_listen "$S/tools/tcp_listen"
 export HM_SSH_DIR=$HM_TMP/client
 mkdir -p "$HM_SSH_DIR"
 ssh-keygen -q -t ed25519 -N '' -f "$HM_SSH_DIR/id"
