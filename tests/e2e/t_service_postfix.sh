@@ -15,7 +15,7 @@ set -eu
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
 hm_need postfix sendmail mail curl useradd userdel
-[ -x /etc/init.d/postfix ] || hm_skip "postfix is not installed (scripts/deps.sh services)"
+[ -x /etc/init.d/postfix ] || hm_skip "postfix is not installed (scripts/deps.sh test)"
 hm_svc_begin
 ! pgrep -x master >/dev/null || hm_skip "a postfix master is already running; not touching it"
 ! getent passwd hm-mail >/dev/null || hm_fail "a user hm-mail exists already"

@@ -14,7 +14,7 @@ set -eu
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
 hm_need sshd ssh scp sftp ssh-keygen crontab curl useradd userdel
-[ -x /etc/init.d/ssh ] || hm_skip "openssh-server is not installed (scripts/deps.sh services)"
+[ -x /etc/init.d/ssh ] || hm_skip "openssh-server is not installed (scripts/deps.sh test)"
 hm_svc_begin
 ! pgrep -x sshd >/dev/null || hm_skip "an sshd is already running; not touching it"
 ! getent passwd hm-ssh >/dev/null || hm_fail "a user hm-ssh exists already"
