@@ -818,8 +818,10 @@ int hm_patternize_suggest(const struct hm_model *m,
 		*n = 0;
 		return r;
 	}
-	qsort(v, *n, sizeof(*v), cmp_suggestion);
-	*n = drop_repeats(v, *n);
+	if (*n) {	/* v is NULL when nothing was suggested */
+		qsort(v, *n, sizeof(*v), cmp_suggestion);
+		*n = drop_repeats(v, *n);
+	}
 	*out = v;
 	return 0;
 }
