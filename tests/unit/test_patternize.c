@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "policy_fixture.h"
+
 #include "histmac/patternize.h"
 #include "histmac/policy_io.h"
 
@@ -86,17 +88,6 @@ static const char services[] =
 	"<kernel> /usr/sbin/service\n" S "file execute /usr/bin/env\n\n"
 	"<kernel> /usr/sbin/service /usr/bin/env\n" S
 	"file execute /etc/init.d/cron\n\n";
-
-static struct hm_model *parse(const char *text)
-{
-	struct hm_model *m = hm_model_new();
-
-	assert_non_null(m);
-	assert_int_equal(hm_policy_parse_domain(m, text, strlen(text),
-						HM_DIALECT_26, "t", NULL), 0);
-	hm_model_relink(m);
-	return m;
-}
 
 /* The suggestions as text: replacements, or "init PROGRAM". */
 static char *suggest(const char *policy, size_t min, bool gone)

@@ -15,21 +15,12 @@
 
 #include <cmocka.h>
 
+#include "policy_fixture.h"
+
 #include "histmac/history.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
 #include "histmac/rebase.h"
-
-static struct hm_model *parse(const char *text)
-{
-	struct hm_model *m = hm_model_new();
-
-	assert_non_null(m);
-	assert_int_equal(hm_policy_parse_domain(m, text, strlen(text),
-						HM_DIALECT_26, "t", NULL), 0);
-	hm_model_relink(m);
-	return m;
-}
 
 /* The domain policy without its header line, for comparison. */
 static char *text(const struct hm_model *m)
