@@ -68,7 +68,7 @@ hm_svc_begin() {
 hm_svc_run() {
 	local auid=$1 cmd=$2 out=$3 rc=0
 	hm_audit_marker >/dev/null
-	HM_AUDIT_OFFSET=$(stat -c %s "$HM_AUDIT_LOG")
+	hm_audit_from_now
 	# the uid is set before the shell's exec, so that exec is in the trail
 	# too: learn then roots the run where the enforcer does (a process
 	# it saw exec with unobserved history), not one level below
