@@ -473,10 +473,18 @@ hm_daemon_stamps() {
 		sed -n 's/.*msg=audit(\([0-9.]*\):\([0-9]*\)).*/\1 \2/p' >"$1"
 }
 
-# Serial of the event that carries marker $1 (from hm_audit_marker).
+# Serial of the event that carries marker $1 (from hm_audit_marker, so
+# it is in the log).  Asked again when not found: a rotation between the
+# list of files and their read moves it to a file not in the list.
 hm_marker_serial() {
-	hm_audit_all_files | xargs grep -a -h "text=$1 " 2>/dev/null | head -n 1 |
-		sed -n 's/.*msg=audit([0-9.]*:\([0-9]*\)).*/\1/p'
+	local try s
+	for try in 1 2 3 4 5; do
+		s=$(hm_audit_all_files | xargs grep -a -h "text=$1 " 2>/dev/null |
+			head -n 1 | sed -n 's/.*msg=audit([0-9.]*:\([0-9]*\)).*/\1/p')
+		[ -n "$s" ] && { echo "$s"; return 0; }
+		sleep 0.2
+	done
+	hm_fail "marker $1 not found in the log's files (rotated away?)"
 }
 
 # hm_expect FILE KIND PATH1 PATH2 REGEX: `histmac events` TSV output FILE
