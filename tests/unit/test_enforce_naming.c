@@ -39,18 +39,31 @@ static void put(const char *path, const char *text, mode_t mode)
 }
 
 /* Wait until @pid runs @want (its exe link), up to 5 s. */
-static bool runs(pid_t pid, const char *want)
+/* Has @pid exec'd @want, with its command name @comm?  The kernel sets
+ * the exe link before the command name, and the naming reads both. */
+static bool runs(pid_t pid, const char *want, const char *comm)
 {
 	char link[64], have[PATH_MAX];
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	for (int i = 0; i < 500; i++) {
-		ssize_t n = readlink(link, have, sizeof(have) - 1);
+		ssize_t n;
+		FILE *f;
 
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		n = readlink(link, have, sizeof(have) - 1);
 		if (n > 0) {
 			have[n] = '\0';
-			if (!strcmp(have, want))
-				return true;
+			snprintf(link, sizeof(link), "/proc/%d/comm", (int)pid);
+			f = fopen(link, "r");
+			if (f && fgets(have + n + 1, (int)(sizeof(have) - n - 1), f)) {
+				have[n + 1 + strcspn(have + n + 1, "\n")] = '\0';
+				if (!strcmp(have, want) && !strcmp(have + n + 1, comm)) {
+					fclose(f);
+					return true;
+				}
+			}
+			if (f)
+				fclose(f);
 		}
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 	}
@@ -88,7 +101,7 @@ static void test_script_name(void **state)
 		_exit(127);
 	}
 	close(fds[0]);
-	assert_true(runs(pid, sh));
+	assert_true(runs(pid, sh, "s.sh"));
 	hm_encode(enc, sh, strlen(sh));
 	n = hm_exec_name(NULL, pid, enc, strlen(enc), name, sizeof(name),
 			 &script);
@@ -141,7 +154,7 @@ static void test_program_name(void **state)
 		execl("/bin/sleep", "sleep", "5", (char *)NULL);
 		_exit(127);
 	}
-	assert_true(runs(pid, sleep_real));
+	assert_true(runs(pid, sleep_real, "sleep"));
 	hm_encode(enc, sleep_real, strlen(sleep_real));
 	n = hm_exec_name(d, pid, enc, strlen(enc), name, sizeof(name),
 			 &script);
