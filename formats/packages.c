@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/owners.h"
 #include "histmac/packages.h"
 #include "tomoyo_private.h"
 
@@ -153,9 +154,22 @@ static int read_lists(struct lookup *L, const char *root)
 	return r;
 }
 
+/* An owned path by its package's name, to find it from a stanza. */
+struct by_pkg {
+	const char *pkg;
+	size_t i;
+};
+
+static int cmp_by_pkg(const void *a, const void *b)
+{
+	return strcmp(((const struct by_pkg *)a)->pkg,
+		      ((const struct by_pkg *)b)->pkg);
+}
+
 /* Versions from status: the stanza of each package found, if installed. */
 struct stanza {
 	struct lookup *L;
+	struct by_pkg *v;	/* the owned paths, sorted by package */
 	size_t n;
 	char pkg[256], ver[256];
 	bool installed;
@@ -163,14 +177,19 @@ struct stanza {
 
 static int end_stanza(struct stanza *s)
 {
+	struct by_pkg key = { s->pkg, 0 }, *w = NULL;
 	struct lookup *L = s->L;
 	int r = 0;
 
-	for (size_t i = 0; s->installed && *s->pkg && *s->ver && i < s->n; i++) {
-		if (!L->pkg[i] || strcmp(L->pkg[i], s->pkg) || L->ver[i])
-			continue;
-		L->ver[i] = strdup(s->ver);
-		if (!L->ver[i])
+	if (s->installed && *s->pkg && *s->ver)
+		w = bsearch(&key, s->v, s->n, sizeof(*s->v), cmp_by_pkg);
+	while (w && w > s->v && !cmp_by_pkg(w - 1, &key))
+		w--;
+	for (; w && !r && w < s->v + s->n && !cmp_by_pkg(w, &key); w++) {
+		if (L->ver[w->i])
+			continue;	/* the first stanza's */
+		L->ver[w->i] = strdup(s->ver);
+		if (!L->ver[w->i])
 			r = -ENOMEM;
 	}
 	s->pkg[0] = s->ver[0] = '\0';
@@ -193,15 +212,24 @@ static int status_line(char *line, size_t n, void *arg)
 
 static int read_status(struct lookup *L, const char *root, size_t n)
 {
-	struct stanza s = { .L = L, .n = n };
+	struct stanza s = { .L = L, .v = calloc(n + 1, sizeof(*s.v)) };
 	char *dir = NULL;
-	int r;
+	int r = s.v ? 0 : -ENOMEM;
 
-	if (asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
-		return -ENOMEM;
-	r = each_line(dir, "status", status_line, &s);
+	for (size_t i = 0; !r && i < n; i++)
+		if (L->pkg[i])
+			s.v[s.n++] = (struct by_pkg){ L->pkg[i], i };
+	if (s.n > 1)
+		qsort(s.v, s.n, sizeof(*s.v), cmp_by_pkg);
+	if (!r && asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
+		r = -ENOMEM;
+	if (!r)
+		r = each_line(dir, "status", status_line, &s);
+	if (!r)
+		r = end_stanza(&s);	/* the last needs no blank line */
 	free(dir);
-	return r ? r : end_stanza(&s);	/* the last needs no blank line */
+	free(s.v);
+	return r;
 }
 
 int hm_packages_owners(const char *root, const char *const *paths, size_t n,
@@ -247,57 +275,120 @@ const char *hm_domain_program(const struct hm_domain *d, size_t *len)
 	return sp + 1;
 }
 
-int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
-		     hm_package_fn fn, void *arg)
-{
-	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
-	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
-	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
-	int r = paths && pkg && ver ? 0 : -ENOMEM;
+/*
+ * The owners of the programs of @m's domains (only those with a package
+ * stamp when @stamped), at [0, n_domains), and of @files after them, in
+ * one pass over the database.  @q's arrays are calloc'd; owners_free().
+ */
+struct owners {
+	size_t n;
+	char **paths, **pkg, **ver;
+};
 
+static void owners_free(struct owners *q)
+{
+	for (size_t i = 0; q->paths && q->pkg && q->ver && i < q->n; i++) {
+		free(q->paths[i]);
+		free(q->pkg[i]);
+		free(q->ver[i]);
+	}
+	free(q->paths);
+	free(q->pkg);
+	free(q->ver);
+}
+
+static int owners_of(struct hm_model *m, const char *root, bool stamped,
+		     const struct hm_name *const *files, size_t n_files,
+		     struct owners *q)
+{
+	int r;
+
+	q->n = m->n_domains + n_files;
+	q->paths = calloc(q->n + 1, sizeof(*q->paths));
+	q->pkg = calloc(q->n + 1, sizeof(*q->pkg));
+	q->ver = calloc(q->n + 1, sizeof(*q->ver));
+	r = q->paths && q->pkg && q->ver ? 0 : -ENOMEM;
 	for (size_t i = 0; !r && i < m->n_domains; i++) {
 		size_t len;
 		const char *p = hm_domain_program(m->domains[i], &len);
 
 		if (p && *p == '/' && (!stamped || m->domains[i]->package) &&
-		    !(paths[i] = strndup(p, len)))
+		    !(q->paths[i] = strndup(p, len)))
 			r = -ENOMEM;
 	}
+	for (size_t i = 0; !r && i < n_files; i++)
+		if (!(q->paths[m->n_domains + i] = strdup(files[i]->str)))
+			r = -ENOMEM;
 	if (!r)
-		r = hm_packages_owners(root, (const char *const *)paths,
-				       m->n_domains, pkg, ver);
-	for (size_t i = 0; !r && i < m->n_domains; i++)
-		if (paths[i])
-			r = fn(m, m->domains[i], pkg[i], ver[i], arg);
-	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
-		free(paths[i]);
-		free(pkg[i]);
-		free(ver[i]);
-	}
-	free(paths);
-	free(pkg);
-	free(ver);
+		r = hm_packages_owners(root, (const char *const *)q->paths,
+				       q->n, q->pkg, q->ver);
 	return r;
 }
 
-static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
-		 const char *ver, void *arg)
+int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
+		     hm_package_fn fn, void *arg)
 {
-	(void)arg;
-	d->package = d->package_version = NULL;
-	if (!pkg)
-		return 0;
-	if (hm_model_intern(m, pkg, strlen(pkg), &d->package) < 0 ||
-	    hm_model_intern(m, ver, strlen(ver), &d->package_version) < 0)
+	struct owners q = { 0 };
+	int r = owners_of(m, root, stamped, NULL, 0, &q);
+
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		if (q.paths[i])
+			r = fn(m, m->domains[i], q.pkg[i], q.ver[i], arg);
+	owners_free(&q);
+	return r;
+}
+
+/* Interned copies of @pkg and @ver (both or neither). */
+static int intern2(struct hm_model *m, const char *pkg, const char *ver,
+		   const struct hm_name **p, const struct hm_name **v)
+{
+	if (hm_model_intern(m, pkg, strlen(pkg), p) < 0 ||
+	    hm_model_intern(m, ver, strlen(ver), v) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
+static int stamp(struct hm_model *m, const struct owners *q,
+		 const struct hm_name *const *files)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < q->n; i++) {
+		const struct hm_name *p, *v;
+
+		if (!q->pkg[i])
+			continue;
+		r = intern2(m, q->pkg[i], q->ver[i], &p, &v);
+		if (r)
+			break;
+		if (i < m->n_domains) {
+			m->domains[i]->package = p;
+			m->domains[i]->package_version = v;
+		} else {
+			r = hm_owner_set(m, files[i - m->n_domains], p, v);
+		}
+	}
+	return r;
+}
+
 int hm_packages_stamp(struct hm_model *m, const char *root)
 {
+	const struct hm_name **files = NULL;
+	struct owners q = { 0 };
+	size_t n = 0;
+	int r;
+
 	/* a domain whose program is not absolute (or no longer owned)
-	 * keeps no stamp */
+	 * keeps no stamp, nor a file no package owns now */
 	for (size_t i = 0; i < m->n_domains; i++)
 		m->domains[i]->package = m->domains[i]->package_version = NULL;
-	return hm_packages_each(m, root, false, stamp, NULL);
+	hm_owners_clear(m);
+	r = hm_model_files(m, &files, &n);
+	if (!r)
+		r = owners_of(m, root, false, files, n, &q);
+	if (!r)
+		r = stamp(m, &q, files);
+	owners_free(&q);
+	free(files);
+	return r;
 }

@@ -467,6 +467,8 @@ extern const char *const hm_dialect_names[HM_DIALECT_MAX];
 
 /* ------------------------------------------------------------------ model */
 
+struct hm_owners;
+
 /*
  * struct hm_model - a whole policy.  Fields are public for reading;
  * change it only through the functions below.
@@ -488,6 +490,7 @@ struct hm_model {
 	uint32_t max_learning_entry;	/* per domain; 0 = unlimited */
 	char *path_note;		/* how paths were canonicalised, or NULL */
 	struct hm_learned *learned;	/* per-node marks (learned.h) */
+	struct hm_owners *owners;	/* files' packages (owners.h) */
 };
 
 /**
