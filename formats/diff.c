@@ -200,14 +200,23 @@ static char *group_text(const struct hm_name *pa, const struct hm_name *va,
 	return g.s;
 }
 
-/* The group of a domain's own changes: its program's package stamps. */
-static char *domain_group(const struct hm_domain *da,
+/* The group of a domain's own changes: its program's package stamps; a
+ * side without one (the domain is new, say) takes that package's version
+ * there, so a program an upgrade added is in the upgrade's block. */
+static char *domain_group(const struct hm_model *a, const struct hm_model *b,
+			  const struct hm_domain *da,
 			  const struct hm_domain *db)
 {
-	return group_text(da ? da->package : NULL,
-			  da ? da->package_version : NULL,
-			  db ? db->package : NULL,
-			  db ? db->package_version : NULL);
+	const struct hm_name *pa = da ? da->package : NULL;
+	const struct hm_name *va = pa ? da->package_version : NULL;
+	const struct hm_name *pb = db ? db->package : NULL;
+	const struct hm_name *vb = pb ? db->package_version : NULL;
+
+	if (!pa && pb && (va = hm_owner_version(a, pb)))
+		pa = pb;
+	if (!pb && pa && (vb = hm_owner_version(b, pa)))
+		pb = pa;
+	return group_text(pa, va, pb, vb);
 }
 
 /* The group of an entry whose file package @pkg owns: @pkg's versions in
@@ -311,7 +320,7 @@ static int diff_domain(struct changes *cs, bool *any,
 	const struct hm_domain *da = find(a, name);
 	const struct hm_domain *db = find(b, name);
 	struct lines la = { 0 }, lb = { 0 };
-	char *dgroup = domain_group(da, db);
+	char *dgroup = domain_group(a, b, da, db);
 	int r = 0;
 
 	*any |= dgroup != NULL;

@@ -26,6 +26,7 @@
 #include "histmac/check_result.h"
 #include "histmac/exporter.h"
 #include "histmac/history.h"
+#include "histmac/owners.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
@@ -231,6 +232,23 @@ static void test_policy_load(void **state)
 	every_allocation("load policy-modern-18 (1.8)", op_load, &modern);
 }
 
+/* Every file the entries name owned by one of two packages ("object"
+ * lines). */
+static void own_files(struct hm_model *m)
+{
+	const struct hm_name **v = NULL, *p[2], *ver;
+	size_t n = 0;
+
+	assert_int_equal(hm_model_files(m, &v, &n), 0);
+	assert_true(n > 1);
+	assert_int_equal(hm_model_intern(m, "p0", 2, &p[0]), 0);
+	assert_int_equal(hm_model_intern(m, "p1", 2, &p[1]), 0);
+	assert_int_equal(hm_model_intern(m, "1.0-1", 5, &ver), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(hm_owner_set(m, v[i], p[i % 2], ver), 0);
+	free(v);
+}
+
 /* A policy saved with stamps on every entry: its histmac_entries.conf is
  * read back under every failed allocation too. */
 static void test_history_load(void **state)
@@ -254,6 +272,7 @@ static void test_history_load(void **state)
 		for (struct hm_acl_head *e = m->domains[i]->acl; e; e = e->next)
 			e->hist = (struct hm_acl_hist){ t, t + 1, 2, t + 2 }, t++;
 	}
+	own_files(m);
 	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_18, 0, NULL), 0);
 	hm_model_free(m);
 	every_allocation("load a policy with histmac_entries.conf", op_load,
