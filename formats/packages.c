@@ -20,12 +20,23 @@
 struct want {
 	char *path;		/* as dpkg may list it */
 	size_t i;		/* index in the caller's arrays */
+	const char *only;	/* the one package whose file this is */
+	const char *except;	/* a package whose file this is not */
+};
+
+/* A dpkg-divert: @by's @from stays, every other package's goes to @to
+ * (@by ":" for the administrator's own file at @from). */
+struct divert {
+	char *from, *to, *by;
 };
 
 struct lookup {
 	struct want *w;
 	size_t n, cap;
 	char **pkg, **ver;
+	struct divert *d;	/* from ROOT/var/lib/dpkg/diversions */
+	size_t n_d, cap_d;
+	struct divert **by_to;	/* @d sorted by @to; @d by @from */
 };
 
 static int cmp_want(const void *a, const void *b)
@@ -34,7 +45,8 @@ static int cmp_want(const void *a, const void *b)
 		      ((const struct want *)b)->path);
 }
 
-static int want(struct lookup *L, char *path, size_t i)
+static int want(struct lookup *L, char *path, size_t i, const char *only,
+		const char *except)
 {
 	if (!path)
 		return -ENOMEM;
@@ -42,8 +54,48 @@ static int want(struct lookup *L, char *path, size_t i)
 		free(path);
 		return -ENOMEM;
 	}
-	L->w[L->n++] = (struct want){ path, i };
+	L->w[L->n++] = (struct want){ path, i, only, except };
 	return 0;
+}
+
+static int cmp_from(const void *a, const void *b)
+{
+	return strcmp(((const struct divert *)a)->from,
+		      ((const struct divert *)b)->from);
+}
+
+static int cmp_to(const void *a, const void *b)
+{
+	return strcmp((*(struct divert *const *)a)->to,
+		      (*(struct divert *const *)b)->to);
+}
+
+/*
+ * @p, a name the file may have in the database: the package whose file
+ * is at @p is the diverting one when @p was diverted from, and another
+ * one's file is at @p when @p is where a diversion sent it (as `dpkg -S`
+ * says of both).  Takes @p.
+ */
+static int want_diverted(struct lookup *L, char *p, size_t i)
+{
+	struct divert key = { .from = p, .to = p }, *k = &key, *d, **t;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	d = L->n_d ? bsearch(&key, L->d, L->n_d, sizeof(*L->d), cmp_from) :
+		     NULL;
+	t = L->n_d ? bsearch(&k, L->by_to, L->n_d, sizeof(*L->by_to),
+			     cmp_to) : NULL;
+	if (t && (r = want(L, strdup((*t)->from), i, NULL, (*t)->by))) {
+		free(p);
+		return r;
+	}
+	if (d && !strcmp(d->by, ":")) {	/* the administrator's file */
+		free(p);
+		return 0;
+	}
+	return want(L, p, i, d ? d->by : NULL, NULL);
 }
 
 /* @p and its merged-/usr alias, if it has one. */
@@ -52,7 +104,7 @@ static int want_both(struct lookup *L, const char *p, size_t i)
 	static const char *const dirs[] = { "/bin/", "/sbin/", "/lib/",
 					    "/lib64/" };
 	char *alias = NULL;
-	int r = want(L, strdup(p), i);
+	int r = want_diverted(L, strdup(p), i);
 
 	for (size_t k = 0; !r && !alias && k < HM_ARRAY_SIZE(dirs); k++) {
 		size_t n = strlen(dirs[k]);
@@ -63,19 +115,24 @@ static int want_both(struct lookup *L, const char *p, size_t i)
 		    !strncmp(p + 4, dirs[k], n) && !(alias = strdup(p + 4)))
 			return -ENOMEM;
 	}
-	return r || !alias ? r : want(L, alias, i);
+	return r || !alias ? r : want_diverted(L, alias, i);
 }
 
-/* Caller's path @i is owned by the package of list file @file; of two
- * (a diverted file) the first by name, whatever order readdir gives. */
-static int owned_by(struct lookup *L, size_t i, const char *file, size_t flen)
+/* Caller's path @w->i is owned by the package of list file @file; of two
+ * (a file shipped twice) the first by name, whatever order readdir
+ * gives. */
+static int owned_by(struct lookup *L, const struct want *w, const char *file,
+		    size_t flen)
 {
 	size_t n = strcspn(file, ":");
 	char *p = strndup(file, n < flen ? n : flen);
+	size_t i = w->i;
 
 	if (!p)
 		return -ENOMEM;
-	if (L->pkg[i] && strcmp(p, L->pkg[i]) >= 0) {
+	if ((L->pkg[i] && strcmp(p, L->pkg[i]) >= 0) ||
+	    (w->only && strcmp(p, w->only)) ||
+	    (w->except && !strcmp(p, w->except))) {
 		free(p);
 		return 0;
 	}
@@ -127,7 +184,7 @@ static int list_line(char *line, size_t n, void *arg)
 	while (w && w > L->w && !cmp_want(w - 1, &key))
 		w--;	/* several domains run one program */
 	for (; w && w < L->w + L->n && !r && !cmp_want(w, &key); w++)
-		r = owned_by(L, w->i, a->file, strlen(a->file) - 5);
+		r = owned_by(L, w, a->file, strlen(a->file) - 5);
 	return r;
 }
 
@@ -232,6 +289,78 @@ static int read_status(struct lookup *L, const char *root, size_t n)
 	return r;
 }
 
+/* diversions: FROM, TO, PACKAGE lines.  A window of three lines that is
+ * not one (a line lost as too long) slides on by one, so one bad line
+ * costs no more than its own diversion. */
+struct div_arg {
+	struct lookup *L;
+	char *l[3];
+	int n;
+};
+
+static int div_line(char *line, size_t len, void *arg)
+{
+	struct div_arg *a = arg;
+	struct lookup *L = a->L;
+
+	if (!(a->l[a->n++] = strndup(line, len)))
+		return -ENOMEM;
+	if (a->n < 3)
+		return 0;
+	if (a->l[0][0] != '/' || a->l[1][0] != '/' || a->l[2][0] == '/') {
+		free(a->l[0]);
+		memmove(a->l, a->l + 1, 2 * sizeof(*a->l));
+		a->n = 2;
+		return 0;
+	}
+	a->n = 0;
+	if (HM_ARRAY_GROW(&L->d, &L->cap_d, L->n_d + 1)) {
+		for (int k = 0; k < 3; k++)
+			free(a->l[k]);
+		return -ENOMEM;
+	}
+	L->d[L->n_d++] = (struct divert){ a->l[0], a->l[1], a->l[2] };
+	return 0;
+}
+
+static int read_diversions(struct lookup *L, const char *root)
+{
+	struct div_arg a = { .L = L };
+	char *dir = NULL;
+	int r;
+
+	if (asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
+		return -ENOMEM;
+	r = each_line(dir, "diversions", div_line, &a);
+	free(dir);
+	for (int k = 0; k < a.n; k++)
+		free(a.l[k]);
+	if (r || !L->n_d)
+		return r;
+	L->by_to = calloc(L->n_d, sizeof(*L->by_to));
+	if (!L->by_to)
+		return -ENOMEM;
+	qsort(L->d, L->n_d, sizeof(*L->d), cmp_from);
+	for (size_t k = 0; k < L->n_d; k++)
+		L->by_to[k] = &L->d[k];
+	qsort(L->by_to, L->n_d, sizeof(*L->by_to), cmp_to);
+	return 0;
+}
+
+static void lookup_free(struct lookup *L)
+{
+	for (size_t i = 0; i < L->n; i++)
+		free(L->w[i].path);
+	free(L->w);
+	for (size_t k = 0; k < L->n_d; k++) {
+		free(L->d[k].from);
+		free(L->d[k].to);
+		free(L->d[k].by);
+	}
+	free(L->d);
+	free(L->by_to);
+}
+
 int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 		       char **pkg, char **ver)
 {
@@ -240,6 +369,7 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		pkg[i] = ver[i] = NULL;
+	r = read_diversions(&L, root);
 	for (size_t i = 0; !r && i < n; i++)
 		r = paths[i] ? want_both(&L, paths[i], i) : 0;
 	if (!r && L.n) {
@@ -248,9 +378,7 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 	}
 	if (!r && L.n)
 		r = read_status(&L, root, n);
-	for (size_t i = 0; i < L.n; i++)
-		free(L.w[i].path);
-	free(L.w);
+	lookup_free(&L);
 	for (size_t i = 0; i < n; i++) {	/* a package without a version
 						 * is not installed */
 		if (r || !ver[i]) {
