@@ -27,6 +27,7 @@
 #include "histmac/exporter.h"
 #include "histmac/history.h"
 #include "histmac/owners.h"
+#include "histmac/packages.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
@@ -249,6 +250,37 @@ static void own_files(struct hm_model *m)
 	free(v);
 }
 
+/* The owners of files in tests/data/dpkg: lists, status, diversions. */
+static int op_owners(const void *arg, char **out)
+{
+	static const char *const paths[] = {
+		"/usr/bin/a", "/bin/a", "/usr/lib/b.so", "/usr/bin/d",
+		"/usr/bin/x", "/usr/bin/x.a", "/etc/a.conf", "/etc/a.conf.dpkg",
+	};
+	char *pkg[HM_ARRAY_SIZE(paths)], *ver[HM_ARRAY_SIZE(paths)];
+	char text[512] = "";
+	int r = hm_packages_owners(arg, paths, HM_ARRAY_SIZE(paths), pkg, ver);
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(paths); i++) {
+		if (!r)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+				 "%s %s %s\n", paths[i], pkg[i] ? pkg[i] : "-",
+				 ver[i] ? ver[i] : "-");
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	if (!r)
+		*out = copy_result(text, strlen(text));
+	return r;
+}
+
+static void test_packages(void **state)
+{
+	(void)state;
+	every_allocation("owners from a dpkg database", op_owners,
+			 HM_SOURCE_DIR "/tests/data/dpkg");
+}
+
 /* A policy saved with stamps on every entry: its histmac_entries.conf is
  * read back under every failed allocation too. */
 static void test_history_load(void **state)
@@ -454,6 +486,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policy_load),
 		cmocka_unit_test(test_history_load),
+		cmocka_unit_test(test_packages),
 		cmocka_unit_test(test_xml_import),
 		cmocka_unit_test(test_check_json),
 		cmocka_unit_test(test_collector),
