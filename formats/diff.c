@@ -132,17 +132,16 @@ static const struct hm_domain *find(const struct hm_model *m,
 	return n ? hm_model_find_domain(m, n) : NULL;
 }
 
-/*
- * Lines only in @a with '-', only in @b with '+', after @header (written
- * once, before the first change, when not done yet).  Returns the count.
- */
-static size_t add_delta(struct hm_sbuf *out, const struct lines *a,
-			const struct lines *b, const char *header,
-			bool *header_done)
+/* @fn for each line only in @a ('-') or only in @b ('+'), in order; the
+ * first non-zero return stops the walk and is returned. */
+static int each_delta(const struct lines *a, const struct lines *b,
+		      int (*fn)(char sign, const struct line *l, void *arg),
+		      void *arg)
 {
-	size_t i = 0, j = 0, n = 0;
+	size_t i = 0, j = 0;
+	int r = 0;
 
-	while (i < a->n || j < b->n) {
+	while (!r && (i < a->n || j < b->n)) {
 		int c = i == a->n ? 1 : j == b->n ? -1 :
 			strcmp(a->v[i].s, b->v[j].s);
 
@@ -151,15 +150,25 @@ static size_t add_delta(struct hm_sbuf *out, const struct lines *a,
 			j++;
 			continue;
 		}
-		if (!*header_done && header) {
-			hm_sbuf_printf(out, "%s\n", header);
-			*header_done = true;
-		}
-		hm_sbuf_printf(out, "%c%s\n", c < 0 ? '-' : '+',
-			       c < 0 ? a->v[i++].s : b->v[j++].s);
-		n++;
+		r = c < 0 ? fn('-', &a->v[i++], arg) : fn('+', &b->v[j++], arg);
 	}
-	return n;
+	return r;
+}
+
+/* The exception policy's changes, printed under their header. */
+struct printed {
+	struct hm_sbuf *out;
+	size_t n;
+};
+
+static int print_delta(char sign, const struct line *l, void *arg)
+{
+	struct printed *p = arg;
+
+	if (!p->n++)
+		hm_sbuf_adds(p->out, "# exception policy\n");
+	hm_sbuf_printf(p->out, "%c%s\n", sign, l->s);
+	return 0;
 }
 
 /* "apache2 2.4.62-1" of a package and version, "-" for none. */
@@ -278,38 +287,25 @@ static int add_change(struct changes *cs, const char *group,
 	return 0;
 }
 
-/* The changes of one line list pair: a line's group is the package of its
- * file (in the policy it comes from) or else the domain's @dgroup. */
-static int line_changes(struct changes *cs, const struct hm_model *a,
-			const struct hm_model *b, const struct hm_name *name,
-			const struct lines *la, const struct lines *lb,
-			const char *dgroup)
+/* A domain's changed line: its group is the package of its file (in the
+ * policy it comes from) or else the domain's. */
+struct domain_delta {
+	struct changes *cs;
+	const struct hm_model *a, *b;
+	const struct hm_name *name;
+	const char *dgroup;
+};
+
+static int add_delta(char sign, const struct line *l, void *arg)
 {
-	size_t i = 0, j = 0;
-	int r = 0;
+	struct domain_delta *d = arg;
+	char *fg = l->pkg ? file_group(d->a, d->b, l->pkg) : NULL;
+	int r;
 
-	while (!r && (i < la->n || j < lb->n)) {
-		int c = i == la->n ? 1 : j == lb->n ? -1 :
-			strcmp(la->v[i].s, lb->v[j].s);
-		const struct line *l = c < 0 ? &la->v[i] : &lb->v[j];
-		char *fg;
-
-		if (!c) {
-			i++;
-			j++;
-			continue;
-		}
-		fg = l->pkg ? file_group(a, b, l->pkg) : NULL;
-		if (l->pkg && !fg)
-			return -ENOMEM;
-		r = add_change(cs, fg ? fg : dgroup, name, c < 0 ? '-' : '+',
-			       l->s, false);
-		free(fg);
-		if (c < 0)
-			i++;
-		else
-			j++;
-	}
+	if (l->pkg && !fg)
+		return -ENOMEM;
+	r = add_change(d->cs, fg ? fg : d->dgroup, d->name, sign, l->s, false);
+	free(fg);
 	return r;
 }
 
@@ -331,8 +327,11 @@ static int diff_domain(struct changes *cs, bool *any,
 	if (!r && (!da || !db))
 		r = add_change(cs, dgroup, name, da ? '-' : '+', name->str,
 			       true);
-	if (!r)
-		r = line_changes(cs, a, b, name, &la, &lb, dgroup);
+	if (!r) {
+		struct domain_delta dd = { cs, a, b, name, dgroup };
+
+		r = each_delta(&la, &lb, add_delta, &dd);
+	}
 	free(dgroup);
 	free_lines(&la);
 	free_lines(&lb);
@@ -451,7 +450,7 @@ int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 	size_t n;
 	const struct hm_name **names = all_names(a, b, &n);
 	struct lines ea = { 0 }, eb = { 0 };
-	bool done = false;
+	struct printed ex = { out, 0 };
 	int r = names ? 0 : -ENOMEM;
 
 	*changes = 0;
@@ -463,8 +462,8 @@ int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 	if (!r)
 		r = exception_lines(b, &eb);
 	if (!r)
-		*changes += add_delta(out, &ea, &eb, "# exception policy",
-				      &done);
+		r = each_delta(&ea, &eb, print_delta, &ex);
+	*changes += ex.n;
 	free_lines(&ea);
 	free_lines(&eb);
 	if (!r && out->oom)
