@@ -13,6 +13,7 @@
 
 #include "histmac/owners.h"
 #include "histmac/packages.h"
+#include "histmac/pattern.h"
 #include "tomoyo_private.h"
 
 #define DPKG_DIR "var/lib/dpkg"
@@ -425,6 +426,28 @@ static void owners_free(struct owners *q)
 	free(q->ver);
 }
 
+/* @s (a TOMOYO name, \040 for a space) as the bytes dpkg lists in *@out;
+ * NULL when it cannot be a listed name (a NUL, a bad escape).
+ * Returns: 0 or -ENOMEM. */
+static int raw_name(const char *s, size_t len, char **out)
+{
+	size_t n;
+
+	*out = NULL;
+	if (!memchr(s, '\\', len))
+		return (*out = strndup(s, len)) ? 0 : -ENOMEM;
+	*out = malloc(len + 1);
+	if (!*out)
+		return -ENOMEM;
+	if (hm_decode(*out, &n, s, len) || memchr(*out, '\0', n)) {
+		free(*out);
+		*out = NULL;
+		return 0;
+	}
+	(*out)[n] = '\0';
+	return 0;
+}
+
 static int owners_of(struct hm_model *m, const char *root, bool stamped,
 		     const struct hm_name *const *files, size_t n_files,
 		     struct owners *q)
@@ -440,13 +463,12 @@ static int owners_of(struct hm_model *m, const char *root, bool stamped,
 		size_t len;
 		const char *p = hm_domain_program(m->domains[i], &len);
 
-		if (p && *p == '/' && (!stamped || m->domains[i]->package) &&
-		    !(q->paths[i] = strndup(p, len)))
-			r = -ENOMEM;
+		if (p && *p == '/' && (!stamped || m->domains[i]->package))
+			r = raw_name(p, len, &q->paths[i]);
 	}
 	for (size_t i = 0; !r && i < n_files; i++)
-		if (!(q->paths[m->n_domains + i] = strdup(files[i]->str)))
-			r = -ENOMEM;
+		r = raw_name(files[i]->str, files[i]->len,
+			     &q->paths[m->n_domains + i]);
 	if (!r)
 		r = hm_packages_owners(root, (const char *const *)q->paths,
 				       q->n, q->pkg, q->ver);

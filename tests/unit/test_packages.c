@@ -5,7 +5,8 @@
  * versions, an ":arch" list, a merged-/usr alias, a package not installed, a file two packages ship
  * with a diversion (the diverting package's file stays, the other's is at
  * the new name), an administrator's diversion, and a diversions file
- * whose first line is not part of a triple.
+ * whose first line is not part of a triple; a policy stamped from it (a
+ * file named with a TOMOYO escape).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,7 +18,9 @@
 
 #include <cmocka.h>
 
+#include "histmac/owners.h"
 #include "histmac/packages.h"
+#include "policy_fixture.h"
 
 static const struct {
 	const char *path;
@@ -62,6 +65,43 @@ static void test_owners(void **state)
 	}
 }
 
+/* A policy stamped from the database: its domain's program, and its
+ * files by their TOMOYO names (\\040 is a space in the list). */
+static void test_stamp(void **state)
+{
+	struct hm_model *m = parse("<kernel> /usr/bin/a\nuse_profile 1\n"
+				   "file read /usr/share/a/two\\040words\n"
+				   "file read /usr/bin/x.a\n"
+				   "file read /usr/bin/d\n");
+	static const char *const owned[] = {
+		"/usr/share/a/two\\040words", "/usr/bin/x.a",
+	};
+	const struct hm_name *n;
+	struct hm_domain *d = NULL;
+
+	(void)state;
+	assert_int_equal(hm_packages_stamp(m, HM_SOURCE_DIR
+					   "/tests/data/dpkg"), 0);
+	assert_true(hm_model_domain(m, "<kernel> /usr/bin/a", 19, false,
+				    &d) >= 0);
+	assert_non_null(d);
+	assert_non_null(d->package);
+	assert_string_equal(d->package->str, "a");
+	assert_string_equal(d->package_version->str, "1.0-1");
+	for (size_t i = 0; i < HM_ARRAY_SIZE(owned); i++) {
+		const struct hm_owner *o;
+
+		assert_int_equal(hm_model_intern(m, owned[i], strlen(owned[i]),
+						 &n), 0);
+		o = hm_owner_of(m, n);
+		if (!o || strcmp(o->package->str, "a"))
+			fail_msg("%s: not a's", owned[i]);
+	}
+	assert_int_equal(hm_model_intern(m, "/usr/bin/d", 10, &n), 0);
+	assert_null(hm_owner_of(m, n));
+	hm_model_free(m);
+}
+
 /* No database (a foreign image): nothing owned, no error. */
 static void test_no_database(void **state)
 {
@@ -79,6 +119,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_owners),
+		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_no_database),
 	};
 
