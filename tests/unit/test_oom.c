@@ -274,11 +274,48 @@ static int op_owners(const void *arg, char **out)
 	return r;
 }
 
+/* A policy stamped from that database, and merged into an empty one:
+ * its histmac_entries.conf text (package and object lines). */
+static int op_stamp(const void *arg, char **out)
+{
+	static const char text[] = "<kernel> /usr/bin/a\nuse_profile 1\n"
+		"file read /usr/share/a/two\\040words\nfile read /usr/bin/x.a\n"
+		"file rename /usr/bin/x /usr/lib/b.so\n";
+	struct hm_model *m = hm_model_new(), *c = hm_model_new();
+	struct hm_file_out h = { 0 };
+	int r = m && c ? 0 : -ENOMEM;
+
+	if (!r)
+		r = hm_policy_parse_domain(m, text, sizeof(text) - 1,
+					   HM_DIALECT_26, "t", NULL);
+	if (!r)
+		r = hm_packages_stamp(m, arg);
+	if (!r && hm_model_merge(c, m) < 0)
+		r = -ENOMEM;
+	if (!r)
+		r = hm_history_text(c, &h);
+	if (!r)
+		*out = copy_result(h.text ? h.text : "", h.text ? h.len : 0);
+	free((char *)h.text);
+	hm_model_free(m);
+	hm_model_free(c);
+	return r;
+}
+
 static void test_packages(void **state)
 {
+	char *text = NULL;
+
 	(void)state;
 	every_allocation("owners from a dpkg database", op_owners,
 			 HM_SOURCE_DIR "/tests/data/dpkg");
+	every_allocation("stamp and merge a policy's packages", op_stamp,
+			 HM_SOURCE_DIR "/tests/data/dpkg");
+	assert_int_equal(op_stamp(HM_SOURCE_DIR "/tests/data/dpkg", &text), 0);
+	assert_non_null(strstr(text, "package a 1.0-1\n"));
+	assert_non_null(strstr(text, "object a 1.0-1 /usr/bin/x.a\n"));
+	assert_non_null(strstr(text, "object b 2:3 /usr/bin/x\n"));
+	free(text);
 }
 
 /* A policy saved with stamps on every entry: its histmac_entries.conf is
