@@ -488,7 +488,7 @@ static void on_tick(struct hm_enforcer *E, uint64_t now)
 	E->next_tick_ns = now + 1000000000ull;
 	hm_notify_watchdog();
 	hm_execs_expire(&E->execs, now);
-	if (E->live->dirty && E->o.save_interval &&
+	if (hm_live_unsaved(E->live) && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
 		    E->o.save_interval * 1000000000ull)
 		hm_live_save(E->live);
