@@ -200,21 +200,40 @@ static const char *utc(int64_t t, bool day, char *buf, size_t size)
 	return buf;
 }
 
-static void print_verdict(const struct hm_conv_domain *cd)
+/* " (N saves)" or ", N saves" after a quiet verdict, where the policy
+ * keeps its saves and the domain's last new entry is not in the last */
+static void print_quiet_saves(const struct hm_convergence *c,
+			      const struct hm_conv_domain *cd, bool inside)
+{
+	if (c->n_saves && cd->quiet_saves)
+		printf("%s%llu save%s%s", inside ? ", " : " (",
+		       (unsigned long long)cd->quiet_saves,
+		       plural(cd->quiet_saves), inside ? "" : ")");
+}
+
+static void print_verdict(const struct hm_convergence *c,
+			  const struct hm_conv_domain *cd)
 {
 	switch (cd->verdict) {
 	case HM_VERDICT_LEARNING:
 		printf("still learning");
+		if (c->n_saves && cd->quiet_saves)	/* by events, not saves */
+			printf(" (quiet for %llu save%s)",
+			       (unsigned long long)cd->quiet_saves,
+			       plural(cd->quiet_saves));
 		break;
 	case HM_VERDICT_QUIET_DAYS:
-		printf("quiet for %llu day%s (%llu events)",
+		printf("quiet for %llu day%s (%llu events",
 		       (unsigned long long)cd->quiet_days,
 		       plural(cd->quiet_days),
 		       (unsigned long long)cd->quiet_events);
+		print_quiet_saves(c, cd, true);
+		printf(")");
 		break;
 	case HM_VERDICT_QUIET_EVENTS:
 		printf("quiet for %llu events",
 		       (unsigned long long)cd->quiet_events);
+		print_quiet_saves(c, cd, false);
 		break;
 	default:
 		printf(cd->d->n_acl ? "unknown (no learned times)" :
@@ -222,20 +241,48 @@ static void print_verdict(const struct hm_conv_domain *cd)
 	}
 }
 
-/* One line per domain: verdict; last new entry; new per day; the name. */
-static void print_conv_domain(const struct hm_conv_domain *cd)
+/* One line per domain: verdict; last new entry; new per day (and per
+ * save: #N, counted from 1); the name. */
+static void print_conv_domain(const struct hm_convergence *c,
+			      const struct hm_conv_domain *cd)
 {
 	char t[32];
 
 	printf("    ");
-	print_verdict(cd);
+	print_verdict(c, cd);
 	printf("; last new %s", utc(cd->last_new, false, t, sizeof(t)));
 	for (size_t i = 0; i < cd->n_days; i++)
 		printf("%s %s +%llu", i ? "," : ";",
 		       utc(cd->days[i].day, true, t, sizeof(t)),
 		       (unsigned long long)(cd->days[i].added +
 					    cd->days[i].widened));
+	for (size_t i = 0; i < cd->n_saves; i++)
+		printf("%s #%zu +%llu", i ? "," : "; saves", cd->saves[i].save + 1,
+		       (unsigned long long)(cd->saves[i].added +
+					    cd->saves[i].widened));
 	printf("; %s\n", cd->d->name->str);
+}
+
+/* The learner's saves (histmac_saves.conf), where the policy keeps them. */
+static void print_saves(const struct hm_convergence *c)
+{
+	char a[32], label[48];
+
+	if (!c->n_saves)
+		return;
+	row(1, "saves since the last new entry", "%llu of %zu",
+	    (unsigned long long)c->quiet_saves, c->n_saves);
+	row(1, "new per save", "events, added, widened");
+	for (size_t i = 0; i < c->n_saves; i++) {
+		const struct hm_save_rec *r = &c->saves[i];
+
+		snprintf(label, sizeof(label), "#%zu %s", i + 1,
+			 utc(r->time, false, a, sizeof(a)));
+		row(2, label, "%llu, %llu, %llu",
+		    (unsigned long long)r->events,
+		    (unsigned long long)r->added,
+		    (unsigned long long)r->widened);
+	}
 }
 
 /* Is learning done?  From the entries' stamps (histmac_entries.conf). */
@@ -266,9 +313,11 @@ static void print_convergence(const struct hm_convergence *c)
 		row(2, utc(c->days[i].day, true, a, sizeof(a)), "%llu, %llu",
 		    (unsigned long long)c->days[i].added,
 		    (unsigned long long)c->days[i].widened);
-	printf("  per domain: verdict; last new entry; new per day; domain\n");
+	print_saves(c);
+	printf("  per domain: verdict; last new entry; new per day%s; domain\n",
+	       c->n_saves ? "; new per save" : "");
 	for (size_t i = 0; i < c->n_domains; i++)
-		print_conv_domain(&c->domains[i]);
+		print_conv_domain(c, &c->domains[i]);
 }
 
 static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
@@ -286,6 +335,25 @@ static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
 	hm_sbuf_adds(b, "]");
 }
 
+/* ,"quiet_saves":N,"saves":[...]: the learner's saves, numbered from 1. */
+static void json_saves(struct hm_sbuf *b, const struct hm_convergence *c)
+{
+	hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
+		       (unsigned long long)c->quiet_saves);
+	for (size_t i = 0; i < c->n_saves; i++) {
+		const struct hm_save_rec *r = &c->saves[i];
+
+		hm_sbuf_printf(b, "%s{\"save\":%zu,\"time\":%lld,"
+			       "\"events\":%llu,\"added\":%llu,"
+			       "\"widened\":%llu}", i ? "," : "", i + 1,
+			       (long long)r->time,
+			       (unsigned long long)r->events,
+			       (unsigned long long)r->added,
+			       (unsigned long long)r->widened);
+	}
+	hm_sbuf_adds(b, "]");
+}
+
 /* ,"convergence":{...}: the text's numbers, times in audit seconds. */
 static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 {
@@ -293,6 +361,7 @@ static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 		       "\"unstamped\":%zu,\"days\":", (long long)c->end,
 		       (long long)c->last_new, c->unstamped);
 	json_days(b, c->days, c->n_days);
+	json_saves(b, c);
 	hm_sbuf_adds(b, ",\"domains\":[");
 	for (size_t i = 0; i < c->n_domains; i++) {
 		const struct hm_conv_domain *cd = &c->domains[i];
@@ -308,10 +377,19 @@ static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 			       (unsigned long long)cd->quiet_events,
 			       cd->unstamped);
 		json_days(b, cd->days, cd->n_days);
-		hm_sbuf_adds(b, "}");
+		hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
+			       (unsigned long long)cd->quiet_saves);
+		for (size_t k = 0; k < cd->n_saves; k++)
+			hm_sbuf_printf(b, "%s{\"save\":%zu,\"added\":%llu,"
+				       "\"widened\":%llu}", k ? "," : "",
+				       cd->saves[k].save + 1,
+				       (unsigned long long)cd->saves[k].added,
+				       (unsigned long long)cd->saves[k].widened);
+		hm_sbuf_adds(b, "]}");
 	}
 	hm_sbuf_adds(b, "]}");
 }
+
 
 /* "NAME": {"KEY": N, ...} of the non-zero @v[i], keys from @names. */
 static void json_counts(struct hm_sbuf *b, const char *name,

@@ -454,51 +454,103 @@ static void day_label(struct hm_sbuf *b, int64_t t)
 #define CURVE_H 110
 #define CURVE_PAD 20
 
-/* The learning curve, drawn here (no script): per day a bar of what it
- * added or widened, and the line of all entries learned so far. */
-static void curve_svg(struct page *p, const struct hm_convergence *c)
+/* One curve's points: per day or per save, what it added and widened. */
+struct curve {
+	const char *per;		/* "day", "save" */
+	size_t n;
+	int64_t (*when)(const struct hm_convergence *c, size_t i);
+	uint64_t (*added)(const struct hm_convergence *c, size_t i);
+	uint64_t (*widened)(const struct hm_convergence *c, size_t i);
+};
+
+static int64_t day_when(const struct hm_convergence *c, size_t i)
+{
+	return c->days[i].day;
+}
+
+static uint64_t day_added(const struct hm_convergence *c, size_t i)
+{
+	return c->days[i].added;
+}
+
+static uint64_t day_widened(const struct hm_convergence *c, size_t i)
+{
+	return c->days[i].widened;
+}
+
+static int64_t save_when(const struct hm_convergence *c, size_t i)
+{
+	return c->saves[i].time;
+}
+
+static uint64_t save_added(const struct hm_convergence *c, size_t i)
+{
+	return c->saves[i].added;
+}
+
+static uint64_t save_widened(const struct hm_convergence *c, size_t i)
+{
+	return c->saves[i].widened;
+}
+
+/* "2026-11-28", or for a save "#3 2026-11-28" */
+static void point_label(struct hm_sbuf *b, const struct hm_convergence *c,
+			const struct curve *k, size_t i)
+{
+	if (k->when == save_when)
+		hm_sbuf_printf(b, "#%zu ", i + 1);
+	day_label(b, k->when(c, i));
+}
+
+/* The learning curve, drawn here (no script): per day (or save) a bar
+ * of what it added or widened, and the line of all entries learned so
+ * far. */
+static void curve_svg(struct page *p, const struct hm_convergence *c,
+		      const struct curve *k)
 {
 	uint64_t total = 0, max = 1;
-	double step = c->n_days > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
-				      (double)(c->n_days - 1) : 0;
+	double step = k->n > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
+				 (double)(k->n - 1) : 0;
 	double plot = CURVE_H - 2 * CURVE_PAD;
 
-	for (size_t i = 0; i < c->n_days; i++)
-		max += c->days[i].added + c->days[i].widened;
+	for (size_t i = 0; i < k->n; i++)
+		max += k->added(c, i) + k->widened(c, i);
 	hm_sbuf_printf(&p->b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		       "width=\"%d\" height=\"%d\" role=\"img\">"
-		       "<title>entries learned per day</title>", CURVE_W,
-		       CURVE_H);
-	for (size_t i = 0; i < c->n_days; i++) {
-		uint64_t n = c->days[i].added + c->days[i].widened;
+		       "<title>entries learned per %s</title>", CURVE_W,
+		       CURVE_H, k->per);
+	for (size_t i = 0; i < k->n; i++) {
+		uint64_t n = k->added(c, i) + k->widened(c, i);
 		double h = plot * (double)n / (double)max;
 
 		hm_sbuf_printf(&p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" "
 			       "height=\"%.1f\" fill=\"#74c0fc\"><title>",
 			       CURVE_PAD + step * (double)i - 2,
 			       CURVE_PAD + plot - h, h);
-		day_label(&p->b, c->days[i].day);
+		point_label(&p->b, c, k, i);
 		hm_sbuf_printf(&p->b, ": %llu new, %llu widened</title></rect>",
-			       (unsigned long long)c->days[i].added,
-			       (unsigned long long)c->days[i].widened);
+			       (unsigned long long)k->added(c, i),
+			       (unsigned long long)k->widened(c, i));
 	}
 	hm_sbuf_adds(&p->b, "<polyline fill=\"none\" stroke=\"#1971c2\" "
 		     "stroke-width=\"2\" points=\"");
-	for (size_t i = 0; i < c->n_days; i++) {
-		total += c->days[i].added + c->days[i].widened;
+	for (size_t i = 0; i < k->n; i++) {
+		total += k->added(c, i) + k->widened(c, i);
 		hm_sbuf_printf(&p->b, "%.1f,%.1f ", CURVE_PAD + step * (double)i,
 			       CURVE_PAD + plot - plot * (double)total /
 			       (double)max);
 	}
 	hm_sbuf_printf(&p->b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">",
 		       CURVE_PAD, CURVE_H - 4);
-	day_label(&p->b, c->n_days ? c->days[0].day : 0);
+	if (k->n)
+		point_label(&p->b, c, k, 0);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
 		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
-	day_label(&p->b, c->n_days ? c->days[c->n_days - 1].day : 0);
+	if (k->n)
+		point_label(&p->b, c, k, k->n - 1);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
-		       "%llu entries learned or widened</text></svg>", CURVE_PAD,
-		       (unsigned long long)total);
+		       "%llu entries learned or widened, per %s</text></svg>",
+		       CURVE_PAD, (unsigned long long)total, k->per);
 }
 
 static void convergence_section(struct page *p)
@@ -515,7 +567,16 @@ static void convergence_section(struct page *p)
 		       c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
 	day_label(&p->b, c->last_new);
 	hm_sbuf_adds(&p->b, "</h3>\n");
-	curve_svg(p, c);
+	curve_svg(p, c, &(struct curve){ "day", c->n_days, day_when,
+					 day_added, day_widened });
+	if (c->n_saves) {	/* a learner that kept its saves */
+		hm_sbuf_printf(&p->b, "<h3>%zu saves, the last %llu with "
+			       "nothing new</h3>\n", c->n_saves,
+			       (unsigned long long)c->quiet_saves);
+		curve_svg(p, c, &(struct curve){ "save", c->n_saves,
+						 save_when, save_added,
+						 save_widened });
+	}
 	hm_sbuf_adds(&p->b, "</section>\n");
 }
 
