@@ -454,103 +454,88 @@ static void day_label(struct hm_sbuf *b, int64_t t)
 #define CURVE_H 110
 #define CURVE_PAD 20
 
-/* One curve's points: per day or per save, what it added and widened. */
-struct curve {
-	const char *per;		/* "day", "save" */
-	size_t n;
-	int64_t (*when)(const struct hm_convergence *c, size_t i);
-	uint64_t (*added)(const struct hm_convergence *c, size_t i);
-	uint64_t (*widened)(const struct hm_convergence *c, size_t i);
-};
-
-static int64_t day_when(const struct hm_convergence *c, size_t i)
+/* A point's label: "2026-11-28", or for a save "#3 2026-11-28". */
+static void point_label(struct hm_sbuf *b, const struct hm_conv_day *v,
+			size_t i, bool saves)
 {
-	return c->days[i].day;
-}
-
-static uint64_t day_added(const struct hm_convergence *c, size_t i)
-{
-	return c->days[i].added;
-}
-
-static uint64_t day_widened(const struct hm_convergence *c, size_t i)
-{
-	return c->days[i].widened;
-}
-
-static int64_t save_when(const struct hm_convergence *c, size_t i)
-{
-	return c->saves[i].time;
-}
-
-static uint64_t save_added(const struct hm_convergence *c, size_t i)
-{
-	return c->saves[i].added;
-}
-
-static uint64_t save_widened(const struct hm_convergence *c, size_t i)
-{
-	return c->saves[i].widened;
-}
-
-/* "2026-11-28", or for a save "#3 2026-11-28" */
-static void point_label(struct hm_sbuf *b, const struct hm_convergence *c,
-			const struct curve *k, size_t i)
-{
-	if (k->when == save_when)
+	if (saves)
 		hm_sbuf_printf(b, "#%zu ", i + 1);
-	day_label(b, k->when(c, i));
+	day_label(b, v[i].day);
 }
 
 /* The learning curve, drawn here (no script): per day (or save) a bar
  * of what it added or widened, and the line of all entries learned so
  * far. */
-static void curve_svg(struct page *p, const struct hm_convergence *c,
-		      const struct curve *k)
+static void curve_svg(struct page *p, const struct hm_conv_day *v, size_t n,
+		      bool saves)
 {
+	const char *per = saves ? "save" : "day";
 	uint64_t total = 0, max = 1;
-	double step = k->n > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
-				 (double)(k->n - 1) : 0;
+	double step = n > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
+			      (double)(n - 1) : 0;
 	double plot = CURVE_H - 2 * CURVE_PAD;
 
-	for (size_t i = 0; i < k->n; i++)
-		max += k->added(c, i) + k->widened(c, i);
+	for (size_t i = 0; i < n; i++)
+		max += v[i].added + v[i].widened;
 	hm_sbuf_printf(&p->b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		       "width=\"%d\" height=\"%d\" role=\"img\">"
 		       "<title>entries learned per %s</title>", CURVE_W,
-		       CURVE_H, k->per);
-	for (size_t i = 0; i < k->n; i++) {
-		uint64_t n = k->added(c, i) + k->widened(c, i);
-		double h = plot * (double)n / (double)max;
+		       CURVE_H, per);
+	for (size_t i = 0; i < n; i++) {
+		double h = plot * (double)(v[i].added + v[i].widened) /
+			   (double)max;
 
 		hm_sbuf_printf(&p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" "
 			       "height=\"%.1f\" fill=\"#74c0fc\"><title>",
 			       CURVE_PAD + step * (double)i - 2,
 			       CURVE_PAD + plot - h, h);
-		point_label(&p->b, c, k, i);
+		point_label(&p->b, v, i, saves);
 		hm_sbuf_printf(&p->b, ": %llu new, %llu widened</title></rect>",
-			       (unsigned long long)k->added(c, i),
-			       (unsigned long long)k->widened(c, i));
+			       (unsigned long long)v[i].added,
+			       (unsigned long long)v[i].widened);
 	}
 	hm_sbuf_adds(&p->b, "<polyline fill=\"none\" stroke=\"#1971c2\" "
 		     "stroke-width=\"2\" points=\"");
-	for (size_t i = 0; i < k->n; i++) {
-		total += k->added(c, i) + k->widened(c, i);
+	for (size_t i = 0; i < n; i++) {
+		total += v[i].added + v[i].widened;
 		hm_sbuf_printf(&p->b, "%.1f,%.1f ", CURVE_PAD + step * (double)i,
 			       CURVE_PAD + plot - plot * (double)total /
 			       (double)max);
 	}
 	hm_sbuf_printf(&p->b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">",
 		       CURVE_PAD, CURVE_H - 4);
-	if (k->n)
-		point_label(&p->b, c, k, 0);
+	if (n)
+		point_label(&p->b, v, 0, saves);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
 		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
-	if (k->n)
-		point_label(&p->b, c, k, k->n - 1);
+	if (n)
+		point_label(&p->b, v, n - 1, saves);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
 		       "%llu entries learned or widened, per %s</text></svg>",
-		       CURVE_PAD, (unsigned long long)total, k->per);
+		       CURVE_PAD, (unsigned long long)total, per);
+}
+
+/* Per save, where the learner kept its saves: drawn as the days are. */
+static void saves_curve(struct page *p, const struct hm_convergence *c)
+{
+	struct hm_conv_day *v;
+
+	if (!c->n_saves)
+		return;
+	v = calloc(c->n_saves, sizeof(*v));
+	if (!v) {
+		p->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->n_saves; i++)
+		v[i] = (struct hm_conv_day){ c->saves[i].time,
+					     c->saves[i].added,
+					     c->saves[i].widened };
+	hm_sbuf_printf(&p->b, "<h3>%zu saves, the last %llu with nothing "
+		       "new</h3>\n", c->n_saves,
+		       (unsigned long long)c->quiet_saves);
+	curve_svg(p, v, c->n_saves, true);
+	free(v);
 }
 
 static void convergence_section(struct page *p)
@@ -567,16 +552,8 @@ static void convergence_section(struct page *p)
 		       c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
 	day_label(&p->b, c->last_new);
 	hm_sbuf_adds(&p->b, "</h3>\n");
-	curve_svg(p, c, &(struct curve){ "day", c->n_days, day_when,
-					 day_added, day_widened });
-	if (c->n_saves) {	/* a learner that kept its saves */
-		hm_sbuf_printf(&p->b, "<h3>%zu saves, the last %llu with "
-			       "nothing new</h3>\n", c->n_saves,
-			       (unsigned long long)c->quiet_saves);
-		curve_svg(p, c, &(struct curve){ "save", c->n_saves,
-						 save_when, save_added,
-						 save_widened });
-	}
+	curve_svg(p, c->days, c->n_days, false);
+	saves_curve(p, c);
 	hm_sbuf_adds(&p->b, "</section>\n");
 }
 

@@ -69,13 +69,9 @@ int hm_saves_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
 	struct hm_lines l;
 	char *path = NULL;
 	FILE *f;
-	int r;
+	int r = hm_side_open(dir, HM_SAVES_FILE, &path, &f);
 
-	if (asprintf(&path, "%s/%s", dir, HM_SAVES_FILE) < 0)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f) {
-		r = errno == ENOENT ? 0 : -errno;
+	if (r || !f) {
 		free(path);
 		return r;
 	}
