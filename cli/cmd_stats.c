@@ -56,7 +56,8 @@ static void usage(FILE *f)
 "      --unused DAYS  instead, the entries not used (allowed an access,\n"
 "                     or were learned) in the last DAYS days before the\n"
 "                     newest event, one per line: last use, uses, the\n"
-"                     domain and the entry, separated by tabs\n"
+"                     domain and the entry, separated by tabs (with\n"
+"                     --format json: an object, docs/JSON.md)\n"
 "      --rare N       instead, the entries of a merged policy that fewer\n"
 "                     than N of its hosts had (provenance.conf, written by\n"
 "                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
@@ -544,7 +545,41 @@ static int print_unused_list(const struct hm_model *m, struct unused *v,
 	return 0;
 }
 
-static int print_unused(const struct hm_model *m, uint64_t days)
+/* --unused DAYS --format json: {"days":N,"end":T,"entries":N,"unused":
+ * [{"domain":...,"entry":...,"uses":N,"last_used":T}, ...]} */
+static int print_unused_json(const struct hm_model *m, struct unused *v,
+			     size_t n, size_t all, uint64_t days, int64_t end)
+{
+	struct hm_sbuf b = { 0 };
+
+	qsort(v, n, sizeof(*v), cmp_unused);
+	hm_sbuf_printf(&b, "{\"days\":%llu,\"end\":%lld,\"entries\":%zu,"
+		       "\"unused\":[", (unsigned long long)days,
+		       (long long)end, all);
+	for (size_t i = 0; i < n; i++) {
+		char *line = NULL;
+
+		if (hm_acl_format(m, v[i].e, m->dialect, &line, NULL)) {
+			hm_sbuf_free(&b);
+			return -ENOMEM;
+		}
+		hm_sbuf_adds(&b, i ? ",{\"domain\":" : "{\"domain\":");
+		hm_sbuf_add_json(&b, v[i].d->name->str, v[i].d->name->len);
+		hm_sbuf_adds(&b, ",\"entry\":");
+		hm_sbuf_add_json(&b, line, strlen(line));
+		hm_sbuf_printf(&b, ",\"uses\":%llu,\"last_used\":%lld}",
+			       (unsigned long long)v[i].uses,
+			       (long long)v[i].last);
+		free(line);
+	}
+	hm_sbuf_adds(&b, "]}\n");
+	if (!b.oom)
+		fwrite(b.s, 1, b.len, stdout);
+	hm_sbuf_free(&b);
+	return b.oom ? -ENOMEM : 0;
+}
+
+static int print_unused(const struct hm_model *m, uint64_t days, bool json)
 {
 	int64_t end = hm_convergence_end(m);
 	int64_t since = end - (int64_t)days * HM_DAY;
@@ -566,6 +601,11 @@ static int print_unused(const struct hm_model *m, uint64_t days)
 			if (hm_acl_last_use(e) < since)
 				v[n++] = (struct unused){ hm_acl_last_use(e),
 					e->hist.uses, d, e };
+	}
+	if (json) {
+		r = print_unused_json(m, v, n, all, days, end);
+		free(v);
+		return r;
 	}
 	printf("# %zu of %zu entries not used in the %llu day%s before %s\n",
 	       n, all, (unsigned long long)days, plural(days),
@@ -676,7 +716,8 @@ HM_CMD(stats)
 	status = hm_cli_load_policy(CMD, a.policy, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_FAIL)
 		return status;
-	if (a.has_unused ? print_unused(m, a.unused) : print_stats(&a, m))
+	if (a.has_unused ? print_unused(m, a.unused, a.json) :
+			   print_stats(&a, m))
 		status = HM_EXIT_FAIL;
 	hm_model_free(m);
 	return status;

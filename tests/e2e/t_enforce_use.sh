@@ -11,6 +11,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
 
+hm_need jq
 hm_enf_setup
 H="<kernel> $T/helper"
 dp=$POL/domain_policy.conf
@@ -101,4 +102,9 @@ hm_ok "SIGHUP and stop save what was counted"
 grep -v '^#' "$HM_TMP/unused" | cut -f4 >"$HM_TMP/unused.e"
 printf 'file read %s/c\n' "$T" | cmp -s - "$HM_TMP/unused.e" ||
 	hm_enf_fail "stats --unused lists: $(cat "$HM_TMP/unused")"
-hm_ok "stats --unused lists the entry never used, and only it"
+"$HISTMAC" stats -p "$POL" --unused 1 --format json >"$HM_TMP/unused.json"
+jq -e --arg d "$H" --arg e "file read $T/c" \
+	'[.unused[] | [.domain, .entry, .uses, .last_used]] == [[$d, $e, 0, 0]]' \
+	"$HM_TMP/unused.json" >/dev/null ||
+	hm_enf_fail "stats --unused --format json: $(cat "$HM_TMP/unused.json")"
+hm_ok "stats --unused (text and JSON) lists the entry never used, and only it"
