@@ -400,6 +400,7 @@ static int prepare(struct hm_enforcer *E)
 				 (uint64_t)E->o.cache_ttl_ms * 1000000ull);
 	if (!E->cache)
 		return -ENOMEM;
+	E->live->cache = E->cache;	/* flushed when learning frees entries */
 	if ((r = open_procs(E)))
 		return r;
 	if ((r = open_fanotify(E))) {

@@ -320,6 +320,9 @@ struct hm_live {
 	struct hm_enforcer_counters *c;		/* borrowed */
 	struct hm_tracker *t;		/* borrowed, may be NULL: told of
 					 * new domains */
+	struct hm_dcache *cache;	/* borrowed, may be NULL: flushed
+					 * when learning frees entries (it
+					 * holds --record-use's entries) */
 	struct hm_store *st;		/* the directory: saves, edits */
 	struct hm_diag diag;		/* what the store said, to log */
 	struct hm_model *m;

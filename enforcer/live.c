@@ -366,12 +366,16 @@ static int learn_domain(struct hm_live *L, const struct hm_name *name,
 	return r < 0 ? r : 0;
 }
 
-/* Folding freed entries the index points to: build it again. */
+/* Folding freed entries the index (and the cache, --record-use's
+ * entries) points to: build it again. */
 static int reindex(struct hm_live *L)
 {
 	struct hm_enf_index *ix;
-	int r = hm_enf_index_new(L->m, &ix);
+	int r;
 
+	if (L->cache)
+		hm_dcache_invalidate(L->cache);
+	r = hm_enf_index_new(L->m, &ix);
 	if (r)
 		return r;
 	hm_enf_index_free(L->ix);
