@@ -120,6 +120,20 @@ grep -q '^  new per save' "$tmp/merged-stats.txt" && fail "merged: a per-save ta
 learn "$tmp/gamma" "$tmp/sample-5.log"
 [ "$(grep -vc '^#' "$tmp/gamma/histmac_saves.conf")" = 3 ] ||
 	fail "gamma: learning a log again recorded a save"
+# The auditd plugin's periodic saves record the same curve: the three
+# logs on its stdin, apart by more than --save-interval.
+{ cat "$tmp/file-5.log"; sleep 2.5; cat "$tmp/net-5.log"; sleep 2.5
+  cat "$tmp/sample-5.log"; } |
+	"$HISTMAC" learn -q --no-resolve -p "$tmp/plugin" --plugin \
+	--save-interval 1 2>/dev/null || fail "learn --plugin exited $?"
+"$HISTMAC" stats -p "$tmp/plugin" --format json | jq .convergence >"$tmp/pj"
+[ "$(jq '.days | length' "$tmp/pj")" = 1 ] || fail "plugin: not one day"
+[ "$(jq '[.saves[].time] | unique | length' "$tmp/pj")" -ge 3 ] ||
+	fail "plugin: its periodic saves are not recorded: $(jq -c .saves "$tmp/pj")"
+[ "$(jq '[.saves[].added] | add' "$tmp/pj")" = "$(jq '[.saves[].added] | add' "$g")" ] ||
+	fail "plugin: its saves added other than gamma's: $(jq -c .saves "$tmp/pj")"
+[ "$(jq '.saves[-1].time' "$tmp/pj")" = "$(jq '.saves[-1].time' "$g")" ] ||
+	fail "plugin: the last save is not at the sample's end"
 # an older directory (no file) loads; a bad line is named and skipped
 cp -r "$tmp/gamma" "$tmp/old"
 rm "$tmp/old/histmac_saves.conf"
