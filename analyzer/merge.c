@@ -13,6 +13,7 @@
 
 #include "histmac/learned.h"
 #include "histmac/model.h"
+#include "histmac/owners.h"
 
 static int copy_name(struct hm_model *dst, const struct hm_name **n)
 {
@@ -315,6 +316,8 @@ long hm_model_merge(struct hm_model *dst, const struct hm_model *src)
 	     src->max_learning_entry > dst->max_learning_entry))
 		dst->max_learning_entry = src->max_learning_entry;
 	r = merge_learned(dst, src);
+	if (!r)
+		r = hm_owners_merge(dst, src);
 	return r ? r : total;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "histmac/learned.h"
+#include "histmac/owners.h"
 #include "histmac/model.h"
 #include "map.h"
 #include "model_private.h"
@@ -215,6 +216,7 @@ void hm_model_free(struct hm_model *m)
 	free(m->path_note);
 	hm_learned_free(m);
 	free(m->saves);
+	hm_owners_free(m);
 	free(m);
 }
 

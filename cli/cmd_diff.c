@@ -24,9 +24,14 @@ static void usage(FILE *f)
 "Print the domains and permissions added (+) and removed (-) from A to B,\n"
 "one permission per line, then the exception policy lines added and\n"
 "removed.  Lines are in TOMOYO 1.8 syntax (it can say every entry).\n"
-"When learn recorded the Debian package of the domains' programs\n"
-"(histmac_entries.conf), domains are grouped under \"# package NAME\n"
-"OLD -> NEW\" lines, so what an upgrade changed is one block.\n"
+"When learn recorded Debian packages (histmac_entries.conf: the package\n"
+"of each domain's program and of each file its entries name), changes\n"
+"are grouped under \"# package NAME OLD -> NEW\" lines, so what an\n"
+"upgrade changed is one block: an entry naming a file goes under the\n"
+"package that owned the file (its version in A and in B), others under\n"
+"their domain's program's package; a domain is named in each group it\n"
+"has changes in.  Changes with no package come last, under \"# package\n"
+"(none recorded)\".\n"
 "\n"
 "Exit: 0 same, 1 different, 2 usage, 3 could not read.\n");
 }

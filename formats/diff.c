@@ -13,38 +13,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/owners.h"
 #include "histmac/policy_diff.h"
 #include "histmac/policy_io.h"
 
+/* A policy line; @pkg: the package owning the file its entry names
+ * (owners.h), NULL for none. */
+struct line {
+	char *s;
+	const struct hm_name *pkg;
+};
+
 /* A sorted set of policy lines. */
 struct lines {
-	char **v;
+	struct line *v;
 	size_t n;
 	size_t cap;
 };
 
 /* Takes ownership of @s (freed on failure too). */
-static int add_line(struct lines *l, char *s)
+static int add_line(struct lines *l, char *s, const struct hm_name *pkg)
 {
 	if (HM_ARRAY_GROW(&l->v, &l->cap, l->n + 1)) {
 		free(s);
 		return -ENOMEM;
 	}
-	l->v[l->n++] = s;
+	l->v[l->n++] = (struct line){ s, pkg };
 	return 0;
 }
 
 static void free_lines(struct lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
+		free(l->v[i].s);
 	free(l->v);
 	*l = (struct lines){ 0 };
 }
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_line(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct line *)a)->s, ((const struct line *)b)->s);
 }
 
 static void sort_unique(struct lines *l)
@@ -53,15 +61,31 @@ static void sort_unique(struct lines *l)
 
 	if (l->n < 2)	/* qsort() of a NULL array is undefined */
 		return;
-	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+	qsort(l->v, l->n, sizeof(*l->v), cmp_line);
 	for (size_t i = 0; i < l->n; i++) {
-		if (j && !strcmp(l->v[i], l->v[j - 1])) {
-			free(l->v[i]);
+		if (j && !strcmp(l->v[i].s, l->v[j - 1].s)) {
+			free(l->v[i].s);
 			continue;
 		}
 		l->v[j++] = l->v[i];
 	}
 	l->n = j;
+}
+
+/* The package of the first file @e names that one owned, or NULL. */
+static const struct hm_name *entry_package(const struct hm_model *m,
+					   const struct hm_acl_head *e)
+{
+	const struct hm_name *files[HM_ACL_MAX_FILES];
+	size_t n = hm_acl_files(e, files);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hm_owner *o = hm_owner_of(m, files[i]);
+
+		if (o)
+			return o->package;
+	}
+	return NULL;
 }
 
 /* One line per permission bit of each entry, plus the domain's settings. */
@@ -72,13 +96,16 @@ static int domain_lines(const struct hm_model *m, const struct hm_domain *d,
 	int r = 0;
 
 	if (asprintf(&s, "use_profile %u", d->profile) < 0 ||
-	    add_line(out, s))
+	    add_line(out, s, NULL))
 		return -ENOMEM;
 	for (unsigned g = 0; g < 256; g++)
 		if ((d->groups[g / 8] & (1u << (g % 8))) &&
-		    (asprintf(&s, "use_group %u", g) < 0 || add_line(out, s)))
+		    (asprintf(&s, "use_group %u", g) < 0 ||
+		     add_line(out, s, NULL)))
 			return -ENOMEM;
 	for (const struct hm_acl_head *e = d->acl; !r && e; e = e->next) {
+		const struct hm_name *pkg = entry_package(m, e);
+
 		for (unsigned b = 0; !r && b < 32; b++) {
 			union hm_acl_any one;
 
@@ -88,7 +115,7 @@ static int domain_lines(const struct hm_model *m, const struct hm_domain *d,
 			one.head.perm = 1u << b;
 			r = hm_acl_format(m, &one.head, HM_DIALECT_18, &s, NULL);
 			if (!r)
-				r = add_line(out, s);
+				r = add_line(out, s, pkg);
 		}
 	}
 	sort_unique(out);
@@ -105,60 +132,207 @@ static const struct hm_domain *find(const struct hm_model *m,
 	return n ? hm_model_find_domain(m, n) : NULL;
 }
 
-/*
- * Lines only in @a with '-', only in @b with '+', after @header (written
- * once, before the first change, when not done yet).  Returns the count.
- */
-static size_t add_delta(struct hm_sbuf *out, const struct lines *a,
-			const struct lines *b, const char *header,
-			bool *header_done)
+/* @fn for each line only in @a ('-') or only in @b ('+'), in order; the
+ * first non-zero return stops the walk and is returned. */
+static int each_delta(const struct lines *a, const struct lines *b,
+		      int (*fn)(char sign, const struct line *l, void *arg),
+		      void *arg)
 {
-	size_t i = 0, j = 0, n = 0;
+	size_t i = 0, j = 0;
+	int r = 0;
 
-	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->v[i], b->v[j]);
+	while (!r && (i < a->n || j < b->n)) {
+		int c = i == a->n ? 1 : j == b->n ? -1 :
+			strcmp(a->v[i].s, b->v[j].s);
 
 		if (!c) {
 			i++;
 			j++;
 			continue;
 		}
-		if (!*header_done && header) {
-			hm_sbuf_printf(out, "%s\n", header);
-			*header_done = true;
-		}
-		hm_sbuf_printf(out, "%c%s\n", c < 0 ? '-' : '+',
-			       c < 0 ? a->v[i++] : b->v[j++]);
-		n++;
+		r = c < 0 ? fn('-', &a->v[i++], arg) : fn('+', &b->v[j++], arg);
 	}
-	return n;
+	return r;
 }
 
-static int diff_domain(struct hm_sbuf *out, const struct hm_model *a,
-		       const struct hm_model *b, const struct hm_name *name,
-		       size_t *changes)
+/* The exception policy's changes, printed under their header. */
+struct printed {
+	struct hm_sbuf *out;
+	size_t n;
+};
+
+static int print_delta(char sign, const struct line *l, void *arg)
+{
+	struct printed *p = arg;
+
+	if (!p->n++)
+		hm_sbuf_adds(p->out, "# exception policy\n");
+	hm_sbuf_printf(p->out, "%c%s\n", sign, l->s);
+	return 0;
+}
+
+/* "apache2 2.4.62-1" of a package and version, "-" for none. */
+static void package_text(struct hm_sbuf *b, const struct hm_name *pkg,
+			 const struct hm_name *ver)
+{
+	if (pkg && ver)
+		hm_sbuf_printf(b, "%s %s", pkg->str, ver->str);
+	else
+		hm_sbuf_adds(b, "-");
+}
+
+/*
+ * A group of changes: a package and version in A and in B ("apache2
+ * 2.4.62-1 -> 2.4.65-1", one version when it did not change), so what an
+ * upgrade changed is one block; NULL when neither has one.
+ */
+static char *group_text(const struct hm_name *pa, const struct hm_name *va,
+			const struct hm_name *pb, const struct hm_name *vb)
+{
+	bool same = pa && pb && !hm_name_cmp(pa, pb);
+	struct hm_sbuf g = { 0 };
+
+	if (!pa && !pb)
+		return NULL;
+	package_text(&g, pa, va);
+	if (!same) {
+		hm_sbuf_adds(&g, " -> ");
+		package_text(&g, pb, vb);
+	} else if (!va || !vb || hm_name_cmp(va, vb)) {
+		hm_sbuf_adds(&g, " -> ");
+		hm_sbuf_adds(&g, vb ? vb->str : "-");
+	}
+	if (g.oom) {
+		hm_sbuf_free(&g);
+		return strdup("?");
+	}
+	return g.s;
+}
+
+/* The group of a domain's own changes: its program's package stamps; a
+ * side without one (the domain is new, say) takes that package's version
+ * there, so a program an upgrade added is in the upgrade's block. */
+static char *domain_group(const struct hm_model *a, const struct hm_model *b,
+			  const struct hm_domain *da,
+			  const struct hm_domain *db)
+{
+	const struct hm_name *pa = da ? da->package : NULL;
+	const struct hm_name *va = pa ? da->package_version : NULL;
+	const struct hm_name *pb = db ? db->package : NULL;
+	const struct hm_name *vb = pb ? db->package_version : NULL;
+
+	if (!pa && pb && (va = hm_owner_version(a, pb)))
+		pa = pb;
+	if (!pb && pa && (vb = hm_owner_version(b, pa)))
+		pb = pa;
+	return group_text(pa, va, pb, vb);
+}
+
+/* The group of an entry whose file package @pkg owns: @pkg's versions in
+ * A and in B. */
+static char *file_group(const struct hm_model *a, const struct hm_model *b,
+			const struct hm_name *pkg)
+{
+	const struct hm_name *va = hm_owner_version(a, pkg);
+	const struct hm_name *vb = hm_owner_version(b, pkg);
+
+	return group_text(va ? pkg : NULL, va, vb ? pkg : NULL, vb);
+}
+
+/*
+ * One changed line.  Changes are sorted by group (none last), domain and
+ * then as the domain's lines are, so each group is one block.
+ */
+struct change {
+	char *group;		/* NULL: no package recorded */
+	const struct hm_name *domain;
+	size_t seq;		/* order in the domain: its +/- name first */
+	char *text;		/* "+file read /x" */
+	bool names_domain;	/* text is the domain's own "+<kernel> ..." */
+};
+
+struct changes {
+	struct change *v;
+	size_t n, cap;
+};
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct change *a = x, *b = y;
+	int c;
+
+	if (!a->group != !b->group)
+		return a->group ? -1 : 1;
+	if (a->group && (c = strcmp(a->group, b->group)))
+		return c;
+	if ((c = hm_name_cmp(a->domain, b->domain)))
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* @group and @s are copied: each change frees its own. */
+static int add_change(struct changes *cs, const char *group,
+		      const struct hm_name *domain, char sign, const char *s,
+		      bool names_domain)
+{
+	struct change c = { NULL, domain, cs->n, NULL, names_domain };
+
+	if (HM_ARRAY_GROW(&cs->v, &cs->cap, cs->n + 1) ||
+	    (group && !(c.group = strdup(group))) ||
+	    asprintf(&c.text, "%c%s", sign, s) < 0) {
+		free(c.group);
+		return -ENOMEM;
+	}
+	cs->v[cs->n++] = c;
+	return 0;
+}
+
+/* A domain's changed line: its group is the package of its file (in the
+ * policy it comes from) or else the domain's. */
+struct domain_delta {
+	struct changes *cs;
+	const struct hm_model *a, *b;
+	const struct hm_name *name;
+	const char *dgroup;
+};
+
+static int add_delta(char sign, const struct line *l, void *arg)
+{
+	struct domain_delta *d = arg;
+	char *fg = l->pkg ? file_group(d->a, d->b, l->pkg) : NULL;
+	int r;
+
+	if (l->pkg && !fg)
+		return -ENOMEM;
+	r = add_change(d->cs, fg ? fg : d->dgroup, d->name, sign, l->s, false);
+	free(fg);
+	return r;
+}
+
+static int diff_domain(struct changes *cs, bool *any,
+		       const struct hm_model *a, const struct hm_model *b,
+		       const struct hm_name *name)
 {
 	const struct hm_domain *da = find(a, name);
 	const struct hm_domain *db = find(b, name);
 	struct lines la = { 0 }, lb = { 0 };
-	bool done = false;
+	char *dgroup = domain_group(a, b, da, db);
 	int r = 0;
 
+	*any |= dgroup != NULL;
 	if (da)
 		r = domain_lines(a, da, &la);
 	if (!r && db)
 		r = domain_lines(b, db, &lb);
+	if (!r && (!da || !db))
+		r = add_change(cs, dgroup, name, da ? '-' : '+', name->str,
+			       true);
 	if (!r) {
-		if (!da || !db) {
-			hm_sbuf_printf(out, "%c%s\n", da ? '-' : '+',
-				       name->str);
-			done = true;
-			(*changes)++;
-		}
-		*changes += add_delta(out, &la, &lb, name->str, &done);
-		if (done)
-			hm_sbuf_addc(out, '\n');
+		struct domain_delta dd = { cs, a, b, name, dgroup };
+
+		r = each_delta(&la, &lb, add_delta, &dd);
 	}
+	free(dgroup);
 	free_lines(&la);
 	free_lines(&lb);
 	return r;
@@ -207,105 +381,66 @@ static int exception_lines(const struct hm_model *m, struct lines *out)
 		if (l[0] == '#')
 			continue;
 		copy = strdup(l);
-		r = copy ? add_line(out, copy) : -ENOMEM;
+		r = copy ? add_line(out, copy, NULL) : -ENOMEM;
 	}
 	free(text);
 	sort_unique(out);
 	return r;
 }
 
-/* "apache2 2.4.62-1" of @d, "-" when it has no package stamp. */
-static void package_of(struct hm_sbuf *b, const struct hm_domain *d)
+/* Print @cs sorted: a "# package" line before each group when any
+ * change or domain has one, the domain's name before its lines in each
+ * group (unless its own +/- line leads), a blank line after them. */
+static void print_changes(struct hm_sbuf *out, struct changes *cs, bool any)
 {
-	if (d && d->package)
-		hm_sbuf_printf(b, "%s %s", d->package->str,
-			       d->package_version->str);
-	else
-		hm_sbuf_adds(b, "-");
-}
+	for (size_t i = 0; i < cs->n; i++)
+		any |= cs->v[i].group != NULL;
+	if (cs->n > 1)
+		qsort(cs->v, cs->n, sizeof(*cs->v), cmp_change);
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct change *c = &cs->v[i], *p = i ? c - 1 : NULL;
+		bool new_group = !p || !p->group != !c->group ||
+				 (c->group && strcmp(p->group, c->group));
 
-/*
- * The group a domain's changes go under: its program's package and
- * version in @a and in @b ("apache2 2.4.62-1 -> 2.4.65-1"), so what an
- * upgrade changed is one block; NULL when neither policy stamped it.
- */
-static char *group_of(const struct hm_model *a, const struct hm_model *b,
-		      const struct hm_name *name)
-{
-	const struct hm_domain *da = find(a, name), *db = find(b, name);
-	bool same = da && db && da->package && db->package &&
-		    da->package->len == db->package->len &&
-		    !strcmp(da->package->str, db->package->str);
-	struct hm_sbuf g = { 0 };
-
-	if (!(da && da->package) && !(db && db->package))
-		return NULL;
-	package_of(&g, da);
-	if (!same) {
-		hm_sbuf_adds(&g, " -> ");
-		package_of(&g, db);
-	} else if (strcmp(da->package_version->str, db->package_version->str)) {
-		hm_sbuf_printf(&g, " -> %s", db->package_version->str);
+		if (p && (new_group || p->domain != c->domain))
+			hm_sbuf_addc(out, '\n');
+		if (any && new_group)
+			hm_sbuf_printf(out, "# package %s\n", c->group ?
+				       c->group : "(none recorded)");
+		if ((new_group || p->domain != c->domain) && !c->names_domain)
+			hm_sbuf_printf(out, "%s\n", c->domain->str);
+		hm_sbuf_printf(out, "%s\n", c->text);
 	}
-	if (g.oom) {
-		hm_sbuf_free(&g);
-		return strdup("?");
-	}
-	return g.s;
+	if (cs->n)
+		hm_sbuf_addc(out, '\n');
 }
 
-struct grouped {
-	const struct hm_name *name;
-	char *group;		/* NULL: no package: last */
-};
-
-static int cmp_grouped(const void *x, const void *y)
+static void free_changes(struct changes *cs)
 {
-	const struct grouped *a = x, *b = y;
-
-	if (!a->group != !b->group)
-		return a->group ? -1 : 1;
-	if (a->group && strcmp(a->group, b->group))
-		return strcmp(a->group, b->group);
-	return hm_name_cmp(a->name, b->name);
+	for (size_t i = 0; i < cs->n; i++) {
+		free(cs->v[i].group);
+		free(cs->v[i].text);
+	}
+	free(cs->v);
 }
 
-/* The domains' changes, under a "# package ..." line per group when any
- * domain has a package stamp (histmac_entries.conf). */
+/* The domains' changes, grouped when a package is recorded anywhere
+ * (histmac_entries.conf). */
 static int diff_domains(struct hm_sbuf *out, size_t *changes,
 			const struct hm_model *a, const struct hm_model *b,
 			const struct hm_name **names, size_t n)
 {
-	struct grouped *g = calloc(n + 1, sizeof(*g));
-	const char *shown = NULL;
-	bool any = false, shown_none = false;
-	int r = g ? 0 : -ENOMEM;
+	struct changes cs = { 0 };
+	bool any = false;
+	int r = 0;
 
-	for (size_t i = 0; !r && i < n; i++) {
-		g[i] = (struct grouped){ names[i], group_of(a, b, names[i]) };
-		any |= g[i].group != NULL;
+	for (size_t i = 0; !r && i < n; i++)
+		r = diff_domain(&cs, &any, a, b, names[i]);
+	if (!r) {
+		print_changes(out, &cs, any);
+		*changes += cs.n;
 	}
-	if (!r)
-		qsort(g, n, sizeof(*g), cmp_grouped);
-	for (size_t i = 0; !r && i < n; i++) {
-		struct hm_sbuf one = { 0 };
-		size_t c = 0;
-
-		r = diff_domain(&one, a, b, g[i].name, &c);
-		if (!r && c && any && (g[i].group ? !shown ||
-				       strcmp(shown, g[i].group) : !shown_none)) {
-			hm_sbuf_printf(out, "# package %s\n", g[i].group ?
-				       g[i].group : "(none recorded)");
-			shown = g[i].group;
-			shown_none = !g[i].group;
-		}
-		hm_sbuf_add(out, one.s ? one.s : "", one.len);
-		*changes += c;
-		hm_sbuf_free(&one);
-	}
-	for (size_t i = 0; g && i < n; i++)
-		free(g[i].group);
-	free(g);
+	free_changes(&cs);
 	return r;
 }
 
@@ -315,7 +450,7 @@ int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 	size_t n;
 	const struct hm_name **names = all_names(a, b, &n);
 	struct lines ea = { 0 }, eb = { 0 };
-	bool done = false;
+	struct printed ex = { out, 0 };
 	int r = names ? 0 : -ENOMEM;
 
 	*changes = 0;
@@ -327,8 +462,8 @@ int hm_policy_diff(struct hm_sbuf *out, size_t *changes,
 	if (!r)
 		r = exception_lines(b, &eb);
 	if (!r)
-		*changes += add_delta(out, &ea, &eb, "# exception policy",
-				      &done);
+		r = each_delta(&ea, &eb, print_delta, &ex);
+	*changes += ex.n;
 	free_lines(&ea);
 	free_lines(&eb);
 	if (!r && out->oom)

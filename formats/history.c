@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "histmac/history.h"
+#include "histmac/owners.h"
 #include "histmac/policy_io.h"
 #include "histmac/sbuf.h"
 #include "tomoyo_private.h"
@@ -69,6 +70,31 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 	return 0;
 }
 
+/* "object PACKAGE VERSION FILE" for each file the entries name that a
+ * package owned when learned (owners.h), by file name. */
+static int objects_text(struct hm_sbuf *b, const struct hm_model *m)
+{
+	const struct hm_name **v = NULL;
+	bool head = false;
+	size_t n = 0;
+	int r = m->owners ? hm_model_files(m, &v, &n) : 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct hm_owner *o = hm_owner_of(m, v[i]);
+
+		if (!o)
+			continue;
+		if (!head)
+			hm_sbuf_adds(b, "# the Debian package and version of "
+				     "each file named, when learned\n");
+		head = true;
+		hm_sbuf_printf(b, "object %s %s %s\n", o->package->str,
+			       o->version->str, v[i]->str);
+	}
+	free(v);
+	return r;
+}
+
 int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
 {
 	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
@@ -89,6 +115,8 @@ int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
 	for (size_t i = 0; !r && i < n; i++)
 		r = domain_text(&b, m, v[i]);
 	free(v);
+	if (!r)
+		r = objects_text(&b, m);
 	if (!r && b.oom)
 		r = -ENOMEM;
 	if (r || b.len == header) {	/* nothing stamped */
@@ -207,6 +235,27 @@ static int read_package(struct reader *R, char *s, unsigned long no)
 	return 0;
 }
 
+/* "object PACKAGE VERSION FILE": a file no entry names any more (it
+ * was never interned) is skipped. */
+static int read_object(struct reader *R, char *s, unsigned long no)
+{
+	char *sp1 = strchr(s, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+	const struct hm_name *path, *pkg, *ver;
+
+	if (!sp1 || sp1 == s || !sp2 || sp2 == sp1 + 1 || sp2[1] != '/' ||
+	    strchr(sp2 + 1, ' ')) {
+		bad(R, no, "expected object PACKAGE VERSION FILE");
+		return 0;
+	}
+	path = hm_name_lookup(R->m->names, sp2 + 1, strlen(sp2 + 1));
+	if (!path)
+		return 0;
+	if (hm_model_intern(R->m, s, (size_t)(sp1 - s), &pkg) < 0 ||
+	    hm_model_intern(R->m, sp1 + 1, (size_t)(sp2 - sp1 - 1), &ver) < 0)
+		return -ENOMEM;
+	return hm_owner_set(R->m, path, pkg, ver);
+}
+
 static int read_line(struct reader *R, char *line, size_t len,
 		     unsigned long no)
 {
@@ -221,6 +270,8 @@ static int read_line(struct reader *R, char *line, size_t len,
 		return read_domain(R, line, len);
 	if (!strncmp(line, "package ", 8))
 		return read_package(R, line + 8, no);
+	if (!strncmp(line, "object ", 7))
+		return read_object(R, line + 7, no);
 	if (!strncmp(line, "quiet ", 6)) {
 		if (sscanf(line + 6, "%llu%n", &q, &used) != 1 ||
 		    line[6 + used])

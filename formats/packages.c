@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/owners.h"
 #include "histmac/packages.h"
+#include "histmac/pattern.h"
 #include "tomoyo_private.h"
 
 #define DPKG_DIR "var/lib/dpkg"
@@ -19,12 +21,23 @@
 struct want {
 	char *path;		/* as dpkg may list it */
 	size_t i;		/* index in the caller's arrays */
+	const char *only;	/* the one package whose file this is */
+	const char *except;	/* a package whose file this is not */
+};
+
+/* A dpkg-divert: @by's @from stays, every other package's goes to @to
+ * (@by ":" for the administrator's own file at @from). */
+struct divert {
+	char *from, *to, *by;
 };
 
 struct lookup {
 	struct want *w;
 	size_t n, cap;
 	char **pkg, **ver;
+	struct divert *d;	/* from ROOT/var/lib/dpkg/diversions */
+	size_t n_d, cap_d;
+	struct divert **by_to;	/* @d sorted by @to; @d by @from */
 };
 
 static int cmp_want(const void *a, const void *b)
@@ -33,7 +46,8 @@ static int cmp_want(const void *a, const void *b)
 		      ((const struct want *)b)->path);
 }
 
-static int want(struct lookup *L, char *path, size_t i)
+static int want(struct lookup *L, char *path, size_t i, const char *only,
+		const char *except)
 {
 	if (!path)
 		return -ENOMEM;
@@ -41,8 +55,48 @@ static int want(struct lookup *L, char *path, size_t i)
 		free(path);
 		return -ENOMEM;
 	}
-	L->w[L->n++] = (struct want){ path, i };
+	L->w[L->n++] = (struct want){ path, i, only, except };
 	return 0;
+}
+
+static int cmp_from(const void *a, const void *b)
+{
+	return strcmp(((const struct divert *)a)->from,
+		      ((const struct divert *)b)->from);
+}
+
+static int cmp_to(const void *a, const void *b)
+{
+	return strcmp((*(struct divert *const *)a)->to,
+		      (*(struct divert *const *)b)->to);
+}
+
+/*
+ * @p, a name the file may have in the database: the package whose file
+ * is at @p is the diverting one when @p was diverted from, and another
+ * one's file is at @p when @p is where a diversion sent it (as `dpkg -S`
+ * says of both).  Takes @p.
+ */
+static int want_diverted(struct lookup *L, char *p, size_t i)
+{
+	struct divert key = { .from = p, .to = p }, *k = &key, *d, **t;
+	int r;
+
+	if (!p)
+		return -ENOMEM;
+	d = L->n_d ? bsearch(&key, L->d, L->n_d, sizeof(*L->d), cmp_from) :
+		     NULL;
+	t = L->n_d ? bsearch(&k, L->by_to, L->n_d, sizeof(*L->by_to),
+			     cmp_to) : NULL;
+	if (t && (r = want(L, strdup((*t)->from), i, NULL, (*t)->by))) {
+		free(p);
+		return r;
+	}
+	if (d && !strcmp(d->by, ":")) {	/* the administrator's file */
+		free(p);
+		return 0;
+	}
+	return want(L, p, i, d ? d->by : NULL, NULL);
 }
 
 /* @p and its merged-/usr alias, if it has one. */
@@ -51,7 +105,7 @@ static int want_both(struct lookup *L, const char *p, size_t i)
 	static const char *const dirs[] = { "/bin/", "/sbin/", "/lib/",
 					    "/lib64/" };
 	char *alias = NULL;
-	int r = want(L, strdup(p), i);
+	int r = want_diverted(L, strdup(p), i);
 
 	for (size_t k = 0; !r && !alias && k < HM_ARRAY_SIZE(dirs); k++) {
 		size_t n = strlen(dirs[k]);
@@ -62,19 +116,24 @@ static int want_both(struct lookup *L, const char *p, size_t i)
 		    !strncmp(p + 4, dirs[k], n) && !(alias = strdup(p + 4)))
 			return -ENOMEM;
 	}
-	return r || !alias ? r : want(L, alias, i);
+	return r || !alias ? r : want_diverted(L, alias, i);
 }
 
-/* Caller's path @i is owned by the package of list file @file; of two
- * (a diverted file) the first by name, whatever order readdir gives. */
-static int owned_by(struct lookup *L, size_t i, const char *file, size_t flen)
+/* Caller's path @w->i is owned by the package of list file @file; of two
+ * (a file shipped twice) the first by name, whatever order readdir
+ * gives. */
+static int owned_by(struct lookup *L, const struct want *w, const char *file,
+		    size_t flen)
 {
 	size_t n = strcspn(file, ":");
 	char *p = strndup(file, n < flen ? n : flen);
+	size_t i = w->i;
 
 	if (!p)
 		return -ENOMEM;
-	if (L->pkg[i] && strcmp(p, L->pkg[i]) >= 0) {
+	if ((L->pkg[i] && strcmp(p, L->pkg[i]) >= 0) ||
+	    (w->only && strcmp(p, w->only)) ||
+	    (w->except && !strcmp(p, w->except))) {
 		free(p);
 		return 0;
 	}
@@ -126,7 +185,7 @@ static int list_line(char *line, size_t n, void *arg)
 	while (w && w > L->w && !cmp_want(w - 1, &key))
 		w--;	/* several domains run one program */
 	for (; w && w < L->w + L->n && !r && !cmp_want(w, &key); w++)
-		r = owned_by(L, w->i, a->file, strlen(a->file) - 5);
+		r = owned_by(L, w, a->file, strlen(a->file) - 5);
 	return r;
 }
 
@@ -153,9 +212,22 @@ static int read_lists(struct lookup *L, const char *root)
 	return r;
 }
 
+/* An owned path by its package's name, to find it from a stanza. */
+struct by_pkg {
+	const char *pkg;
+	size_t i;
+};
+
+static int cmp_by_pkg(const void *a, const void *b)
+{
+	return strcmp(((const struct by_pkg *)a)->pkg,
+		      ((const struct by_pkg *)b)->pkg);
+}
+
 /* Versions from status: the stanza of each package found, if installed. */
 struct stanza {
 	struct lookup *L;
+	struct by_pkg *v;	/* the owned paths, sorted by package */
 	size_t n;
 	char pkg[256], ver[256];
 	bool installed;
@@ -163,14 +235,19 @@ struct stanza {
 
 static int end_stanza(struct stanza *s)
 {
+	struct by_pkg key = { s->pkg, 0 }, *w = NULL;
 	struct lookup *L = s->L;
 	int r = 0;
 
-	for (size_t i = 0; s->installed && *s->pkg && *s->ver && i < s->n; i++) {
-		if (!L->pkg[i] || strcmp(L->pkg[i], s->pkg) || L->ver[i])
-			continue;
-		L->ver[i] = strdup(s->ver);
-		if (!L->ver[i])
+	if (s->installed && *s->pkg && *s->ver)
+		w = bsearch(&key, s->v, s->n, sizeof(*s->v), cmp_by_pkg);
+	while (w && w > s->v && !cmp_by_pkg(w - 1, &key))
+		w--;
+	for (; w && !r && w < s->v + s->n && !cmp_by_pkg(w, &key); w++) {
+		if (L->ver[w->i])
+			continue;	/* the first stanza's */
+		L->ver[w->i] = strdup(s->ver);
+		if (!L->ver[w->i])
 			r = -ENOMEM;
 	}
 	s->pkg[0] = s->ver[0] = '\0';
@@ -193,15 +270,96 @@ static int status_line(char *line, size_t n, void *arg)
 
 static int read_status(struct lookup *L, const char *root, size_t n)
 {
-	struct stanza s = { .L = L, .n = n };
+	struct stanza s = { .L = L, .v = calloc(n + 1, sizeof(*s.v)) };
+	char *dir = NULL;
+	int r = s.v ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !r && i < n; i++)
+		if (L->pkg[i])
+			s.v[s.n++] = (struct by_pkg){ L->pkg[i], i };
+	if (s.n > 1)
+		qsort(s.v, s.n, sizeof(*s.v), cmp_by_pkg);
+	if (!r && asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
+		r = -ENOMEM;
+	if (!r)
+		r = each_line(dir, "status", status_line, &s);
+	if (!r)
+		r = end_stanza(&s);	/* the last needs no blank line */
+	free(dir);
+	free(s.v);
+	return r;
+}
+
+/* diversions: FROM, TO, PACKAGE lines.  A window of three lines that is
+ * not one (a line lost as too long) slides on by one, so one bad line
+ * costs no more than its own diversion. */
+struct div_arg {
+	struct lookup *L;
+	char *l[3];
+	int n;
+};
+
+static int div_line(char *line, size_t len, void *arg)
+{
+	struct div_arg *a = arg;
+	struct lookup *L = a->L;
+
+	if (!(a->l[a->n++] = strndup(line, len)))
+		return -ENOMEM;
+	if (a->n < 3)
+		return 0;
+	if (a->l[0][0] != '/' || a->l[1][0] != '/' || a->l[2][0] == '/') {
+		free(a->l[0]);
+		memmove(a->l, a->l + 1, 2 * sizeof(*a->l));
+		a->n = 2;
+		return 0;
+	}
+	a->n = 0;
+	if (HM_ARRAY_GROW(&L->d, &L->cap_d, L->n_d + 1)) {
+		for (int k = 0; k < 3; k++)
+			free(a->l[k]);
+		return -ENOMEM;
+	}
+	L->d[L->n_d++] = (struct divert){ a->l[0], a->l[1], a->l[2] };
+	return 0;
+}
+
+static int read_diversions(struct lookup *L, const char *root)
+{
+	struct div_arg a = { .L = L };
 	char *dir = NULL;
 	int r;
 
 	if (asprintf(&dir, "%s/%s", root, DPKG_DIR) < 0)
 		return -ENOMEM;
-	r = each_line(dir, "status", status_line, &s);
+	r = each_line(dir, "diversions", div_line, &a);
 	free(dir);
-	return r ? r : end_stanza(&s);	/* the last needs no blank line */
+	for (int k = 0; k < a.n; k++)
+		free(a.l[k]);
+	if (r || !L->n_d)
+		return r;
+	L->by_to = calloc(L->n_d, sizeof(*L->by_to));
+	if (!L->by_to)
+		return -ENOMEM;
+	qsort(L->d, L->n_d, sizeof(*L->d), cmp_from);
+	for (size_t k = 0; k < L->n_d; k++)
+		L->by_to[k] = &L->d[k];
+	qsort(L->by_to, L->n_d, sizeof(*L->by_to), cmp_to);
+	return 0;
+}
+
+static void lookup_free(struct lookup *L)
+{
+	for (size_t i = 0; i < L->n; i++)
+		free(L->w[i].path);
+	free(L->w);
+	for (size_t k = 0; k < L->n_d; k++) {
+		free(L->d[k].from);
+		free(L->d[k].to);
+		free(L->d[k].by);
+	}
+	free(L->d);
+	free(L->by_to);
 }
 
 int hm_packages_owners(const char *root, const char *const *paths, size_t n,
@@ -212,6 +370,7 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		pkg[i] = ver[i] = NULL;
+	r = read_diversions(&L, root);
 	for (size_t i = 0; !r && i < n; i++)
 		r = paths[i] ? want_both(&L, paths[i], i) : 0;
 	if (!r && L.n) {
@@ -220,9 +379,7 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 	}
 	if (!r && L.n)
 		r = read_status(&L, root, n);
-	for (size_t i = 0; i < L.n; i++)
-		free(L.w[i].path);
-	free(L.w);
+	lookup_free(&L);
 	for (size_t i = 0; i < n; i++) {	/* a package without a version
 						 * is not installed */
 		if (r || !ver[i]) {
@@ -247,57 +404,141 @@ const char *hm_domain_program(const struct hm_domain *d, size_t *len)
 	return sp + 1;
 }
 
-int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
-		     hm_package_fn fn, void *arg)
-{
-	char **paths = calloc(m->n_domains + 1, sizeof(*paths));
-	char **pkg = calloc(m->n_domains + 1, sizeof(*pkg));
-	char **ver = calloc(m->n_domains + 1, sizeof(*ver));
-	int r = paths && pkg && ver ? 0 : -ENOMEM;
+/*
+ * The owners of the programs of @m's domains (only those with a package
+ * stamp when @stamped), at [0, n_domains), and of @files after them, in
+ * one pass over the database.  @q's arrays are calloc'd; owners_free().
+ */
+struct owners {
+	size_t n;
+	char **paths, **pkg, **ver;
+};
 
+static void owners_free(struct owners *q)
+{
+	for (size_t i = 0; q->paths && q->pkg && q->ver && i < q->n; i++) {
+		free(q->paths[i]);
+		free(q->pkg[i]);
+		free(q->ver[i]);
+	}
+	free(q->paths);
+	free(q->pkg);
+	free(q->ver);
+}
+
+/* @s (a TOMOYO name, \040 for a space) as the bytes dpkg lists in *@out;
+ * NULL when it cannot be a listed name (a NUL, a bad escape).
+ * Returns: 0 or -ENOMEM. */
+static int raw_name(const char *s, size_t len, char **out)
+{
+	size_t n;
+
+	*out = NULL;
+	if (!memchr(s, '\\', len))
+		return (*out = strndup(s, len)) ? 0 : -ENOMEM;
+	*out = malloc(len + 1);
+	if (!*out)
+		return -ENOMEM;
+	if (hm_decode(*out, &n, s, len) || memchr(*out, '\0', n)) {
+		free(*out);
+		*out = NULL;
+		return 0;
+	}
+	(*out)[n] = '\0';
+	return 0;
+}
+
+static int owners_of(struct hm_model *m, const char *root, bool stamped,
+		     const struct hm_name *const *files, size_t n_files,
+		     struct owners *q)
+{
+	int r;
+
+	q->n = m->n_domains + n_files;
+	q->paths = calloc(q->n + 1, sizeof(*q->paths));
+	q->pkg = calloc(q->n + 1, sizeof(*q->pkg));
+	q->ver = calloc(q->n + 1, sizeof(*q->ver));
+	r = q->paths && q->pkg && q->ver ? 0 : -ENOMEM;
 	for (size_t i = 0; !r && i < m->n_domains; i++) {
 		size_t len;
 		const char *p = hm_domain_program(m->domains[i], &len);
 
-		if (p && *p == '/' && (!stamped || m->domains[i]->package) &&
-		    !(paths[i] = strndup(p, len)))
-			r = -ENOMEM;
+		if (p && *p == '/' && (!stamped || m->domains[i]->package))
+			r = raw_name(p, len, &q->paths[i]);
 	}
+	for (size_t i = 0; !r && i < n_files; i++)
+		r = raw_name(files[i]->str, files[i]->len,
+			     &q->paths[m->n_domains + i]);
 	if (!r)
-		r = hm_packages_owners(root, (const char *const *)paths,
-				       m->n_domains, pkg, ver);
-	for (size_t i = 0; !r && i < m->n_domains; i++)
-		if (paths[i])
-			r = fn(m, m->domains[i], pkg[i], ver[i], arg);
-	for (size_t i = 0; paths && pkg && ver && i < m->n_domains; i++) {
-		free(paths[i]);
-		free(pkg[i]);
-		free(ver[i]);
-	}
-	free(paths);
-	free(pkg);
-	free(ver);
+		r = hm_packages_owners(root, (const char *const *)q->paths,
+				       q->n, q->pkg, q->ver);
 	return r;
 }
 
-static int stamp(struct hm_model *m, struct hm_domain *d, const char *pkg,
-		 const char *ver, void *arg)
+int hm_packages_each(struct hm_model *m, const char *root, bool stamped,
+		     hm_package_fn fn, void *arg)
 {
-	(void)arg;
-	d->package = d->package_version = NULL;
-	if (!pkg)
-		return 0;
-	if (hm_model_intern(m, pkg, strlen(pkg), &d->package) < 0 ||
-	    hm_model_intern(m, ver, strlen(ver), &d->package_version) < 0)
+	struct owners q = { 0 };
+	int r = owners_of(m, root, stamped, NULL, 0, &q);
+
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		if (q.paths[i])
+			r = fn(m, m->domains[i], q.pkg[i], q.ver[i], arg);
+	owners_free(&q);
+	return r;
+}
+
+/* Interned copies of @pkg and @ver (both or neither). */
+static int intern2(struct hm_model *m, const char *pkg, const char *ver,
+		   const struct hm_name **p, const struct hm_name **v)
+{
+	if (hm_model_intern(m, pkg, strlen(pkg), p) < 0 ||
+	    hm_model_intern(m, ver, strlen(ver), v) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
+static int stamp(struct hm_model *m, const struct owners *q,
+		 const struct hm_name *const *files)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < q->n; i++) {
+		const struct hm_name *p, *v;
+
+		if (!q->pkg[i])
+			continue;
+		r = intern2(m, q->pkg[i], q->ver[i], &p, &v);
+		if (r)
+			break;
+		if (i < m->n_domains) {
+			m->domains[i]->package = p;
+			m->domains[i]->package_version = v;
+		} else {
+			r = hm_owner_set(m, files[i - m->n_domains], p, v);
+		}
+	}
+	return r;
+}
+
 int hm_packages_stamp(struct hm_model *m, const char *root)
 {
+	const struct hm_name **files = NULL;
+	struct owners q = { 0 };
+	size_t n = 0;
+	int r;
+
 	/* a domain whose program is not absolute (or no longer owned)
-	 * keeps no stamp */
+	 * keeps no stamp, nor a file no package owns now */
 	for (size_t i = 0; i < m->n_domains; i++)
 		m->domains[i]->package = m->domains[i]->package_version = NULL;
-	return hm_packages_each(m, root, false, stamp, NULL);
+	hm_owners_clear(m);
+	r = hm_model_files(m, &files, &n);
+	if (!r)
+		r = owners_of(m, root, false, files, n, &q);
+	if (!r)
+		r = stamp(m, &q, files);
+	owners_free(&q);
+	free(files);
+	return r;
 }

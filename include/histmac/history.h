@@ -15,6 +15,9 @@
  *                                      when last learned (packages.h)
  *   LEARNED GROWN USES USED ENTRY      audit seconds (0: unknown), the
  *                                      entry as TOMOYO 1.8 text
+ *   object NAME VERSION FILE           after the domains: the Debian
+ *                                      package of a file entries name,
+ *                                      when last learned (owners.h)
  */
 #ifndef HISTMAC_HISTORY_H
 #define HISTMAC_HISTORY_H

@@ -484,6 +484,8 @@ extern const char *const hm_dialect_names[HM_DIALECT_MAX];
 
 /* ------------------------------------------------------------------ model */
 
+struct hm_owners;
+
 /*
  * struct hm_model - a whole policy.  Fields are public for reading;
  * change it only through the functions below.
@@ -508,6 +510,7 @@ struct hm_model {
 	struct hm_save_rec *saves;	/* a learner's saves, in order */
 	size_t n_saves;
 	size_t cap_saves;
+	struct hm_owners *owners;	/* files' packages (owners.h) */
 };
 
 /**

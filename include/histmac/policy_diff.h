@@ -20,11 +20,15 @@
  *	one removed permission) and written in TOMOYO 1.8 syntax, which can
  *	say every entry the model holds.  Domains in name order, lines
  *	sorted, so the text is deterministic.  When either policy records
- *	the packages of its domains' programs (histmac_entries.conf), the
- *	domains are grouped by package and version, each group under a
- *	line "# package apache2 2.4.62-1 -> 2.4.65-1" (or one version when
- *	it did not change; "(none recorded)" last), so what an upgrade
- *	changed is one block.
+ *	packages (histmac_entries.conf: of its domains' programs, of the
+ *	files its entries name), the changes are grouped by package and
+ *	version, each group under a line "# package apache2 2.4.62-1 ->
+ *	2.4.65-1" (or one version when it did not change; "(none
+ *	recorded)" last), so what an upgrade changed is one block: a line
+ *	whose entry names a file a package owned (in the policy the line
+ *	comes from) goes under that package, with its versions in @a and
+ *	@b; other lines under their domain's program's package.  A domain
+ *	with changes in several groups is named in each.
  * @changes: set to the number of + and - lines (0: the same policy).
  * @a, @b: the two policies; only read.
  * Returns: 0, or -ENOMEM (@out may then hold part of the text).

@@ -26,6 +26,8 @@
 #include "histmac/check_result.h"
 #include "histmac/exporter.h"
 #include "histmac/history.h"
+#include "histmac/owners.h"
+#include "histmac/packages.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
@@ -238,6 +240,91 @@ static void test_policy_load(void **state)
 	every_allocation("load policy-modern-18 (1.8)", op_load, &modern);
 }
 
+/* Every file the entries name owned by one of two packages ("object"
+ * lines). */
+static void own_files(struct hm_model *m)
+{
+	const struct hm_name **v = NULL, *p[2], *ver;
+	size_t n = 0;
+
+	assert_int_equal(hm_model_files(m, &v, &n), 0);
+	assert_true(n > 1);
+	assert_int_equal(hm_model_intern(m, "p0", 2, &p[0]), 0);
+	assert_int_equal(hm_model_intern(m, "p1", 2, &p[1]), 0);
+	assert_int_equal(hm_model_intern(m, "1.0-1", 5, &ver), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(hm_owner_set(m, v[i], p[i % 2], ver), 0);
+	free(v);
+}
+
+/* The owners of files in tests/data/dpkg: lists, status, diversions. */
+static int op_owners(const void *arg, char **out)
+{
+	static const char *const paths[] = {
+		"/usr/bin/a", "/bin/a", "/usr/lib/b.so", "/usr/bin/d",
+		"/usr/bin/x", "/usr/bin/x.a", "/etc/a.conf", "/etc/a.conf.dpkg",
+	};
+	char *pkg[HM_ARRAY_SIZE(paths)], *ver[HM_ARRAY_SIZE(paths)];
+	char text[512] = "";
+	int r = hm_packages_owners(arg, paths, HM_ARRAY_SIZE(paths), pkg, ver);
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(paths); i++) {
+		if (!r)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+				 "%s %s %s\n", paths[i], pkg[i] ? pkg[i] : "-",
+				 ver[i] ? ver[i] : "-");
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	if (!r)
+		*out = copy_result(text, strlen(text));
+	return r;
+}
+
+/* A policy stamped from that database, and merged into an empty one:
+ * its histmac_entries.conf text (package and object lines). */
+static int op_stamp(const void *arg, char **out)
+{
+	static const char text[] = "<kernel> /usr/bin/a\nuse_profile 1\n"
+		"file read /usr/share/a/two\\040words\nfile read /usr/bin/x.a\n"
+		"file rename /usr/bin/x /usr/lib/b.so\n";
+	struct hm_model *m = hm_model_new(), *c = hm_model_new();
+	struct hm_file_out h = { 0 };
+	int r = m && c ? 0 : -ENOMEM;
+
+	if (!r)
+		r = hm_policy_parse_domain(m, text, sizeof(text) - 1,
+					   HM_DIALECT_26, "t", NULL);
+	if (!r)
+		r = hm_packages_stamp(m, arg);
+	if (!r && hm_model_merge(c, m) < 0)
+		r = -ENOMEM;
+	if (!r)
+		r = hm_history_text(c, &h);
+	if (!r)
+		*out = copy_result(h.text ? h.text : "", h.text ? h.len : 0);
+	free((char *)h.text);
+	hm_model_free(m);
+	hm_model_free(c);
+	return r;
+}
+
+static void test_packages(void **state)
+{
+	char *text = NULL;
+
+	(void)state;
+	every_allocation("owners from a dpkg database", op_owners,
+			 HM_SOURCE_DIR "/tests/data/dpkg");
+	every_allocation("stamp and merge a policy's packages", op_stamp,
+			 HM_SOURCE_DIR "/tests/data/dpkg");
+	assert_int_equal(op_stamp(HM_SOURCE_DIR "/tests/data/dpkg", &text), 0);
+	assert_non_null(strstr(text, "package a 1.0-1\n"));
+	assert_non_null(strstr(text, "object a 1.0-1 /usr/bin/x.a\n"));
+	assert_non_null(strstr(text, "object b 2:3 /usr/bin/x\n"));
+	free(text);
+}
+
 /* A policy saved with stamps on every entry and save records: its
  * histmac_entries.conf and histmac_saves.conf are read back under every
  * failed allocation too. */
@@ -265,6 +352,7 @@ static void test_history_load(void **state)
 	for (int i = 0; i < 40; i++)	/* past the array's first growth */
 		assert_int_equal(hm_model_add_save(m, &(struct hm_save_rec){
 				 t + i, 10, 2, 1 }), 0);
+	own_files(m);
 	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_18, 0, NULL), 0);
 	hm_model_free(m);
 	every_allocation("load a policy with histmac_entries.conf", op_load,
@@ -446,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_policy_load),
 		cmocka_unit_test(test_history_load),
+		cmocka_unit_test(test_packages),
 		cmocka_unit_test(test_xml_import),
 		cmocka_unit_test(test_check_json),
 		cmocka_unit_test(test_collector),
