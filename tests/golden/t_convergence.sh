@@ -169,6 +169,10 @@ tr '\n' ' ' <"$page" | grep -Eq '<section id="convergence">.*<svg .*<polyline ' 
 [ "$(grep -Eo '"unused":\[[0-9][0-9,]*\]' "$page" | wc -l)" = 1 ] ||
 	fail "report: unused entries marked in other than one domain"
 grep -Eq '<script[^>]* src=|<link ' "$page" && fail "report: fetches something"
+grep -q '<h3>3 saves, the last 1 with nothing new</h3>' "$page" ||
+	fail "report: no curve per save for alpha's three saves"
+[ "$(grep -o '<title>#[0-9] [0-9-]*: [0-9]* new' "$page" | wc -l)" = 3 ] ||
+	fail "report: not one bar per save"
 
 # Merge: the earliest learned time, uses summed.
 entry() {	# DIR: the stamps of the init script's read of envvars
