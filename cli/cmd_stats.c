@@ -46,7 +46,8 @@ static void usage(FILE *f)
 "learning (its last event added something), quiet for N days, or quiet\n"
 "for N events.  \"Now\" is the newest event the policy knows.  Where\n"
 "learn kept its saves (histmac_saves.conf), also what each save learned\n"
-"and how many saves came after each domain's last new entry.\n"
+"(the last 40; JSON: all) and how many saves came after each domain's\n"
+"last new entry.\n"
 "\n"
 "  -p, --policy DIR   the policy directory\n"
 "  -f, --format F     text (default) or json: one object with the same\n"
@@ -244,12 +245,18 @@ static void print_verdict(const struct hm_convergence *c,
 	}
 }
 
+/* The text shows the last saves only (a plugin saves every minute);
+ * --format json has them all. */
+#define SAVES_SHOWN 40
+#define SAVES_SHOWN_DOMAIN 5
+
 /* One line per domain: verdict; last new entry; new per day (and per
  * save: #N, counted from 1); the name. */
 static void print_conv_domain(const struct hm_convergence *c,
 			      const struct hm_conv_domain *cd)
 {
 	char t[32];
+	size_t first;
 
 	printf("    ");
 	print_verdict(c, cd);
@@ -259,8 +266,13 @@ static void print_conv_domain(const struct hm_convergence *c,
 		       utc(cd->days[i].day, true, t, sizeof(t)),
 		       (unsigned long long)(cd->days[i].added +
 					    cd->days[i].widened));
-	for (size_t i = 0; i < cd->n_saves; i++)
-		printf("%s #%zu +%llu", i ? "," : "; saves", cd->saves[i].save + 1,
+	first = cd->n_saves > SAVES_SHOWN_DOMAIN ?
+		cd->n_saves - SAVES_SHOWN_DOMAIN : 0;
+	if (first)
+		printf("; saves (%zu earlier),", first);
+	for (size_t i = first; i < cd->n_saves; i++)
+		printf("%s #%zu +%llu", i == first ? (first ? "" : "; saves") :
+		       ",", cd->saves[i].save + 1,
 		       (unsigned long long)(cd->saves[i].added +
 					    cd->saves[i].widened));
 	printf("; %s\n", cd->d->name->str);
@@ -276,7 +288,11 @@ static void print_saves(const struct hm_convergence *c)
 	row(1, "saves since the last new entry", "%llu of %zu",
 	    (unsigned long long)c->quiet_saves, c->n_saves);
 	row(1, "new per save", "events, added, widened");
-	for (size_t i = 0; i < c->n_saves; i++) {
+	if (c->n_saves > SAVES_SHOWN)
+		row(2, "...", "%zu earlier saves (--format json)",
+		    c->n_saves - SAVES_SHOWN);
+	for (size_t i = c->n_saves > SAVES_SHOWN ? c->n_saves - SAVES_SHOWN : 0;
+	     i < c->n_saves; i++) {
 		const struct hm_save_rec *r = &c->saves[i];
 
 		snprintf(label, sizeof(label), "#%zu %s", i + 1,

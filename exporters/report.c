@@ -456,10 +456,10 @@ static void day_label(struct hm_sbuf *b, int64_t t)
 
 /* A point's label: "2026-11-28", or for a save "#3 2026-11-28". */
 static void point_label(struct hm_sbuf *b, const struct hm_conv_day *v,
-			size_t i, bool saves)
+			size_t i, bool saves, size_t skip)
 {
 	if (saves)
-		hm_sbuf_printf(b, "#%zu ", i + 1);
+		hm_sbuf_printf(b, "#%zu ", i + skip + 1);
 	day_label(b, v[i].day);
 }
 
@@ -467,7 +467,7 @@ static void point_label(struct hm_sbuf *b, const struct hm_conv_day *v,
  * of what it added or widened, and the line of all entries learned so
  * far. */
 static void curve_svg(struct page *p, const struct hm_conv_day *v, size_t n,
-		      bool saves)
+		      bool saves, size_t skip)
 {
 	const char *per = saves ? "save" : "day";
 	uint64_t total = 0, max = 1;
@@ -489,7 +489,7 @@ static void curve_svg(struct page *p, const struct hm_conv_day *v, size_t n,
 			       "height=\"%.1f\" fill=\"#74c0fc\"><title>",
 			       CURVE_PAD + step * (double)i - 2,
 			       CURVE_PAD + plot - h, h);
-		point_label(&p->b, v, i, saves);
+		point_label(&p->b, v, i, saves, skip);
 		hm_sbuf_printf(&p->b, ": %llu new, %llu widened</title></rect>",
 			       (unsigned long long)v[i].added,
 			       (unsigned long long)v[i].widened);
@@ -505,36 +505,45 @@ static void curve_svg(struct page *p, const struct hm_conv_day *v, size_t n,
 	hm_sbuf_printf(&p->b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">",
 		       CURVE_PAD, CURVE_H - 4);
 	if (n)
-		point_label(&p->b, v, 0, saves);
+		point_label(&p->b, v, 0, saves, skip);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
 		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
 	if (n)
-		point_label(&p->b, v, n - 1, saves);
+		point_label(&p->b, v, n - 1, saves, skip);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
 		       "%llu entries learned or widened, per %s</text></svg>",
 		       CURVE_PAD, (unsigned long long)total, per);
 }
 
-/* Per save, where the learner kept its saves: drawn as the days are. */
+/* Saves drawn at most: a plugin saves every minute. */
+#define CURVE_SAVES 200
+
+/* Per save, where the learner kept its saves: drawn as the days are,
+ * the last CURVE_SAVES of them (the earlier ones summed into the first
+ * bar, as the oldest days are). */
 static void saves_curve(struct page *p, const struct hm_convergence *c)
 {
+	size_t skip = c->n_saves > CURVE_SAVES ? c->n_saves - CURVE_SAVES : 0;
 	struct hm_conv_day *v;
 
 	if (!c->n_saves)
 		return;
-	v = calloc(c->n_saves, sizeof(*v));
+	v = calloc(c->n_saves - skip, sizeof(*v));
 	if (!v) {
 		p->err = -ENOMEM;
 		return;
 	}
-	for (size_t i = 0; i < c->n_saves; i++)
-		v[i] = (struct hm_conv_day){ c->saves[i].time,
-					     c->saves[i].added,
-					     c->saves[i].widened };
+	for (size_t i = 0; i < c->n_saves; i++) {
+		struct hm_conv_day *d = &v[i < skip ? 0 : i - skip];
+
+		d->day = c->saves[i].time;
+		d->added += c->saves[i].added;
+		d->widened += c->saves[i].widened;
+	}
 	hm_sbuf_printf(&p->b, "<h3>%zu saves, the last %llu with nothing "
 		       "new</h3>\n", c->n_saves,
 		       (unsigned long long)c->quiet_saves);
-	curve_svg(p, v, c->n_saves, true);
+	curve_svg(p, v, c->n_saves - skip, true, skip);
 	free(v);
 }
 
@@ -552,7 +561,7 @@ static void convergence_section(struct page *p)
 		       c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
 	day_label(&p->b, c->last_new);
 	hm_sbuf_adds(&p->b, "</h3>\n");
-	curve_svg(p, c->days, c->n_days, false);
+	curve_svg(p, c->days, c->n_days, false, 0);
 	saves_curve(p, c);
 	hm_sbuf_adds(&p->b, "</section>\n");
 }

@@ -672,7 +672,13 @@ int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src);
 /** hm_acl_hist_use() - @e allowed an access at @sec (audit time). */
 void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec);
 
-/** hm_model_add_save() - append the record of a save to @m's.
+/* Save records kept; past it the two oldest become one (a plugin that
+ * saves every minute keeps its curve per save for about three days, and
+ * what came before in ever larger first records). */
+#define HM_SAVES_MAX 4096
+
+/** hm_model_add_save() - append the record of a save to @m's (at
+ * HM_SAVES_MAX, the two oldest are summed into one first).
  * Returns: 0 or -ENOMEM. */
 int hm_model_add_save(struct hm_model *m, const struct hm_save_rec *r);
 

@@ -178,6 +178,18 @@ static void test_saves(void **state)
 	line = hm_diag_format(&diag.msgs[0]);
 	assert_non_null(strstr(line, HM_SAVES_FILE ":6: warning:"));
 	free(line);
+	/* past HM_SAVES_MAX the oldest are summed into the first */
+	o->n_saves = 0;
+	for (int64_t i = 0; i < HM_SAVES_MAX + 4; i++)
+		assert_int_equal(hm_model_add_save(o, &(struct hm_save_rec){
+				 i + 1, 1, 2, 3 }), 0);
+	assert_int_equal(o->n_saves, HM_SAVES_MAX);
+	assert_int_equal(o->saves[0].time, 5);
+	assert_int_equal(o->saves[0].events, 5);
+	assert_int_equal(o->saves[0].added, 10);
+	assert_int_equal(o->saves[1].time, 6);
+	assert_int_equal(o->saves[HM_SAVES_MAX - 1].time, HM_SAVES_MAX + 4);
+	o->n_saves = 0;
 	/* an older directory, without the file: no saves */
 	unlink(path);
 	assert_int_equal(hm_policy_load_dir(o, dir, -1, NULL), 0);
