@@ -122,7 +122,7 @@ learn "$tmp/gamma" "$tmp/sample-5.log"
 	fail "gamma: learning a log again recorded a save"
 # The auditd plugin's periodic saves record the same curve: the three
 # logs on its stdin, apart by more than --save-interval.
-{ cat "$tmp/file-5.log"; sleep 2.5; cat "$tmp/net-5.log"; sleep 2.5
+{ cat "$tmp/file-5.log"; sleep 4; cat "$tmp/net-5.log"; sleep 4
   cat "$tmp/sample-5.log"; } |
 	"$HISTMAC" learn -q --no-resolve -p "$tmp/plugin" --plugin \
 	--save-interval 1 2>/dev/null || fail "learn --plugin exited $?"
