@@ -250,6 +250,7 @@ int hm_learn_session_save(struct hm_learn_session *s)
 	s->last_save = time(NULL);
 	hm_learner_stats(s->l, &now);
 	for (int i = 0; r == -ESTALE && i < SAVE_TRIES; i++) {
+		rec = 0;
 		r = stamp_packages(s);
 		if (!r)
 			r = rec = add_record(s, &now);
