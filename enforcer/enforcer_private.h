@@ -333,6 +333,8 @@ struct hm_live {
 	bool used;			/* --record-use: uses counted since
 					 * the last save (the model's use
 					 * counts are only those) */
+	bool errors;			/* the policy in use had errors (a
+					 * save would drop the bad lines) */
 	uint64_t last_save_ns;
 
 	/* reload hand-over */

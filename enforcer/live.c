@@ -122,6 +122,7 @@ static int first_load(struct hm_live *L)
 	if (r > 0)
 		hm_log("%s: %d error%s in the policy: going on (permissive)",
 		       o->policy, r, r == 1 ? "" : "s");
+	L->errors = r > 0;
 	if (o->record_use) {	/* count this run's alone (the store adds) */
 		hm_model_clear_uses(L->m);
 		hm_store_set_counting(L->st, true);
@@ -324,6 +325,7 @@ static int take_loaded(struct hm_live *L)
 		drop_loaded(L);
 		return r;
 	}
+	L->errors = L->loaded_status > 0;
 	put_in_place(L, g);
 	drop_loaded(L);
 	L->c->reloads++;
@@ -428,12 +430,14 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 
 /**
  * hm_live_unsaved() - is there something to save: entries learned, or
- * uses counted (--record-use), since the last save?
+ * uses counted (--record-use), since the last save?  Counts alone are
+ * not saved over a policy with errors (permissive mode runs one): the
+ * save would drop its bad lines; they wait for a reload without errors.
  * @L: the live policy.
  */
 bool hm_live_unsaved(const struct hm_live *L)
 {
-	return L->dirty || L->used;
+	return L->dirty || (L->used && !L->errors);
 }
 
 static void saved(struct hm_live *L)
@@ -526,6 +530,9 @@ int hm_live_save_last(struct hm_live *L)
 	if (hm_live_unsaved(L))
 		hm_log("%s: what was learned or counted since the last save "
 		       "is not saved", L->o->policy);
+	else if (L->used)
+		hm_log("%s: use counts not saved: the policy has errors",
+		       L->o->policy);
 	return r;
 }
 

@@ -4,7 +4,8 @@
 # directory's histmac_entries.conf: added to the counts already there,
 # saved periodically, after a SIGHUP reload and at stop; an edit of the
 # policy made while it runs survives its saves, and so do the counts
-# another writer added meanwhile.  Opens the decision
+# another writer added meanwhile; a policy with errors (run permissive)
+# is never saved over for counts.  Opens the decision
 # cache answers count as well as decided ones, an open two entries allow
 # together counts both, a denied open counts nothing, and an entry never
 # used is listed by `histmac stats --unused`.
@@ -124,3 +125,18 @@ jq -e --arg d "$H" --arg e "file read $T/c" \
 	"$HM_TMP/unused.json" >/dev/null ||
 	hm_enf_fail "stats --unused --format json: $(cat "$HM_TMP/unused.json")"
 hm_ok "stats --unused (text and JSON) lists the entry never used, and only it"
+
+# a policy with an error, enforced permissive: counts are not saved over
+# it (a save would drop the bad line)
+printf 'file bogus %s/a\n' "$T" >>"$dp"
+cp "$dp" "$HM_TMP/broken"
+cp "$POL/histmac_entries.conf" "$HM_TMP/entries.before"
+hm_enf_start --record-use --save-interval 1 --mode permissive
+hm_enf_ok "$T/helper" read "$T/a"
+sleep 2.5				# a periodic save would be due
+hm_enf_stop
+cmp -s "$dp" "$HM_TMP/broken" || hm_enf_fail "a policy with errors was saved over"
+cmp -s "$POL/histmac_entries.conf" "$HM_TMP/entries.before" ||
+	hm_enf_fail "counts saved beside a policy with errors"
+hm_enf_log_has "use counts not saved: the policy has errors"
+hm_ok "a policy with errors keeps its text; the counts are not saved"
