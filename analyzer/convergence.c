@@ -92,6 +92,71 @@ static int domain_days(struct hm_conv_domain *cd, const struct hm_conv_day *all,
 	return 0;
 }
 
+/* The save stamp @t belongs to: the first at or after it (the last for
+ * a stamp after every save); saves are in time order. */
+static size_t save_of(const struct hm_save_rec *v, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? lo : n - 1;
+}
+
+/* Saves after the one holding @last_new (none known: 0). */
+static uint64_t saves_after(const struct hm_convergence *c, int64_t last_new)
+{
+	if (!c->n_saves || !last_new)
+		return 0;
+	return c->n_saves - 1 - save_of(c->saves, c->n_saves, last_new);
+}
+
+static void count_save(struct hm_conv_dsave *v, const struct hm_convergence *c,
+		       int64_t t, bool widened)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	i = save_of(c->saves, c->n_saves, t);
+	v[i].save = i;
+	if (widened)
+		v[i].widened++;
+	else
+		v[i].added++;
+}
+
+/* The domain's saves with something new, in order. */
+static int domain_saves(struct hm_conv_domain *cd,
+			const struct hm_convergence *c)
+{
+	struct hm_conv_dsave *tmp;
+	size_t k = 0;
+
+	cd->quiet_saves = saves_after(c, cd->last_new);
+	if (!c->n_saves)
+		return 0;
+	tmp = calloc(c->n_saves, sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	for (const struct hm_acl_head *e = cd->d->acl; e; e = e->next) {
+		count_save(tmp, c, e->hist.learned, false);
+		count_save(tmp, c, e->hist.grown, true);
+	}
+	for (size_t i = 0; i < c->n_saves; i++)
+		if (tmp[i].added || tmp[i].widened)
+			tmp[k++] = tmp[i];
+	cd->saves = tmp;
+	cd->n_saves = k;
+	return 0;
+}
+
 static void judge(struct hm_conv_domain *cd, int64_t end, uint64_t quiet)
 {
 	const struct hm_domain *d = cd->d;
@@ -171,8 +236,14 @@ static int fill(struct hm_convergence *c, const struct hm_model *m,
 		}
 	}
 	qsort(c->domains, c->n_domains, sizeof(*c->domains), cmp_domain);
-	for (size_t i = 0; !r && i < c->n_domains; i++)
+	c->saves = m->saves;
+	c->n_saves = m->n_saves;
+	c->quiet_saves = saves_after(c, c->last_new);
+	for (size_t i = 0; !r && i < c->n_domains; i++) {
 		r = domain_days(&c->domains[i], c->days, c->n_days, first);
+		if (!r)
+			r = domain_saves(&c->domains[i], c);
+	}
 	return r;
 }
 
@@ -199,8 +270,10 @@ void hm_convergence_free(struct hm_convergence *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n_domains; i++)
+	for (size_t i = 0; i < c->n_domains; i++) {
 		free(c->domains[i].days);
+		free(c->domains[i].saves);
+	}
 	free(c->domains);
 	free(c->days);
 	free(c);

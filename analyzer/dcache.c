@@ -20,6 +20,7 @@ struct slot {
 	uint64_t gen;		/* valid when == cache gen */
 	uint64_t when_ns;	/* inserted */
 	uint32_t granted;	/* what the policy grants on the object */
+	const void *use;	/* the entry that grants it (--record-use) */
 };
 
 struct hm_dcache {
@@ -89,6 +90,15 @@ static bool same(const struct hm_dcache_key *a, const struct hm_dcache_key *b)
 bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 		      uint64_t now_ns, uint32_t *granted)
 {
+	const void *use;
+
+	return hm_dcache_lookup_use(c, k, now_ns, granted, &use);
+}
+
+bool hm_dcache_lookup_use(struct hm_dcache *c, const struct hm_dcache_key *k,
+			  uint64_t now_ns, uint32_t *granted,
+			  const void **use)
+{
 	struct slot *w = &c->slots[WAYS * set_of(c, k)];
 
 	c->st.lookups++;
@@ -103,6 +113,7 @@ bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 		c->st.hits++;
 		if (granted)
 			*granted = w[i].granted;
+		*use = w[i].use;
 		return true;
 	}
 	c->st.misses++;
@@ -111,6 +122,12 @@ bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 
 void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
 		      uint32_t granted, uint64_t now_ns)
+{
+	hm_dcache_insert_use(c, k, granted, NULL, now_ns);
+}
+
+void hm_dcache_insert_use(struct hm_dcache *c, const struct hm_dcache_key *k,
+			  uint32_t granted, const void *use, uint64_t now_ns)
 {
 	struct slot *w = &c->slots[WAYS * set_of(c, k)];
 	int i, victim = 0;
@@ -137,6 +154,7 @@ void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
 	w[i].gen = c->gen;
 	w[i].when_ns = now_ns;
 	w[i].granted = granted;
+	w[i].use = use;
 	c->st.inserts++;
 }
 

@@ -509,36 +509,57 @@ uint32_t hm_enf_append_ask(uint32_t ask, bool append_only)
 	return (ask & ~(1u << HM_FILE_APPEND)) | 1u << HM_FILE_WRITE;
 }
 
+/* The operations an open is judged by, in struct hm_enf_answer's by_op
+ * order. */
+static const unsigned open_ops[] = { HM_FILE_READ, HM_FILE_WRITE,
+				     HM_FILE_APPEND, HM_FILE_TRUNCATE };
+
 /*
  * What @d grants on the query's path, one operation at a time (an open
- * for reading and writing may be granted by two entries).  *@cond: some
- * entry that granted one has a condition.
+ * for reading and writing may be granted by two entries); @by_op[i]: the
+ * entry that grants ops[i].  *@cond: some entry that granted one has a
+ * condition.
  */
 static uint32_t granted_ops(const struct hm_model *m,
 			    const struct hm_domain *d,
 			    const struct hm_enf_query *q,
-			    const struct hm_acl_head **match, bool *cond)
+			    const struct hm_acl_head **by_op, bool *cond)
 {
-	static const unsigned ops[] = { HM_FILE_READ, HM_FILE_WRITE,
-					HM_FILE_APPEND, HM_FILE_TRUNCATE };
 	struct hm_request req = { .kind = HM_ACL_PATH, .name1 = q->path,
 				  .ctx = q->ctx };
 	uint32_t granted = 0;
 
-	*match = NULL;
 	*cond = false;
-	for (size_t i = 0; i < HM_ARRAY_SIZE(ops); i++) {
+	for (size_t i = 0; i < HM_ARRAY_SIZE(open_ops); i++) {
 		const struct hm_acl_head *e;
 
-		req.op = ops[i];
+		by_op[i] = NULL;
+		req.op = open_ops[i];
 		if (!hm_domain_allows(m, d, &req, &e))
 			continue;
-		granted |= 1u << ops[i];
+		granted |= 1u << open_ops[i];
 		*cond |= e->cond != NULL;
-		if (!*match)
-			*match = e;
+		by_op[i] = e;
 	}
 	return granted;
+}
+
+/* The first entry that grants something, and whether it grants all of
+ * it alone (struct hm_enf_answer's match and only). */
+static void first_and_only(struct hm_enf_answer *out)
+{
+	out->match = NULL;
+	out->only = NULL;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(out->by_op); i++) {
+		if (!out->by_op[i])
+			continue;
+		if (!out->match) {
+			out->match = out->only = out->by_op[i];
+		} else if (out->by_op[i] != out->match) {
+			out->only = NULL;
+			return;
+		}
+	}
 }
 
 static void decide_open(const struct hm_model *m,
@@ -551,14 +572,14 @@ static void decide_open(const struct hm_model *m,
 	const struct hm_acl_head *create;
 	bool cond;
 
-	out->granted = granted_ops(m, acl_dom, q, &out->match, &cond);
+	out->granted = granted_ops(m, acl_dom, q, out->by_op, &cond);
 	create = create_match(ix, c, q->path, q->ctx);
 	if (create) {
 		out->granted |= HM_ENF_OPEN_CREAT;
 		cond |= create->cond != NULL;
-		if (!out->match)
-			out->match = create;
+		out->by_op[4] = create;
 	}
+	first_and_only(out);
 	if (q->ask) {
 		out->allowed = hm_enf_open_allows(out->granted, q->ask);
 	} else {
@@ -571,13 +592,13 @@ static void decide_open(const struct hm_model *m,
 	if ((out->granted & HM_ENF_OPEN_OPS) == HM_ENF_OPEN_OPS &&
 	    ix->any_global) {
 		struct hm_domain global = { .group_no = -1 };
-		const struct hm_acl_head *g;
+		const struct hm_acl_head *g[4];
 
 		memcpy(global.groups, ix->global, sizeof(global.groups));
 		/* an ignore mark lets every process open the file in every
 		 * mode: only when every operation is granted by entries with
 		 * no condition (task.uid=0 holds for root, not the rest) */
-		out->global = granted_ops(m, &global, q, &g, &cond) ==
+		out->global = granted_ops(m, &global, q, g, &cond) ==
 				      HM_ENF_OPEN_OPS && !cond;
 	}
 }
@@ -585,6 +606,30 @@ static void decide_open(const struct hm_model *m,
 static bool same_name(const struct hm_name *a, const struct hm_name *b)
 {
 	return a == b || (a->len == b->len && !memcmp(a->str, b->str, a->len));
+}
+
+void hm_enf_count_use(const struct hm_enf_answer *a, bool exec, uint32_t ask,
+		      int64_t sec)
+{
+	if (exec || a->only) {
+		if (a->match)
+			hm_acl_hist_use(a->match, sec);
+		return;
+	}
+	/* an empty file opened with O_CREAT is the create entry's */
+	if ((ask & HM_ENF_OPEN_CREAT) && a->by_op[4]) {
+		hm_acl_hist_use(a->by_op[4], sec);
+		return;
+	}
+	for (size_t i = 0; i < HM_ARRAY_SIZE(open_ops); i++) {
+		const struct hm_acl_head *e = a->by_op[i];
+		bool seen = false;
+
+		for (size_t j = 0; e && j < i; j++)
+			seen |= a->by_op[j] == e && (ask & 1u << open_ops[j]);
+		if (e && !seen && (ask & 1u << open_ops[i]))
+			hm_acl_hist_use(e, sec);
+	}
 }
 
 const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
@@ -629,6 +674,7 @@ void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 	containers_of(m, d, acl_dom->groups, &c);
 	if (q->exec) {
 		decide_exec(m, ix, acl_dom, &c, q, out);
+		out->only = out->match;
 		out->cacheable = !out->match || !out->match->cond;
 	} else {
 		decide_open(m, ix, acl_dom, &c, q, out);

@@ -6,6 +6,7 @@
  * Kept in the model beside the entry and saved apart from the TOMOYO
  * text (formats/history.c, histmac_entries.conf).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "histmac/model.h"
@@ -126,5 +127,27 @@ int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src)
 		if (r)
 			return r;
 	}
+	return 0;
+}
+
+/* The two oldest save records as one: the later time, the sums. */
+static void fold_oldest(struct hm_model *m)
+{
+	struct hm_save_rec *a = &m->saves[0], *b = &m->saves[1];
+
+	b->events += a->events;
+	b->added += a->added;
+	b->widened += a->widened;
+	memmove(a, b, (m->n_saves - 1) * sizeof(*a));
+	m->n_saves--;
+}
+
+int hm_model_add_save(struct hm_model *m, const struct hm_save_rec *r)
+{
+	if (m->n_saves >= HM_SAVES_MAX)
+		fold_oldest(m);
+	if (HM_ARRAY_GROW(&m->saves, &m->cap_saves, m->n_saves + 1))
+		return -ENOMEM;
+	m->saves[m->n_saves++] = *r;
 	return 0;
 }

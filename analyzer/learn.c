@@ -266,6 +266,7 @@ int hm_learner_event(struct hm_learner *l, const struct hm_event *ev)
 
 	l->added = 0;
 	l->st.events++;
+	l->st.events_new += !hm_learned_counted(l->m, ev);
 	r = hm_walker_event(l->w, ev, learn_access, l);
 	if (r >= 0 && hm_learned_note(l->m, ev) < 0)
 		r = -ENOMEM;

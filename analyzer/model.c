@@ -215,6 +215,7 @@ void hm_model_free(struct hm_model *m)
 	hm_names_free(m->names);
 	free(m->path_note);
 	hm_learned_free(m);
+	free(m->saves);
 	hm_owners_free(m);
 	free(m);
 }

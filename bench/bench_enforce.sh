@@ -9,6 +9,8 @@
 #              cache hits)
 #   histmac-nc the same with a 64-entry cache over 1,000 files: every open
 #              takes the whole decision path (readlink, name, policy)
+#   histmac-use histmac with --record-use --save-interval 1: each open
+#              counted on its entry, the counts saved every second
 #   fapolicyd  Debian's fapolicyd --permissive, its sample rule set, in a
 #              private mount namespace with its config in a temp dir
 # "added" is the latency minus that of "none" in the same round; the
@@ -21,7 +23,8 @@
 # Needs root and fapolicyd (scripts/deps.sh bench); without fapolicyd its
 # row is left out.  HM_BENCH_NICE (default 0) is the nice value of the
 # opener and the listeners (fapolicyd sets its own: nice_val = 0); HM_BENCH_CPU="A B" pins the opener to CPU A
-# and the listener to CPU B.
+# and the listener to CPU B.  HM_BENCH_CONFIGS="none histmac ..." runs
+# only those rows (none and trivial are needed for "added").
 #
 # ramfs, because fapolicyd marks every mount of the file system types it
 # watches (watch_fs): no other ramfs is mounted here, so nothing else on
@@ -169,8 +172,9 @@ start_histmac() {	# extra args
 		{ cat "$tmp/histmac.log" >&2; exit 1; }
 }
 
-configs="none trivial histmac histmac-nc"
+configs="none trivial histmac histmac-nc histmac-use"
 [ -n "$fapo" ] && configs="$configs fapolicyd"
+configs=${HM_BENCH_CONFIGS:-$configs}
 results=$tmp/results
 : >"$results"
 for round in $(seq 1 "$rounds"); do
@@ -185,6 +189,7 @@ for round in $(seq 1 "$rounds"); do
 			hm_wait_for "grep -q ready '$tmp/fl.out'" 100 ;;
 		histmac) start_histmac ;;
 		histmac-nc) start_histmac --cache-size 64 ;;
+		histmac-use) start_histmac --record-use --save-interval 1 ;;
 		fapolicyd) start_fapolicyd ;;
 		esac
 		measure "$c" | tee -a "$results" | sed "s/^/round $round: /" >&2
@@ -235,7 +240,7 @@ echo
 awk -v a="$h50" -v b="$t50" -v c="$h99" -v d="$t99" 'BEGIN {
 	printf "histmac added / trivial added: p50 %.2fx, p99 %.2fx (target <= 1.2x)\n",
 		a / b, c / d }'
-if [ -n "$fapo" ]; then
+if [[ " $configs " == *" fapolicyd "* ]]; then
 	f50=$(added fapolicyd p50_ns)
 	f99=$(added fapolicyd p99_ns)
 	awk -v a="$h50" -v b="$f50" -v c="$h99" -v d="$f99" 'BEGIN {

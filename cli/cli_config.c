@@ -62,6 +62,7 @@ static const struct cfg_key cfg_keys[] = {
 	{ "cache_size", CFG_NUM, "--cache-size", NULL, NULL, " enforce " },
 	{ "ignore_marks", CFG_NUM, "--ignore-marks", NULL, NULL, " enforce " },
 	{ "pidfile", CFG_PATH, "--pidfile", NULL, NULL, " enforce " },
+	{ "record_use", CFG_BOOL, "--record-use", NULL, NULL, " enforce " },
 	{ "supervisor_socket", CFG_PATH, "--supervisor", NULL, NULL,
 	  " enforce " },
 	{ "supervisor_socket", CFG_PATH, "--socket", NULL, "-S", " query " },

@@ -64,6 +64,13 @@ static void usage(FILE *f)
 "      --state FILE         import the process table of a running learner\n"
 "                           (histmac learn --state FILE)\n"
 "      --save-interval SEC  learning: save the policy every SEC (default 60)\n"
+"      --record-use         count each access an entry allowed, with the\n"
+"                           time of the last, into POLICYDIR's\n"
+"                           histmac_entries.conf (for `histmac stats\n"
+"                           --unused`): saved every --save-interval, on\n"
+"                           SIGHUP and at stop; added to the counts there\n"
+"                           (default: the policy directory is not written\n"
+"                           unless learning)\n"
 "      --cache-size N       decision cache entries (default 16384)\n"
 "      --cache-ttl SEC      a cached decision lives SEC (default 5): the\n"
 "                           cache is keyed on the file, and a rename of a\n"
@@ -102,7 +109,7 @@ enum {
 	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
 	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
 	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_NICE, OPT_STRICT,
-	OPT_NO_STRICT,
+	OPT_NO_STRICT, OPT_RECORD_USE,
 };
 
 static const struct option options[] = {
@@ -121,6 +128,7 @@ static const struct option options[] = {
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	{ "proc-buffer", required_argument, NULL, OPT_PROC_BUFFER },
 	{ "cache-ttl", required_argument, NULL, OPT_CACHE_TTL },
 	{ "nice", required_argument, NULL, OPT_NICE },
@@ -239,6 +247,7 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 		return hm_cli_dialect_option(CMD, arg, &o->dialect);
 	case OPT_PIDFILE: o->pidfile = arg; return 0;
 	case OPT_DRY_RUN: o->dry_run = true; return 0;
+	case OPT_RECORD_USE: o->record_use = true; return 0;
 	case OPT_CACHE_TTL:
 		if (parse_seconds(arg, &o->cache_ttl_ms))
 			return hm_cli_usage_error(CMD, "bad --cache-ttl '%s'", arg);

@@ -44,7 +44,10 @@ static void usage(FILE *f)
 "(histmac_entries.conf): when the last new entry was learned, how many\n"
 "entries each day added or widened, and per domain a verdict: still\n"
 "learning (its last event added something), quiet for N days, or quiet\n"
-"for N events.  \"Now\" is the newest event the policy knows.\n"
+"for N events.  \"Now\" is the newest event the policy knows.  Where\n"
+"learn kept its saves (histmac_saves.conf), also what each save learned\n"
+"(the last 40; JSON: all) and how many saves came after each domain's\n"
+"last new entry.\n"
 "\n"
 "  -p, --policy DIR   the policy directory\n"
 "  -f, --format F     text (default) or json: one object with the same\n"
@@ -54,7 +57,8 @@ static void usage(FILE *f)
 "      --unused DAYS  instead, the entries not used (allowed an access,\n"
 "                     or were learned) in the last DAYS days before the\n"
 "                     newest event, one per line: last use, uses, the\n"
-"                     domain and the entry, separated by tabs\n"
+"                     domain and the entry, separated by tabs (with\n"
+"                     --format json: an object, docs/JSON.md)\n"
 "      --rare N       instead, the entries of a merged policy that fewer\n"
 "                     than N of its hosts had (provenance.conf, written by\n"
 "                     histmac merge), one per line: HAD/HOSTS, the hosts,\n"
@@ -200,21 +204,40 @@ static const char *utc(int64_t t, bool day, char *buf, size_t size)
 	return buf;
 }
 
-static void print_verdict(const struct hm_conv_domain *cd)
+/* " (N saves)" or ", N saves" after a quiet verdict, where the policy
+ * keeps its saves and the domain's last new entry is not in the last */
+static void print_quiet_saves(const struct hm_convergence *c,
+			      const struct hm_conv_domain *cd, bool inside)
+{
+	if (c->n_saves && cd->quiet_saves)
+		printf("%s%llu save%s%s", inside ? ", " : " (",
+		       (unsigned long long)cd->quiet_saves,
+		       plural(cd->quiet_saves), inside ? "" : ")");
+}
+
+static void print_verdict(const struct hm_convergence *c,
+			  const struct hm_conv_domain *cd)
 {
 	switch (cd->verdict) {
 	case HM_VERDICT_LEARNING:
 		printf("still learning");
+		if (c->n_saves && cd->quiet_saves)	/* by events, not saves */
+			printf(" (quiet for %llu save%s)",
+			       (unsigned long long)cd->quiet_saves,
+			       plural(cd->quiet_saves));
 		break;
 	case HM_VERDICT_QUIET_DAYS:
-		printf("quiet for %llu day%s (%llu events)",
+		printf("quiet for %llu day%s (%llu events",
 		       (unsigned long long)cd->quiet_days,
 		       plural(cd->quiet_days),
 		       (unsigned long long)cd->quiet_events);
+		print_quiet_saves(c, cd, true);
+		printf(")");
 		break;
 	case HM_VERDICT_QUIET_EVENTS:
 		printf("quiet for %llu events",
 		       (unsigned long long)cd->quiet_events);
+		print_quiet_saves(c, cd, false);
 		break;
 	default:
 		printf(cd->d->n_acl ? "unknown (no learned times)" :
@@ -222,20 +245,63 @@ static void print_verdict(const struct hm_conv_domain *cd)
 	}
 }
 
-/* One line per domain: verdict; last new entry; new per day; the name. */
-static void print_conv_domain(const struct hm_conv_domain *cd)
+/* The text shows the last saves only (a plugin saves every minute);
+ * --format json has them all. */
+#define SAVES_SHOWN 40
+#define SAVES_SHOWN_DOMAIN 5
+
+/* One line per domain: verdict; last new entry; new per day (and per
+ * save: #N, counted from 1); the name. */
+static void print_conv_domain(const struct hm_convergence *c,
+			      const struct hm_conv_domain *cd)
 {
 	char t[32];
+	size_t first;
 
 	printf("    ");
-	print_verdict(cd);
+	print_verdict(c, cd);
 	printf("; last new %s", utc(cd->last_new, false, t, sizeof(t)));
 	for (size_t i = 0; i < cd->n_days; i++)
 		printf("%s %s +%llu", i ? "," : ";",
 		       utc(cd->days[i].day, true, t, sizeof(t)),
 		       (unsigned long long)(cd->days[i].added +
 					    cd->days[i].widened));
+	first = cd->n_saves > SAVES_SHOWN_DOMAIN ?
+		cd->n_saves - SAVES_SHOWN_DOMAIN : 0;
+	if (first)
+		printf("; saves (%zu earlier),", first);
+	for (size_t i = first; i < cd->n_saves; i++)
+		printf("%s #%zu +%llu", i == first ? (first ? "" : "; saves") :
+		       ",", cd->saves[i].save + 1,
+		       (unsigned long long)(cd->saves[i].added +
+					    cd->saves[i].widened));
 	printf("; %s\n", cd->d->name->str);
+}
+
+/* The learner's saves (histmac_saves.conf), where the policy keeps them. */
+static void print_saves(const struct hm_convergence *c)
+{
+	char a[32], label[48];
+
+	if (!c->n_saves)
+		return;
+	row(1, "saves since the last new entry", "%llu of %zu",
+	    (unsigned long long)c->quiet_saves, c->n_saves);
+	row(1, "new per save", "events, added, widened");
+	if (c->n_saves > SAVES_SHOWN)
+		row(2, "...", "%zu earlier saves (--format json)",
+		    c->n_saves - SAVES_SHOWN);
+	for (size_t i = c->n_saves > SAVES_SHOWN ? c->n_saves - SAVES_SHOWN : 0;
+	     i < c->n_saves; i++) {
+		const struct hm_save_rec *r = &c->saves[i];
+
+		snprintf(label, sizeof(label), "#%zu %s", i + 1,
+			 utc(r->time, false, a, sizeof(a)));
+		row(2, label, "%llu, %llu, %llu",
+		    (unsigned long long)r->events,
+		    (unsigned long long)r->added,
+		    (unsigned long long)r->widened);
+	}
 }
 
 /* Is learning done?  From the entries' stamps (histmac_entries.conf). */
@@ -266,9 +332,11 @@ static void print_convergence(const struct hm_convergence *c)
 		row(2, utc(c->days[i].day, true, a, sizeof(a)), "%llu, %llu",
 		    (unsigned long long)c->days[i].added,
 		    (unsigned long long)c->days[i].widened);
-	printf("  per domain: verdict; last new entry; new per day; domain\n");
+	print_saves(c);
+	printf("  per domain: verdict; last new entry; new per day%s; domain\n",
+	       c->n_saves ? "; new per save" : "");
 	for (size_t i = 0; i < c->n_domains; i++)
-		print_conv_domain(&c->domains[i]);
+		print_conv_domain(c, &c->domains[i]);
 }
 
 static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
@@ -286,6 +354,25 @@ static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
 	hm_sbuf_adds(b, "]");
 }
 
+/* ,"quiet_saves":N,"saves":[...]: the learner's saves, numbered from 1. */
+static void json_saves(struct hm_sbuf *b, const struct hm_convergence *c)
+{
+	hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
+		       (unsigned long long)c->quiet_saves);
+	for (size_t i = 0; i < c->n_saves; i++) {
+		const struct hm_save_rec *r = &c->saves[i];
+
+		hm_sbuf_printf(b, "%s{\"save\":%zu,\"time\":%lld,"
+			       "\"events\":%llu,\"added\":%llu,"
+			       "\"widened\":%llu}", i ? "," : "", i + 1,
+			       (long long)r->time,
+			       (unsigned long long)r->events,
+			       (unsigned long long)r->added,
+			       (unsigned long long)r->widened);
+	}
+	hm_sbuf_adds(b, "]");
+}
+
 /* ,"convergence":{...}: the text's numbers, times in audit seconds. */
 static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 {
@@ -293,6 +380,7 @@ static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 		       "\"unstamped\":%zu,\"days\":", (long long)c->end,
 		       (long long)c->last_new, c->unstamped);
 	json_days(b, c->days, c->n_days);
+	json_saves(b, c);
 	hm_sbuf_adds(b, ",\"domains\":[");
 	for (size_t i = 0; i < c->n_domains; i++) {
 		const struct hm_conv_domain *cd = &c->domains[i];
@@ -308,10 +396,19 @@ static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
 			       (unsigned long long)cd->quiet_events,
 			       cd->unstamped);
 		json_days(b, cd->days, cd->n_days);
-		hm_sbuf_adds(b, "}");
+		hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
+			       (unsigned long long)cd->quiet_saves);
+		for (size_t k = 0; k < cd->n_saves; k++)
+			hm_sbuf_printf(b, "%s{\"save\":%zu,\"added\":%llu,"
+				       "\"widened\":%llu}", k ? "," : "",
+				       cd->saves[k].save + 1,
+				       (unsigned long long)cd->saves[k].added,
+				       (unsigned long long)cd->saves[k].widened);
+		hm_sbuf_adds(b, "]}");
 	}
 	hm_sbuf_adds(b, "]}");
 }
+
 
 /* "NAME": {"KEY": N, ...} of the non-zero @v[i], keys from @names. */
 static void json_counts(struct hm_sbuf *b, const char *name,
@@ -464,7 +561,41 @@ static int print_unused_list(const struct hm_model *m, struct unused *v,
 	return 0;
 }
 
-static int print_unused(const struct hm_model *m, uint64_t days)
+/* --unused DAYS --format json: {"days":N,"end":T,"entries":N,"unused":
+ * [{"domain":...,"entry":...,"uses":N,"last_used":T}, ...]} */
+static int print_unused_json(const struct hm_model *m, struct unused *v,
+			     size_t n, size_t all, uint64_t days, int64_t end)
+{
+	struct hm_sbuf b = { 0 };
+
+	qsort(v, n, sizeof(*v), cmp_unused);
+	hm_sbuf_printf(&b, "{\"days\":%llu,\"end\":%lld,\"entries\":%zu,"
+		       "\"unused\":[", (unsigned long long)days,
+		       (long long)end, all);
+	for (size_t i = 0; i < n; i++) {
+		char *line = NULL;
+
+		if (hm_acl_format(m, v[i].e, m->dialect, &line, NULL)) {
+			hm_sbuf_free(&b);
+			return -ENOMEM;
+		}
+		hm_sbuf_adds(&b, i ? ",{\"domain\":" : "{\"domain\":");
+		hm_sbuf_add_json(&b, v[i].d->name->str, v[i].d->name->len);
+		hm_sbuf_adds(&b, ",\"entry\":");
+		hm_sbuf_add_json(&b, line, strlen(line));
+		hm_sbuf_printf(&b, ",\"uses\":%llu,\"last_used\":%lld}",
+			       (unsigned long long)v[i].uses,
+			       (long long)v[i].last);
+		free(line);
+	}
+	hm_sbuf_adds(&b, "]}\n");
+	if (!b.oom)
+		fwrite(b.s, 1, b.len, stdout);
+	hm_sbuf_free(&b);
+	return b.oom ? -ENOMEM : 0;
+}
+
+static int print_unused(const struct hm_model *m, uint64_t days, bool json)
 {
 	int64_t end = hm_convergence_end(m);
 	int64_t since = end - (int64_t)days * HM_DAY;
@@ -486,6 +617,11 @@ static int print_unused(const struct hm_model *m, uint64_t days)
 			if (hm_acl_last_use(e) < since)
 				v[n++] = (struct unused){ hm_acl_last_use(e),
 					e->hist.uses, d, e };
+	}
+	if (json) {
+		r = print_unused_json(m, v, n, all, days, end);
+		free(v);
+		return r;
 	}
 	printf("# %zu of %zu entries not used in the %llu day%s before %s\n",
 	       n, all, (unsigned long long)days, plural(days),
@@ -596,7 +732,8 @@ HM_CMD(stats)
 	status = hm_cli_load_policy(CMD, a.policy, HM_DIALECT_AUTO, false, &m);
 	if (status == HM_EXIT_FAIL)
 		return status;
-	if (a.has_unused ? print_unused(m, a.unused) : print_stats(&a, m))
+	if (a.has_unused ? print_unused(m, a.unused, a.json) :
+			   print_stats(&a, m))
 		status = HM_EXIT_FAIL;
 	hm_model_free(m);
 	return status;

@@ -400,6 +400,7 @@ static int prepare(struct hm_enforcer *E)
 				 (uint64_t)E->o.cache_ttl_ms * 1000000ull);
 	if (!E->cache)
 		return -ENOMEM;
+	E->live->cache = E->cache;	/* flushed when learning frees entries */
 	if ((r = open_procs(E)))
 		return r;
 	if ((r = open_fanotify(E))) {
@@ -488,7 +489,7 @@ static void on_tick(struct hm_enforcer *E, uint64_t now)
 	E->next_tick_ns = now + 1000000000ull;
 	hm_notify_watchdog();
 	hm_execs_expire(&E->execs, now);
-	if (E->live->dirty && E->o.save_interval &&
+	if (hm_live_unsaved(E->live) && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
 		    E->o.save_interval * 1000000000ull)
 		hm_live_save(E->live);

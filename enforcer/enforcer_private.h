@@ -320,6 +320,9 @@ struct hm_live {
 	struct hm_enforcer_counters *c;		/* borrowed */
 	struct hm_tracker *t;		/* borrowed, may be NULL: told of
 					 * new domains */
+	struct hm_dcache *cache;	/* borrowed, may be NULL: flushed
+					 * when learning frees entries (it
+					 * holds --record-use's entries) */
 	struct hm_store *st;		/* the directory: saves, edits */
 	struct hm_diag diag;		/* what the store said, to log */
 	struct hm_model *m;
@@ -327,6 +330,11 @@ struct hm_live {
 	struct hm_generalizer *g;
 	struct hm_model *scratch;	/* learning at max_learning_entry */
 	bool dirty;			/* learned since the last save */
+	bool used;			/* --record-use: uses counted since
+					 * the last save (the model's use
+					 * counts are only those) */
+	bool errors;			/* the policy in use had errors (a
+					 * save would drop the bad lines) */
 	uint64_t last_save_ns;
 
 	/* reload hand-over */
@@ -351,6 +359,8 @@ int hm_live_reload_finish(struct hm_live *L);
 int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 		  uint32_t perm, const struct hm_name *path,
 		  const struct hm_cond_ctx *ctx);
+/* Something to save: learned, or uses counted (--record-use). */
+bool hm_live_unsaved(const struct hm_live *L);
 /* A periodic save: one that finds the directory edited reloads it (and
  * saves after); one that finds it locked is tried again later. */
 int hm_live_save(struct hm_live *L);

@@ -122,6 +122,11 @@ static int first_load(struct hm_live *L)
 	if (r > 0)
 		hm_log("%s: %d error%s in the policy: going on (permissive)",
 		       o->policy, r, r == 1 ? "" : "s");
+	L->errors = r > 0;
+	if (o->record_use) {	/* count this run's alone (the store adds) */
+		hm_model_clear_uses(L->m);
+		hm_store_set_counting(L->st, true);
+	}
 	return new_generalizer(L, L->m, &L->g);
 }
 
@@ -268,6 +273,19 @@ static int adopt(struct hm_live *L)
 	return r;
 }
 
+/*
+ * --record-use: the policy read has the directory's use counts; the
+ * model in use counts only what was not saved yet, and carries that
+ * over (an entry edited away loses its uses, as it is gone).
+ */
+static int carry_uses(struct hm_live *L)
+{
+	if (!L->o->record_use)
+		return 0;
+	hm_model_clear_uses(L->loaded.m);
+	return L->used ? hm_model_add_uses(L->loaded.m, L->m) : 0;
+}
+
 static void put_in_place(struct hm_live *L, struct hm_generalizer *g)
 {
 	if (L->t)
@@ -286,7 +304,7 @@ static void put_in_place(struct hm_live *L, struct hm_generalizer *g)
 static int take_loaded(struct hm_live *L)
 {
 	struct hm_generalizer *g = NULL;
-	bool learned = L->dirty;
+	bool unsaved = hm_live_unsaved(L);
 	int r;
 
 	pthread_join(L->loader, NULL);
@@ -295,7 +313,9 @@ static int take_loaded(struct hm_live *L)
 	r = loaded_ok(L);
 	if (!r)
 		r = new_generalizer(L, L->loaded.m, &g);
-	if (!r && (r = adopt(L)))
+	if (!r && (r = adopt(L)) == 0 && (r = carry_uses(L)))
+		hm_store_forget(L->st);	/* adopted: read again next time */
+	if (r)
 		hm_generalizer_free(g);
 	if (r) {
 		L->c->reload_failures++;
@@ -305,11 +325,12 @@ static int take_loaded(struct hm_live *L)
 		drop_loaded(L);
 		return r;
 	}
+	L->errors = L->loaded_status > 0;
 	put_in_place(L, g);
 	drop_loaded(L);
 	L->c->reloads++;
 	hm_log("policy reloaded: %zu domains", L->m->n_domains);
-	if (learned)	/* the edit and our learning, on disk */
+	if (unsaved)	/* the edit and our learning or counts, on disk */
 		hm_live_save(L);
 	return 1;
 }
@@ -347,12 +368,16 @@ static int learn_domain(struct hm_live *L, const struct hm_name *name,
 	return r < 0 ? r : 0;
 }
 
-/* Folding freed entries the index points to: build it again. */
+/* Folding freed entries the index (and the cache, --record-use's
+ * entries) points to: build it again. */
 static int reindex(struct hm_live *L)
 {
 	struct hm_enf_index *ix;
-	int r = hm_enf_index_new(L->m, &ix);
+	int r;
 
+	if (L->cache)
+		hm_dcache_invalidate(L->cache);
+	r = hm_enf_index_new(L->m, &ix);
 	if (r)
 		return r;
 	hm_enf_index_free(L->ix);
@@ -403,8 +428,24 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 	return res.folded ? reindex(L) : hm_enf_index_add(L->ix, d, res.in);
 }
 
+/**
+ * hm_live_unsaved() - is there something to save: entries learned, or
+ * uses counted (--record-use), since the last save?  Counts alone are
+ * not saved over a policy with errors (permissive mode runs one): the
+ * save would drop its bad lines; they wait for a reload without errors.
+ * @L: the live policy.
+ */
+bool hm_live_unsaved(const struct hm_live *L)
+{
+	return L->dirty || (L->used && !L->errors);
+}
+
 static void saved(struct hm_live *L)
 {
+	/* the store added our counts to the directory's */
+	if (L->used)
+		hm_model_clear_uses(L->m);
+	L->used = false;
 	L->dirty = false;
 	L->c->saves++;
 	hm_log("policy saved to %s", L->o->policy);
@@ -476,7 +517,7 @@ int hm_live_save_last(struct hm_live *L)
 			take_loaded(L);
 			continue;
 		}
-		if (!L->dirty)
+		if (!hm_live_unsaved(L))
 			break;
 		r = hm_store_save(L->st, L->m, NULL, 0);
 		if (!r)
@@ -486,8 +527,11 @@ int hm_live_save_last(struct hm_live *L)
 		else if ((r = hm_live_reload_start(L)))
 			break;
 	}
-	if (L->dirty)
-		hm_log("%s: what was learned since the last save is not saved",
+	if (hm_live_unsaved(L))
+		hm_log("%s: what was learned or counted since the last save "
+		       "is not saved", L->o->policy);
+	else if (L->used)
+		hm_log("%s: use counts not saved: the policy has errors",
 		       L->o->policy);
 	return r;
 }

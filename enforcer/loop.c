@@ -406,6 +406,16 @@ static int name_of(struct ev *e)
 	return 0;
 }
 
+/* --record-use: an access was allowed by entry @e of the live policy:
+ * a counter and a stamp, in wall-clock (audit) seconds. */
+static void count_use(struct hm_loop *l, const struct hm_acl_head *e)
+{
+	if (!e)
+		return;
+	hm_acl_hist_use(e, (int64_t)time(NULL));
+	l->cfg.live->used = true;
+}
+
 /*
  * A "#!" script's interpreter: TOMOYO checks its exec open as a read in
  * the script's new domain (and the learner learns it so).  Returns the
@@ -444,6 +454,8 @@ static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
 				   .ctx = &e->ctx, .ask = 1u << HM_FILE_READ };
 	hm_enf_decide(L->m, L->ix, &q, &a);
 	*allowed = a.allowed;
+	if (a.allowed && L->o->record_use)
+		count_use(l, a.match);	/* one operation asked: read */
 	return hm_live_profile(L, a.profile);
 }
 
@@ -589,12 +601,39 @@ static bool exec_open(struct hm_loop *l, struct ev *e,
  * mode is read only when it could matter. */
 static bool cached(struct hm_loop *l, struct ev *e)
 {
+	const void *use;
 	uint32_t granted;
 
-	if (!hm_dcache_lookup(l->cfg.cache, &e->key, l->now_ns, &granted))
+	if (!hm_dcache_lookup_use(l->cfg.cache, &e->key, l->now_ns, &granted,
+				  &use))
 		return false;
-	return (granted & HM_ENF_OPEN_OPS) == HM_ENF_OPEN_OPS ||
-	       hm_enf_open_allows(granted, ask_of(l, e));
+	if ((granted & HM_ENF_OPEN_OPS) != HM_ENF_OPEN_OPS &&
+	    !hm_enf_open_allows(granted, ask_of(l, e)))
+		return false;
+	if (l->cfg.live->o->record_use)
+		count_use(l, use);
+	return true;
+}
+
+/* --record-use: count an allowed decision's entries, and cache it only
+ * when one entry grants all (a hit then knows what to count without the
+ * mode asked).  Returns whether it may be cached. */
+static bool count_decision(struct hm_loop *l, struct ev *e,
+			   const struct hm_enf_answer *a)
+{
+	if (!l->cfg.live->o->record_use)
+		return true;
+	if (a->only) {
+		count_use(l, a->only);
+		return true;
+	}
+	if (a->match) {
+		/* several entries: which ones the mode asked says */
+		hm_enf_count_use(a, e->exec, e->exec ? 0 : ask_of(l, e),
+				 (int64_t)time(NULL));
+		l->cfg.live->used = true;
+	}
+	return false;
 }
 
 /* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
@@ -656,6 +695,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 	struct hm_enf_query q;
 	struct hm_enf_answer a;
 	uint8_t prof;
+	bool cache;
 	int r;
 
 	r = hm_proc_tgid(l->cfg.proc, e->tid, &e->pid);
@@ -736,12 +776,14 @@ static void judge(struct hm_loop *l, struct ev *e)
 		l->c->ignore_marks++;
 	if (e->exec)
 		set_pending(l, e, a.program);
+	cache = count_decision(l, e, &a);	/* may read the mode */
 	finish(l, e, true, false);
 	l->c->allowed++;
 	if (a.global)
 		l->c->global_allowed++;
-	if (!e->exec && e->cache_ok && a.cacheable)
-		hm_dcache_insert(l->cfg.cache, &e->key, a.granted, l->now_ns);
+	if (cache && !e->exec && e->cache_ok && a.cacheable)
+		hm_dcache_insert_use(l->cfg.cache, &e->key, a.granted, a.only,
+				     l->now_ns);
 }
 
 /* First pass: count, let our own main thread through (our other

@@ -454,51 +454,97 @@ static void day_label(struct hm_sbuf *b, int64_t t)
 #define CURVE_H 110
 #define CURVE_PAD 20
 
-/* The learning curve, drawn here (no script): per day a bar of what it
- * added or widened, and the line of all entries learned so far. */
-static void curve_svg(struct page *p, const struct hm_convergence *c)
+/* A point's label: "2026-11-28", or for a save "#3 2026-11-28". */
+static void point_label(struct hm_sbuf *b, const struct hm_conv_day *v,
+			size_t i, bool saves, size_t skip)
 {
+	if (saves)
+		hm_sbuf_printf(b, "#%zu ", i + skip + 1);
+	day_label(b, v[i].day);
+}
+
+/* The learning curve, drawn here (no script): per day (or save) a bar
+ * of what it added or widened, and the line of all entries learned so
+ * far. */
+static void curve_svg(struct page *p, const struct hm_conv_day *v, size_t n,
+		      bool saves, size_t skip)
+{
+	const char *per = saves ? "save" : "day";
 	uint64_t total = 0, max = 1;
-	double step = c->n_days > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
-				      (double)(c->n_days - 1) : 0;
+	double step = n > 1 ? (double)(CURVE_W - 2 * CURVE_PAD) /
+			      (double)(n - 1) : 0;
 	double plot = CURVE_H - 2 * CURVE_PAD;
 
-	for (size_t i = 0; i < c->n_days; i++)
-		max += c->days[i].added + c->days[i].widened;
+	for (size_t i = 0; i < n; i++)
+		max += v[i].added + v[i].widened;
 	hm_sbuf_printf(&p->b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		       "width=\"%d\" height=\"%d\" role=\"img\">"
-		       "<title>entries learned per day</title>", CURVE_W,
-		       CURVE_H);
-	for (size_t i = 0; i < c->n_days; i++) {
-		uint64_t n = c->days[i].added + c->days[i].widened;
-		double h = plot * (double)n / (double)max;
+		       "<title>entries learned per %s</title>", CURVE_W,
+		       CURVE_H, per);
+	for (size_t i = 0; i < n; i++) {
+		double h = plot * (double)(v[i].added + v[i].widened) /
+			   (double)max;
 
 		hm_sbuf_printf(&p->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"4\" "
 			       "height=\"%.1f\" fill=\"#74c0fc\"><title>",
 			       CURVE_PAD + step * (double)i - 2,
 			       CURVE_PAD + plot - h, h);
-		day_label(&p->b, c->days[i].day);
+		point_label(&p->b, v, i, saves, skip);
 		hm_sbuf_printf(&p->b, ": %llu new, %llu widened</title></rect>",
-			       (unsigned long long)c->days[i].added,
-			       (unsigned long long)c->days[i].widened);
+			       (unsigned long long)v[i].added,
+			       (unsigned long long)v[i].widened);
 	}
 	hm_sbuf_adds(&p->b, "<polyline fill=\"none\" stroke=\"#1971c2\" "
 		     "stroke-width=\"2\" points=\"");
-	for (size_t i = 0; i < c->n_days; i++) {
-		total += c->days[i].added + c->days[i].widened;
+	for (size_t i = 0; i < n; i++) {
+		total += v[i].added + v[i].widened;
 		hm_sbuf_printf(&p->b, "%.1f,%.1f ", CURVE_PAD + step * (double)i,
 			       CURVE_PAD + plot - plot * (double)total /
 			       (double)max);
 	}
 	hm_sbuf_printf(&p->b, "\"/><text x=\"%d\" y=\"%d\" font-size=\"10\">",
 		       CURVE_PAD, CURVE_H - 4);
-	day_label(&p->b, c->n_days ? c->days[0].day : 0);
+	if (n)
+		point_label(&p->b, v, 0, saves, skip);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
 		       "text-anchor=\"end\">", CURVE_W - CURVE_PAD, CURVE_H - 4);
-	day_label(&p->b, c->n_days ? c->days[c->n_days - 1].day : 0);
+	if (n)
+		point_label(&p->b, v, n - 1, saves, skip);
 	hm_sbuf_printf(&p->b, "</text><text x=\"%d\" y=\"12\" font-size=\"10\">"
-		       "%llu entries learned or widened</text></svg>", CURVE_PAD,
-		       (unsigned long long)total);
+		       "%llu entries learned or widened, per %s</text></svg>",
+		       CURVE_PAD, (unsigned long long)total, per);
+}
+
+/* Saves drawn at most: a plugin saves every minute. */
+#define CURVE_SAVES 200
+
+/* Per save, where the learner kept its saves: drawn as the days are,
+ * the last CURVE_SAVES of them (the earlier ones summed into the first
+ * bar, as the oldest days are). */
+static void saves_curve(struct page *p, const struct hm_convergence *c)
+{
+	size_t skip = c->n_saves > CURVE_SAVES ? c->n_saves - CURVE_SAVES : 0;
+	struct hm_conv_day *v;
+
+	if (!c->n_saves)
+		return;
+	v = calloc(c->n_saves - skip, sizeof(*v));
+	if (!v) {
+		p->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->n_saves; i++) {
+		struct hm_conv_day *d = &v[i < skip ? 0 : i - skip];
+
+		d->day = c->saves[i].time;
+		d->added += c->saves[i].added;
+		d->widened += c->saves[i].widened;
+	}
+	hm_sbuf_printf(&p->b, "<h3>%zu saves, the last %llu with nothing "
+		       "new</h3>\n", c->n_saves,
+		       (unsigned long long)c->quiet_saves);
+	curve_svg(p, v, c->n_saves - skip, true, skip);
+	free(v);
 }
 
 static void convergence_section(struct page *p)
@@ -515,7 +561,8 @@ static void convergence_section(struct page *p)
 		       c->n_verdict[HM_VERDICT_QUIET_EVENTS]);
 	day_label(&p->b, c->last_new);
 	hm_sbuf_adds(&p->b, "</h3>\n");
-	curve_svg(p, c);
+	curve_svg(p, c->days, c->n_days, false, 0);
+	saves_curve(p, c);
 	hm_sbuf_adds(&p->b, "</section>\n");
 }
 

@@ -284,6 +284,24 @@ static int read_line(struct reader *R, char *line, size_t len,
 	return 0;
 }
 
+int hm_side_open(const char *dir, const char *name, char **path, FILE **f)
+{
+	int e;
+
+	*f = NULL;
+	if (asprintf(path, "%s/%s", dir, name) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	*f = fopen(*path, "re");
+	if (*f || errno == ENOENT)
+		return 0;
+	e = errno;
+	free(*path);
+	*path = NULL;
+	return -e;
+}
+
 /* Lines are read as the policy's are (hm_lines): at most HM_MAX_LINE
  * bytes kept, so a hostile file costs no more memory than a policy. */
 int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
@@ -292,13 +310,9 @@ int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag)
 	struct hm_lines l;
 	char *path = NULL;
 	FILE *f;
-	int r = 0;
+	int r = hm_side_open(dir, HM_HISTORY_FILE, &path, &f);
 
-	if (asprintf(&path, "%s/%s", dir, HM_HISTORY_FILE) < 0)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f) {
-		r = errno == ENOENT ? 0 : -errno;
+	if (r || !f) {
 		free(path);
 		return r;
 	}

@@ -43,6 +43,14 @@ struct hm_lines {
 int hm_lines_open(struct hm_lines *l, FILE *f, const char *buf, size_t len);
 void hm_lines_close(struct hm_lines *l);
 
+/**
+ * hm_side_open() - open @dir/@name (a side file of a policy directory) to
+ * read.  *@path: its name, malloc'd, for diagnostics (caller frees);
+ * *@f: NULL when the file does not exist.
+ * Returns: 0 (also without the file), -errno of opening, -ENOMEM.
+ */
+int hm_side_open(const char *dir, const char *name, char **path, FILE **f);
+
 /** hm_lines_next() - the next line: 1, 0 at the end, -EIO. */
 int hm_lines_next(struct hm_lines *l);
 

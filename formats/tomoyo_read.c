@@ -750,6 +750,8 @@ int hm_policy_load_dir(struct hm_model *m, const char *dir, int dialect,
 		r = load_files(&c, f, dialect);
 	if (!r && !c.oom)	/* the stamps of what loaded */
 		r = hm_history_read(m, dir, diag);
+	if (!r && !c.oom)
+		r = hm_saves_read(m, dir, diag);
 	for (size_t i = 0; i < opened; i++)
 		pfile_close(&f[i]);
 	if (r < 0 || c.oom)

@@ -167,6 +167,7 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 		{ HM_EXCEPTION_POLICY }, { HM_DOMAIN_POLICY },
 		{ HM_REWRITE_CONF }, { HM_PROFILE_CONF }, { HM_MANAGER_CONF },
 		{ HM_HISTORY_FILE },	/* the entries' stamps (history.h) */
+		{ HM_SAVES_FILE },	/* a learner's saves (history.h) */
 	};
 	int r;
 
@@ -181,6 +182,10 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 		r = hm_history_text(m, &h);
 		f[5].text = (char *)h.text;
 		f[5].len = h.len;
+		if (!r)
+			r = hm_saves_text(m, &h);
+		f[6].text = (char *)h.text;
+		f[6].len = h.len;
 	}
 	if (!r && n_extra > HM_SAVE_EXTRA_MAX)
 		r = -EINVAL;

@@ -16,6 +16,7 @@
 
 #include <sys/stat.h>
 
+#include "histmac/convergence.h"
 #include "histmac/packages.h"
 #include "histmac/profile.h"
 #include "histmac/session.h"
@@ -28,6 +29,7 @@ struct hm_learn_session {
 	struct hm_collector *c;
 	time_t last_save;
 	unsigned long n;		/* events since the last PROGRESS */
+	struct hm_learn_stats saved;	/* the learner's, at the last save */
 };
 
 static struct hm_tracker *tracker(const struct hm_learn_session *s)
@@ -198,21 +200,69 @@ static int stamp_packages(struct hm_learn_session *s)
 	return hm_packages_stamp(s->m, p && p->root ? p->root : "/");
 }
 
+/* Entries learned and widened after @since, by their stamps (as the
+ * curve per day counts them, convergence.h). */
+static void count_new(const struct hm_model *m, int64_t since,
+		      struct hm_save_rec *rec)
+{
+	for (size_t i = 0; i < m->n_domains; i++)
+		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
+		     e = e->next) {
+			rec->added += e->hist.learned > since;
+			rec->widened += e->hist.grown > since;
+		}
+}
+
+/*
+ * The record of this save (histmac_saves.conf: the curve per save), when
+ * it learned events no save counted before.  Returns 1 added (take it
+ * back with drop_record() if the save fails), 0 none, -ENOMEM.
+ */
+static int add_record(struct hm_learn_session *s,
+		      const struct hm_learn_stats *now)
+{
+	const struct hm_model *m = s->m;
+	struct hm_save_rec rec = {
+		.time = hm_convergence_end(m),
+		.events = now->events_new - s->saved.events_new,
+	};
+
+	if (!rec.events)
+		return 0;
+	count_new(m, m->n_saves ? m->saves[m->n_saves - 1].time : 0, &rec);
+	return hm_model_add_save(s->m, &rec) ? -ENOMEM : 1;
+}
+
+static void drop_record(struct hm_learn_session *s, int added)
+{
+	if (added == 1 && s->m->n_saves)
+		s->m->n_saves--;
+}
+
 /* Edits keep coming while we rebase: give up after this many rounds. */
 #define SAVE_TRIES 5
 
 int hm_learn_session_save(struct hm_learn_session *s)
 {
-	int r = -ESTALE;
+	struct hm_learn_stats now;
+	int r = -ESTALE, rec = 0;
 
 	s->last_save = time(NULL);
+	hm_learner_stats(s->l, &now);
 	for (int i = 0; r == -ESTALE && i < SAVE_TRIES; i++) {
+		rec = 0;
 		r = stamp_packages(s);
 		if (!r)
+			r = rec = add_record(s, &now);
+		if (r >= 0)
 			r = hm_store_save(s->o.store, s->m, NULL, 0);
+		if (r)	/* a reload below replaces the model, record too */
+			drop_record(s, rec);
 		if (r == -ESTALE && (r = sync_disk(s)) == 0)
 			r = -ESTALE;	/* adopted: save that */
 	}
+	if (!r)
+		s->saved = now;
 	if (r == -ESTALE)
 		return failed(s, hm_store_dir(s->o.store), "saving "
 			      "(the policy keeps being edited)", r);

@@ -32,6 +32,7 @@ struct hm_store {
 	const char *state;
 	struct hm_collector *c;
 	struct hm_convert_stats conv;
+	bool counting;			/* uses saved are added to disk's */
 };
 
 /* The files an administrator edits; a change to one means an edit. */
@@ -359,6 +360,11 @@ void hm_store_set_state(struct hm_store *s, struct hm_tracker *t,
 	s->c = c;
 }
 
+void hm_store_set_counting(struct hm_store *s, bool on)
+{
+	s->counting = on;
+}
+
 int hm_store_load_state(struct hm_store *s, struct hm_tracker *t,
 			const char *path)
 {
@@ -394,17 +400,75 @@ static int write_policy(struct hm_store *s, const struct hm_model *m,
 	return r;
 }
 
+/* Counting: the uses of @m's entries, in walk order, to put back. */
+static uint64_t *take_uses(const struct hm_model *m)
+{
+	size_t n = 0, k = 0;
+	uint64_t *v;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		n += m->domains[i]->n_acl;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < m->n_domains; i++)
+		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
+		     e = e->next)
+			v[k++] = e->hist.uses;
+	return v;
+}
+
+static void put_uses(struct hm_model *m, const uint64_t *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		for (struct hm_acl_head *e = m->domains[i]->acl; e; e = e->next)
+			e->hist.uses = v[k++];
+}
+
+/*
+ * Counting (hm_store_set_counting()): add the uses counted in the
+ * directory now to @m's for the save; the policy there is the one @m was
+ * loaded from or last saved as (the caller checked it was not edited).
+ * The counts are bookkeeping beside the entries (as hm_acl_hist_use()
+ * treats them): the caller gets its own back (put_uses()).
+ */
+static int add_disk_uses(const struct hm_store *s, struct hm_model *m)
+{
+	struct hm_model *disk = hm_model_new();
+	int r = disk ? hm_policy_load_dir(disk, s->o.dir, s->o.read_dialect,
+					  NULL) : -ENOMEM;
+
+	if (r >= 0)
+		r = hm_model_add_uses(m, disk);
+	hm_model_free(disk);
+	return r;
+}
+
 /* Under the lock: the policy, then the process table, then the
  * checkpoint (the events it says are done are in the files above). */
 static int save_locked(struct hm_store *s, const struct hm_model *m,
 		       const struct hm_file_out *extra, size_t n_extra)
 {
 	struct stat st[HM_STORE_EDITED];
+	uint64_t *own = NULL;
 	int r;
 
 	if (hm_store_edited(s))
 		return -ESTALE;
+	if (s->counting) {
+		own = take_uses(m);
+		r = own ? add_disk_uses(s, (struct hm_model *)m) : -ENOMEM;
+		if (r) {
+			if (own)
+				put_uses((struct hm_model *)m, own);
+			free(own);
+			return failed(s, s->o.dir, "reading its use counts", r);
+		}
+	}
 	r = write_policy(s, m, extra, n_extra);
+	if (own)
+		put_uses((struct hm_model *)m, own);
+	free(own);
 	if (r)
 		return failed(s, s->o.dir, "saving", r);
 	stat_files(s, st);

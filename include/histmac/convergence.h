@@ -2,8 +2,9 @@
 /*
  * convergence.h - is learning done?  From the stamps a policy keeps
  * (history.h) alone: per domain and in all, when the last new entry was
- * learned, how many entries each day of the learning period added, and a
- * verdict.  Times are audit times and "now" is the newest event the
+ * learned, how many entries each day of the learning period added (and
+ * each save of the learner, where the policy keeps its saves:
+ * histmac_saves.conf), and a verdict.  Times are audit times and "now" is the newest event the
  * policy knows (not the clock), so a policy copied elsewhere reads the
  * same.  `histmac stats` prints it, the report draws it.
  */
@@ -32,6 +33,13 @@ struct hm_conv_day {
 	uint64_t widened;
 };
 
+/* What the domain's entries say one save (its index) added. */
+struct hm_conv_dsave {
+	size_t save;
+	uint64_t added;
+	uint64_t widened;
+};
+
 struct hm_conv_domain {
 	const struct hm_domain *d;
 	enum hm_verdict verdict;
@@ -41,6 +49,9 @@ struct hm_conv_domain {
 	size_t unstamped;	/* entries without a learned time */
 	struct hm_conv_day *days;	/* days with something new, in order */
 	size_t n_days;
+	uint64_t quiet_saves;	/* saves after the one with @last_new */
+	struct hm_conv_dsave *saves;	/* saves with something new */
+	size_t n_saves;
 };
 
 struct hm_convergence {
@@ -53,6 +64,11 @@ struct hm_convergence {
 	size_t n_days;
 	struct hm_conv_domain *domains;	/* with entries, sorted by name */
 	size_t n_domains;
+	const struct hm_save_rec *saves; /* the model's, borrowed; an entry
+					 * belongs to the first save at or
+					 * after its stamp */
+	size_t n_saves;
+	uint64_t quiet_saves;	/* saves after the one with @last_new */
 };
 
 /**

@@ -135,6 +135,12 @@ struct hm_enf_query {
  * @need_mode: open asked with @ask 0: the answer depends on how the file
  *	is opened (something but not everything is granted); @allowed is
  *	then hm_enf_open_allows(@granted, the open's mode).
+ * @by_op: open: the entry that grants each operation (read, write,
+ *	append, truncate, then "file create"), NULL where none does; what
+ *	hm_enf_count_use() stamps.
+ * @only: the one entry behind everything granted (@match), or NULL when
+ *	two or more grant parts of it: a cached answer can then be counted
+ *	without knowing the mode asked.
  */
 struct hm_enf_answer {
 	bool allowed;
@@ -145,6 +151,8 @@ struct hm_enf_answer {
 	bool cacheable;
 	bool need_mode;
 	uint32_t granted;
+	const struct hm_acl_head *by_op[5];
+	const struct hm_acl_head *only;
 };
 
 /**
@@ -164,6 +172,15 @@ struct hm_enf_answer {
  */
 void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 		   const struct hm_enf_query *q, struct hm_enf_answer *out);
+
+/**
+ * hm_enf_count_use() - count an allowed decision as a use of the entries
+ * that allowed it (struct hm_acl_hist: uses, last used at @sec): the
+ * exec's entry, or for an open each distinct entry granting an operation
+ * @ask (hm_enf_open_ops()) names.  No allocation: a counter and a stamp.
+ */
+void hm_enf_count_use(const struct hm_enf_answer *a, bool exec, uint32_t ask,
+		      int64_t sec);
 
 /**
  * hm_enf_nearest() - @name's domain in @m, else its nearest ancestor, else
@@ -225,10 +242,22 @@ void hm_dcache_free(struct hm_dcache *c);
 bool hm_dcache_lookup(struct hm_dcache *c, const struct hm_dcache_key *k,
 		      uint64_t now_ns, uint32_t *granted);
 
+/** hm_dcache_lookup_use() - hm_dcache_lookup(), and the entry inserted
+ * with it (hm_dcache_insert_use(); NULL: none) into *@use. */
+bool hm_dcache_lookup_use(struct hm_dcache *c, const struct hm_dcache_key *k,
+			  uint64_t now_ns, uint32_t *granted,
+			  const void **use);
+
 /** hm_dcache_insert() - remember that @k is allowed with @granted (what
  * the policy grants on it), as of @now_ns. */
 void hm_dcache_insert(struct hm_dcache *c, const struct hm_dcache_key *k,
 		      uint32_t granted, uint64_t now_ns);
+
+/** hm_dcache_insert_use() - the same, with the entry a hit counts as
+ * used (struct hm_enf_answer's only; opaque here, borrowed: valid until
+ * the next invalidation). */
+void hm_dcache_insert_use(struct hm_dcache *c, const struct hm_dcache_key *k,
+			  uint32_t granted, const void *use, uint64_t now_ns);
 
 /** hm_dcache_invalidate() - forget everything, in O(1). */
 void hm_dcache_invalidate(struct hm_dcache *c);

@@ -44,6 +44,7 @@ struct hm_enforcer_opts {
 	bool dry_run;			/* notification marks only */
 	const char *state;		/* learner process table, or NULL */
 	unsigned save_interval;		/* seconds; learning saves */
+	bool record_use;		/* count uses into the directory */
 	size_t cache_slots;
 	unsigned cache_ttl_ms;		/* a cached allow lives this long */
 	size_t ignore_max;		/* kernel ignore marks; 0: none */

@@ -43,4 +43,29 @@ int hm_history_text(const struct hm_model *m, struct hm_file_out *out);
  */
 int hm_history_read(struct hm_model *m, const char *dir, struct hm_diag *diag);
 
+/*
+ * POLICYDIR/histmac_saves.conf: one line per save of a learner (learn,
+ * the auditd plugin's periodic saves), struct hm_save_rec in order:
+ *   # comment
+ *   TIME EVENTS ADDED WIDENED
+ * A directory without it (learned before it was kept, or a merge) loads
+ * as one without saves.
+ */
+#define HM_SAVES_FILE "histmac_saves.conf"
+
+/**
+ * hm_saves_text() - @m's save records as the file's text.  @out: named;
+ * text malloc'd (caller frees), or NULL when @m has none (then a save
+ * leaves the file alone).
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_saves_text(const struct hm_model *m, struct hm_file_out *out);
+
+/**
+ * hm_saves_read() - @dir's save records into @m, if it has the file.  A
+ * bad line is a warning FILE:LINE in @diag and is skipped.
+ * Returns: 0 (also without the file), -errno of reading, -ENOMEM.
+ */
+int hm_saves_read(struct hm_model *m, const char *dir, struct hm_diag *diag);
+
 #endif /* HISTMAC_HISTORY_H */

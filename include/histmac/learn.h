@@ -218,6 +218,7 @@ bool hm_learn_full(const struct hm_model *m, const struct hm_domain *d);
 
 struct hm_learn_stats {
 	uint64_t events;
+	uint64_t events_new;	/* not counted before (a log learned again) */
 	uint64_t domains_new;
 	uint64_t entries_new;	/* entries added */
 	uint64_t perms_new;	/* permission bits merged into entries */

@@ -208,6 +208,23 @@ struct hm_acl_hist {
 	int64_t used;		/* audit time of the last of them */
 };
 
+/*
+ * struct hm_save_rec - one save of a learner (histmac_saves.conf): the
+ * learning curve per save, where per day lumps a long-running learner's
+ * saves together.
+ * @time: the newest audit event the policy knew at the save.
+ * @events: events learned since the save before (not those of a log
+ *	learned again).
+ * @added: entries the learner added since then.
+ * @widened: permissions it added to entries it had.
+ */
+struct hm_save_rec {
+	int64_t time;
+	uint64_t events;
+	uint64_t added;
+	uint64_t widened;
+};
+
 struct hm_acl_head {
 	struct hm_acl_head *next;
 	struct hm_acl_head *hnext;
@@ -490,6 +507,9 @@ struct hm_model {
 	uint32_t max_learning_entry;	/* per domain; 0 = unlimited */
 	char *path_note;		/* how paths were canonicalised, or NULL */
 	struct hm_learned *learned;	/* per-node marks (learned.h) */
+	struct hm_save_rec *saves;	/* a learner's saves, in order */
+	size_t n_saves;
+	size_t cap_saves;
 	struct hm_owners *owners;	/* files' packages (owners.h) */
 };
 
@@ -651,6 +671,16 @@ int hm_model_add_uses(struct hm_model *dst, const struct hm_model *src);
 
 /** hm_acl_hist_use() - @e allowed an access at @sec (audit time). */
 void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec);
+
+/* Save records kept; past it the two oldest become one (a plugin that
+ * saves every minute keeps its curve per save for about three days, and
+ * what came before in ever larger first records). */
+#define HM_SAVES_MAX 4096
+
+/** hm_model_add_save() - append the record of a save to @m's (at
+ * HM_SAVES_MAX, the two oldest are summed into one first).
+ * Returns: 0 or -ENOMEM. */
+int hm_model_add_save(struct hm_model *m, const struct hm_save_rec *r);
 
 
 /**

@@ -186,6 +186,16 @@ void hm_store_set_state(struct hm_store *s, struct hm_tracker *t,
 			const char *path, struct hm_collector *c);
 
 /**
+ * hm_store_set_counting() - from now on the use counts (struct
+ * hm_acl_hist's uses) of the models saved are what this writer counted
+ * since its last save, not totals: each save adds them to the counts in
+ * the directory as it is then (read under the lock: what another writer,
+ * e.g. `check --record-use`, counted meanwhile stays), and the writer
+ * clears its counts after a save that succeeded (hm_model_clear_uses()).
+ */
+void hm_store_set_counting(struct hm_store *s, bool on);
+
+/**
  * hm_store_load_state() - load the process table saved with the policy
  * into @t (a missing file is an empty table).
  * Returns: 0 or a negative errno (the table stays empty).

@@ -81,6 +81,7 @@ decision_timeout = 1
 query_timeout = 1
 cache_size = 1
 ignore_marks = 1
+record_use = yes
 pidfile = /f
 supervisor_socket = /k
 EOC

@@ -9,8 +9,12 @@
 # still learning (its last event taught something), count per day what
 # was added, list file.log's entries as unused for a day, keep the stamps
 # when a log is learned again, and merge the hosts (earliest learned time,
-# uses summed, the fewer quiet events).  Expected outputs are in
-# tests/golden/convergence/ (README.md says how to regenerate them).
+# uses summed, the fewer quiet events).  Per save (histmac_saves.conf):
+#   gamma: one day, three saves: file.log, then net.log, then the sample
+# stats must show what each save learned where per day lumps them, and
+# a directory without the file (a merge, an older policy) loads without
+# saves.  Expected outputs are in tests/golden/convergence/ (README.md
+# says how to regenerate them).
 . "$(dirname "$0")/lib.sh"
 golden=$HM_SRC/tests/golden/convergence
 sample=$HM_SRC/samples/audit/apache2-sysv.log
@@ -28,6 +32,8 @@ learn() {	# DIR LOG...
 for d in 5 4 3; do shift_log "$sample" -$d >"$tmp/sample-$d.log"; done
 shift_log "$HM_SRC/tests/data/file.log" -4 >"$tmp/file-4.log"
 shift_log "$HM_SRC/tests/data/net.log" -4 >"$tmp/net-4.log"
+shift_log "$HM_SRC/tests/data/file.log" -5 >"$tmp/file-5.log"
+shift_log "$HM_SRC/tests/data/net.log" -5 >"$tmp/net-5.log"
 
 learn "$tmp/alpha" "$tmp/sample-5.log"
 learn "$tmp/alpha" "$tmp/file-4.log" "$tmp/sample-4.log"
@@ -36,12 +42,16 @@ learn "$tmp/beta" "$tmp/net-4.log" "$tmp/sample-4.log"
 learn "$tmp/beta" "$tmp/sample-3.log"
 "$HISTMAC" merge "$tmp/alpha" "$tmp/beta" -o "$tmp/merged" >/dev/null ||
 	die "merge exited $?"
+for l in file-5 net-5 sample-5; do learn "$tmp/gamma" "$tmp/$l.log"; done
 
 # Learning a log again changes no stamp and no count.
 cp "$tmp/alpha/histmac_entries.conf" "$tmp/entries.before"
 learn "$tmp/alpha" "$tmp/sample-3.log"
 cmp -s "$tmp/entries.before" "$tmp/alpha/histmac_entries.conf" ||
 	fail "learning day 3 again changed histmac_entries.conf"
+[ "$(grep -vc '^#' "$tmp/alpha/histmac_saves.conf")" = 3 ] ||
+	fail "alpha: not one save record per learn run: $(cat "$tmp/alpha/histmac_saves.conf")"
+[ ! -e "$tmp/merged/histmac_saves.conf" ] || fail "merge wrote save records"
 
 # convergence DIR: stats' convergence section.
 convergence() {
@@ -57,6 +67,10 @@ check_golden() {	# NAME: $tmp/NAME against the golden file
 }
 convergence "$tmp/alpha" >"$tmp/alpha-stats.txt"
 convergence "$tmp/merged" >"$tmp/merged-stats.txt"
+convergence "$tmp/gamma" >"$tmp/gamma-stats.txt"
+"$HISTMAC" stats -p "$tmp/gamma" --format json --quiet-events 500 |
+	jq -S .convergence >"$tmp/gamma-convergence.json" ||
+	fail "gamma: stats --format json is not JSON"
 "$HISTMAC" stats -p "$tmp/alpha" --unused 1 >"$tmp/alpha-unused.txt" ||
 	fail "stats --unused exited $?"
 "$HISTMAC" stats -p "$tmp/merged" --unused 1 >"$tmp/merged-unused.txt"
@@ -64,7 +78,8 @@ convergence "$tmp/merged" >"$tmp/merged-stats.txt"
 	jq -S .convergence >"$tmp/merged-convergence.json" ||
 	fail "stats --format json is not JSON"
 for f in alpha-stats.txt alpha-unused.txt merged-stats.txt \
-	 merged-unused.txt merged-convergence.json; do
+	 merged-unused.txt merged-convergence.json gamma-stats.txt \
+	 gamma-convergence.json; do
 	check_golden "$f"
 done
 
@@ -72,7 +87,7 @@ done
 s=$tmp/alpha-stats.txt
 grep -q '^    quiet for 2 days (.*); last new 2026-11-28T.*; <kernel> /usr/sbin/apache2\|^    quiet for 2 days (.*); last new 2026-11-28T.*<kernel> /etc/init.d/apache2$' "$s" ||
 	fail "alpha: the sample's init script is not quiet for 2 days"
-grep -q '^    still learning; last new 2026-11-29T.*; <kernel> .*/workload$' "$s" ||
+grep -q '^    still learning[^;]*; last new 2026-11-29T.*; <kernel> .*/workload$' "$s" ||
 	fail "alpha: file.log's domain (last taught on day 2) is not still learning"
 grep -Eq '^    2026-11-30 +0, 0$' "$s" || fail "alpha: day 3 added something"
 grep -Eq '^    2026-11-29 +[1-9][0-9]*, ' "$s" || fail "alpha: day 2 added nothing"
@@ -82,6 +97,52 @@ j=$("$HISTMAC" stats -p "$tmp/alpha" --format json)
 u=$tmp/alpha-unused.txt
 [ "$(grep -vc '^#' "$u")" -gt 0 ] || fail "alpha: nothing unused for a day"
 grep -v '^#' "$u" | grep -v '/workload	' && fail "alpha: entries used on day 3 listed unused"
+
+# Per save: gamma's one day is three saves, each with its own log's
+# entries; the saves add up to the day, and to the entries.
+g=$tmp/gamma-convergence.json
+[ "$(jq '.days | length' "$g")" = 1 ] || fail "gamma: not one day"
+[ "$(jq '.saves | length' "$g")" = 3 ] || fail "gamma: not three saves"
+[ "$(jq '[.saves[].added] | add' "$g")" = "$(jq '.days[0].added' "$g")" ] ||
+	fail "gamma: the saves' additions are not the day's"
+jq -e '[.saves[] | .added > 0 and .events > 0] | all' "$g" >/dev/null ||
+	fail "gamma: a save that learned nothing"
+jq -e '.quiet_saves == 0' "$g" >/dev/null || fail "gamma: the last save added nothing"
+jq -e '[.domains[] | select(.domain | endswith("/workload")) | .saves[].save, .quiet_saves] == [1, 2, 1]' \
+	"$g" >/dev/null || fail "gamma: file.log's and net.log's domain not learned in saves 1 and 2 alone"
+grep -q '^    still learning (quiet for 1 save); .*; saves #1 +14, #2 +6; <kernel> .*/workload$' "$tmp/gamma-stats.txt" ||
+	fail "gamma: the workload's verdict does not say it was quiet for the last save"
+jq -e '[.domains[] | select(.domain == "<kernel> /usr/bin/curl") | .saves[].save, .quiet_saves] == [3, 0]' \
+	"$g" >/dev/null || fail "gamma: the sample's curl not learned in save 3"
+grep -q '^  new per save  *events, added, widened$' "$tmp/gamma-stats.txt" ||
+	fail "gamma: no per-save table"
+grep -q '^  new per save' "$tmp/merged-stats.txt" && fail "merged: a per-save table without saves"
+learn "$tmp/gamma" "$tmp/sample-5.log"
+[ "$(grep -vc '^#' "$tmp/gamma/histmac_saves.conf")" = 3 ] ||
+	fail "gamma: learning a log again recorded a save"
+# The auditd plugin's periodic saves record the same curve: the three
+# logs on its stdin, apart by more than --save-interval.
+{ cat "$tmp/file-5.log"; sleep 4; cat "$tmp/net-5.log"; sleep 4
+  cat "$tmp/sample-5.log"; } |
+	"$HISTMAC" learn -q --no-resolve -p "$tmp/plugin" --plugin \
+	--save-interval 1 2>/dev/null || fail "learn --plugin exited $?"
+"$HISTMAC" stats -p "$tmp/plugin" --format json | jq .convergence >"$tmp/pj"
+[ "$(jq '.days | length' "$tmp/pj")" = 1 ] || fail "plugin: not one day"
+[ "$(jq '[.saves[].time] | unique | length' "$tmp/pj")" -ge 3 ] ||
+	fail "plugin: its periodic saves are not recorded: $(jq -c .saves "$tmp/pj")"
+[ "$(jq '[.saves[].added] | add' "$tmp/pj")" = "$(jq '[.saves[].added] | add' "$g")" ] ||
+	fail "plugin: its saves added other than gamma's: $(jq -c .saves "$tmp/pj")"
+[ "$(jq '.saves[-1].time' "$tmp/pj")" = "$(jq '.saves[-1].time' "$g")" ] ||
+	fail "plugin: the last save is not at the sample's end"
+# an older directory (no file) loads; a bad line is named and skipped
+cp -r "$tmp/gamma" "$tmp/old"
+rm "$tmp/old/histmac_saves.conf"
+"$HISTMAC" stats -p "$tmp/old" --format json | jq -e '.convergence.saves == []' >/dev/null ||
+	fail "a policy without histmac_saves.conf: saves not empty"
+echo "12 x 3 4" >>"$tmp/gamma/histmac_saves.conf"
+"$HISTMAC" stats -p "$tmp/gamma" >/dev/null 2>"$tmp/err" || fail "stats on a bad save line exited $?"
+grep -q "histmac_saves.conf:7: .*expected TIME EVENTS ADDED WIDENED" "$tmp/err" ||
+	fail "a bad save line is not named: $(cat "$tmp/err")"
 
 # Within one day: quiet for events, from --quiet-events on (0: days only).
 learn "$tmp/one" "$tmp/sample-5.log"
@@ -108,6 +169,10 @@ tr '\n' ' ' <"$page" | grep -Eq '<section id="convergence">.*<svg .*<polyline ' 
 [ "$(grep -Eo '"unused":\[[0-9][0-9,]*\]' "$page" | wc -l)" = 1 ] ||
 	fail "report: unused entries marked in other than one domain"
 grep -Eq '<script[^>]* src=|<link ' "$page" && fail "report: fetches something"
+grep -q '<h3>3 saves, the last 1 with nothing new</h3>' "$page" ||
+	fail "report: no curve per save for alpha's three saves"
+[ "$(grep -o '<title>#[0-9] [0-9-]*: [0-9]* new' "$page" | wc -l)" = 3 ] ||
+	fail "report: not one bar per save"
 
 # Merge: the earliest learned time, uses summed.
 entry() {	# DIR: the stamps of the init script's read of envvars

@@ -729,6 +729,58 @@ static void test_bad_records(void **state)
 	}
 }
 
+/* --record-use: the entries an allowed open asked of are counted, each
+ * once; one entry granting all is the decision's "only" (what a cached
+ * hit counts), two are not; the cache hands the entry back. */
+static void test_count_use(void **state)
+{
+	static const char dom[] =
+		"<kernel>\n\n<kernel> /a\nfile read /d/x\n"
+		"file write /d/\\*\nfile read/write /d/y\n";
+	struct hm_model *m = hm_model_new();
+	struct hm_enf_index *ix = NULL;
+	struct hm_name x = { .str = "/d/x", .len = 4 };
+	struct hm_name y = { .str = "/d/y", .len = 4 };
+	const struct hm_name *dn;
+	struct hm_enf_query q;
+	struct hm_enf_answer a;
+	struct hm_dcache *c = hm_dcache_new(64, 0);
+	struct hm_dcache_key k = { .ino = 1 };
+	const void *use = NULL;
+
+	(void)state;
+	assert_int_equal(hm_policy_parse_domain(m, dom, strlen(dom),
+						HM_DIALECT_26, NULL, NULL), 0);
+	hm_model_relink(m);
+	assert_int_equal(hm_enf_index_new(m, &ix), 0);
+	hm_name_fill(&x);
+	hm_name_fill(&y);
+	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
+	q = (struct hm_enf_query){ .path = &x, .domain_name = dn,
+				   .domain = hm_model_find_domain(m, dn),
+				   .ask = R | W };
+	hm_enf_decide(m, ix, &q, &a);
+	assert_true(a.allowed);
+	assert_null(a.only);			/* read and write: two entries */
+	assert_true(a.by_op[0] != a.by_op[1]);
+	hm_enf_count_use(&a, false, R, 50);	/* read only: the read entry */
+	hm_enf_count_use(&a, false, R | W, 60);	/* both */
+	assert_int_equal(a.by_op[0]->hist.uses, 2);
+	assert_int_equal(a.by_op[0]->hist.used, 60);
+	assert_int_equal(a.by_op[1]->hist.uses, 1);
+	q.path = &y;				/* one entry grants both */
+	hm_enf_decide(m, ix, &q, &a);
+	assert_non_null(a.only);
+	hm_enf_count_use(&a, false, R | W, 70);
+	assert_int_equal(a.only->hist.uses, 1);
+	hm_dcache_insert_use(c, &k, a.granted, a.only, 1);
+	assert_true(hm_dcache_lookup_use(c, &k, 2, NULL, &use));
+	assert_ptr_equal(use, a.only);
+	hm_dcache_free(c);
+	hm_enf_index_free(ix);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_append_ask),
 		cmocka_unit_test(test_open_unread),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_count_use),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_bad_records),
 	};

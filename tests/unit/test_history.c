@@ -75,7 +75,7 @@ static void remove_dir(const char *dir)
 {
 	static const char *const files[] = {
 		"domain_policy.conf", "exception_policy.conf", "rewrite.conf",
-		"profile.conf", "manager.conf", HM_HISTORY_FILE,
+		"profile.conf", "manager.conf", HM_HISTORY_FILE, HM_SAVES_FILE,
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -145,11 +145,69 @@ static void test_roundtrip(void **state)
 	hm_model_free(n);
 }
 
+/* histmac_saves.conf: written with the policy, read back in order; a bad
+ * line is named and skipped; a model without saves leaves no file. */
+static void test_saves(void **state)
+{
+	static const struct hm_save_rec recs[] = {
+		{ 1000, 50, 7, 1 }, { 2000, 60, 0, 2 }, { 3000, 5, 1, 0 },
+	};
+	char dir[] = "/tmp/hm-test-saves.XXXXXX";
+	struct hm_model *m = hm_model_new(), *n = hm_model_new(),
+			*o = hm_model_new();
+	struct hm_diag diag = { 0 };
+	char *path, *line;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_true(asprintf(&path, "%s/%s", dir, HM_SAVES_FILE) > 0);
+	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_26, 0, NULL), 0);
+	assert_int_not_equal(access(path, F_OK), 0);	/* none: no file */
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(hm_model_add_save(m, &recs[i]), 0);
+	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_26, 0, NULL), 0);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	fputs("3000 5 1\n3000 5 1 0\n", f);	/* line 6 bad, 7 good */
+	fclose(f);
+	assert_int_equal(hm_policy_load_dir(n, dir, -1, &diag), 0);
+	assert_int_equal(n->n_saves, 3);
+	assert_memory_equal(n->saves, recs, sizeof(recs));
+	assert_int_equal(diag.n_warnings, 1);
+	line = hm_diag_format(&diag.msgs[0]);
+	assert_non_null(strstr(line, HM_SAVES_FILE ":6: warning:"));
+	free(line);
+	/* past HM_SAVES_MAX the oldest are summed into the first */
+	o->n_saves = 0;
+	for (int64_t i = 0; i < HM_SAVES_MAX + 4; i++)
+		assert_int_equal(hm_model_add_save(o, &(struct hm_save_rec){
+				 i + 1, 1, 2, 3 }), 0);
+	assert_int_equal(o->n_saves, HM_SAVES_MAX);
+	assert_int_equal(o->saves[0].time, 5);
+	assert_int_equal(o->saves[0].events, 5);
+	assert_int_equal(o->saves[0].added, 10);
+	assert_int_equal(o->saves[1].time, 6);
+	assert_int_equal(o->saves[HM_SAVES_MAX - 1].time, HM_SAVES_MAX + 4);
+	o->n_saves = 0;
+	/* an older directory, without the file: no saves */
+	unlink(path);
+	assert_int_equal(hm_policy_load_dir(o, dir, -1, NULL), 0);
+	assert_int_equal(o->n_saves, 0);
+	hm_diag_free(&diag);
+	free(path);
+	remove_dir(dir);
+	hm_model_free(m);
+	hm_model_free(n);
+	hm_model_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_union),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_saves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

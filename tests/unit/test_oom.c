@@ -160,12 +160,13 @@ static void every_allocation(const char *what, op_fn op, const void *arg)
 
 /* -------------------------------------------------------------- model */
 
-/* The policy (1.8 text) and its stamps (histmac_entries.conf). */
+/* The policy (1.8 text), its stamps (histmac_entries.conf) and saves
+ * (histmac_saves.conf). */
 static int model_text(const struct hm_model *m, char **out)
 {
 	char *dom = NULL, *exc = NULL;
-	struct hm_file_out h = { 0 };
-	size_t dn, en, hn;
+	struct hm_file_out h = { 0 }, sv = { 0 };
+	size_t dn, en, hn, sn;
 	int r;
 
 	r = hm_policy_format_domain(m, HM_DIALECT_18, &dom, &dn, NULL);
@@ -174,9 +175,12 @@ static int model_text(const struct hm_model *m, char **out)
 					       NULL);
 	if (!r)
 		r = hm_history_text(m, &h);
+	if (!r)
+		r = hm_saves_text(m, &sv);
 	hn = h.text ? h.len : 0;
+	sn = sv.text ? sv.len : 0;
 	if (!r) {
-		*out = __real_malloc(dn + en + hn + 1);
+		*out = __real_malloc(dn + en + hn + sn + 1);
 		if (!*out)
 			r = -ENOMEM;
 	}
@@ -185,11 +189,14 @@ static int model_text(const struct hm_model *m, char **out)
 		memcpy(*out + dn, exc, en);
 		if (hn)
 			memcpy(*out + dn + en, h.text, hn);
-		(*out)[dn + en + hn] = '\0';
+		if (sn)
+			memcpy(*out + dn + en + hn, sv.text, sn);
+		(*out)[dn + en + hn + sn] = '\0';
 	}
 	free(dom);
 	free(exc);
 	free((char *)h.text);
+	free((char *)sv.text);
 	return r;
 }
 
@@ -318,13 +325,14 @@ static void test_packages(void **state)
 	free(text);
 }
 
-/* A policy saved with stamps on every entry: its histmac_entries.conf is
- * read back under every failed allocation too. */
+/* A policy saved with stamps on every entry and save records: its
+ * histmac_entries.conf and histmac_saves.conf are read back under every
+ * failed allocation too. */
 static void test_history_load(void **state)
 {
 	static const char *const files[] = {
 		"domain_policy.conf", "exception_policy.conf", "rewrite.conf",
-		"profile.conf", "manager.conf", HM_HISTORY_FILE,
+		"profile.conf", "manager.conf", HM_HISTORY_FILE, HM_SAVES_FILE,
 	};
 	char dir[] = "/tmp/hm-test-oom-history.XXXXXX";
 	struct load_arg stamped = { dir, -1 };
@@ -341,6 +349,9 @@ static void test_history_load(void **state)
 		for (struct hm_acl_head *e = m->domains[i]->acl; e; e = e->next)
 			e->hist = (struct hm_acl_hist){ t, t + 1, 2, t + 2 }, t++;
 	}
+	for (int i = 0; i < 40; i++)	/* past the array's first growth */
+		assert_int_equal(hm_model_add_save(m, &(struct hm_save_rec){
+				 t + i, 10, 2, 1 }), 0);
 	own_files(m);
 	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_18, 0, NULL), 0);
 	hm_model_free(m);
