@@ -184,7 +184,9 @@ void hm_report_warn(struct hm_report *r, const char *fmt, ...)
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
 
-struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep);
+/* @proctitle: PROCTITLE records are decoded (hm_record_use()). */
+struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep,
+				bool proctitle);
 void hm_stream_free(struct hm_stream *s);
 /*
  * Whole events as auparse would be fed them, in log order: the sink takes
@@ -343,6 +345,24 @@ struct hm_flat {
 /* Does assemble.c read this record's text (histmac's decisions, Landlock)?
  * (assemble.c) */
 bool hm_record_text_read(int type);
+
+/*
+ * What assemble.c reads of a record of a type (hm_record_use()): its
+ * fields, its text, its fields only to see whether stream.c marked one
+ * HM_MALFORMED_VALUE (PROCTITLE, when its title is not asked for), or
+ * nothing but its type and stamp.  The stream hands auparse only the
+ * stamp of a record whose content is not read (HM_REC_TYPE; and
+ * HM_REC_CHECKED without a '%'): the same events come out, with less to
+ * parse.
+ */
+enum hm_rec_use {
+	HM_REC_FIELDS,
+	HM_REC_TEXT,
+	HM_REC_CHECKED,
+	HM_REC_TYPE,
+};
+
+enum hm_rec_use hm_record_use(int type, bool proctitle);
 
 /*
  * The event assemble.c reads: auparse's current one (one thread), or one
