@@ -75,6 +75,7 @@ struct aup {
 	__typeof__(auparse_get_record_text) *get_record_text;
 	__typeof__(auparse_first_field) *first_field;
 	__typeof__(auparse_next_field) *next_field;
+	__typeof__(auparse_get_num_fields) *get_num_fields;
 	__typeof__(auparse_get_field_name) *get_field_name;
 	__typeof__(auparse_get_field_str) *get_field_str;
 	void (*ctype_init)(void);	/* its libc's __ctype_init() */
@@ -147,20 +148,52 @@ static void resolve(struct batch *b)
 	}
 }
 
+/* keep() of @x and @y (either may be NULL), side by side. */
+static int keep2(struct batch *b, const char *x, const char *y,
+		 const char **ox, const char **oy)
+{
+	size_t nx = x ? strlen(x) + 1 : 0, ny = y ? strlen(y) + 1 : 0;
+	size_t off = b->strs.len;
+	char *d;
+
+	if (hm_sbuf_reserve(&b->strs, nx + ny) < 0)
+		return -ENOMEM;
+	d = b->strs.s + off;
+	if (nx)
+		memcpy(d, x, nx);
+	if (ny)
+		memcpy(d + nx, y, ny);
+	b->strs.len += nx + ny;
+	*ox = x ? (const char *)off : (const char *)NO_STR;
+	*oy = y ? (const char *)(off + nx) : (const char *)NO_STR;
+	return 0;
+}
+
+/*
+ * The record's fields, name and value each: the hottest loop of a
+ * worker, so the arrays grow once per record and each field is one
+ * reservation.
+ */
 static int copy_fields(struct batch *b, const struct aup *A,
 		       auparse_state_t *au, struct hm_flat_rec *r)
 {
+	unsigned int n = A->get_num_fields(au);
+
 	if (!A->first_field(au))
 		return 0;
+	if (HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + n + 1))
+		return -ENOMEM;
 	do {
 		struct hm_flat_field *fl;
 
-		if (HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + 1))
+		/* never more than auparse counted; checked all the same */
+		if (b->f.nfld == b->fldcap &&
+		    HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + 1))
 			return -ENOMEM;
 		fl = &b->f.fld[b->f.nfld++];
 		r->nfield++;
-		if (keep(b, A->get_field_name(au), &fl->name) < 0 ||
-		    keep(b, A->get_field_str(au), &fl->value) < 0)
+		if (keep2(b, A->get_field_name(au), A->get_field_str(au),
+			  &fl->name, &fl->value) < 0)
 			return -ENOMEM;
 	} while (A->next_field(au) > 0);
 	return 0;
@@ -281,6 +314,7 @@ static void aup_linked(struct aup *A)
 		.get_record_text = auparse_get_record_text,
 		.first_field = auparse_first_field,
 		.next_field = auparse_next_field,
+		.get_num_fields = auparse_get_num_fields,
 		.get_field_name = auparse_get_field_name,
 		.get_field_str = auparse_get_field_str,
 	};
@@ -304,7 +338,8 @@ static int aup_private(struct aup *A)
 	    !AUP_SYM(A, get_timestamp) || !AUP_SYM(A, get_num_records) ||
 	    !AUP_SYM(A, next_record) || !AUP_SYM(A, get_type) ||
 	    !AUP_SYM(A, get_record_text) || !AUP_SYM(A, first_field) ||
-	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_field_name) ||
+	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_num_fields) ||
+	    !AUP_SYM(A, get_field_name) ||
 	    !AUP_SYM(A, get_field_str) ||
 	    !(*(void **)&A->ctype_init = dlsym(A->dl, "__ctype_init"))) {
 		dlclose(A->dl);
