@@ -482,15 +482,13 @@ static void check_order(struct hm_stream *s, const struct stamp *st)
  * bytes).  Of a record whose content the collector does not read
  * (hm_record_use(): most of all PROCTITLE, a sixth of a log's bytes),
  * only its stamp, "[node=N ]type=T msg=audit(S.M:N):": auparse makes the
- * same record of it, with less to parse and copy.
+ * same record of it, with less to parse and copy.  @end: the line's end,
+ * or its 0x1d.
  */
 static size_t record_len(struct hm_stream *s, int type,
 			 const struct stamp *st, const char *line,
-			 const char *nl)
+			 const char *end)
 {
-	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
-	const char *end = gs ? gs : nl;
-
 	switch (hm_record_use(type, s->proctitle)) {
 	case HM_REC_CHECKED:
 		/* a value "%malformed%" the assembler would count */
@@ -507,9 +505,12 @@ static size_t record_len(struct hm_stream *s, int type,
 	return (size_t)(end - line);
 }
 
-/* Queue one good line under its event; complete the event if it ends. */
+/*
+ * Queue one good line under its event; complete the event if it ends.
+ * @end: the line's end, or its 0x1d.
+ */
 static int track(struct hm_stream *s, const struct stamp *st,
-		 const char *line, const char *nl)
+		 const char *line, const char *end)
 {
 	int type = type_of(s, st->type, st->type_len);
 	uint32_t node_hash = st->node_len ? hm_hash_bytes(st->node,
@@ -533,7 +534,7 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	if (seq == NONE && (rc = push(s, st, node_hash, &seq)) < 0)
 		return rc;
 	e = at(s, seq);
-	len = record_len(s, type, st, line, nl);
+	len = record_len(s, type, st, line, end);
 	if (hm_sbuf_reserve(&e->lines, len + 1) < 0)
 		return -ENOMEM;
 	memcpy(e->lines.s + e->lines.len, line, len);
@@ -561,12 +562,11 @@ static void quiet(struct hm_stream *s)
  * The kernel writes a value holding a quote, space or control byte in
  * hex, so in a sound record quotes come in pairs (up to the 0x1d that
  * starts auditd's enriched part).  libauparse 3.0.9 leaks memory on some
- * lines with an unpaired quote, so it never gets to see one.
+ * lines with an unpaired quote, so it never gets to see one.  @end: the
+ * line's end, or its 0x1d.
  */
-static bool quotes_paired(const char *line, const char *nl)
+static bool quotes_paired(const char *line, const char *end)
 {
-	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
-	const char *end = gs ? gs : nl;
 	size_t n = 0;
 
 	/* memchr: quotes are few, and this runs on every line */
@@ -683,6 +683,9 @@ static bool two_cwds(const char *line, const char *nl)
 static int one_line(struct hm_stream *s, const char *line, const char *nl)
 {
 	size_t len = (size_t)(nl - line) + 1;
+	/* the raw record, without auditd's enriched part: one search */
+	const char *gs = memchr(line, 0x1d, (size_t)(nl - line));
+	const char *raw = gs ? gs : nl;
 	bool paired = true;
 	struct stamp st;
 	enum hm_skip_reason why;
@@ -694,19 +697,19 @@ static int one_line(struct hm_stream *s, const char *line, const char *nl)
 		why = HM_SKIP_GARBAGE;
 	} else if (two_cwds(line, nl)) {
 		why = HM_SKIP_BAD_VALUE;
-	} else if (!(paired = quotes_paired(line, nl)) &&
+	} else if (!(paired = quotes_paired(line, raw)) &&
 		   repair_quotes(s, line, nl) < 0) {
 		why = HM_SKIP_BAD_VALUE;
 	} else {
 		if (!paired) {
 			line = s->fix.s;
-			nl = s->fix.s + s->fix.len;
+			nl = raw = s->fix.s + s->fix.len;
 		}
 		if (!parse_stamp(line, nl, &st)) {
 			why = HM_SKIP_NO_STAMP;
 		} else {
 			s->rep->stamped++;
-			rc = track(s, &st, line, nl);
+			rc = track(s, &st, line, raw);
 			goto done;
 		}
 	}
