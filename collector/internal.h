@@ -435,10 +435,11 @@ static inline unsigned int hm_er_num_records(const struct hm_evread *x)
 struct hm_par;
 
 /*
- * hm_par_new() - @n worker threads, each with its own auparse, parsing
- * the batches of whole events the stream hands hm_par_sink().  @file:
- * the name of the file read, looked at when a batch is cut.  Returns
- * NULL on failure (no thread left running).
+ * hm_par_new() - @n parsers, each with its own auparse, parsing the
+ * batches of whole events the stream hands hm_par_sink(): @n - 1 worker
+ * threads, and the caller's thread while it waits in hm_par_next().
+ * @file: the name of the file read, looked at when a batch is cut.
+ * Returns NULL on failure (no thread left running).
  */
 struct hm_par *hm_par_new(unsigned int n, const char *const *file);
 void hm_par_free(struct hm_par *p);
@@ -450,7 +451,8 @@ bool hm_par_room(const struct hm_par *p);
 /* Batches cut and not yet released. */
 bool hm_par_pending(const struct hm_par *p);
 /*
- * hm_par_next() - wait for the oldest batch to be parsed; its events in
+ * hm_par_next() - the oldest batch, parsed (meanwhile the caller parses
+ * batches no worker has taken, the oldest among them); its events in
  * @f, @file the file it came from.  The diagnostics the stream made
  * before cutting it are told to @diag (may be NULL) now, first, as one
  * thread would have.  Returns 0 or the batch's -errno.  The batch stays
