@@ -82,10 +82,10 @@ static int by_feed(const char *log, struct counts *c, unsigned long long *bytes)
 /* The file loop: 0, or -1. */
 static int by_file(const char *log, struct counts *c, unsigned long long *bytes)
 {
-	auparse_state_t *au = auparse_init(AUSOURCE_FILE, log);
 	struct stat st;
+	auparse_state_t *au;
 
-	if (!au || stat(log, &st) < 0) {
+	if (stat(log, &st) < 0 || !(au = auparse_init(AUSOURCE_FILE, log))) {
 		perror(log);
 		return -1;
 	}
