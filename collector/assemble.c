@@ -635,7 +635,29 @@ bool hm_record_text_read(int type)
 	       type == HM_AUDIT_LANDLOCK_DOMAIN;
 }
 
-/* One record: dispatch its fields. */
+enum hm_rec_use hm_record_use(int type, bool proctitle)
+{
+	switch (type) {
+	case AUDIT_SYSCALL:
+	case AUDIT_EXECVE:
+	case AUDIT_CWD:
+	case AUDIT_SOCKADDR:
+	case AUDIT_FANOTIFY:
+	case AUDIT_OPENAT2:
+	case AUDIT_OBJ_PID:
+	case AUDIT_PATH:
+	case AUDIT_ANOM_ABEND:
+		return HM_REC_FIELDS;
+	case AUDIT_PROCTITLE:
+		return proctitle ? HM_REC_FIELDS : HM_REC_CHECKED;
+	case HM_AUDIT_LANDLOCK_ACCESS:
+	case HM_AUDIT_LANDLOCK_DOMAIN:
+		return HM_REC_TEXT;
+	}
+	return hm_record_text_read(type) ? HM_REC_TEXT : HM_REC_TYPE;
+}
+
+/* One record: dispatch its fields (what is read: hm_record_use()). */
 static void record(struct hm_assembler *as, struct hm_evread *x,
 		   struct hm_event *ev, bool *seen_objpid)
 {
@@ -705,7 +727,9 @@ static void record(struct hm_assembler *as, struct hm_evread *x,
 
 		if (!n)
 			continue;
-		if (v && !strcmp(v, HM_MALFORMED_VALUE)) {
+		/* first byte first: this runs on every field */
+		if (v && v[0] == HM_MALFORMED_VALUE[0] &&
+		    !strcmp(v, HM_MALFORMED_VALUE)) {
 			/* cut by stream.c: absent, damaging only if needed */
 			if (needed(n))
 				bad(as, HM_SKIP_BAD_VALUE,

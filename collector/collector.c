@@ -161,7 +161,7 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 	c->rep.verbose = c->o.verbose;
 	c->rep.diag = c->o.diag;
 	c->au = auparse_init(AUSOURCE_FEED, NULL);
-	c->stream = c->au ? hm_stream_new(c->au, &c->rep) : NULL;
+	c->stream = c->au ? hm_stream_new(c->au, &c->rep, c->o.proctitle) : NULL;
 	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(&c->o));
 	c->whole = mode == HM_SRC_FILES || mode == HM_SRC_FD ||
 		   mode == HM_SRC_BUFFER;

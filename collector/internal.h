@@ -184,7 +184,9 @@ void hm_report_warn(struct hm_report *r, const char *fmt, ...)
 /* ---- stream.c: open events by stamp, EOE injection */
 struct hm_stream;
 
-struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep);
+/* @proctitle: PROCTITLE records are decoded (hm_record_use()). */
+struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep,
+				bool proctitle);
 void hm_stream_free(struct hm_stream *s);
 /*
  * Whole events as auparse would be fed them, in log order: the sink takes
@@ -345,6 +347,24 @@ struct hm_flat {
 bool hm_record_text_read(int type);
 
 /*
+ * What assemble.c reads of a record of a type (hm_record_use()): its
+ * fields, its text, its fields only to see whether stream.c marked one
+ * HM_MALFORMED_VALUE (PROCTITLE, when its title is not asked for), or
+ * nothing but its type and stamp.  The stream hands auparse only the
+ * stamp of a record whose content is not read (HM_REC_TYPE; and
+ * HM_REC_CHECKED without a '%'): the same events come out, with less to
+ * parse.
+ */
+enum hm_rec_use {
+	HM_REC_FIELDS,
+	HM_REC_TEXT,
+	HM_REC_CHECKED,
+	HM_REC_TYPE,
+};
+
+enum hm_rec_use hm_record_use(int type, bool proctitle);
+
+/*
  * The event assemble.c reads: auparse's current one (one thread), or one
  * parsed by a worker.  The same calls either way, so one assembler serves
  * both and its output cannot differ between them.
@@ -415,10 +435,11 @@ static inline unsigned int hm_er_num_records(const struct hm_evread *x)
 struct hm_par;
 
 /*
- * hm_par_new() - @n worker threads, each with its own auparse, parsing
- * the batches of whole events the stream hands hm_par_sink().  @file:
- * the name of the file read, looked at when a batch is cut.  Returns
- * NULL on failure (no thread left running).
+ * hm_par_new() - @n parsers, each with its own auparse, parsing the
+ * batches of whole events the stream hands hm_par_sink(): @n - 1 worker
+ * threads, and the caller's thread while it waits in hm_par_next().
+ * @file: the name of the file read, looked at when a batch is cut.
+ * Returns NULL on failure (no thread left running).
  */
 struct hm_par *hm_par_new(unsigned int n, const char *const *file);
 void hm_par_free(struct hm_par *p);
@@ -430,7 +451,8 @@ bool hm_par_room(const struct hm_par *p);
 /* Batches cut and not yet released. */
 bool hm_par_pending(const struct hm_par *p);
 /*
- * hm_par_next() - wait for the oldest batch to be parsed; its events in
+ * hm_par_next() - the oldest batch, parsed (meanwhile the caller parses
+ * batches no worker has taken, the oldest among them); its events in
  * @f, @file the file it came from.  The diagnostics the stream made
  * before cutting it are told to @diag (may be NULL) now, first, as one
  * thread would have.  Returns 0 or the batch's -errno.  The batch stays

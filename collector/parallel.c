@@ -4,14 +4,21 @@
  *
  * The stream (stream.c) already cuts the log into whole events, in the
  * order of their first record, interleaved or not.  Each time it would
- * feed auparse, its bytes become one batch here instead; worker threads
- * take batches in order, each parses its batch with its own auparse
- * instance and copies every event out of it (struct hm_flat: records,
- * their types, fields and the few texts assemble.c reads).  The collector
- * takes the batches back in the order they were cut and assembles their
- * events on its own thread, so everything that depends on the order of
- * events (process table, roots, sockets, the trail's symlinks, the
- * learner) runs as with one thread, and so does the output.
+ * feed auparse, its bytes become one batch here instead; N-1 worker
+ * threads take batches in order, each parses its batch with its own
+ * auparse instance and copies every event out of it (struct hm_flat:
+ * records, their types, fields and the few texts assemble.c reads).  The
+ * collector takes the batches back in the order they were cut and
+ * assembles their events on its own thread, so everything that depends
+ * on the order of events (process table, roots, sockets, the trail's
+ * symlinks, the learner) runs as with one thread, and so does the output.
+ *
+ * The collector's thread is the Nth parser: while the oldest batch is
+ * still being parsed, it parses the next batch no worker has taken
+ * (hm_par_next()) instead of waiting.  So N threads share N cores without
+ * a third thread taking turns with them: with a worker per core beside
+ * it, the collector's thread, the one every event waits for, got two
+ * thirds of a core (bench/RESULTS.md).
  *
  * Memory: batches are cut only while fewer than HM_PAR_WINDOW bytes of
  * input are in flight and a slot is free (hm_par_room()), so at most
@@ -26,8 +33,8 @@
  * stamps at once cut each other's lines (seen: a record now and then
  * lost from a 1 GB log).  Each worker therefore calls a copy of the
  * library of its own, loaded with dlmopen(LM_ID_NEWLM) (its statics, its
- * libaudit); the first worker uses the one the program is linked with,
- * which nothing else calls meanwhile.  When a copy cannot be loaded
+ * libaudit); the collector's thread uses the one the program is linked
+ * with, which nothing else calls meanwhile.  When a copy cannot be loaded
  * (glibc allows few namespaces) fewer workers run.  The stream's type
  * cache and everything else the collector owns are touched by its own
  * thread only.
@@ -75,11 +82,13 @@ struct aup {
 	__typeof__(auparse_get_record_text) *get_record_text;
 	__typeof__(auparse_first_field) *first_field;
 	__typeof__(auparse_next_field) *next_field;
+	__typeof__(auparse_get_num_fields) *get_num_fields;
 	__typeof__(auparse_get_field_name) *get_field_name;
 	__typeof__(auparse_get_field_str) *get_field_str;
 	void (*ctype_init)(void);	/* its libc's __ctype_init() */
 };
 
+/* One parser: a worker thread, or (w[0]) the collector's own thread. */
 struct worker {
 	struct hm_par *p;
 	pthread_t tid;
@@ -98,7 +107,8 @@ struct hm_par {
 					 * next to hand back */
 	size_t bytes;			/* input of batches cut, not released */
 	bool stop;
-	unsigned int n;
+	unsigned int n;			/* parsers: w[0] the caller, then
+					 * the worker threads */
 	struct worker *w;
 	struct hm_diag stage;		/* the stream's until the next cut */
 	const char *const *file;	/* the name being read, live */
@@ -147,20 +157,52 @@ static void resolve(struct batch *b)
 	}
 }
 
+/* keep() of @x and @y (either may be NULL), side by side. */
+static int keep2(struct batch *b, const char *x, const char *y,
+		 const char **ox, const char **oy)
+{
+	size_t nx = x ? strlen(x) + 1 : 0, ny = y ? strlen(y) + 1 : 0;
+	size_t off = b->strs.len;
+	char *d;
+
+	if (hm_sbuf_reserve(&b->strs, nx + ny) < 0)
+		return -ENOMEM;
+	d = b->strs.s + off;
+	if (nx)
+		memcpy(d, x, nx);
+	if (ny)
+		memcpy(d + nx, y, ny);
+	b->strs.len += nx + ny;
+	*ox = x ? (const char *)off : (const char *)NO_STR;
+	*oy = y ? (const char *)(off + nx) : (const char *)NO_STR;
+	return 0;
+}
+
+/*
+ * The record's fields, name and value each: the hottest loop of a
+ * worker, so the arrays grow once per record and each field is one
+ * reservation.
+ */
 static int copy_fields(struct batch *b, const struct aup *A,
 		       auparse_state_t *au, struct hm_flat_rec *r)
 {
+	unsigned int n = A->get_num_fields(au);
+
 	if (!A->first_field(au))
 		return 0;
+	if (HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + n + 1))
+		return -ENOMEM;
 	do {
 		struct hm_flat_field *fl;
 
-		if (HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + 1))
+		/* never more than auparse counted; checked all the same */
+		if (b->f.nfld == b->fldcap &&
+		    HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + 1))
 			return -ENOMEM;
 		fl = &b->f.fld[b->f.nfld++];
 		r->nfield++;
-		if (keep(b, A->get_field_name(au), &fl->name) < 0 ||
-		    keep(b, A->get_field_str(au), &fl->value) < 0)
+		if (keep2(b, A->get_field_name(au), A->get_field_str(au),
+			  &fl->name, &fl->value) < 0)
 			return -ENOMEM;
 	} while (A->next_field(au) > 0);
 	return 0;
@@ -281,6 +323,7 @@ static void aup_linked(struct aup *A)
 		.get_record_text = auparse_get_record_text,
 		.first_field = auparse_first_field,
 		.next_field = auparse_next_field,
+		.get_num_fields = auparse_get_num_fields,
 		.get_field_name = auparse_get_field_name,
 		.get_field_str = auparse_get_field_str,
 	};
@@ -304,7 +347,8 @@ static int aup_private(struct aup *A)
 	    !AUP_SYM(A, get_timestamp) || !AUP_SYM(A, get_num_records) ||
 	    !AUP_SYM(A, next_record) || !AUP_SYM(A, get_type) ||
 	    !AUP_SYM(A, get_record_text) || !AUP_SYM(A, first_field) ||
-	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_field_name) ||
+	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_num_fields) ||
+	    !AUP_SYM(A, get_field_name) ||
 	    !AUP_SYM(A, get_field_str) ||
 	    !(*(void **)&A->ctype_init = dlsym(A->dl, "__ctype_init"))) {
 		dlclose(A->dl);
@@ -315,7 +359,7 @@ static int aup_private(struct aup *A)
 }
 
 /*
- * Does the first worker use the program's copy?  Test builds
+ * Does the collector's thread parse with the program's copy?  Test builds
  * (HISTMAC_TEST_HOOKS) can give it a private one too, so that a test of a
  * one-batch log runs a private copy every time (tests/golden/t_threads.sh).
  */
@@ -331,7 +375,8 @@ static bool linked_first(void)
 }
 #endif
 
-/* Worker @i's library and instance: 0, or -1 (no more workers). */
+/* Parser @i's library and instance (0: the caller's): 0, or -1 (no more
+ * parsers). */
 static int worker_init(struct hm_par *p, unsigned int i)
 {
 	struct worker *w = &p->w[i];
@@ -373,20 +418,18 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file)
 	for (p->n = 0; p->n < n; p->n++)
 		if (worker_init(p, p->n) < 0)
 			break;
-	for (unsigned int i = 0; i < p->n; i++) {
+	if (!p->n) {
+		hm_par_free(p);
+		return NULL;
+	}
+	for (unsigned int i = 1; i < p->n; i++) {
 		p->w[i].started = !pthread_create(&p->w[i].tid, NULL, work,
 						  &p->w[i]);
-		if (p->w[i].started)	/* named in top and perf */
-			pthread_setname_np(p->w[i].tid, "hm-parse");
-	}
-	for (unsigned int i = 0; i < p->n; i++)
 		if (!p->w[i].started) {
 			hm_par_free(p);
 			return NULL;
 		}
-	if (!p->n) {
-		hm_par_free(p);
-		return NULL;
+		pthread_setname_np(p->w[i].tid, "hm-parse");	/* top, perf */
 	}
 	return p;
 }
@@ -489,8 +532,21 @@ int hm_par_next(struct hm_par *p, const struct hm_flat **f,
 	struct batch *b = slot(p, p->next);
 
 	pthread_mutex_lock(&p->lock);
-	while (!b->done)
-		pthread_cond_wait(&p->done, &p->lock);
+	while (!b->done) {
+		struct batch *o;
+
+		if (p->taken == p->cut) {
+			pthread_cond_wait(&p->done, &p->lock);
+			continue;
+		}
+		/* a batch no worker took yet (maybe this one): parse it here
+		 * rather than wait; only this thread waits on done */
+		o = slot(p, p->taken++);
+		pthread_mutex_unlock(&p->lock);
+		parse(&p->w[0], o);
+		pthread_mutex_lock(&p->lock);
+		o->done = true;
+	}
 	pthread_mutex_unlock(&p->lock);
 	diag_move(diag, &b->staged);
 	*f = &b->f;

@@ -128,11 +128,13 @@ struct hm_collector_stats {
  *	next() clears it and returns -EINTR once; call it again to go on.
  *	May be NULL.
  * @threads: files (hm_collector_open_files()): parse with libauparse on
- *	this many worker threads while the caller's thread reads, groups
- *	and assembles events in the log's order; the events, their order,
- *	the counters and the diagnostics are those of one thread.  0 or 1
- *	(default): one thread.  Other sources keep one thread (latency).
- *	Input in flight is bounded by bytes (1 MiB), not by threads.
+ *	this many threads: @threads - 1 workers, and the caller's thread,
+ *	which also reads, groups and assembles events in the log's order
+ *	(and parses a batch while it would wait for one); the events,
+ *	their order, the counters and the diagnostics are those of one
+ *	thread.  0 or 1 (default): one thread.  Other sources keep one
+ *	thread (latency).  Input in flight is bounded by bytes (1 MiB),
+ *	not by threads.
  */
 struct hm_collector_opts {
 	int resolve;
