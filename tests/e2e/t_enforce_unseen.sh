@@ -10,7 +10,10 @@
 #      "<kernel> $U/b $U/b" of the bug); it is named unseen-exec:/, logged
 #      and counted, and $T/child's exec is denied (fail closed: that
 #      domain is no policy's).  Three runs.
-#   2. $U marked too (its programs' execs judged, FAN_OPEN_EXEC_PERM):
+#   2. An exec event read alone, applied after the process executed
+#      again but before that exec's event was read: the later event takes
+#      the name back (below).  Three runs.
+#   3. $U marked too (its programs' execs judged, FAN_OPEN_EXEC_PERM):
 #      the chain is named as learn names it, <kernel> $U/a $U/b $T/child,
 #      which may read $T/a.  Three runs.
 set -eu
@@ -76,6 +79,51 @@ hm_enf_log_has "deny pid=[0-9]+ domain=\"<kernel> unseen-exec:/ $U/b\" file exec
 hm_enf_want "execs not seen, named unseen-exec:/" -ge 3
 hm_ok "an exec not seen is named unseen-exec:/, never after the next program (3 of 3)"
 
+# 2. An exec event read alone, applied once the process executed
+#    again, before that exec's event is read: $U/sh (outside the marks)
+#    spins until $GO exists, then execs $U/b.  Its exec event is read
+#    with a stalled decision (cat's open of $T/c, queued behind that of
+#    $T/b), $GO made during that stall, and the exec applied after it:
+#    /proc shows $U/b.  The next event (that of $U/b) takes the name
+#    back: <kernel> unseen-exec:/ $U/b, never <kernel> $U/b $U/b.
+cp "$(readlink -f /bin/sh)" "$U/sh"
+GO=$HM_TMP/go
+late() {
+	local c1 c2
+	rm -f "$GO"
+	cat "$T/b" >/dev/null 2>&1 &
+	c1=$!
+	hm_on_exit "_hm_enf_kill_job $c1"
+	hm_wait_for "grep -q fanotify /proc/$c1/wchan" 50 ||
+		hm_enf_fail "cat never waited for the daemon"
+	hm_enf_bg "$U/sh" -c "while [ ! -e '$GO' ]; do :; done; exec '$U/b' exec '$T/child' read '$T/a'"
+	sleep 0.1
+	cat "$T/c" >/dev/null 2>&1 &
+	c2=$!
+	hm_on_exit "_hm_enf_kill_job $c2"
+	wait "$c1" || true	# the first stall is over: the second begins
+	sleep 0.1
+	touch "$GO"
+	wait "$c2" || true
+	hm_enf_bg_wait
+}
+HISTMAC_TEST_DECISION_DELAY_MS=400 hm_enf_start --mode enforcing --verbose \
+	--decision-timeout 10
+for i in 1 2 3; do
+	late
+	[ "$HM_ENF_RC" != 0 ] ||
+		hm_enf_fail "run $i: $T/child ran in a domain named after $U/b twice"
+done
+hm_enf_stop
+if grep -qF "$U/b $U/b" "$DLOG"; then
+	grep -F "$U/b $U/b" "$DLOG" >&2
+	hm_fail "an exec outside the marks read late was named after the program it executed next"
+fi
+hm_enf_log_has "has no name \\(/proc may have shown the program it executed next\\): in <kernel> unseen-exec:/ "
+hm_enf_log_has "deny pid=[0-9]+ domain=\"<kernel> unseen-exec:/ $U/b\" file execute $T/child"
+hm_ok "an exec read late is taken back at the next exec's event (3 of 3)"
+
+# 3.
 HISTMAC_TEST_DECISION_DELAY_MS=400 hm_enf_start --mode enforcing --verbose \
 	--decision-timeout 10 --mark "$U"
 for i in 1 2 3; do
@@ -84,5 +132,7 @@ for i in 1 2 3; do
 		hm_enf_fail "run $i with $U marked: $HM_ENF_OUT"
 done
 hm_enf_stop
-hm_enf_want "execs not seen, named unseen-exec:/" -eq 0
+if grep -F "unseen-exec:/ $U/" "$DLOG"; then
+	hm_fail "with $U marked, the chain was still named unseen-exec:/"
+fi
 hm_ok "with the programs' directory marked the chain is named as learn names it (3 of 3)"
