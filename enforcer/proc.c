@@ -1299,8 +1299,10 @@ static bool exec_unseen(struct hm_proc *p, int32_t pid)
  * in and enters HM_EXEC_UNSEEN from there.  It may have when this event
  * came before the read or less than HM_EXEC_DEFER_NS after it (the
  * kernel sets the exe link before it sends the event) and the read
- * found the same object, and, for a script, named the same script (a
- * shell's `sh -c SCRIPT` runs the script in the same interpreter).
+ * found the same object or, when this exec is a script, named the same
+ * script (its interpreter may be the object the read found either way:
+ * `sh -c SCRIPT`, and a judged script's interpreter outside the marks
+ * is not among @pe's objects).
  * Nothing was judged in between: its events and forks apply this exec
  * first.  A program that executes itself that fast is named so too.
  */
@@ -1314,10 +1316,11 @@ static void recheck_named(struct hm_proc *p, struct hm_task *task,
 	if (n.pid != task->pid)
 		return;
 	forget_named(p, n.pid);
-	if (ns > n.read_ns + HM_EXEC_DEFER_NS ||
+	if (ns > n.read_ns + HM_EXEC_DEFER_NS)
+		return;
+	if (script ? script->hash != n.hash || script->len != n.len :
 	    !(pe ? hm_execs_has_obj(pe, n.dev, n.ino) :
-		   n.dev == dev && n.ino == ino) ||
-	    (script && (script->hash != n.hash || script->len != n.len)))
+		   n.dev == dev && n.ino == ino))
 		return;
 	if (hm_tracker_set(p->t, task->pid, task->ppid, NULL, 0, n.from->str,
 			   n.from->len, n.flags, task->sec)) {
