@@ -96,12 +96,18 @@
 	X(exec_gone, "execs not applied: process gone first")		\
 	X(exec_by_name, "execs entered by name (a later exec queued)")	\
 	X(exec_deferred, "execs waiting for a later exec's event")	\
+	X(exec_unseen, "execs not seen, named " HM_EXEC_UNSEEN)	\
 	X(exe_unbelieved, "exe links not believed (not mapped, userns)") \
 	X(traced_views, "events judged in a tracer's domain")		\
 	X(reloads, "policy reloads")					\
 	X(reload_failures, "policy reloads refused")			\
 	X(saves, "policy saves")					\
 	X(audit_failures, "audit records not sent")
+
+/* The name of an exec whose program the daemon could not see (proc.c
+ * exec_unseen()): a path word no program has, so the policy has no
+ * domain below it and it grants nothing. */
+#define HM_EXEC_UNSEEN "unseen-exec:/"
 
 struct hm_enforcer_counters {
 #define X(f, s) uint64_t f;

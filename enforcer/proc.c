@@ -90,6 +90,16 @@ struct hm_proc {
 	/* threads (not leaders) and their groups, from fork events */
 	struct hm_tid tids[4096];
 
+	/* execs named from /proc (not judged), until the process's next
+	 * exec shows whether that read saw it instead (recheck_named()) */
+	struct hm_named {
+		int32_t pid;		/* 0: free */
+		uint32_t flags;		/* of @from */
+		uint32_t hash, len;	/* of the name it was given */
+		uint64_t read_ns, dev, ino;
+		const struct hm_name *from;	/* the domain it ran in */
+	} named[1024];
+
 	/* kept /proc/TID/syscall fds, least recently used goes (0: none) */
 	struct hm_sysfd sysfd[16];
 	uint64_t sysfd_clock;
@@ -1208,6 +1218,119 @@ static void enter(struct hm_proc *p, const struct hm_task *task,
 	p->c->execs++;
 }
 
+/* How long after an exec set the exe link its event may still come. */
+#define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
+
+static struct hm_named *named_slot(struct hm_proc *p, int32_t pid)
+{
+	return &p->named[(uint32_t)pid % HM_ARRAY_SIZE(p->named)];
+}
+
+/* @pid's exec was just named @prog from /proc (what it runs now: @e),
+ * in the domain @from it ran in: kept for recheck_named(). */
+static void note_named(struct hm_proc *p, int32_t pid,
+		       const struct hm_proc_view *from, const struct hm_exe *e,
+		       const struct hm_name *prog)
+{
+	*named_slot(p, pid) = (struct hm_named){
+		.pid = pid, .flags = from->flags, .hash = prog->hash,
+		.len = prog->len, .read_ns = hm_now_ns(), .dev = e->dev,
+		.ino = e->ino, .from = from->name };
+}
+
+static void forget_named(struct hm_proc *p, int32_t pid)
+{
+	struct hm_named *n = named_slot(p, pid);
+
+	if (n->pid == pid)
+		*n = (struct hm_named){ 0 };
+}
+
+/*
+ * An exec whose program no judgement named (it is outside the marks, so
+ * no FAN_OPEN_EXEC_PERM event was seen) and that /proc cannot name
+ * either, because the process executed again before it was read:
+ * /proc/PID/exe and the argv show the later program (an init script's
+ * `env spawn-fcgi ...` read as spawn-fcgi), and nothing else tells what
+ * this one ran.  It is never named by the later program: @task enters
+ * HM_EXEC_UNSEEN below the domain it is in, a name no program has, so
+ * the policy lacks that domain and everything below it (unless an
+ * initialize_domain rule restarts a later exec): nothing is granted
+ * there, no later program's rights are borrowed, and the log says so.
+ * Marks on the directories the service runs programs from make every
+ * exec judged, and named (docs/ENFORCE.md "Exec naming").
+ */
+static void enter_unseen(struct hm_proc *p, const struct hm_task *task,
+			 const char *why)
+{
+	struct hm_name prog = { .str = HM_EXEC_UNSEEN,
+				.len = sizeof(HM_EXEC_UNSEEN) - 1 };
+	struct hm_proc_view now;
+
+	hm_name_fill(&prog);
+	p->c->exec_unseen++;
+	enter(p, task, &prog, NULL);
+	hm_log("pid %d: an exec outside the marks has no name (%s): in %s "
+	       "(mark the directory of the program it ran)", (int)task->pid,
+	       why, hm_tracker_lookup(p->t, (int32_t)task->pid, &now) ?
+	       now.name->str : "?");
+}
+
+/* The exec event of @pid has a later one queued behind it and no
+ * judgement names it: enter_unseen().  Returns false when the process is
+ * gone (on_exec() counts it). */
+static bool exec_unseen(struct hm_proc *p, int32_t pid)
+{
+	struct hm_task task = { .pid = pid, .sec = time(NULL) };
+
+	if (proc_stat(pid, &task.ppid, NULL))
+		return false;
+	forget_named(p, pid);	/* no name here either way */
+	enter_unseen(p, &task, "it executed again before it was read");
+	return true;
+}
+
+/*
+ * The next exec of @pid (its event's time @ns) runs the object @dev,
+ * @ino, or one of @pe's, and is named @script when it is a "#!" script
+ * (else NULL).  When the exec before it was named from /proc and that
+ * read may have seen this exec's program instead of its own, that name
+ * is taken back: the process goes back to the domain it ran that exec
+ * in and enters HM_EXEC_UNSEEN from there.  It may have when this event
+ * came before the read or less than HM_EXEC_DEFER_NS after it (the
+ * kernel sets the exe link before it sends the event) and the read
+ * found the same object or, when this exec is a script, named the same
+ * script (its interpreter may be the object the read found either way:
+ * `sh -c SCRIPT`, and a judged script's interpreter outside the marks
+ * is not among @pe's objects).
+ * Nothing was judged in between: its events and forks apply this exec
+ * first.  A program that executes itself that fast is named so too.
+ */
+static void recheck_named(struct hm_proc *p, struct hm_task *task,
+			  uint64_t ns, uint64_t dev, uint64_t ino,
+			  const struct hm_pending_exec *pe,
+			  const struct hm_name *script)
+{
+	struct hm_named n = *named_slot(p, (int32_t)task->pid);
+
+	if (n.pid != task->pid)
+		return;
+	forget_named(p, n.pid);
+	if (ns > n.read_ns + HM_EXEC_DEFER_NS)
+		return;
+	if (script ? script->hash != n.hash || script->len != n.len :
+	    !(pe ? hm_execs_has_obj(pe, n.dev, n.ino) :
+		   n.dev == dev && n.ino == ino))
+		return;
+	if (hm_tracker_set(p->t, task->pid, task->ppid, NULL, 0, n.from->str,
+			   n.from->len, n.flags, task->sec)) {
+		p->c->internal_errors++;
+		return;
+	}
+	enter_unseen(p, task, "/proc may have shown the program it executed "
+		     "next");
+}
+
 /*
  * An exec event with a later exec of the same process queued behind it:
  * /proc/PID/exe shows that later program already, so a judged exec is
@@ -1227,6 +1350,7 @@ static bool exec_by_name(struct hm_proc *p, int32_t pid, uint64_t ns)
 	prog.len = (uint32_t)strlen(pe->program);
 	hm_name_fill(&prog);
 	p->c->exec_by_name++;
+	recheck_named(p, &task, ns, 0, 0, pe, pe->script ? &prog : NULL);
 	enter(p, &task, &prog, NULL);
 	hm_execs_remove(p->x, pe);
 	return true;
@@ -1243,8 +1367,6 @@ static bool exec_by_name(struct hm_proc *p, int32_t pid, uint64_t ns)
  * HM_EXEC_DEFER_NS after its first wait (and said nothing of it): time
  * alone would not do, a daemon that lags behind reads old events.
  */
-#define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
-
 static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
 		     const struct hm_exe *e)
 {
@@ -1272,11 +1394,12 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	struct hm_task task = { .pid = pid, .sec = time(NULL) };
 	struct hm_pending_exec *pe;
 	struct hm_name prog = { 0 }, real = { 0 };
+	struct hm_proc_view was;
 	char name[HM_MAX_WORD];
-	bool script = false;
+	bool script = false, known;
 	int r;
 
-	if (more && exec_by_name(p, pid, ns))
+	if (more && (exec_by_name(p, pid, ns) || exec_unseen(p, pid)))
 		return false;
 	r = read_exe(p, pid, false, &e);	/* a leader may be gone */
 	if ((r && r != -EPERM) || proc_stat(pid, &task.ppid, NULL)) {
@@ -1295,11 +1418,13 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 		/* exec'd, then set its own exe link: no name to believe, and
 		 * no <kernel>: it stays in its domain, as by keep_domain */
 		log_unbelieved(p, pid, &e, "the exec keeps its domain");
+		forget_named(p, pid);
 		check_traced(p, pid, true);
 		return false;
 	}
 	task.exe = e.name;
 	task.exe_len = (size_t)e.len;
+	known = hm_tracker_lookup(p->t, pid, &was);
 	real.str = e.name;
 	real.len = (uint32_t)e.len;
 	hm_name_fill(&real);
@@ -1310,9 +1435,7 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 		p->c->exec_pending++;
 	} else {
 		/* not judged (outside the marks): named as learn names it */
-		struct hm_proc_view was;
-		long k = hm_exec_name(hm_tracker_lookup(p->t, pid, &was) ?
-				      was.domain : NULL, pid, e.name,
+		long k = hm_exec_name(known ? was.domain : NULL, pid, e.name,
 				      (size_t)e.len, name, sizeof(name),
 				      &script);
 
@@ -1326,7 +1449,12 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	}
 	if (pe)
 		script = pe->script;
+	recheck_named(p, &task, ns, e.dev, e.ino, pe, script ? &prog : NULL);
+	if (!pe)	/* the domain it runs this exec in: maybe moved */
+		known = hm_tracker_lookup(p->t, pid, &was);
 	enter(p, &task, &prog, script ? NULL : &real);
+	if (!pe && known)
+		note_named(p, pid, &was, &e, &prog);
 	drop_judged(p, pid, ns);
 	check_traced(p, pid, true);
 	return false;
@@ -1448,6 +1576,7 @@ void hm_proc_reap(struct hm_proc *p)
 			continue;
 		}
 		forget_leaderless(p, tgid);
+		forget_named(p, tgid);
 		hm_tracker_exit(p->t, tgid);
 		hm_execs_drop(p->x, tgid);
 	}
@@ -1467,6 +1596,7 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 			return;
 		}
 		tid_forget(p, ev->event_data.fork.child_tgid);
+		forget_named(p, ev->event_data.fork.child_tgid);
 		unqueue_exit(p, ev->event_data.fork.child_tgid);
 		forget_leaderless(p, ev->event_data.fork.child_tgid);
 		/* the child gets the parent's domain as it is now */

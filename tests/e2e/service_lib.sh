@@ -19,6 +19,9 @@
 #                           out (another uid)
 #   hm_svc_learn LOG...     `histmac learn` then `histmac patternize
 #                           --apply`, as PRODUCTION.md sections 2 and 3 say;
+#                           HM_SVC_INIT_DOMAINS="PROG..." adds an
+#                           `initialize_domain PROG from any` line by hand
+#                           before patternize (PRODUCTION.md section 3);
 #                           HM_SVC_RELEARN=1 learns the logs once more
 #                           after it (issue 25's workaround for the
 #                           domains patternize left unreachable), to
@@ -109,6 +112,10 @@ _hm_svc_own() {
 hm_svc_learn() {
 	"$HISTMAC" learn -q -p "$POL" -i "$@" >"$HM_TMP/learn.out" 2>&1 ||
 		{ cat "$HM_TMP/learn.out" >&2; hm_fail "histmac learn failed"; }
+	local prog
+	for prog in ${HM_SVC_INIT_DOMAINS:-}; do
+		echo "initialize_domain $prog from any" >>"$POL/exception_policy.conf"
+	done
 	"$HISTMAC" patternize -p "$POL" --apply >"$HM_TMP/patternize.out" 2>&1 ||
 		{ cat "$HM_TMP/patternize.out" >&2; hm_fail "histmac patternize --apply failed"; }
 	[ -z "${HM_SVC_RELEARN:-}" ] && return 0
