@@ -449,6 +449,7 @@ static int tgid_of(int32_t tid, int32_t *out)
 	const char *t;
 	ssize_t n = hm_procfs_status(tid, buf, sizeof(buf));
 
+	*out = 0;	/* defined on every path (an optimised build asks) */
 	if (n < 0)
 		return (int)n;
 	t = hm_procfs_field(buf, "Tgid");
