@@ -281,7 +281,7 @@ static void print_conv_domain(const struct hm_convergence *c,
 /* The learner's saves (histmac_saves.conf), where the policy keeps them. */
 static void print_saves(const struct hm_convergence *c)
 {
-	char a[32], label[48];
+	char a[32], label[64];
 
 	if (!c->n_saves)
 		return;
