@@ -4,7 +4,7 @@
 # backend learns one period as t_service_nginx.sh does (init scripts,
 # requests, reload, log rotation, restarts; `patternize --apply` as
 # docs/PRODUCTION.md says), then runs again with each daemon as COMMAND of
-# `histmac sandbox` in its learned domain (service/sandbox/nginx.sh): the
+# `histmac sandbox --strict` in its learned domain (service/sandbox/nginx.sh): the
 # rounds of requests are served (static pages, CGI, the backend) through a
 # reload, a traversal read of a key through a CGI script fails with EACCES
 # and `check` of that period reports it as a violation Landlock enforced.
