@@ -104,7 +104,10 @@ hm_ok "the sandboxed site served every round (static, CGI, backend) through a re
 for n in nginx fcgiwrap backend; do
 	echo "--- $n" >&2
 	cat "$SBX_OUT/$n.err" >&2
+	grep -q 'could not narrow: 0 table 0 preload 0 static 0 layers 0 edge 0 error 0; execs refused (--strict): 0$' \
+		"$SBX_OUT/$n.err" || hm_fail "$n: a program below its sandbox could not narrow to its domain"
 done
+hm_ok "every program below the three sandboxes (the CGI scripts too) narrowed to its own domain (--strict)"
 ! grep -q -- "$key" "$SBX_OUT/attack.out" ||
 	hm_fail "the traversal read of the key through the CGI script succeeded"
 hm_ok "the traversal read of the key was refused"
@@ -115,3 +118,4 @@ jq -e --arg l "file read $S/secret/key.pem" '
 	"$HM_TMP/p2.json" >/dev/null ||
 	hm_fail "the read of the key is not an enforced Landlock denial with EACCES in check"
 hm_ok "check: the read of the key is a Landlock denial (EACCES, enforced)"
+hm_ok "check of the sandboxed period: $(jq -r '"\(.violations | length) violations, \(.landlock_allowed) Landlock denials of allowed calls, \(.sandbox_own_reads) preload reads"' "$HM_TMP/p2.json")"

@@ -2,10 +2,11 @@
 # The nginx site of service/nginx under `histmac sandbox`, sourced by the
 # audited shell of t_service_sandbox.sh after service/nginx/cycle.sh (its
 # rounds).  Each daemon runs in the foreground as COMMAND of its own
-# `histmac sandbox`, as a service manager would start it: the init
-# scripts' `env -i` (fcgiwrap's) would drop the preload.  The sandbox
-# stays as the daemon's parent and passes SIGTERM on; its stderr (the
-# reports of programs that could not narrow) goes to $SBX_OUT/NAME.err.
+# `histmac sandbox --strict`, as a service manager would start it: the
+# init scripts' `env -i` (fcgiwrap's) would drop the preload, and --strict
+# would refuse that exec.  The sandbox stays as the daemon's parent and
+# passes SIGTERM on; its stderr (the reports of programs that could not
+# narrow) goes to $SBX_OUT/NAME.err.
 #
 # Needs SBX (the histmac binary beside its preload), POL, SBX_OUT, and
 # SBX_DOM_<name>: the caller's domain for each daemon (--domain).
@@ -14,7 +15,7 @@
 sbx_up() {
 	local name=$1 dom=$2
 	shift 2
-	"$SBX" sandbox -p "$POL" --domain "$dom" --stats -- "$@" \
+	"$SBX" sandbox -p "$POL" --domain "$dom" --strict --stats -- "$@" \
 		</dev/null >>"$SBX_OUT/$name.out" 2>>"$SBX_OUT/$name.err" 9>&- &
 	echo $! >"$SBX_OUT/$name.pid"
 }
