@@ -45,9 +45,14 @@ nginx -t -q || hm_fail "nginx rejects the e2e site"
 export SBX=$bin/histmac SBX_OUT=$HM_TMP/sbx POL
 mkdir -p "$SBX_OUT"
 svc_cleanup() {
-	local f
+	local f pid c
+	# each sandbox, and its COMMAND should the sandbox not pass TERM on
 	for f in "$SBX_OUT"/*.pid; do
-		[ -s "$f" ] && hm_stop_pid "$(cat "$f")"
+		[ -s "$f" ] || continue
+		pid=$(cat "$f")
+		c=$(pgrep -P "$pid" || true)
+		hm_stop_pid "$pid"
+		for pid in $c; do hm_stop_pid "$pid"; done
 	done
 	/etc/init.d/nginx stop >/dev/null 2>&1
 	/etc/init.d/fcgiwrap stop >/dev/null 2>&1
