@@ -8,14 +8,16 @@
 # passes SIGTERM on; its stderr (the reports of programs that could not
 # narrow) goes to $SBX_OUT/NAME.err.
 #
-# Needs SBX (the histmac binary beside its preload), POL, SBX_OUT, and
-# SBX_DOM_<name>: the caller's domain for each daemon (--domain).
+# Each daemon is a root domain (initialize_domain), so its caller's
+# domain is <kernel>.  Needs SBX (the histmac binary beside its preload),
+# POL and SBX_OUT.
 
-# sbx_up NAME DOMAIN CMD...: start CMD under the sandbox in the background
+# sbx_up NAME CMD...: start CMD under the sandbox in the background
+# (through $SBX_ENV, a command prefix, when set)
 sbx_up() {
-	local name=$1 dom=$2
-	shift 2
-	"$SBX" sandbox -p "$POL" --domain "$dom" --strict --stats -- "$@" \
+	local name=$1
+	shift
+	${SBX_ENV:-} "$SBX" sandbox -p "$POL" --domain '<kernel>' --strict --stats -- "$@" \
 		</dev/null >>"$SBX_OUT/$name.out" 2>>"$SBX_OUT/$name.err" 9>&- &
 	echo $! >"$SBX_OUT/$name.pid"
 }
@@ -31,13 +33,16 @@ sbx_down() {
 svc_start() {
 	# the socket spawn-fcgi makes; the init script's start does the same
 	rm -f /run/fcgiwrap.socket
-	sbx_up fcgiwrap "$SBX_DOM_fcgiwrap" /usr/bin/spawn-fcgi -n \
+	# the environment the init script gives it (env -i PATH=...): a
+	# locale inherited from here would make its CGI programs read locale
+	# files they never read while learning
+	SBX_ENV="env -i PATH=$PATH" sbx_up fcgiwrap /usr/bin/spawn-fcgi -n \
 		-s /run/fcgiwrap.socket -u www-data -U www-data -g www-data \
 		-G www-data -- /usr/sbin/fcgiwrap -f
 	hm_until "no fcgiwrap socket" "[ -S /run/fcgiwrap.socket ]"
-	sbx_up backend "$SBX_DOM_backend" "$S/backend.py" 8082
+	sbx_up backend "$S/backend.py" 8082
 	wait_up http://127.0.0.1:8082/health
-	sbx_up nginx "$SBX_DOM_nginx" /usr/sbin/nginx -g 'daemon off;'
+	sbx_up nginx /usr/sbin/nginx -g 'daemon off;'
 	wait_up "$U/"
 }
 
