@@ -12,8 +12,12 @@ wait_up() {
 	hm_until "$1 never answered" "curl -sf '$1' -o /dev/null"
 }
 
+# Started by the audited shell itself, not through setsid: setsid (outside
+# the marks: the test may mark no directory of the host's) executes the
+# backend at once, so the enforcer could not name setsid's exec
+# (unseen-exec:/) and would judge the backend's exec there.
 backend_start() {
-	setsid "$S/backend.py" 8082 </dev/null >>"$S/log/backend.out" 2>&1 &
+	"$S/backend.py" 8082 </dev/null >>"$S/log/backend.out" 2>&1 &
 	wait_up http://127.0.0.1:8082/health
 }
 
