@@ -567,6 +567,11 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 		warnx("%u learned files are directories now: their rules are "
 		      "refused (granting them would grant everything beneath)",
 		      st.not_file);
+	if (st.uncreatable)
+		warnx("%u learned files to write do not exist (the first: %s) "
+		      "and the policy does not let COMMAND create them: opening "
+		      "them fails until they are made", st.uncreatable,
+		      hm_sbx_tstr(blob, st.uncreatable_first));
 	if (stats) {
 		snprintf(what, sizeof(what), "sandbox: %u rules applied (%u on "
 			 "a missing object's parent, %u unreachable skipped, "

@@ -381,6 +381,50 @@ static bool is_dir_fd(int fd)
 	return fstat(fd, &sb) || S_ISDIR(sb.st_mode);
 }
 
+static bool is_path_rule(const struct hm_sbx_trule *ru)
+{
+	return ru->type == HM_SBX_RULE_PATH || ru->type == HM_SBX_RULE_FILE;
+}
+
+/* May domain @d create a regular file at @path: does a rule of it grant
+ * fs.make_reg on a directory above @path?  Asked only for the learned
+ * files to write that are missing at apply, so the scan is rare. */
+static bool creatable(const struct hm_sbx_thdr *h,
+		      const struct hm_sbx_tdom *d, const char *path)
+{
+	for (uint32_t i = 0; i < d->n_rules; i++) {
+		const struct hm_sbx_trule *ru = hm_sbx_trule(h, d->rule_first + i);
+		const char *dir;
+		size_t n;
+
+		if (!is_path_rule(ru) || ru->path >= h->str_len ||
+		    !(ru->access & d->handled_fs & HM_LL_FS_MAKE_REG))
+			continue;
+		dir = hm_sbx_tstr(h, ru->path);
+		n = strlen(dir);
+		if (!strncmp(path, dir, n) &&
+		    (path[n] == '/' || (n == 1 && dir[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
+/* A learned file to write (append, write) that does not exist now: its
+ * rule went to the parent, but without fs.make_reg there the program
+ * cannot make it, as under TOMOYO without `file create`.  Counted, and
+ * the first named, for `histmac sandbox` to say so. */
+static void note_uncreatable(const struct hm_sbx_thdr *h,
+			     const struct hm_sbx_tdom *d,
+			     const struct hm_sbx_trule *ru,
+			     struct hm_sbx_apply_stats *st)
+{
+	if (!(ru->access & d->handled_fs & HM_LL_FS_WRITE_FILE) ||
+	    creatable(h, d, hm_sbx_tstr(h, ru->path)))
+		return;
+	if (!st->uncreatable++)
+		st->uncreatable_first = ru->path;
+}
+
 /* @file: @path was learned as a file (HM_SBX_RULE_FILE). */
 static int add_path(int rfd, struct opener *o, const char *path,
 		    const char *next, uint64_t access, bool file,
@@ -431,11 +475,6 @@ static int add_port(int rfd, uint64_t port, uint64_t access,
 	return 0;
 }
 
-static bool is_path_rule(const struct hm_sbx_trule *ru)
-{
-	return ru->type == HM_SBX_RULE_PATH || ru->type == HM_SBX_RULE_FILE;
-}
-
 static int add_rules(int rfd, const struct hm_sbx_thdr *h,
 		     const struct hm_sbx_tdom *d,
 		     struct hm_sbx_apply_stats *st)
@@ -449,14 +488,19 @@ static int add_rules(int rfd, const struct hm_sbx_thdr *h,
 
 		if (ru->path >= h->str_len)	/* checked here, where read */
 			r = -EINVAL;
-		else if (is_path_rule(ru))
+		else if (is_path_rule(ru)) {
+			uint32_t missing = st->missing;
+
 			r = add_path(rfd, &o, hm_sbx_tstr(h, ru->path),
 				     nx && is_path_rule(nx) &&
 				     nx->path < h->str_len ?
 				     hm_sbx_tstr(h, nx->path) : NULL,
 				     ru->access & d->handled_fs,
 				     ru->type == HM_SBX_RULE_FILE, st);
-		else
+			if (!r && ru->type == HM_SBX_RULE_FILE &&
+			    st->missing != missing)
+				note_uncreatable(h, d, ru, st);
+		} else
 			r = add_port(rfd, ru->port, ru->access & d->handled_net,
 				     st);
 	}

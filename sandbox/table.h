@@ -159,6 +159,11 @@ struct hm_sbx_apply_stats {
 				 * object (EACCES, ENAMETOOLONG) */
 	uint32_t symlinks;	/* skipped: the object, or a directory on
 				 * the way to it, is a symlink (ELOOP) */
+	uint32_t uncreatable;	/* learned files to write that do not
+				 * exist, in a directory no rule of the
+				 * domain lets it create files in: opening
+				 * them fails until someone makes them */
+	uint32_t uncreatable_first;	/* the first one's string offset */
 	uint32_t restrict_us;	/* in landlock_restrict_self(): the kernel
 				 * copying every inherited rule into the
 				 * new domain */

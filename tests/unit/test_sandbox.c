@@ -684,6 +684,78 @@ static void test_apply(void **state)
 	hm_model_free(m);
 }
 
+/* In a child: apply domain 0 of @blob, then create (O_CREAT|O_APPEND)
+ * @r/logs/a.log (no `file create`: EACCES) and @r/spool/b.log (created).
+ * Exit status 0: as expected, and the missing a.log counted and named. */
+static int uncreatable_in_child(const void *blob, const char *r)
+{
+	char p[256];
+	int st, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct hm_sbx_apply_stats as;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    hm_sbx_apply(blob, 0, &as))
+			_exit(10);
+		snprintf(p, sizeof(p), "%s/logs/a.log", r);
+		if (as.missing != 2 || as.uncreatable != 1 ||
+		    strcmp(hm_sbx_tstr(blob, as.uncreatable_first), p))
+			_exit(11);
+		fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0 || errno != EACCES)
+			_exit(12);
+		snprintf(p, sizeof(p), "%s/spool/b.log", r);
+		fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0)
+			_exit(13);
+		close(fd);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* A learned file to append to that is missing at apply: its parent gets
+ * the write right ("missing"), but only a `file create` entry lets the
+ * program make it; the one it cannot is counted and named. */
+static void test_uncreatable(void **state)
+{
+	int abi = hm_sbx_abi();
+	char text[1024];
+	struct hm_sbx_opts o = { .root = "" };
+	struct hm_model *m;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	if (abi < 0) {
+		if (getenv("HM_UNDER_VALGRIND") ||
+		    !getenv("CI") || strcmp(getenv("CI"), "true"))
+			skip();
+		fail_msg("no Landlock in CI: %s", strerror(-abi));
+	}
+	o.abi = abi > HM_LL_ABI_MAX ? HM_LL_ABI_MAX : abi;
+	snprintf(text, sizeof(text), "%s/logs", root);
+	assert_int_equal(mkdir(text, 0755), 0);
+	snprintf(text, sizeof(text), "%s/spool", root);
+	assert_int_equal(mkdir(text, 0755), 0);
+	snprintf(text, sizeof(text),
+		 "<kernel> /a\n"
+		 "file append %1$s/logs/a.log\n"
+		 "file append %1$s/spool/b.log\n"
+		 "file create %1$s/spool/b.log 0644\n", root);
+	m = policy(text, "");
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	assert_int_equal(uncreatable_in_child(blob, root), 0);
+	free(blob);
+	hm_model_free(m);
+}
+
 /* --no-truncate: truncate is not handled, and entries granting it are
  * counted as not enforced (not as the ABI's). */
 static void test_no_truncate(void **state)
@@ -755,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_port_cap),
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_uncreatable),
 		cmocka_unit_test(test_no_truncate),
 		cmocka_unit_test(test_covered),
 		cmocka_unit_test(test_enter_domain),
