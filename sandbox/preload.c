@@ -369,9 +369,9 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
  * libc are wrapped to say it in the process that executes: an
  * environment without LD_PRELOAD naming this library or without
  * HISTMAC_SANDBOX that could not be put back (below), a secure exec, or
- * a static program.  A program making
- * the system call itself is not seen: it and what it runs stay within
- * its own ruleset, which the kernel enforces.
+ * a static program.  A program making the system call itself is not
+ * seen: it and what it runs stay within its own ruleset, which the
+ * kernel enforces.
  */
 
 /* Is ELF @fd's program static (no PT_INTERP)?  -1: not an ELF. */
