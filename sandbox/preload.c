@@ -619,11 +619,13 @@ static char *const *exec_prepare(const char *file, bool path_search,
 	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
 		return envp;
 	env = env_restore(envp, fx);
-	if (env && env != envp)
-		report_fifo(HM_SBX_ENV_RESTORED, prog, false);
+	if (exec_check(prog, false, env ? env : envp))
+		return NULL;
 	if (!env)
-		env = envp;
-	return exec_check(prog, false, env) ? NULL : env;
+		return envp;
+	if (env != envp)	/* counted only for an exec that is tried */
+		report_fifo(HM_SBX_ENV_RESTORED, prog, false);
+	return env;
 }
 
 /*
