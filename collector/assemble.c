@@ -185,9 +185,12 @@ static const char *unquote(struct hm_assembler *as, const char *v,
 			   char *buf, size_t cap, const char *rec,
 			   const char *f)
 {
-	size_t n = v ? strlen(v) : 0;
+	size_t n;
 
-	if (n < 2 || v[0] != '"' || v[n - 1] != '"' || n - 2 >= cap)
+	if (!v || v[0] != '"')	/* first: this runs on most fields */
+		return v;
+	n = strlen(v);
+	if (n < 2 || v[n - 1] != '"' || n - 2 >= cap)
 		return v;
 	memcpy(buf, v + 1, n - 2);
 	buf[n - 2] = '\0';
@@ -663,13 +666,12 @@ enum hm_rec_use hm_record_use(int type, bool proctitle)
 }
 
 /* One record: dispatch its fields (what is read: hm_record_use()). */
-static void record(struct hm_assembler *as, struct hm_evread *x,
+static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 		   struct hm_event *ev, bool *seen_objpid)
 {
-	int type = hm_er_type(x);
 	struct hm_dec_item *it = NULL;
 
-	if (hm_landlock_record(x, ev, as->a))
+	if (hm_landlock_record(x, type, ev, as->a))
 		return;
 	switch (type) {
 	case AUDIT_SYSCALL:
@@ -1521,7 +1523,7 @@ int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
 			only_eoe = false;
 		if (type == AUDIT_FANOTIFY)
 			has_fan = true;
-		record(as, x, ev, &seen_objpid);
+		record(as, x, type, ev, &seen_objpid);
 	} while (hm_er_next_record(x));
 	as->st->records += nrec;
 	if (only_eoe)

@@ -523,14 +523,14 @@ int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
  * their numbers are above, with the parallel part) */
 
 /**
- * hm_landlock_record() - if auparse's current record is a Landlock one,
- * add what it says to @ev: the blockers of an ACCESS record (joined with
- * ',' when the event has several) and the Landlock domain id.
+ * hm_landlock_record() - if auparse's current record (of @type) is a
+ * Landlock one, add what it says to @ev: the blockers of an ACCESS record
+ * (joined with ',' when the event has several) and the Landlock domain id.
  * @a: where the strings go (the event's arena).
  * Returns: true when the record was Landlock's (the caller skips it).
  */
-bool hm_landlock_record(const struct hm_evread *x, struct hm_event *ev,
-			struct hm_arena *a);
+bool hm_landlock_record(const struct hm_evread *x, int type,
+			struct hm_event *ev, struct hm_arena *a);
 
 /* ---- event.c: syscall tables */
 struct hm_syscall_info {
