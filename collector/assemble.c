@@ -84,28 +84,6 @@ struct hm_assembler {
 					 * half decoded, but as an error */
 };
 
-struct hm_assembler *hm_assembler_new(struct hm_report *rep,
-				      const struct hm_collector_opts *o,
-				      bool resolve)
-{
-	struct hm_assembler *as = calloc(1, sizeof(*as));
-
-	if (!as)
-		return NULL;
-	as->rep = rep;
-	as->st = &rep->st;
-	as->want_proctitle = o->proctitle;
-	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
-	as->socks = hm_socktab_new(SOCKTAB_SIZE);
-	as->procs = hm_proctab_new();
-	as->dirfds = hm_proctab_new();
-	if (!as->canon || !as->socks || !as->procs || !as->dirfds) {
-		hm_assembler_free(as);
-		return NULL;
-	}
-	return as;
-}
-
 struct hm_assembler *hm_decoder_new(struct hm_report *rep,
 				    const struct hm_collector_opts *o)
 {
@@ -116,6 +94,26 @@ struct hm_assembler *hm_decoder_new(struct hm_report *rep,
 	as->rep = rep;
 	as->st = &rep->st;
 	as->want_proctitle = o->proctitle;
+	return as;
+}
+
+/* A decoder with the tables finishing needs. */
+struct hm_assembler *hm_assembler_new(struct hm_report *rep,
+				      const struct hm_collector_opts *o,
+				      bool resolve)
+{
+	struct hm_assembler *as = hm_decoder_new(rep, o);
+
+	if (!as)
+		return NULL;
+	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
+	as->socks = hm_socktab_new(SOCKTAB_SIZE);
+	as->procs = hm_proctab_new();
+	as->dirfds = hm_proctab_new();
+	if (!as->canon || !as->socks || !as->procs || !as->dirfds) {
+		hm_assembler_free(as);
+		return NULL;
+	}
 	return as;
 }
 
@@ -844,8 +842,8 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 
 /* Is this PATH item's name relative to a directory fd (*@dfd), not to
  * CWD? */
-static bool dirfd_relative(const struct hm_event *ev, const struct hm_dec_item *it,
-			   int32_t *dfd_out)
+static bool dirfd_relative(const struct hm_event *ev,
+			   const struct hm_dec_item *it, int32_t *dfd_out)
 {
 	const char *n = ev->syscall_name;
 	int32_t dfd;
@@ -867,7 +865,8 @@ static bool dirfd_relative(const struct hm_event *ev, const struct hm_dec_item *
 	return dfd != AT_FDCWD;
 }
 
-static bool follows_last(const struct hm_event *ev, const struct hm_dec_item *it)
+static bool follows_last(const struct hm_event *ev,
+			 const struct hm_dec_item *it)
 {
 	const char *n = ev->syscall_name ? ev->syscall_name : "";
 
@@ -1213,13 +1212,15 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	return rc;
 }
 
-static bool same_name(const struct hm_dec_item *a, const struct hm_dec_item *b)
+static bool same_name(const struct hm_dec_item *a,
+		      const struct hm_dec_item *b)
 {
 	return a->has_name && b->has_name && a->len == b->len &&
 	       !memcmp(a->name, b->name, a->len);
 }
 
-static bool same_inode(const struct hm_dec_item *a, const struct hm_dec_item *b)
+static bool same_inode(const struct hm_dec_item *a,
+		       const struct hm_dec_item *b)
 {
 	if (a->rec.has_inode && b->rec.has_inode)
 		return a->rec.ino == b->rec.ino &&
@@ -1238,7 +1239,8 @@ static bool same_inode(const struct hm_dec_item *a, const struct hm_dec_item *b)
  *    a file system on a block device its device; any other item (the
  *    mount point again, the root of the new mount) is not the device.
  */
-static bool extra_item(const struct hm_event *ev, const struct hm_dec_item *first,
+static bool extra_item(const struct hm_event *ev,
+		       const struct hm_dec_item *first,
 		       const struct hm_dec_item *it)
 {
 	switch (ev->kind) {
@@ -1485,7 +1487,7 @@ static void stamp(struct hm_assembler *as, const struct hm_evread *x,
 }
 
 int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
-	      struct hm_event *ev, struct hm_arena *a)
+		       struct hm_event *ev, struct hm_arena *a)
 {
 	bool seen_objpid = false;
 	bool only_eoe = true;
@@ -1544,7 +1546,7 @@ int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
 }
 
 const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,
-					  struct hm_decoded *d)
+					   struct hm_decoded *d)
 {
 	d->err = as->err;
 	d->nitems = as->nitems;
@@ -1555,8 +1557,8 @@ const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,
 }
 
 int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
-	      struct hm_arena *a, const struct hm_decoded *d,
-	      const struct hm_dec_item *items)
+		       struct hm_arena *a, const struct hm_decoded *d,
+		       const struct hm_dec_item *items)
 {
 	int rc;
 

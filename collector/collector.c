@@ -92,7 +92,8 @@ static void note_quiet(struct hm_collector *c)
 	}
 }
 
-/* @ev, built with @rc (hm_assemble(), hm_assemble_finish()), into the queue. */
+/* @ev into the queue, as hm_assemble() or hm_assemble_finish() left it
+ * (@rc). */
 static void queue(struct hm_collector *c, struct hm_event *ev, int rc)
 {
 	if (rc < 0) {
@@ -363,11 +364,7 @@ static int read_more(struct hm_collector *c)
 	return rc < 0 ? rc : 1;
 }
 
-/*
- * Several threads: one event a worker decoded, finished into the queue
- * after what decoding it told (@b's messages up to its own).
- */
-/* Tell @b's messages from *@msg up to @end. */
+/* Several threads: tell @b's messages from *@msg up to @end. */
 static void tell_msgs(struct hm_collector *c, const struct hm_dec_batch *b,
 		      size_t end, size_t *msg)
 {
@@ -380,6 +377,10 @@ static void tell_msgs(struct hm_collector *c, const struct hm_dec_batch *b,
 	}
 }
 
+/*
+ * Several threads: one event a worker decoded, finished into the queue
+ * after what decoding it told (@b's messages up to its own).
+ */
 static void finish_one(struct hm_collector *c, const struct hm_dec_batch *b,
 		       const struct hm_decoded *d, size_t *msg)
 {
@@ -392,7 +393,8 @@ static void finish_one(struct hm_collector *c, const struct hm_dec_batch *b,
 	}
 	ev = &c->q[c->qn];
 	*ev = d->ev;
-	queue(c, ev, hm_assemble_finish(c->as, ev, &c->arena, d, b->items + d->item));
+	queue(c, ev, hm_assemble_finish(c->as, ev, &c->arena, d,
+					b->items + d->item));
 }
 
 /*

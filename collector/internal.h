@@ -499,25 +499,27 @@ void hm_assembler_set_live(struct hm_assembler *as, bool live);
 int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 		struct hm_event *ev, struct hm_arena *a);
 /*
- * An assembler that only decodes (a worker's): no tables, @rep its own.
- * hm_assemble_decode() - the part of assembling that depends on the event alone:
- * its records' fields, argv.  Returns 1 (finish it), 0 (no event: no
- * records, or only an EOE) or -ENOMEM.
- * hm_assemble_save() - what hm_assemble_finish() needs besides the event into @d;
- * returns its PATH items (@d->nitems), valid until the next hm_assemble_decode().
- * hm_assemble_finish() - the rest, in the log's order (sockets, paths, roots,
- * descriptors): @d decoded by another assembler (NULL: by @as just now).
- * Returns 1 or -ENOMEM.
+ * hm_decoder_new() - an assembler that only decodes (a worker's): no
+ * tables; it counts and tells into @rep.
+ * hm_assemble_decode() - the part of assembling that depends on the event
+ * alone: its records' fields, argv.  Returns 1 (finish it), 0 (no event:
+ * no records, or only an EOE) or -ENOMEM.
+ * hm_assemble_save() - what hm_assemble_finish() needs besides the event,
+ * into @d; returns its PATH items (@d->nitems), valid until the next
+ * hm_assemble_decode().
+ * hm_assemble_finish() - the rest, in the log's order (sockets, paths,
+ * roots, descriptors): @d decoded by another assembler (NULL: by @as just
+ * now).  Returns 1 or -ENOMEM.
  */
 struct hm_assembler *hm_decoder_new(struct hm_report *rep,
 				    const struct hm_collector_opts *o);
 int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
-	      struct hm_event *ev, struct hm_arena *a);
+		       struct hm_event *ev, struct hm_arena *a);
 const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,
-					  struct hm_decoded *d);
+					   struct hm_decoded *d);
 int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
-	      struct hm_arena *a, const struct hm_decoded *d,
-	      const struct hm_dec_item *items);
+		       struct hm_arena *a, const struct hm_decoded *d,
+		       const struct hm_dec_item *items);
 
 /* ---- landlock.c: Landlock's audit records (not named by libaudit;
  * their numbers are above, with the parallel part) */
