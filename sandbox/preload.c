@@ -24,6 +24,7 @@
  * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
