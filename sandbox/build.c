@@ -172,8 +172,12 @@ static int exec_edge(const struct hm_acl_head *e, void *arg)
 		return r;
 	r = hm_model_domain(b->m, next, strlen(next), false, &to);
 	free(next);
-	if (r < 0 || !to || to == b->doms[from].d)
+	if (r < 0 || !to)
 		return r < 0 ? r : 0;
+	/* An exec that stays in the domain (keep_domain, or an
+	 * initialize_domain program executing itself: sshd for every
+	 * connection) is an edge to itself: without it the program would
+	 * be reported as having no edge and nothing below would narrow. */
 	return add_edge(b, from, to, prog->str, prog->len);
 }
 

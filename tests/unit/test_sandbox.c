@@ -405,6 +405,47 @@ static void test_subtree_table(void **state)
 }
 
 /* Too many ports for one right: that right is left unrestricted. */
+/* An exec that stays in its domain is an edge to itself: keep_domain,
+ * and an initialize_domain program executing itself (sshd -R). */
+static void test_self_edges(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file execute /bin/tool\n"
+				    "file execute /bin/daemon\n"
+				    "\n<kernel> /bin/daemon\n"
+				    "file execute /bin/daemon\n",
+				    "keep_domain <kernel> /a\n"
+				    "initialize_domain /bin/daemon from any\n");
+	struct hm_sbx_opts o = { .abi = 3, .root = root };
+	const struct hm_sbx_thdr *h;
+	const struct hm_sbx_tdom *d;
+	void *blob;
+	size_t size;
+	int self = 0;
+
+	(void)state;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	h = blob;
+	assert_int_equal(h->n_domains, 2);
+	for (uint32_t k = 0; k < 2; k++) {
+		d = hm_sbx_tdom(h, k);
+		for (uint32_t i = 0; i < d->n_edges; i++) {
+			const struct hm_sbx_tedge *e =
+				hm_sbx_tedge(h, d->edge_first + i);
+			const char *p = hm_sbx_tstr(h, e->program);
+
+			if (k == 0 && !strcmp(p, "/bin/tool"))
+				self += e->child == 0;
+			if (k == 1 && !strcmp(p, "/bin/daemon"))
+				self += e->child == 1;
+		}
+	}
+	assert_int_equal(self, 2);
+	free(blob);
+	hm_model_free(m);
+}
+
 static void test_port_cap(void **state)
 {
 	struct hm_model *m = policy("<kernel> /a\n"
@@ -1030,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_subtree_table),
+		cmocka_unit_test(test_self_edges),
 		cmocka_unit_test(test_port_cap),
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
