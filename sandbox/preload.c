@@ -222,12 +222,41 @@ static const struct hm_sbx_tedge *find_edge(const struct hm_sbx_thdr *h,
 }
 
 /* The edge of @dom for absolute @prog: by its name, else its real path. */
+/*
+ * @prog with its directory's links resolved and its own name kept, as
+ * learn names a program (docs/PATHS.md): /bin/sh is /usr/bin/sh on a
+ * merged /usr, not /bin/sh (the name executed) nor /usr/bin/dash (the
+ * real path).  False when there is nothing to resolve or it fails.
+ */
+static bool dir_resolved(const char *prog, char out[PATH_MAX])
+{
+	const char *slash = strrchr(prog, '/');
+	char dir[PATH_MAX];
+	size_t n = slash ? (size_t)(slash - prog) : 0;
+
+	if (!n || n >= sizeof(dir))
+		return false;
+	memcpy(dir, prog, n);
+	dir[n] = '\0';
+	if (!realpath(dir, out))
+		return false;
+	n = strlen(out);
+	if (n == 1)		/* "/" */
+		n = 0;
+	if (n + strlen(slash) >= PATH_MAX)
+		return false;
+	strcpy(out + n, slash);
+	return true;
+}
+
 static const struct hm_sbx_tedge *edge_of(const struct hm_sbx_thdr *h,
 					  uint32_t dom, const char *prog)
 {
 	const struct hm_sbx_tedge *e = find_edge(h, dom, prog);
 	char real[PATH_MAX];
 
+	if (!e && dir_resolved(prog, real) && strcmp(real, prog))
+		e = find_edge(h, dom, real);
 	if (!e && realpath(prog, real))
 		e = find_edge(h, dom, real);
 	return e;
