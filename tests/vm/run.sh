@@ -70,7 +70,7 @@ prepare_share() {
 	local phase=$1 share=$2 w
 	rm -rf "$share" && mkdir -p "$share/guest/wl" "$share/guest/policy"
 	cp "$here/guest/stage2" "$here/guest/tomoyo-init" "$here/guest/init" \
-		"$here/guest/collect" "$share/guest/"
+		"$here/guest/collect" "$here/guest/auditd-start" "$share/guest/"
 	for w in $workloads; do
 		cp "$here/workloads/$w.sh" "$share/guest/wl/$w"
 		chmod 755 "$share/guest/wl/$w"
