@@ -41,12 +41,18 @@ status_is() {
 	grep -q "^$1 $2\$" "$R/status" ||
 		{ cat "$R/$1.out" >&2 2>/dev/null; cat "$R/status" >&2; hm_fail "$1 did not exit $2"; }
 }
-for st in period-4251 learn patternize-suggest patternize check-p1 profile-all \
-	profile-kernel profile-nginx profile-fcgiwrap period-4252 enforce; do
+for st in period-4251 learn patternize-suggest patternize check-p1 profile-rest \
+	profile-service period-4252 enforce; do
 	status_is "$st" 0
 done
 status_is check-p2 1
 hm_ok "learn, patternize --apply, section 7's profiles, enforce, both periods ran"
+# the service's domains permissive, the rest disabled
+grep -q '^2 permissive <kernel> /usr/sbin/fcgiwrap /srv/www/cgi-bin/show\.sh$' "$R/profiles.out" ||
+	{ cat "$R/profiles.out" >&2; hm_fail "the CGI script's domain is not permissive"; }
+if grep -v -e '^0 disabled ' -e '^2 permissive <kernel> /usr/sbin/\(nginx\|fcgiwrap\)' "$R/profiles.out" >&2; then
+	hm_fail "a domain outside the service's subtrees is not disabled (above)"
+fi
 grep -q '^attack: -----BEGIN PRIVATE KEY' "$R/period-4252.out" ||
 	hm_fail "the attack did not read the key (the enforcer is permissive)"
 

@@ -31,12 +31,12 @@ command -v qemu-system-x86_64 >/dev/null || { echo "production.sh: no qemu-syste
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+# TCG: two service periods and the enforcer take a minute or two
+HM_VM_TIMEOUT=${HM_VM_TIMEOUT:-600}
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 HM_VM_QEMU_PID=
 trap '[ -n "$HM_VM_QEMU_PID" ] && kill "$HM_VM_QEMU_PID" 2>/dev/null; exit 130' INT TERM
-# TCG: two service periods and the enforcer take minutes
-HM_VM_TIMEOUT=${HM_VM_TIMEOUT:-600}
 
 hm_vm_kernel
 hm_vm_accel
