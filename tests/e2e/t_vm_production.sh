@@ -16,19 +16,13 @@
 # HM_VM_OUT=DIR keeps the results.
 set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
+. "$HM_SRC/tests/e2e/vm_lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need qemu-system-x86_64 busybox apt-cache dpkg-deb jq
+hm_vm_need jq
 if [ ! -x /etc/init.d/nginx ] || [ ! -x /etc/init.d/fcgiwrap ]; then
 	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
 fi
-cache=${HM_VM_CACHE:-/var/cache/histmac-vm}
-if ! ls "$cache"/linux-image-6.1.0-*-amd64-unsigned_*.deb >/dev/null 2>&1 &&
-	! apt-cache show 'linux-image-6.1.0-*-amd64-unsigned' >/dev/null 2>&1; then
-	hm_skip "no linux-image-6.1.0-*-amd64-unsigned in $cache nor in apt's lists (a Debian 12 archive is needed)"
-fi
-qemu-system-x86_64 -device help 2>/dev/null | grep -q virtio-9p-pci ||
-	hm_skip "qemu-system-x86_64 has no virtio-9p-pci (virtfs)"
 
 out=${HM_VM_OUT:-$HM_TMP/vm}
 "$HM_SRC/tests/vm/production.sh" --build "$HM_BUILD" --out "$out" >"$HM_TMP/run.out" 2>&1 ||

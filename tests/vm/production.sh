@@ -24,19 +24,13 @@ while [ $# -gt 0 ]; do
 	*) echo "production.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ -x "$build/histmac" ] || { echo "production.sh: no $build/histmac (build first)" >&2; exit 3; }
-[ "$(id -u)" = 0 ] || { echo "production.sh: needs root (9p of /)" >&2; exit 3; }
-command -v qemu-system-x86_64 >/dev/null || { echo "production.sh: no qemu-system-x86_64 (scripts/deps.sh vm)" >&2; exit 3; }
-[ -n "$out" ] || out=$(mktemp -d /tmp/hm-vm.XXXXXX)
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 # TCG: two service periods and the enforcer take a minute or two
 HM_VM_TIMEOUT=${HM_VM_TIMEOUT:-600}
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
-HM_VM_QEMU_PID=
-trap '[ -n "$HM_VM_QEMU_PID" ] && kill "$HM_VM_QEMU_PID" 2>/dev/null; exit 130' INT TERM
+hm_vm_ready "$build" "$out"
+out=$HM_VM_OUT
 
 hm_vm_kernel
 hm_vm_accel
