@@ -53,6 +53,10 @@
 /* HISTMAC_SANDBOX, parsed. */
 struct sbx {
 	char *v;		/* the value in environ, rewritten in place */
+	/* our own copy, kept in step: a program may overwrite its
+	 * environment's strings (sshd's setproctitle() writes its title
+	 * over them), and env_restore() must give the real value */
+	char val[96 + PATH_MAX];
 	int fd;
 	uint32_t dom;
 	char state;
@@ -108,9 +112,11 @@ static bool parse(char *v, struct sbx *s)
 	if (*p != ':')
 		return false;
 	s->ctime_ns = strtoll(p + 1, &p, 10);
-	if (*p != ':' || p[1] != '/' || strlen(p + 1) >= sizeof(s->dir))
+	if (*p != ':' || p[1] != '/' || strlen(p + 1) >= sizeof(s->dir) ||
+	    strlen(v) >= sizeof(s->val))
 		return false;
 	strcpy(s->dir, p + 1);
+	strcpy(s->val, v);
 	s->v = v;
 	return true;
 }
@@ -127,6 +133,7 @@ static void set_domain(uint32_t dom, char state)
 
 	snprintf(buf, sizeof(buf), "%0*u:%c", HM_SBX_DOM_DIGITS, dom, state);
 	memcpy(d, buf, HM_SBX_DOM_DIGITS + 2);
+	memcpy(strchr(g.val, ':') + 1, buf, HM_SBX_DOM_DIGITS + 2);
 	g.dom = dom;
 	g.state = state;
 }
@@ -491,32 +498,41 @@ static bool is_var(const char *e, const char *name, size_t len)
 
 #define IS_LD_PRELOAD(e)	is_var((e), "LD_PRELOAD", 10)
 
+#define IS_SBX_VAR(e)	is_var((e), HM_SBX_ENV, sizeof(HM_SBX_ENV) - 1)
+
 /* @envp, or @fx's copy of it with the sandbox put back; NULL when it
- * does not fit. */
+ * does not fit.  A HISTMAC_SANDBOX other than this process's own value
+ * (overwritten, stale, set by the program) is replaced by it. */
 static char *const *env_restore(char *const envp[], struct env_fix *fx)
 {
 	const char *ld = NULL;	/* the last LD_PRELOAD's value */
-	bool var = false, keep_ld;
+	bool var = false, other = false, keep_ld;
 	size_t n, k = 0;
 
 	for (n = 0; envp && envp[n]; n++) {
-		if (is_var(envp[n], HM_SBX_ENV, sizeof(HM_SBX_ENV) - 1))
+		if (!IS_SBX_VAR(envp[n]))
+			;
+		else if (!strcmp(envp[n] + sizeof(HM_SBX_ENV), g.val))
 			var = true;
-		else if (IS_LD_PRELOAD(envp[n]))
+		else
+			other = true;
+		if (IS_LD_PRELOAD(envp[n]))
 			ld = envp[n] + sizeof("LD_PRELOAD");
 	}
+	var = var && !other;
 	keep_ld = ld && strstr(ld, PRELOAD_NAME);
 	if (var && keep_ld)
 		return envp;
 	if (n > ENV_MAX || !g.lib[0] ||
 	    (size_t)snprintf(fx->var, sizeof(fx->var), HM_SBX_ENV "=%s",
-			     g.v) >= sizeof(fx->var) ||
+			     g.val) >= sizeof(fx->var) ||
 	    (size_t)snprintf(fx->ld, sizeof(fx->ld), "LD_PRELOAD=%s%s%s",
 			     g.lib, ld && *ld ? " " : "",
 			     ld ? ld : "") >= sizeof(fx->ld))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (keep_ld || !IS_LD_PRELOAD(envp[i]))
+		if ((keep_ld || !IS_LD_PRELOAD(envp[i])) &&
+		    (var || !IS_SBX_VAR(envp[i])))
 			fx->envp[k++] = envp[i];
 	if (!keep_ld)
 		fx->envp[k++] = fx->ld;
