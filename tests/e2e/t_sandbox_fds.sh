@@ -14,9 +14,11 @@
 #   gone     the daemon also touches the table's copy (chmod: its ctime
 #            changes, so it is not believed): reported, and with --strict
 #            the child does not start (exit 126)
-#   nopre    `LD_PRELOAD= child.sh`: the child keeps its parent's
-#            bound and reads pfile (the control: the test sees a lost
-#            narrowing), reported as run without the preload
+#   nopre    child.sh run with 1,100 more variables, too many for the
+#            preload to put LD_PRELOAD back in (`LD_PRELOAD= child.sh`
+#            alone gets it back): the child keeps its parent's bound and
+#            reads pfile (the control: the test sees a lost narrowing),
+#            reported as run without the preload
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sandbox_lib.sh"
@@ -54,7 +56,8 @@ tablefd)
 	"$w/child.sh" "$mode" ;;
 daemon)	"$bin/closefds" "$w/child.sh" "$mode" ;;
 gone)	"$bin/closefds" --chmod "${HISTMAC_SANDBOX##*:}/table" "$w/child.sh" "$mode" ;;
-nopre)	LD_PRELOAD= "$w/child.sh" "$mode" ;;
+nopre)	for i in {1..1100}; do export "V$i=x"; done
+	LD_PRELOAD= "$w/child.sh" "$mode" ;;
 esac
 echo "parent: child exited $?"
 EOS
