@@ -66,17 +66,26 @@ EOB
 	rm -rf "$d"
 }
 
+# sbx_try NAME FILE: a session's shell opens FILE itself (no program the
+# policy never ran), its first line and error into $SBX_OUT/NAME.*
+sbx_try() {
+	c hm-ssh@127.0.0.1 "read -r l <$2 && echo \"\$l\"" \
+		>"$SBX_OUT/$1.out" 2>"$SBX_OUT/$1.err" || true
+}
+
 # The workload, then what the stolen key's holder tries: reading the
 # user's own private key must fail (Landlock, EACCES; the file's mode
 # lets the user read it), and the service must still serve after it.
+# Whether sessions narrowed to their own domains: sshd's configuration
+# is readable by its mode and read by sshd's domain, never by the
+# session shell's.
 sandboxed() {
 	sbx_sshd_up
 	round
 	sbx_sshd_reload
 	round
-	# the session's shell opens it (no program the policy never ran)
-	c hm-ssh@127.0.0.1 'read -r l <.ssh/id_ed25519 && echo "$l"' \
-		>"$SBX_OUT/attack.out" 2>"$SBX_OUT/attack.err" || true
+	sbx_try attack .ssh/id_ed25519
+	sbx_try narrow /etc/ssh/sshd_config
 	round
 	served
 	sbx_sshd_down
