@@ -53,14 +53,9 @@ served() {
 	echo "doc $n $RANDOM" >"$o.orig"
 	cp "$o.orig" "$d/$n"
 	c hm-ssh@127.0.0.1 "mkdir -p work; ls -l work; date; wc -l .profile" >"$o.cmd"
-	scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-		"$d/$n" "hm-ssh@127.0.0.1:work/$n"
-	scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-		"hm-ssh@127.0.0.1:work/$n" "$o.scp"
-	sftp -q -b - -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-		hm-ssh@127.0.0.1 >/dev/null <<EOB
-get work/$n $o.sftp
-EOB
+	scp_up "$d/$n" "work/$n"
+	scp_down "work/$n" "$o.scp"
+	echo "get work/$n $o.sftp" | sftp_batch
 	printf 'cd work\ngrep -c doc %s\nhead -n 1 %s | tr a-z A-Z\nexit\n' "$n" "$n" |
 		c -tt hm-ssh@127.0.0.1 >"$o.pty"
 	rm -rf "$d"
