@@ -70,6 +70,8 @@ static void usage(FILE *f)
 "                          tomoyo-1.8 (default: detected)\n"
 "      --stats             print how long building and applying took, and\n"
 "                          at the end how many programs could not narrow\n"
+"                          and how many execs got back the preload's\n"
+"                          variables a program had removed (env -i)\n"
 "      --abi N             use at most Landlock ABI N (1-10; default: the\n"
 "                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"

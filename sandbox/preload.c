@@ -18,9 +18,10 @@
  * A program that cannot narrow keeps its parent's (wider) ruleset, which
  * the kernel still enforces; it is reported once per program on the
  * sandbox's stderr (through DIR/report) and, in strict mode, does not
- * start (exit 126).  A program without this library (a static one, one
- * run with a cleaned environment) cannot say so itself: the exec
- * functions below say it for it, in the process that executes it.
+ * start (exit 126).  A program without this library (a static one, a
+ * secure exec) cannot say so itself: the exec functions below say it
+ * for it, in the process that executes it; an environment the program
+ * cleaned (env -i) they give the sandbox's variables back.
  * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
  */
 #include <dlfcn.h>
@@ -367,9 +368,10 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
  * cannot say so either.  The exec functions a program calls through
  * libc are wrapped to say it in the process that executes: an
  * environment without LD_PRELOAD naming this library or without
- * HISTMAC_SANDBOX (env -i, sudo), or a static program.  A program making
- * the system call itself is not seen: it and what it runs stay within
- * its own ruleset, which the kernel enforces.
+ * HISTMAC_SANDBOX that could not be put back (below), a secure exec, or
+ * a static program.  A program making the system call itself is not
+ * seen: it and what it runs stay within its own ruleset, which the
+ * kernel enforces.
  */
 
 /* Is ELF @fd's program static (no PT_INTERP)?  -1: not an ELF. */
@@ -617,11 +619,13 @@ static char *const *exec_prepare(const char *file, bool path_search,
 	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
 		return envp;
 	env = env_restore(envp, fx);
-	if (env && env != envp)
-		report_fifo(HM_SBX_ENV_RESTORED, prog, false);
+	if (exec_check(prog, false, env ? env : envp))
+		return NULL;
 	if (!env)
-		env = envp;
-	return exec_check(prog, false, env) ? NULL : env;
+		return envp;
+	if (env != envp)	/* counted only for an exec that is tried */
+		report_fifo(HM_SBX_ENV_RESTORED, prog, false);
+	return env;
 }
 
 /*

@@ -92,43 +92,34 @@ run() {	# OUT [OPTION...]
 		"$w/parent.sh" "$bin" >"$out" 2>"$out.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
-expect() {	# FILE LINE (a grep -x pattern)
-	grep -qx -- "$2" "$1" || { cat "$1" "$1.err" >&2; hm_fail "no line '$2' in $(basename "$1")"; }
-}
-once() {	# FILE PATTERN: exactly one line of the sandbox's stderr matches
-	local n
-	n=$(grep -c -- "$2" "$1.err" || true)
-	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n lines '$2', not 1"; }
-}
 
 envi() {	# FILE: the env -i child narrowed to its own domain
-	expect "$1" "env-i child: HISTMAC_SANDBOX set"
-	expect "$1" "env-i child allowed cfile"
-	expect "$1" "env-i child denied efile: Permission denied"
-	expect "$1" "env exited 0"
-	grep -qx "sandbox: execs whose environment lacked the preload and got it back: 1" "$1.err" ||
-		{ cat "$1.err" >&2; hm_fail "$(basename "$1"): the restored environment is not counted once"; }
+	sbx_expect "$1" "env-i child: HISTMAC_SANDBOX set"
+	sbx_expect "$1" "env-i child allowed cfile"
+	sbx_expect "$1" "env-i child denied efile: Permission denied"
+	sbx_expect "$1" "env exited 0"
+	sbx_expect "$1.err" "sandbox: execs whose environment lacked the preload and got it back: 1"
 }
 
 run "$HM_TMP/report"
-expect "$HM_TMP/report" "static allowed $w/cfile"
-expect "$HM_TMP/report" "static allowed $w/pfile"
+sbx_expect "$HM_TMP/report" "static allowed $w/cfile"
+sbx_expect "$HM_TMP/report" "static allowed $w/pfile"
 envi "$HM_TMP/report"
-expect "$HM_TMP/report" "big-env child allowed efile"
-once "$HM_TMP/report" "^histmac sandbox: $bin/try_static (pid [0-9]*) keeps its parent's bound: statically linked"
-once "$HM_TMP/report" "^histmac sandbox: $w/child.sh (pid [0-9]*) keeps its parent's bound: executed without the preload"
-expect "$HM_TMP/report.err" "sandbox: programs that could not narrow: 2 table 0 preload 1 static 1 .*; execs refused (--strict): 0"
+sbx_expect "$HM_TMP/report" "big-env child allowed efile"
+sbx_once "$HM_TMP/report" "^histmac sandbox: $bin/try_static (pid [0-9]*) keeps its parent's bound: statically linked"
+sbx_once "$HM_TMP/report" "^histmac sandbox: $w/child.sh (pid [0-9]*) keeps its parent's bound: executed without the preload"
+sbx_expect "$HM_TMP/report.err" "sandbox: programs that could not narrow: 2 table 0 preload 1 static 1 .*; execs refused (--strict): 0"
 hm_ok "without --strict: the env -i child narrows (efile: EACCES); the static and the big-environment children run at their parent's bound, each reported once"
 
 run "$HM_TMP/strict" --strict
 grep -q "^static allowed\|big-env child" "$HM_TMP/strict" &&
 	{ cat "$HM_TMP/strict" >&2; hm_fail "--strict: a child that cannot narrow ran"; }
 envi "$HM_TMP/strict"
-expect "$HM_TMP/strict" "static exited 126"
-expect "$HM_TMP/strict" "big env exited 126"
-once "$HM_TMP/strict" "^histmac sandbox: $bin/try_static (pid [0-9]*) refused (--strict), it cannot narrow: statically linked"
-once "$HM_TMP/strict" "^histmac sandbox: $w/child.sh (pid [0-9]*) refused (--strict), it cannot narrow: executed without the preload"
-expect "$HM_TMP/strict.err" "sandbox: programs that could not narrow: 2 .*; execs refused (--strict): 2"
+sbx_expect "$HM_TMP/strict" "static exited 126"
+sbx_expect "$HM_TMP/strict" "big env exited 126"
+sbx_once "$HM_TMP/strict" "^histmac sandbox: $bin/try_static (pid [0-9]*) refused (--strict), it cannot narrow: statically linked"
+sbx_once "$HM_TMP/strict" "^histmac sandbox: $w/child.sh (pid [0-9]*) refused (--strict), it cannot narrow: executed without the preload"
+sbx_expect "$HM_TMP/strict.err" "sandbox: programs that could not narrow: 2 .*; execs refused (--strict): 2"
 hm_ok "--strict: the env -i child starts and narrows; the static and the big-environment children do not, both refusals reported and counted"
 
 rc=0

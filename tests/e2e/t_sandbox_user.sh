@@ -100,55 +100,48 @@ run() {	# OUT [--strict] MODE
 		"$w/parent.sh" "$bin" "${!#}" >"$out" 2>"$out.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
-expect() {	# FILE LINE (a grep -x pattern)
-	grep -qx -- "$2" "$1" || { cat "$1" "$1.err" >&2; hm_fail "no line '$2' in $(basename "$1")"; }
-}
 lost() {	# FILE PROGRAM WORDS: the sandbox said it once
-	local n
-	n=$(grep -c "^histmac sandbox: $2 (pid [0-9]*) $3" "$1.err" || true)
-	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n reports '$2 ... $3', not 1"; }
+	sbx_once "$1" "^histmac sandbox: $2 (pid [0-9]*) $3"
 }
 none() {	# FILE: nothing lost
-	grep -qx "sandbox: programs that could not narrow: 0 .*" "$1.err" ||
-		{ cat "$1.err" >&2; hm_fail "$(basename "$1"): a program could not narrow"; }
+	sbx_expect "$1.err" "sandbox: programs that could not narrow: 0 .*"
 }
 
 run "$HM_TMP/user" user
-expect "$HM_TMP/user" "user child: uid 65534, table fd closed"
-expect "$HM_TMP/user" "user child allowed cfile"
-expect "$HM_TMP/user" "user child denied efile: Permission denied"
-expect "$HM_TMP/user" "parent: child exited 0"
-grep -qx "sandbox: execs whose environment lacked the preload and got it back: 1" "$HM_TMP/user.err" ||
-	{ cat "$HM_TMP/user.err" >&2; hm_fail "user: the restored environment is not counted"; }
+sbx_expect "$HM_TMP/user" "user child: uid 65534, table fd closed"
+sbx_expect "$HM_TMP/user" "user child allowed cfile"
+sbx_expect "$HM_TMP/user" "user child denied efile: Permission denied"
+sbx_expect "$HM_TMP/user" "parent: child exited 0"
+sbx_expect "$HM_TMP/user.err" "sandbox: execs whose environment lacked the preload and got it back: 1"
 none "$HM_TMP/user"
 run "$HM_TMP/user-strict" --strict user
-expect "$HM_TMP/user-strict" "user child denied efile: Permission denied"
+sbx_expect "$HM_TMP/user-strict" "user child denied efile: Permission denied"
 none "$HM_TMP/user-strict"
 hm_ok "user: a child that became nobody, lost every descriptor and its environment finds its table and narrows (also --strict)"
 
 run "$HM_TMP/eff" eff
-expect "$HM_TMP/eff" "eff child allowed efile"
+sbx_expect "$HM_TMP/eff" "eff child allowed efile"
 lost "$HM_TMP/eff" "$w/child.sh" "keeps its parent's bound: executed without the preload"
 run "$HM_TMP/eff-strict" --strict eff
 grep -q "eff child" "$HM_TMP/eff-strict" &&
 	{ cat "$HM_TMP/eff-strict" >&2; hm_fail "eff --strict: the child ran"; }
-expect "$HM_TMP/eff-strict" "parent: child exited 126"
+sbx_expect "$HM_TMP/eff-strict" "parent: child exited 126"
 lost "$HM_TMP/eff-strict" "$w/child.sh" "refused (--strict), it cannot narrow: executed without the preload"
 hm_ok "eff: an exec with real and effective ids apart (secure: no LD_PRELOAD) is reported, and refused by --strict"
 
 as=as_nobody
 run "$HM_TMP/suid" suid
-expect "$HM_TMP/suid" "allowed $w/cfile"
-expect "$HM_TMP/suid" "denied $w/pfile: Permission denied"
+sbx_expect "$HM_TMP/suid" "allowed $w/cfile"
+sbx_expect "$HM_TMP/suid" "denied $w/pfile: Permission denied"
 none "$HM_TMP/suid"
 hm_ok "suid: a set-user-ID program under no_new_privs keeps the preload and narrows"
 
 run "$HM_TMP/fcap" fcap
-expect "$HM_TMP/fcap" "allowed $w/pfile"
+sbx_expect "$HM_TMP/fcap" "allowed $w/pfile"
 lost "$HM_TMP/fcap" "$bin/try_fcap" "keeps its parent's bound: executed without the preload"
 run "$HM_TMP/fcap-strict" --strict fcap
 grep -q "allowed" "$HM_TMP/fcap-strict" &&
 	{ cat "$HM_TMP/fcap-strict" >&2; hm_fail "fcap --strict: the program ran"; }
-expect "$HM_TMP/fcap-strict" "parent: child exited 126"
+sbx_expect "$HM_TMP/fcap-strict" "parent: child exited 126"
 lost "$HM_TMP/fcap-strict" "$bin/try_fcap" "refused (--strict), it cannot narrow: executed without the preload"
 hm_ok "fcap: a program with file capabilities (secure exec) is reported, and refused by --strict"
