@@ -18,6 +18,22 @@
 
 #define KEY_DIALECT HM_DIALECT_18
 
+/*
+ * An entry's key: its TOMOYO 1.8 text on one line.  An entry whose
+ * permissions no one line says (execute with read, as a script's domain
+ * learns its own file) is written as several lines; they are joined with
+ * tabs, which no encoded name holds, so the file keeps one line per entry.
+ */
+static int entry_key(const struct hm_model *m, const struct hm_acl_head *e,
+		     char **out)
+{
+	int r = hm_acl_format(m, e, KEY_DIALECT, out, NULL);
+
+	for (char *p = r ? NULL : *out; p && (p = strchr(p, '\n')); )
+		*p = '\t';
+	return r;
+}
+
 static bool stamped(const struct hm_acl_hist *h)
 {
 	return h->learned || h->grown || h->uses || h->used;
@@ -56,7 +72,7 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		}
 		if (!h)
 			break;
-		if (hm_acl_format(m, v[i], KEY_DIALECT, &line, NULL)) {
+		if (entry_key(m, v[i], &line)) {
 			free(v);
 			return -ENOMEM;
 		}
@@ -141,7 +157,7 @@ static int key_domain(struct reader *R)
 	for (e = R->d->acl; e; e = e->next) {
 		struct keyed *k = &R->keys[R->n_keys];
 
-		if (hm_acl_format(R->m, e, KEY_DIALECT, &k->text, NULL))
+		if (entry_key(R->m, e, &k->text))
 			return -ENOMEM;
 		k->e = e;
 		R->n_keys++;

@@ -2,7 +2,8 @@
 /*
  * test_history.c - the entries' stamps (struct hm_acl_hist): how two
  * hosts' stamps combine, and histmac_entries.conf written with a policy
- * and read back onto the same entries, a bad line (or one longer than a
+ * and read back onto the same entries (one TOMOYO says in two lines, a
+ * script's execute and read, too), a bad line (or one longer than a
  * policy line) reported as FILE:LINE and skipped, lines of entries the
  * policy lacks ignored.
  */
@@ -93,7 +94,7 @@ static void test_roundtrip(void **state)
 	char dir[] = "/tmp/hm-test-history.XXXXXX";
 	struct hm_model *m = hm_model_new(), *n = hm_model_new();
 	struct hm_domain *d, *e;
-	struct hm_acl_head *a, *b;
+	struct hm_acl_head *a, *b, *c;
 	struct hm_diag diag = { 0 };
 	char *path, *line = NULL;
 	FILE *f;
@@ -103,8 +104,12 @@ static void test_roundtrip(void **state)
 	assert_true(hm_model_domain(m, "<kernel> /usr/bin/x", 19, true, &d) >= 0);
 	a = add_path(m, d, 1u << HM_FILE_READ, "/etc/x");
 	b = add_path(m, d, 1u << HM_FILE_WRITE, "/tmp/y");
+	/* no one line of TOMOYO 1.8 says execute and read */
+	c = add_path(m, d, 1u << HM_FILE_EXECUTE | 1u << HM_FILE_READ,
+		     "/etc/init.d/x");
 	a->hist = (struct hm_acl_hist){ 1000, 2000, 7, 3000 };
 	b->hist = (struct hm_acl_hist){ 1500, 0, 0, 0 };
+	c->hist = (struct hm_acl_hist){ 1200, 0, 5, 2500 };
 	d->quiet_events = 42;
 	assert_int_equal(hm_policy_save_dir(m, dir, HM_DIALECT_26, 0, NULL), 0);
 
@@ -125,16 +130,18 @@ static void test_roundtrip(void **state)
 	assert_int_equal(e->quiet_events, 42);
 	for (struct hm_acl_head *h = e->acl; h; h = h->next) {
 		const struct hm_acl_hist *w = h->perm == 1u << HM_FILE_READ ?
-					      &a->hist : &b->hist;
+					      &a->hist :
+					      h->perm == 1u << HM_FILE_WRITE ?
+					      &b->hist : &c->hist;
 
 		assert_memory_equal(&h->hist, w, sizeof(*w));
 	}
 	assert_int_equal(diag.n_warnings, 2);
 	line = hm_diag_format(&diag.msgs[0]);
-	assert_non_null(strstr(line, HM_HISTORY_FILE ":7: warning:"));
+	assert_non_null(strstr(line, HM_HISTORY_FILE ":8: warning:"));
 	free(line);
 	line = hm_diag_format(&diag.msgs[1]);
-	assert_non_null(strstr(line, HM_HISTORY_FILE ":9: warning: line "
+	assert_non_null(strstr(line, HM_HISTORY_FILE ":10: warning: line "
 			       "longer than"));
 
 	free(line);
