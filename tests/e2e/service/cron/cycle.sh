@@ -25,9 +25,13 @@ period() {
 	/etc/init.d/postfix start
 	/etc/init.d/cron start
 	/etc/init.d/cron restart
+	# cron reads the crontabs again only when their directory's mtime
+	# (in seconds) changed since it last read them: one installed in the
+	# second the new cron read them at start was never run
+	sleep 2
 	crontab -u hm-cron "$S/crontab"
 	for i in $(seq "$runs"); do
-		tick
+		tick || return 1
 	done
 	crontab -u hm-cron -r
 	hm_until "postfix did not deliver" queue_empty
