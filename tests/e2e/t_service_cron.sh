@@ -23,7 +23,7 @@ set -eu
 
 hm_need cron crontab run-parts postfix mail curl useradd userdel
 [ -x /etc/init.d/cron ] && [ -x /etc/init.d/postfix ] ||
-	hm_skip "cron or postfix is not installed (scripts/deps.sh services)"
+	hm_skip "cron or postfix is not installed (scripts/deps.sh test)"
 hm_svc_begin
 for p in cron master; do
 	! pgrep -x "$p" >/dev/null || hm_skip "a $p is already running; not touching it"
