@@ -72,6 +72,8 @@ learn_while_running() {
 	hm_svc_run 4251 "$cycle; period 2" "$HM_TMP/p1.log"
 	/etc/init.d/cron start >/dev/null
 	[ -e /run/crond.pid ] || hm_fail "cron started without /run/crond.pid"
+	! grep -q "crond\.pid\" inode=$(stat -c %i /run/crond.pid) " "$HM_TMP/p1.log" ||
+		hm_fail "/run/crond.pid is the inode the log names: not the case of issue 25 item 2"
 	hm_svc_learn "$HM_TMP/p1.log"
 	/etc/init.d/cron stop >/dev/null
 	[ ! -e /run/crond.pid ] || hm_fail "cron's stop left /run/crond.pid"
