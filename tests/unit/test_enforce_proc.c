@@ -8,9 +8,10 @@
  * itself (prctl(PR_SET_MM_MAP) in a user namespace) is in
  * tests/e2e/t_enforce_exespoof.sh.
  * An exec of a process gone before its event was applied (a daemon's
- * parent, start-stop-daemon's exec of cron): real processes, the proc
- * connector's events written to a socket in the order the kernel sends
- * them, so the race is the same every run.
+ * parent, start-stop-daemon's exec of cron): real processes, the gone
+ * one reaped before the keeper reads the proc connector's events about
+ * them, which the test writes to a socket pair in the kernel's order,
+ * so the race is the same every run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -187,38 +188,52 @@ struct tree {
 	pid_t mid;		/* forked the child: @gone, or a child of it
 				 * that exited too */
 	pid_t child;		/* alive */
+	int hold;		/* "hold": @gone exits when it is closed */
 };
+
+/* @tr->gone exits (it reaped @tr->mid, "fork", before). */
+static void release(struct tree *tr)
+{
+	close(tr->hold);
+	assert_int_equal(waitpid(tr->gone, NULL, 0), tr->gone);
+}
 
 /*
  * A process that executes this test program (the exec the keeper is
  * told of), which forks a child and exits at once, as cron does; @then:
  * what the child does ("stay", "exec": run sleep, "fork": fork the one
- * that stays and exit).  Into @tr; the processes that exited are reaped
- * on return, and an exec of the child has happened.
+ * that stays and exit; "hold": stay, and @gone exits only at
+ * release())).  Into @tr; the processes that exited are reaped on
+ * return, and an exec of the child has happened.
  */
 static void gone_parent(const char *then, struct tree *tr)
 {
 	char self[PATH_MAX], line[64] = "", now[PATH_MAX];
-	int fds[2];
+	int fds[2], hold[2];
 	ssize_t n;
 
 	exe_of(getpid(), self, sizeof(self));
 	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(pipe(hold), 0);
 	tr->gone = fork();
 	assert_true(tr->gone >= 0);
 	if (!tr->gone) {
+		dup2(hold[0], 0);
+		close(hold[1]);
 		dup2(fds[1], 1);
 		execl(self, "test_enforce_proc", "--fork-exit", then,
 		      (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
+	close(hold[0]);
+	tr->hold = hold[1];
 	n = read(fds[0], line, sizeof(line) - 1);
 	close(fds[0]);
 	assert_true(n > 0);
 	assert_int_equal(sscanf(line, "%d %d", &tr->mid, &tr->child), 2);
-	/* @tr->gone reaped @tr->mid ("fork") before it exited */
-	assert_int_equal(waitpid(tr->gone, NULL, 0), tr->gone);
+	if (strcmp(then, "hold"))
+		release(tr);
 	for (int i = 0; i < 2000 && !strcmp(then, "exec"); i++) {
 		exe_of(tr->child, now, sizeof(now));
 		if (strstr(now, "sleep"))
@@ -232,6 +247,7 @@ static void gone_parent(const char *then, struct tree *tr)
 static int fork_exit(const char *then)
 {
 	pid_t child = fork();
+	char line[16];
 
 	if (child < 0)
 		return 1;
@@ -249,6 +265,8 @@ static int fork_exit(const char *then)
 	}
 	printf("%d %d\n", (int)getpid(), (int)child);
 	fflush(stdout);
+	while (!strcmp(then, "hold") && read(0, line, sizeof(line)) > 0)
+		;
 	_exit(0);
 }
 
@@ -427,6 +445,46 @@ static void test_gone_grandchild(void **state)
 	keeper_free(&k);
 }
 
+/* The gone process's exec before, applied while it ran, was named from
+ * /proc less than 20 ms before the exec event of the same program: that
+ * read may have seen the later exec, so the child does not inherit it. */
+static void test_gone_read_taken_back(void **state)
+{
+	struct keeper k;
+	char self[PATH_MAX], want[PATH_MAX + 64];
+	struct hm_proc_view v;
+	struct tree tr;
+	uint64_t ns;
+
+	(void)state;
+	if (!keeper_start(&k, __func__, self))
+		return;
+	gone_parent("hold", &tr);
+	assert_int_equal(hm_tracker_set(k.t, tr.gone, getpid(), NULL, 0,
+					D_GONE, strlen(D_GONE), 0,
+					time(NULL)), 0);
+	send_exec(k.fd, tr.gone, hm_now_ns());
+	assert_int_equal(hm_proc_drain(k.p), 0);
+	/* the next exec's event, stamped before the read: that read may
+	 * have seen it, whatever the load */
+	ns = hm_now_ns();
+	hm_proc_apply(k.p, tr.gone);	/* read while it runs */
+	assert_int_equal(hm_proc_view(k.p, tr.gone, &v), 0);
+	snprintf(want, sizeof(want), D_GONE " %s", self);
+	assert_string_equal(v.name->str, want);
+	release(&tr);
+	send_exec(k.fd, tr.gone, ns);
+	send_fork(k.fd, tr.gone, tr.child);
+	send_exit(k.fd, tr.gone);
+	assert_int_equal(hm_proc_drain(k.p), 0);
+	hm_proc_reap(k.p);
+	assert_int_equal(hm_proc_view(k.p, tr.child, &v), 0);
+	end_child(tr.child);
+	snprintf(want, sizeof(want), D_GONE " " HM_EXEC_UNSEEN " %s", self);
+	assert_string_equal(v.name->str, want);
+	keeper_free(&k);
+}
+
 /* A judged exec (its name known) of a gone process: its children enter
  * it by that name when they run its object. */
 static void test_gone_judged(void **state)
@@ -462,6 +520,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gone_child_executed),
 		cmocka_unit_test(test_gone_two_execs),
 		cmocka_unit_test(test_gone_grandchild),
+		cmocka_unit_test(test_gone_read_taken_back),
 		cmocka_unit_test(test_gone_judged),
 	};
 
