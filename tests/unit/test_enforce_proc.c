@@ -356,26 +356,42 @@ static void end_child(pid_t child)
 	assert_int_equal(waitpid(child, NULL, 0), child);
 }
 
-/* A daemon's parent, gone before its exec was applied: the child it
- * forked after the exec enters it, named from what the child runs. */
-static void test_gone_named_from_child(void **state)
+/*
+ * gone_parent(@then) and race() with @execs execs: the child is placed in
+ * D_GONE @between (none: "") this program.  Its counters into @c; false
+ * under valgrind (nothing run).
+ */
+static bool gone_case(const char *test, const char *then, int execs,
+		      const char *between, struct hm_enforcer_counters *c)
 {
 	struct keeper k;
 	char self[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
 	struct tree tr;
 
-	(void)state;
-	if (!keeper_start(&k, __func__, self))
-		return;
-	gone_parent("stay", &tr);
-	race(&k, &tr, hm_now_ns(), 1, false, got, sizeof(got));
+	if (!keeper_start(&k, test, self))
+		return false;
+	gone_parent(then, &tr);
+	race(&k, &tr, hm_now_ns(), execs, false, got, sizeof(got));
 	end_child(tr.child);
-	snprintf(want, sizeof(want), D_GONE " %s", self);
+	snprintf(want, sizeof(want), D_GONE "%s %s", between, self);
 	assert_string_equal(got, want);
-	assert_int_equal(k.c.exec_gone, 1);
-	assert_int_equal(k.c.exec_orphan, 1);
-	assert_int_equal(k.c.exec_unseen, 0);
+	*c = k.c;
 	keeper_free(&k);
+	return true;
+}
+
+/* A daemon's parent, gone before its exec was applied: the child it
+ * forked after the exec enters it, named from what the child runs. */
+static void test_gone_named_from_child(void **state)
+{
+	struct hm_enforcer_counters c;
+
+	(void)state;
+	if (!gone_case(__func__, "stay", 1, "", &c))
+		return;
+	assert_int_equal(c.exec_gone, 1);
+	assert_int_equal(c.exec_orphan, 1);
+	assert_int_equal(c.exec_unseen, 0);
 }
 
 /* The child executed another program before it was read: that
@@ -407,42 +423,25 @@ static void test_gone_child_executed(void **state)
  * is not known, the second is what the child runs. */
 static void test_gone_two_execs(void **state)
 {
-	struct keeper k;
-	char self[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
-	struct tree tr;
+	struct hm_enforcer_counters c;
 
 	(void)state;
-	if (!keeper_start(&k, __func__, self))
+	if (!gone_case(__func__, "stay", 2, " " HM_EXEC_UNSEEN, &c))
 		return;
-	gone_parent("stay", &tr);
-	race(&k, &tr, hm_now_ns(), 2, false, got, sizeof(got));
-	end_child(tr.child);
-	snprintf(want, sizeof(want), D_GONE " " HM_EXEC_UNSEEN " %s", self);
-	assert_string_equal(got, want);
-	assert_int_equal(k.c.exec_gone, 2);
-	assert_int_equal(k.c.exec_unseen, 1);
-	keeper_free(&k);
+	assert_int_equal(c.exec_gone, 2);
+	assert_int_equal(c.exec_unseen, 1);
 }
 
 /* The gone process's child is gone too, before it was read: the exec
  * is passed on to the child it forked. */
 static void test_gone_grandchild(void **state)
 {
-	struct keeper k;
-	char self[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
-	struct tree tr;
+	struct hm_enforcer_counters c;
 
 	(void)state;
-	if (!keeper_start(&k, __func__, self))
+	if (!gone_case(__func__, "fork", 1, "", &c))
 		return;
-	gone_parent("fork", &tr);
-	assert_int_not_equal(tr.mid, tr.gone);
-	race(&k, &tr, hm_now_ns(), 1, false, got, sizeof(got));
-	end_child(tr.child);
-	snprintf(want, sizeof(want), D_GONE " %s", self);
-	assert_string_equal(got, want);
-	assert_int_equal(k.c.exec_orphan, 2);
-	keeper_free(&k);
+	assert_int_equal(c.exec_orphan, 2);
 }
 
 /* The gone process's exec before, applied while it ran, was named from
