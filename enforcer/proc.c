@@ -1466,7 +1466,8 @@ static void forget_orphan(struct hm_proc *p, int32_t pid)
  * parent exits right after its fork: start-stop-daemon's exec of cron):
  * nothing can read what it ran, but the children it forked after the
  * exec run it, and their fork events come before its exit's.  Its
- * judged execs stay until that exit is reaped; each such child enters
+ * judged execs stay until that exit is reaped (or its pid is another
+ * process's, or its slot another gone one's); each such child enters
  * the exec (orphan_exec()).  Earlier execs of it still unapplied are
  * only counted.
  */
@@ -1479,6 +1480,8 @@ static void keep_orphan(struct hm_proc *p, int32_t pid, uint64_t ns)
 		o->ns = ns;
 		return;
 	}
+	if (o->pid && o->ran == o->pid)	/* evicted: as it was before */
+		hm_execs_drop(p->x, o->pid);
 	*o = (struct hm_orphan){ .pid = pid, .ran = pid, .ns = ns };
 }
 
