@@ -253,6 +253,15 @@ hm_svc_agree() {
 		hm_fail "$name: enforce and check disagree: $both shared, $only_c check only, $only_e enforce only"
 	fi
 	hm_ok "$name: enforce agrees with check: $both violations shared, $only_c check only, $only_e enforce only"
+	_hm_svc_exec_counters
+}
+
+# The enforcer's counters of execs it could not apply at once (a process
+# gone before its exec event was read: cron's parent after its fork), so a
+# run's log says how often the case arose.
+_hm_svc_exec_counters() {
+	sed -n 's/^  \(execs [a-z :]*gone[a-z ]*[a-z]\)  *\([0-9]*\)$/\1 \2/p' "$DLOG" |
+		paste -sd ';' | sed 's/^/# enforcer: /; s/;/; /g'
 }
 
 hm_svc_learn_period() {
