@@ -21,50 +21,15 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need cron crontab run-parts postfix mail curl useradd userdel
-[ -x /etc/init.d/cron ] && [ -x /etc/init.d/postfix ] ||
-	hm_skip "cron or postfix is not installed (scripts/deps.sh test)"
-hm_svc_begin
-for p in cron master; do
-	! pgrep -x "$p" >/dev/null || hm_skip "a $p is already running; not touching it"
-done
-! getent passwd hm-cron >/dev/null || hm_fail "a user hm-cron exists already"
+. "$HM_SRC/tests/e2e/service/cron/setup.sh"
 
-S=/srv/histmac-e2e
-D=$HM_SRC/tests/e2e/service/cron
-hm_svc_tmpfs "$S"
-# the crontab's owner: its login uid (pam_loginuid) is in the audited range
-useradd -u 4260 -M -d "$S" -s /bin/sh hm-cron
-hm_on_exit "userdel hm-cron; rm -f /var/mail/hm-cron /var/spool/cron/crontabs/hm-cron"
-# modes given, whatever the umask: the job reads the key and the listener
-# through them (under umask 077 the attacks failed with EACCES: attempts,
-# not the violations the test looks for)
-mkdir -m 755 "$S/jobs" "$S/spool" "$S/done" "$S/out" "$S/backup" "$S/secret" "$S/tools"
-cp "$D/report" "$D/backup" "$D/cleanup" "$S/jobs/"
-cp "$D/crontab" "$S/crontab"
+hm_need curl
+cron_setup
+mkdir -m 755 "$S/secret" "$S/tools"
 echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/secret/id_ed25519"
 chmod 644 "$S/secret/id_ed25519"	# readable by mistake: the read is the attack
 hm_e2e_install tcp_listen "$S/tools/tcp_listen"
-chown -R hm-cron "$S/jobs" "$S/spool" "$S/done" "$S/out" "$S/backup"
 hm_svc_listen "$S/tools/tcp_listen" 8099
-
-svc_cleanup() {
-	crontab -u hm-cron -r 2>/dev/null
-	/etc/init.d/cron stop >/dev/null 2>&1
-	/etc/init.d/postfix stop >/dev/null 2>&1
-}
-hm_on_exit svc_cleanup
-
-# A period's data: five files of other names.
-data() {
-	local i f
-	for i in 1 2 3 4 5; do
-		f=$S/spool/sales-$(printf %04d $((RANDOM % 10000))).csv
-		printf 'a,%d\nb,%d\n' $RANDOM $RANDOM >"$f"
-		chown hm-cron "$f"
-	done
-}
-cycle=". '$D/cycle.sh'"
 
 # Period 1 learned (hm_svc_learn_period's steps) while cron runs again:
 # /run/crond.pid is there, another inode than the one the log names.
