@@ -50,6 +50,7 @@ learn_while_running() {
 	hm_on_exit "rm -f /run/crond.pid.hm-e2e"
 	for i in 1 2 3; do
 		pid_inode_logged || break
+		echo "# /run/crond.pid got the log's inode number back: a copy renamed over it"
 		cp -p /run/crond.pid /run/crond.pid.hm-e2e
 		mv /run/crond.pid.hm-e2e /run/crond.pid
 	done
