@@ -46,7 +46,7 @@ learn_while_running() {
 	local i
 	hm_svc_run 4251 "$cycle; period 2" "$HM_TMP/p1.log"
 	/etc/init.d/cron start >/dev/null
-	[ -e /run/crond.pid ] || hm_fail "cron started without /run/crond.pid"
+	hm_until "cron started without its pid in /run/crond.pid" cron_up || hm_fail "no cron"
 	hm_on_exit "rm -f /run/crond.pid.hm-e2e"
 	for i in 1 2 3; do
 		pid_inode_logged || break
@@ -58,6 +58,7 @@ learn_while_running() {
 		hm_fail "/run/crond.pid is the inode the log names: not the case of issue 25 item 2"
 	hm_svc_learn "$HM_TMP/p1.log"
 	/etc/init.d/cron stop >/dev/null
+	hm_until "a cron is left after the stop" cron_gone || hm_fail "cron did not stop"
 	[ ! -e /run/crond.pid ] || hm_fail "cron's stop left /run/crond.pid"
 	hm_svc_check "$HM_TMP/p1.log" p1
 	[ "$SVC_DENIED" = 0 ] || {

@@ -20,11 +20,27 @@ tick() {
 	return 1
 }
 
+# The cron the init script started is up: its pid file names it.  A
+# restart before the new daemon wrote its pid stops nothing, removes the
+# file it has locked and starts a second cron, which the last stop leaves
+# running (loop run 14 of t_service_cron: a cron of period 3 ran on).
+cron_up() {
+	local pid
+	pid=$(cat /run/crond.pid 2>/dev/null) && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
+# No cron left, its job runners (forks named cron) included.
+cron_gone() {
+	! pgrep -x cron >/dev/null
+}
+
 period() {
 	local runs=${1:-1} i
 	/etc/init.d/postfix start
 	/etc/init.d/cron start
+	hm_until "cron did not start" cron_up
 	/etc/init.d/cron restart
+	hm_until "cron did not start again" cron_up
 	# cron reads the crontabs again only when their directory's mtime
 	# (in seconds) changed since it last read them: one installed in the
 	# second the new cron read them at start was never run
@@ -36,5 +52,6 @@ period() {
 	crontab -u hm-cron -r
 	hm_until "postfix did not deliver" queue_empty
 	/etc/init.d/cron stop
+	hm_until "a cron is left after the stop" cron_gone
 	/etc/init.d/postfix stop
 }

@@ -8,6 +8,8 @@
 S=/srv/histmac-e2e
 D=$HM_SRC/tests/e2e/service/cron
 cycle=". '$D/cycle.sh'"
+# its cron_up and cron_gone for the test's own starts and stops
+. "$D/cycle.sh"
 
 cron_setup() {
 	local p
