@@ -94,6 +94,7 @@
 	X(exec_pending, "execs entered by their judged name")		\
 	X(exec_fallback, "execs named from /proc/PID/exe")		\
 	X(exec_gone, "execs not applied: process gone first")		\
+	X(exec_orphan, "execs of a gone process passed to a child")	\
 	X(exec_by_name, "execs entered by name (a later exec queued)")	\
 	X(exec_deferred, "execs waiting for a later exec's event")	\
 	X(exec_unseen, "execs not seen, named " HM_EXEC_UNSEEN)	\

@@ -100,6 +100,16 @@ struct hm_proc {
 		const struct hm_name *from;	/* the domain it ran in */
 	} named[1024];
 
+	/* execs of a process gone before they were applied, for the
+	 * children it forked after them (orphan_exec()) */
+	struct hm_orphan {
+		int32_t pid;		/* 0: free */
+		int32_t ran;		/* the process that ran them: its
+					 * judgements and named_slot() */
+		uint64_t ns;		/* the last one's exec event */
+		uint32_t before;	/* unapplied execs before that one */
+	} orphan[1024];
+
 	/* kept /proc/TID/syscall fds, least recently used goes (0: none) */
 	struct hm_sysfd sysfd[16];
 	uint64_t sysfd_clock;
@@ -1291,6 +1301,35 @@ static bool exec_unseen(struct hm_proc *p, int32_t pid)
 	return true;
 }
 
+/* May the read @n have seen the exec at @ns (object @dev, @ino or one of
+ * @pe's; @script: its name when it is a script) instead of the one it
+ * named?  recheck_named() says when. */
+static bool named_saw(const struct hm_named *n, uint64_t ns, uint64_t dev,
+		      uint64_t ino, const struct hm_pending_exec *pe,
+		      const struct hm_name *script)
+{
+	if (ns > n->read_ns + HM_EXEC_DEFER_NS)
+		return false;
+	if (script)
+		return script->hash == n->hash && script->len == n->len;
+	return pe ? hm_execs_has_obj(pe, n->dev, n->ino) :
+		    n->dev == dev && n->ino == ino;
+}
+
+/* @task's domain was named by the read @n, which may have seen the next
+ * program: back to the domain that exec ran in, then HM_EXEC_UNSEEN. */
+static void retract_named(struct hm_proc *p, struct hm_task *task,
+			  const struct hm_named *n)
+{
+	if (hm_tracker_set(p->t, task->pid, task->ppid, NULL, 0, n->from->str,
+			   n->from->len, n->flags, task->sec)) {
+		p->c->internal_errors++;
+		return;
+	}
+	enter_unseen(p, task, "/proc may have shown the program it executed "
+		     "next");
+}
+
 /*
  * The next exec of @pid (its event's time @ns) runs the object @dev,
  * @ino, or one of @pe's, and is named @script when it is a "#!" script
@@ -1317,19 +1356,8 @@ static void recheck_named(struct hm_proc *p, struct hm_task *task,
 	if (n.pid != task->pid)
 		return;
 	forget_named(p, n.pid);
-	if (ns > n.read_ns + HM_EXEC_DEFER_NS)
-		return;
-	if (script ? script->hash != n.hash || script->len != n.len :
-	    !(pe ? hm_execs_has_obj(pe, n.dev, n.ino) :
-		   n.dev == dev && n.ino == ino))
-		return;
-	if (hm_tracker_set(p->t, task->pid, task->ppid, NULL, 0, n.from->str,
-			   n.from->len, n.flags, task->sec)) {
-		p->c->internal_errors++;
-		return;
-	}
-	enter_unseen(p, task, "/proc may have shown the program it executed "
-		     "next");
+	if (named_saw(&n, ns, dev, ino, pe, script))
+		retract_named(p, task, &n);
 }
 
 /*
@@ -1384,6 +1412,174 @@ static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
 	return true;
 }
 
+/*
+ * The names the exec of what @pid runs now (@e, believed) enters with:
+ * @prog, by @pe's judgement (NULL: none), else as learn names it in the
+ * domain @from it ran in (NULL: not known); @real, the real path.
+ * @name (HM_MAX_WORD) holds a name made here.  Returns true for a "#!"
+ * script (it has no realpath for the tracker).
+ */
+static bool exec_naming(struct hm_proc *p, int32_t pid, const struct hm_exe *e,
+			const struct hm_pending_exec *pe,
+			const struct hm_domain *from, char *name,
+			struct hm_name *prog, struct hm_name *real)
+{
+	bool script = false;
+	long k;
+
+	*real = (struct hm_name){ .str = e->name, .len = (uint32_t)e->len };
+	hm_name_fill(real);
+	if (pe) {
+		*prog = (struct hm_name){ .str = pe->program,
+			.len = (uint32_t)strlen(pe->program) };
+		hm_name_fill(prog);
+		p->c->exec_pending++;
+		return pe->script;
+	}
+	/* not judged (outside the marks): named as learn names it */
+	k = hm_exec_name(from, pid, e->name, (size_t)e->len, name,
+			 HM_MAX_WORD, &script);
+	*prog = *real;
+	if (k > 0) {
+		*prog = (struct hm_name){ .str = name, .len = (uint32_t)k };
+		hm_name_fill(prog);
+	}
+	p->c->exec_fallback++;
+	return script;
+}
+
+static struct hm_orphan *orphan_slot(struct hm_proc *p, int32_t pid)
+{
+	return &p->orphan[(uint32_t)pid % HM_ARRAY_SIZE(p->orphan)];
+}
+
+static void forget_orphan(struct hm_proc *p, int32_t pid)
+{
+	struct hm_orphan *o = orphan_slot(p, pid);
+
+	if (o->pid == pid)
+		*o = (struct hm_orphan){ 0 };
+}
+
+/*
+ * @pid was gone when its exec event at @ns was applied (a daemon's
+ * parent exits right after its fork: start-stop-daemon's exec of cron):
+ * nothing can read what it ran, but the children it forked after the
+ * exec run it, and their fork events come before its exit's.  Its
+ * judged execs stay until that exit is reaped (or its pid is another
+ * process's, or its slot another gone one's); each such child enters
+ * the exec (orphan_exec()).  Earlier execs of it still unapplied are
+ * only counted.
+ */
+static void keep_orphan(struct hm_proc *p, int32_t pid, uint64_t ns)
+{
+	struct hm_orphan *o = orphan_slot(p, pid);
+
+	if (o->pid == pid) {
+		o->before++;
+		o->ns = ns;
+		return;
+	}
+	if (o->pid && o->ran == o->pid)	/* evicted: as it was before */
+		hm_execs_drop(p->x, o->pid);
+	*o = (struct hm_orphan){ .pid = pid, .ran = pid, .ns = ns };
+}
+
+/* @pid, gone with an exec unapplied, is another process now (forked at
+ * @ns, its exit not reaped yet): the old one's judgements go. */
+static void reused_orphan(struct hm_proc *p, int32_t pid, uint64_t ns)
+{
+	if (orphan_slot(p, pid)->pid != pid)
+		return;
+	forget_orphan(p, pid);
+	drop_judged(p, pid, ns);
+}
+
+/* The newest of @pid's execs judged before @ns whose object @e runs
+ * (the judgements stay: every child of a gone process needs them). */
+static const struct hm_pending_exec *judged_last(struct hm_proc *p,
+						 int32_t pid, uint64_t ns,
+						 const struct hm_exe *e)
+{
+	const struct hm_pending_exec *best = NULL;
+
+	for (size_t i = 0; i < p->x->n; i++) {
+		const struct hm_pending_exec *pe = &p->x->pend[i];
+
+		if (pe->pid == pid && pe->since_ns <= ns &&
+		    exec_happened(e, pe) && (!best || pe->seq > best->seq))
+			best = pe;
+	}
+	return best;
+}
+
+/*
+ * Name the exec @o of a gone process from @task, a child it forked after
+ * it, by what the child runs (@e): its judged name when the child runs
+ * its object, else as learn names it.  The child may have executed
+ * another program already: the read is noted for the child's next exec
+ * (recheck_named()), and a read of the gone process that may have seen
+ * this exec's program takes that one's name back (retract_named()).
+ */
+static void orphan_named(struct hm_proc *p, struct hm_task *task,
+			 const struct hm_orphan *o, struct hm_exe *e)
+{
+	const struct hm_pending_exec *pe = judged_last(p, o->ran, o->ns, e);
+	const struct hm_named *n = named_slot(p, o->ran);
+	struct hm_name prog, real;
+	struct hm_proc_view was;
+	char name[HM_MAX_WORD];
+	bool known = hm_tracker_lookup(p->t, task->pid, &was), script;
+
+	task->exe = e->name;
+	task->exe_len = (size_t)e->len;
+	script = exec_naming(p, (int32_t)task->pid, e, pe,
+			     known ? was.domain : NULL, name, &prog, &real);
+	if (n->pid == o->ran &&
+	    named_saw(n, o->ns, e->dev, e->ino, pe, script ? &prog : NULL))
+		retract_named(p, task, n);
+	if (!pe)	/* the domain it runs this exec in: maybe moved */
+		known = hm_tracker_lookup(p->t, task->pid, &was);
+	enter(p, task, &prog, script ? NULL : &real);
+	if (!pe && known)
+		note_named(p, (int32_t)task->pid, &was, e, &prog);
+}
+
+/*
+ * @child was just forked by @parent, which was gone before its last exec
+ * was applied (keep_orphan()): the child enters that exec, named by what
+ * it runs.  Nothing is guessed: earlier execs of the parent still
+ * unapplied, or a child whose exe link is not believed, enter
+ * HM_EXEC_UNSEEN; a child gone too passes the exec on to its own
+ * children.
+ */
+static void orphan_exec(struct hm_proc *p, int32_t child, int32_t parent)
+{
+	struct hm_orphan o = *orphan_slot(p, parent);
+	struct hm_task task = { .pid = child, .ppid = parent,
+				.sec = time(NULL) };
+	struct hm_exe e;
+	int r;
+
+	if (o.pid != parent)
+		return;
+	p->c->exec_orphan++;
+	if (o.before)
+		enter_unseen(p, &task, "it executed again and was gone before "
+			     "it was read");
+	r = read_exe(p, child, false, &e);
+	if (r && r != -EPERM) {
+		*orphan_slot(p, child) = (struct hm_orphan){
+			.pid = child, .ran = o.ran, .ns = o.ns };
+		return;
+	}
+	if (r)
+		enter_unseen(p, &task, "it was gone before it was read, and "
+			     "its child's exe link is not believed");
+	else
+		orphan_named(p, &task, &o, &e);
+}
+
 /* Apply the exec event @q.  @more: a later exec of it is queued;
  * @may_defer: nothing needs it now.  Returns true when it stays queued. */
 static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
@@ -1397,7 +1593,7 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	struct hm_name prog = { 0 }, real = { 0 };
 	struct hm_proc_view was;
 	char name[HM_MAX_WORD];
-	bool script = false, known;
+	bool script, known;
 	int r;
 
 	if (more && (exec_by_name(p, pid, ns) || exec_unseen(p, pid)))
@@ -1405,9 +1601,10 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	r = read_exe(p, pid, false, &e);	/* a leader may be gone */
 	if ((r && r != -EPERM) || proc_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
-		 * queued is judged in the domain it had before this exec */
+		 * queued is judged in the domain it had before this exec;
+		 * the children it forked after it enter it (keep_orphan()) */
 		p->c->exec_gone++;
-		hm_execs_drop(p->x, pid);
+		keep_orphan(p, pid, ns);
 		return false;
 	}
 	if (may_defer && may_wait(p, q, r, &e))
@@ -1426,30 +1623,8 @@ static bool on_exec(struct hm_proc *p, struct hm_execq *q, bool more,
 	task.exe = e.name;
 	task.exe_len = (size_t)e.len;
 	known = hm_tracker_lookup(p->t, pid, &was);
-	real.str = e.name;
-	real.len = (uint32_t)e.len;
-	hm_name_fill(&real);
-	if (pe) {
-		prog.str = pe->program;
-		prog.len = (uint32_t)strlen(pe->program);
-		hm_name_fill(&prog);
-		p->c->exec_pending++;
-	} else {
-		/* not judged (outside the marks): named as learn names it */
-		long k = hm_exec_name(known ? was.domain : NULL, pid, e.name,
-				      (size_t)e.len, name, sizeof(name),
-				      &script);
-
-		prog = real;
-		if (k > 0) {
-			prog.str = name;
-			prog.len = (uint32_t)k;
-			hm_name_fill(&prog);
-		}
-		p->c->exec_fallback++;
-	}
-	if (pe)
-		script = pe->script;
+	script = exec_naming(p, pid, &e, pe, known ? was.domain : NULL, name,
+			     &prog, &real);
 	recheck_named(p, &task, ns, e.dev, e.ino, pe, script ? &prog : NULL);
 	if (!pe)	/* the domain it runs this exec in: maybe moved */
 		known = hm_tracker_lookup(p->t, pid, &was);
@@ -1578,6 +1753,7 @@ void hm_proc_reap(struct hm_proc *p)
 		}
 		forget_leaderless(p, tgid);
 		forget_named(p, tgid);
+		forget_orphan(p, tgid);
 		hm_tracker_exit(p->t, tgid);
 		hm_execs_drop(p->x, tgid);
 	}
@@ -1605,6 +1781,10 @@ static void on_event(struct hm_proc *p, const struct proc_event *ev)
 			hm_proc_apply(p, ev->event_data.fork.parent_tgid);
 		hm_tracker_fork(p->t, ev->event_data.fork.child_tgid,
 				ev->event_data.fork.parent_tgid);
+		reused_orphan(p, ev->event_data.fork.child_tgid,
+			      ev->timestamp_ns);
+		orphan_exec(p, ev->event_data.fork.child_tgid,
+			    ev->event_data.fork.parent_tgid);
 		/* a tracer's PTRACE_O_TRACEFORK traces the child too */
 		if ((p->n_traced || p->traced_full) &&
 		    tracer_of(p, ev->event_data.fork.parent_tgid))

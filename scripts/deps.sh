@@ -16,7 +16,7 @@ test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3
 	cron openssh-server openssh-client postfix bsd-mailx libcap2-bin"
 bench="$test hyperfine laurel fapolicyd time"
-# test includes the services of tests/e2e/t_service_*.sh (sshd, postfix),
+# test includes the services of tests/e2e/t_service_*.sh (sshd, postfix, cron),
 # started by their init scripts; services adds those of the tests still
 # being written (nginx with fcgiwrap, cron with logrotate).
 services="$test nginx fcgiwrap spawn-fcgi logrotate"

@@ -7,6 +7,11 @@
  * user namespace, so it is placed in <kernel> EXE).  The spoofed link
  * itself (prctl(PR_SET_MM_MAP) in a user namespace) is in
  * tests/e2e/t_enforce_exespoof.sh.
+ * An exec of a process gone before its event was applied (a daemon's
+ * parent, start-stop-daemon's exec of cron): real processes, the gone
+ * one reaped before the keeper reads the proc connector's events about
+ * them, which the test writes to a socket pair in the kernel's order,
+ * so the race is the same every run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,8 +21,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,12 +121,409 @@ static void test_own_exe(void **state)
 	free(x);
 }
 
-int main(void)
+/* The domain the gone process ran its exec in (an init script's). */
+#define D_GONE "<kernel> /usr/bin/bash /etc/init.d/cron"
+
+/* A proc connector message as the kernel sends it. */
+static void send_event(int fd, const struct proc_event *ev)
+{
+	char buf[NLMSG_SPACE(sizeof(struct cn_msg) +
+			     sizeof(struct proc_event))]
+		__attribute__((aligned(8))) = { 0 };
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(*ev));
+	nl->nlmsg_type = NLMSG_DONE;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(*ev);
+	memcpy(cn->data, ev, sizeof(*ev));
+	assert_int_equal(send(fd, buf, nl->nlmsg_len, 0), nl->nlmsg_len);
+}
+
+static void send_exec(int fd, int32_t pid, uint64_t ns)
+{
+	struct proc_event ev = { .what = PROC_EVENT_EXEC, .timestamp_ns = ns };
+
+	ev.event_data.exec.process_pid = pid;
+	ev.event_data.exec.process_tgid = pid;
+	send_event(fd, &ev);
+}
+
+static void send_fork(int fd, int32_t parent, int32_t child)
+{
+	struct proc_event ev = { .what = PROC_EVENT_FORK };
+
+	ev.event_data.fork.parent_pid = parent;
+	ev.event_data.fork.parent_tgid = parent;
+	ev.event_data.fork.child_pid = child;
+	ev.event_data.fork.child_tgid = child;
+	send_event(fd, &ev);
+}
+
+static void send_exit(int fd, int32_t pid)
+{
+	struct proc_event ev = { .what = PROC_EVENT_EXIT };
+
+	ev.event_data.exit.process_pid = pid;
+	ev.event_data.exit.process_tgid = pid;
+	send_event(fd, &ev);
+}
+
+/* The program a /proc/PID/exe link leads to, "" when none. */
+static void exe_of(pid_t pid, char *out, size_t cap)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	n = readlink(link, out, cap - 1);
+	out[n > 0 ? n : 0] = '\0';
+}
+
+/* The processes of gone_parent(). */
+struct tree {
+	pid_t gone;		/* executed this program, forked, exited */
+	pid_t mid;		/* forked the child: @gone, or a child of it
+				 * that exited too */
+	pid_t child;		/* alive */
+	int hold;		/* "hold": @gone exits when it is closed */
+};
+
+/* @tr->gone exits (it reaped @tr->mid, "fork", before). */
+static void release(struct tree *tr)
+{
+	close(tr->hold);
+	assert_int_equal(waitpid(tr->gone, NULL, 0), tr->gone);
+}
+
+/*
+ * A process that executes this test program (the exec the keeper is
+ * told of), which forks a child and exits at once, as cron does; @then:
+ * what the child does ("stay", "exec": run sleep, "fork": fork the one
+ * that stays and exit; "hold": stay, and @gone exits only at
+ * release())).  Into @tr; the processes that exited are reaped on
+ * return, and an exec of the child has happened.
+ */
+static void gone_parent(const char *then, struct tree *tr)
+{
+	char self[PATH_MAX], line[64] = "", now[PATH_MAX];
+	int fds[2], hold[2];
+	ssize_t n;
+
+	exe_of(getpid(), self, sizeof(self));
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(pipe(hold), 0);
+	tr->gone = fork();
+	assert_true(tr->gone >= 0);
+	if (!tr->gone) {
+		dup2(hold[0], 0);
+		close(hold[1]);
+		dup2(fds[1], 1);
+		execl(self, "test_enforce_proc", "--fork-exit", then,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	close(hold[0]);
+	tr->hold = hold[1];
+	n = read(fds[0], line, sizeof(line) - 1);
+	close(fds[0]);
+	assert_true(n > 0);
+	assert_int_equal(sscanf(line, "%d %d", &tr->mid, &tr->child), 2);
+	if (strcmp(then, "hold"))
+		release(tr);
+	for (int i = 0; i < 2000 && !strcmp(then, "exec"); i++) {
+		exe_of(tr->child, now, sizeof(now));
+		if (strstr(now, "sleep"))
+			break;
+		usleep(1000);
+	}
+}
+
+/* --fork-exit THEN: gone_parent()'s program; prints who forked the one
+ * that stays, and that one. */
+static int fork_exit(const char *then)
+{
+	pid_t child = fork();
+	char line[16];
+
+	if (child < 0)
+		return 1;
+	if (!child) {
+		if (!strcmp(then, "fork"))
+			return fork_exit("stay");
+		if (!strcmp(then, "exec"))
+			execlp("sleep", "sleep", "30", (char *)NULL);
+		sleep(30);
+		_exit(0);
+	}
+	if (!strcmp(then, "fork")) {
+		waitpid(child, NULL, 0);
+		_exit(0);
+	}
+	printf("%d %d\n", (int)getpid(), (int)child);
+	fflush(stdout);
+	while (!strcmp(then, "hold") && read(0, line, sizeof(line)) > 0)
+		;
+	_exit(0);
+}
+
+struct keeper {
+	struct hm_model *m;
+	struct hm_tracker *t;
+	struct hm_execs *x;
+	struct hm_enforcer_counters c;
+	struct hm_proc *p;
+	int fd;			/* the "kernel" end */
+};
+
+static void keeper_new(struct keeper *k)
+{
+	int sv[2];
+
+	memset(k, 0, sizeof(*k));
+	k->m = hm_model_new();
+	k->t = hm_tracker_new(k->m, false, 0);
+	k->x = calloc(1, sizeof(*k->x));
+	assert_non_null(k->t);
+	assert_non_null(k->x);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	assert_int_equal(hm_proc_new(sv[0], k->t, k->x, &k->c, false, &k->p),
+			 0);
+	k->fd = sv[1];
+}
+
+static void keeper_free(struct keeper *k)
+{
+	hm_proc_free(k->p);
+	close(k->fd);
+	hm_execs_clear(k->x);
+	free(k->x);
+	hm_tracker_free(k->t);
+	hm_model_free(k->m);
+}
+
+/*
+ * @tr->gone ran @execs execs (events at @ns) in D_GONE, forked, exited
+ * (and its child @tr->mid forked too, and exited); @child_exec: the
+ * child's own exec event came too.  Returns the domain the keeper has
+ * for the child.
+ */
+static void race(struct keeper *k, const struct tree *tr, uint64_t ns,
+		 int execs, bool child_exec, char *out, size_t cap)
+{
+	struct hm_proc_view v;
+
+	assert_int_equal(hm_tracker_set(k->t, tr->gone, getpid(), NULL, 0,
+					D_GONE, strlen(D_GONE), 0,
+					time(NULL)), 0);
+	while (execs--)
+		send_exec(k->fd, tr->gone, ns);
+	if (tr->mid != tr->gone) {
+		send_fork(k->fd, tr->gone, tr->mid);
+		send_exit(k->fd, tr->gone);
+	}
+	send_fork(k->fd, tr->mid, tr->child);
+	send_exit(k->fd, tr->mid);
+	if (child_exec)
+		send_exec(k->fd, tr->child, hm_now_ns());
+	assert_int_equal(hm_proc_drain(k->p), 0);
+	hm_proc_reap(k->p);
+	assert_int_equal(hm_proc_view(k->p, tr->child, &v), 0);
+	snprintf(out, cap, "%s", v.name->str);
+}
+
+/* keeper_new(), and this program's path into @self (PATH_MAX); false
+ * under valgrind: it runs the test as its own tool, /proc shows that. */
+static bool keeper_start(struct keeper *k, const char *test, char *self)
+{
+	if (getenv("HM_UNDER_VALGRIND")) {
+		print_message("%s: not under valgrind\n", test);
+		return false;
+	}
+	keeper_new(k);
+	exe_of(getpid(), self, PATH_MAX);
+	/* the gone process's child is ours to end and reap */
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	return true;
+}
+
+static void end_child(pid_t child)
+{
+	kill(child, SIGKILL);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+}
+
+/*
+ * gone_parent(@then) and race() with @execs execs: the child is placed in
+ * D_GONE @between (none: "") this program.  Its counters into @c; false
+ * under valgrind (nothing run).
+ */
+static bool gone_case(const char *test, const char *then, int execs,
+		      const char *between, struct hm_enforcer_counters *c)
+{
+	struct keeper k;
+	char self[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
+	struct tree tr;
+
+	if (!keeper_start(&k, test, self))
+		return false;
+	gone_parent(then, &tr);
+	race(&k, &tr, hm_now_ns(), execs, false, got, sizeof(got));
+	end_child(tr.child);
+	snprintf(want, sizeof(want), D_GONE "%s %s", between, self);
+	assert_string_equal(got, want);
+	*c = k.c;
+	keeper_free(&k);
+	return true;
+}
+
+/* A daemon's parent, gone before its exec was applied: the child it
+ * forked after the exec enters it, named from what the child runs. */
+static void test_gone_named_from_child(void **state)
+{
+	struct hm_enforcer_counters c;
+
+	(void)state;
+	if (!gone_case(__func__, "stay", 1, "", &c))
+		return;
+	assert_int_equal(c.exec_gone, 1);
+	assert_int_equal(c.exec_orphan, 1);
+	assert_int_equal(c.exec_unseen, 0);
+}
+
+/* The child executed another program before it was read: that
+ * program's name is not the gone exec's, it is unseen-exec:/. */
+static void test_gone_child_executed(void **state)
+{
+	struct keeper k;
+	char self[PATH_MAX], sleep_path[PATH_MAX], want[PATH_MAX + 64];
+	char got[PATH_MAX + 64];
+	struct tree tr;
+	uint64_t ns = hm_now_ns();
+
+	(void)state;
+	if (!keeper_start(&k, __func__, self))
+		return;
+	gone_parent("exec", &tr);
+	exe_of(tr.child, sleep_path, sizeof(sleep_path));
+	assert_non_null(strstr(sleep_path, "sleep"));
+	race(&k, &tr, ns, 1, true, got, sizeof(got));
+	end_child(tr.child);
+	snprintf(want, sizeof(want), D_GONE " " HM_EXEC_UNSEEN " %s",
+		 sleep_path);
+	assert_string_equal(got, want);
+	assert_int_equal(k.c.exec_unseen, 1);
+	keeper_free(&k);
+}
+
+/* Two execs of a gone process, neither applied: the first one's program
+ * is not known, the second is what the child runs. */
+static void test_gone_two_execs(void **state)
+{
+	struct hm_enforcer_counters c;
+
+	(void)state;
+	if (!gone_case(__func__, "stay", 2, " " HM_EXEC_UNSEEN, &c))
+		return;
+	assert_int_equal(c.exec_gone, 2);
+	assert_int_equal(c.exec_unseen, 1);
+}
+
+/* The gone process's child is gone too, before it was read: the exec
+ * is passed on to the child it forked. */
+static void test_gone_grandchild(void **state)
+{
+	struct hm_enforcer_counters c;
+
+	(void)state;
+	if (!gone_case(__func__, "fork", 1, "", &c))
+		return;
+	assert_int_equal(c.exec_orphan, 2);
+}
+
+/* The gone process's exec before, applied while it ran, was named from
+ * /proc less than 20 ms before the exec event of the same program: that
+ * read may have seen the later exec, so the child does not inherit it. */
+static void test_gone_read_taken_back(void **state)
+{
+	struct keeper k;
+	char self[PATH_MAX], want[PATH_MAX + 64];
+	struct hm_proc_view v;
+	struct tree tr;
+	uint64_t ns;
+
+	(void)state;
+	if (!keeper_start(&k, __func__, self))
+		return;
+	gone_parent("hold", &tr);
+	assert_int_equal(hm_tracker_set(k.t, tr.gone, getpid(), NULL, 0,
+					D_GONE, strlen(D_GONE), 0,
+					time(NULL)), 0);
+	send_exec(k.fd, tr.gone, hm_now_ns());
+	assert_int_equal(hm_proc_drain(k.p), 0);
+	/* the next exec's event, stamped before the read: that read may
+	 * have seen it, whatever the load */
+	ns = hm_now_ns();
+	hm_proc_apply(k.p, tr.gone);	/* read while it runs */
+	assert_int_equal(hm_proc_view(k.p, tr.gone, &v), 0);
+	snprintf(want, sizeof(want), D_GONE " %s", self);
+	assert_string_equal(v.name->str, want);
+	release(&tr);
+	send_exec(k.fd, tr.gone, ns);
+	send_fork(k.fd, tr.gone, tr.child);
+	send_exit(k.fd, tr.gone);
+	assert_int_equal(hm_proc_drain(k.p), 0);
+	hm_proc_reap(k.p);
+	assert_int_equal(hm_proc_view(k.p, tr.child, &v), 0);
+	end_child(tr.child);
+	snprintf(want, sizeof(want), D_GONE " " HM_EXEC_UNSEEN " %s", self);
+	assert_string_equal(v.name->str, want);
+	keeper_free(&k);
+}
+
+/* A judged exec (its name known) of a gone process: its children enter
+ * it by that name when they run its object. */
+static void test_gone_judged(void **state)
+{
+	struct keeper k;
+	char self[PATH_MAX], got[PATH_MAX + 64];
+	struct stat st;
+	struct tree tr;
+
+	(void)state;
+	if (!keeper_start(&k, __func__, self))
+		return;
+	assert_int_equal(stat(self, &st), 0);
+	gone_parent("stay", &tr);
+	/* the object as fanotify's judgement records it */
+	assert_int_equal(hm_execs_set(k.x, tr.gone, "/usr/sbin/cron", -1,
+				      (uint64_t)major(st.st_dev) << 32 |
+					      minor(st.st_dev),
+				      st.st_ino), 0);
+	race(&k, &tr, hm_now_ns(), 1, false, got, sizeof(got));
+	end_child(tr.child);
+	assert_string_equal(got, D_GONE " /usr/sbin/cron");
+	assert_int_equal(k.c.exec_pending, 1);
+	keeper_free(&k);
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_maps_line),
 		cmocka_unit_test(test_own_exe),
+		cmocka_unit_test(test_gone_named_from_child),
+		cmocka_unit_test(test_gone_child_executed),
+		cmocka_unit_test(test_gone_two_execs),
+		cmocka_unit_test(test_gone_grandchild),
+		cmocka_unit_test(test_gone_read_taken_back),
+		cmocka_unit_test(test_gone_judged),
 	};
 
+	if (argc == 3 && !strcmp(argv[1], "--fork-exit"))
+		return fork_exit(argv[2]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# One period of cron's life, sourced by the audited shell of
+# t_service_cron.sh: postfix and cron started by their init scripts (and
+# cron restarted), the user's crontab installed with crontab(1), N minutes
+# of cron running the jobs (run-parts; the reports mailed with mail(1) and
+# the run's output mailed by cron through postfix's sendmail, delivered to
+# /var/mail), the crontab removed, both stopped.
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+
+# Wait for the next run of the jobs: cron starts them at a minute's turn.
+tick() {
+	local before i
+	before=$(cat "$S/out/last-run" 2>/dev/null || echo none)
+	for i in $(seq 800); do
+		[ "$(cat "$S/out/last-run" 2>/dev/null || echo none)" != "$before" ] &&
+			! pgrep -u hm-cron -x run-parts >/dev/null && return 0
+		sleep 0.1
+	done
+	echo "cron did not run the jobs" >&2
+	return 1
+}
+
+# The cron the init script started is up: its pid file names it.  A
+# restart before the new daemon wrote its pid stops nothing, removes the
+# file it has locked and starts a second cron, which the last stop leaves
+# running (loop run 14 of t_service_cron: a cron of period 3 ran on).
+cron_up() {
+	local pid
+	pid=$(cat /run/crond.pid 2>/dev/null) && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
+# No cron left, its job runners (forks named cron) included.
+cron_gone() {
+	! pgrep -x cron >/dev/null
+}
+
+period() {
+	local runs=${1:-1} i
+	/etc/init.d/postfix start
+	/etc/init.d/cron start
+	hm_until "cron did not start" cron_up
+	/etc/init.d/cron restart
+	hm_until "cron did not start again" cron_up
+	# cron reads the crontabs again only when their directory's mtime
+	# (in seconds) changed since it last read them: one installed in the
+	# second the new cron read them at start was never run
+	sleep 2
+	crontab -u hm-cron "$S/crontab"
+	for i in $(seq "$runs"); do
+		tick || return 1
+	done
+	crontab -u hm-cron -r
+	hm_until "postfix did not deliver" queue_empty
+	/etc/init.d/cron stop
+	hm_until "a cron is left after the stop" cron_gone
+	/etc/init.d/postfix stop
+}
