@@ -70,6 +70,8 @@ static void usage(FILE *f)
 "                          tomoyo-1.8 (default: detected)\n"
 "      --stats             print how long building and applying took, and\n"
 "                          at the end how many programs could not narrow\n"
+"                          and how many execs got back the preload's\n"
+"                          variables a program had removed (env -i)\n"
 "      --abi N             use at most Landlock ABI N (1-10; default: the\n"
 "                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"
@@ -611,6 +613,7 @@ struct relay {
 	size_t n_seen;
 	uint64_t programs[LOST_MAX];	/* distinct programs per kind */
 	uint64_t refused;
+	uint64_t restored;	/* execs given LD_PRELOAD/HISTMAC_SANDBOX back */
 };
 
 static bool relay_seen(struct relay *rl, const char *key)
@@ -650,6 +653,10 @@ static void relay_line(struct relay *rl, char *line)
 	sanitize(line);
 	if (sscanf(line, "%15s %c %d %n", kind, &r, &pid, &off) != 3 || !off)
 		return;
+	if (!strcmp(kind, HM_SBX_ENV_RESTORED)) {
+		rl->restored++;
+		return;
+	}
 	for (k = 0; k < LOST_MAX && strcmp(kind, lost_words[k]); k++)
 		;
 	if (k == LOST_MAX)
@@ -700,6 +707,8 @@ static void relay_stats(const struct relay *rl)
 			(unsigned long)rl->programs[k]);
 	fprintf(stderr, "; execs refused (--strict): %lu\n",
 		(unsigned long)rl->refused);
+	fprintf(stderr, "sandbox: execs whose environment lacked the preload "
+		"and got it back: %lu\n", (unsigned long)rl->restored);
 }
 
 /*

@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -116,7 +117,9 @@ int hm_sbx_tty_filter(void)
  * (set-user-ID and file capabilities are ignored), so the permitted set
  * decides.
  */
-bool hm_sbx_tty_filter_needed(void)
+/* Is @cap in this process's permitted set?  @unknown when it cannot
+ * tell. */
+static bool permitted(int cap, bool unknown)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -124,9 +127,13 @@ bool hm_sbx_tty_filter_needed(void)
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 
 	if (syscall(SYS_capget, &h, d))
-		return true;	/* cannot tell: filter */
-	return d[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &
-	       CAP_TO_MASK(CAP_SYS_ADMIN);
+		return unknown;
+	return d[CAP_TO_INDEX(cap)].permitted & CAP_TO_MASK(cap);
+}
+
+bool hm_sbx_tty_filter_needed(void)
+{
+	return permitted(CAP_SYS_ADMIN, true);	/* cannot tell: filter */
 }
 
 /* ------------------------------------------------------------- preload */
@@ -196,31 +203,107 @@ int hm_sbx_table_fd(const void *blob, size_t size)
 
 /* -------------------------------------------------- the private files */
 
+/*
+ * DIR is a directory with a random name (128 bits) inside
+ * TMP/histmac-sandbox.XXXXXX.  A sandbox that may change users (CAP_SETUID
+ * permitted: root starting sshd, cron, postfix) makes both 0711, the
+ * table's copy 0444 and the FIFO 0622, so that a program below it that
+ * became another user and closed its descriptors still finds its table
+ * and reports: anyone who knows DIR's name can read the table (the
+ * policy's paths) and write reports, and the name is only in the
+ * environment of the processes below the sandbox (docs/SANDBOX.md).
+ * Otherwise (no one below can change user: no_new_privs) 0700, 0400,
+ * 0600 as before.
+ */
+/* 32 random hex digits (and a NUL) at @out */
+static int random_name(char *out)
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return errno ? errno : EIO;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* TMP/histmac-sandbox.XXXXXX/RANDOM in @dir (TMP/...XXXXXX on entry). */
+static int make_dirs(char *dir, bool shared)
+{
+	mode_t m = shared ? 0711 : 0700;
+	size_t n;
+	int e = 0;
+
+	if (!mkdtemp(dir))
+		return -errno;
+	n = strlen(dir);
+	if (n + 34 > PATH_MAX)
+		e = ENAMETOOLONG;
+	else if (chmod(dir, m))	/* mkdtemp's is 0700 */
+		e = errno;
+	if (!e) {
+		dir[n] = '/';
+		e = random_name(dir + n + 1);
+		/* chmod: mkdir's mode goes through the umask */
+		if (!e && (mkdir(dir, 0700) || chmod(dir, m))) {
+			e = errno;
+			rmdir(dir);
+		}
+		if (e)
+			dir[n] = '\0';
+	}
+	if (e)
+		rmdir(dir);
+	return -e;
+}
+
+/* rmdir @dir and its parent (the histmac-sandbox.XXXXXX one) */
+static void remove_dirs(char *dir)
+{
+	char *slash;
+
+	rmdir(dir);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		rmdir(dir);
+	}
+}
+
 int hm_sbx_files_make(struct hm_sbx_files *f)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[PATH_MAX];
+	int r;
 
 	memset(f, 0, sizeof(*f));
+	f->shared = permitted(CAP_SETUID, false);
 	if (!tmp || tmp[0] != '/' || strchr(tmp, ':'))
 		tmp = "/tmp";
 	if (snprintf(dir, sizeof(dir), "%s/histmac-sandbox.XXXXXX", tmp) >=
-	    (int)sizeof(dir) || !mkdtemp(dir))
-		return -errno;
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	r = make_dirs(dir, f->shared);
+	if (r)
+		return r;
 	/* the rules name real paths (apply.c follows no symlink) */
 	if (!realpath(dir, f->dir) || strchr(f->dir, ':') ||
 	    strlen(f->dir) + sizeof("/" HM_SBX_REPORT_FILE) > sizeof(f->table)) {
 		int e = realpath(dir, f->dir) ? ENAMETOOLONG : errno;
 
-		rmdir(dir);
+		remove_dirs(dir);
+		f->dir[0] = '\0';
 		return -e;
 	}
 	strcat(strcpy(f->table, f->dir), "/" HM_SBX_TABLE_FILE);
 	strcat(strcpy(f->report, f->dir), "/" HM_SBX_REPORT_FILE);
-	if (mkfifo(f->report, 0600)) {
+	if (mkfifo(f->report, 0600) ||
+	    chmod(f->report, f->shared ? 0622 : 0600)) {
 		int e = errno;
 
-		rmdir(f->dir);
+		unlink(f->report);
+		remove_dirs(f->dir);
+		f->dir[0] = '\0';
 		return -e;
 	}
 	return 0;
@@ -252,8 +335,8 @@ int hm_sbx_files_write_table(struct hm_sbx_files *f, const void *blob,
 
 	if (fd < 0)
 		return -errno;
-	if (write(fd, blob, size) != (ssize_t)size || fchmod(fd, 0400) ||
-	    fstat(fd, &st))
+	if (write(fd, blob, size) != (ssize_t)size ||
+	    fchmod(fd, f->shared ? 0444 : 0400) || fstat(fd, &st))
 		r = errno ? -errno : -EIO;
 	close(fd);
 	if (r)
@@ -271,7 +354,7 @@ void hm_sbx_files_remove(struct hm_sbx_files *f)
 		return;
 	unlink(f->table);
 	unlink(f->report);
-	rmdir(f->dir);
+	remove_dirs(f->dir);
 	f->dir[0] = '\0';
 }
 

@@ -18,16 +18,19 @@
  * A program that cannot narrow keeps its parent's (wider) ruleset, which
  * the kernel still enforces; it is reported once per program on the
  * sandbox's stderr (through DIR/report) and, in strict mode, does not
- * start (exit 126).  A program without this library (a static one, one
- * run with a cleaned environment) cannot say so itself: the exec
- * functions below say it for it, in the process that executes it.
+ * start (exit 126).  A program without this library (a static one, a
+ * secure exec) cannot say so itself: the exec functions below say it
+ * for it, in the process that executes it; an environment the program
+ * cleaned (env -i) they give the sandbox's variables back.
  * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/openat2.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -38,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,11 +60,13 @@ struct sbx {
 	unsigned long long ino;
 	long long ctime_ns;
 	char dir[PATH_MAX];
+	char lib[PATH_MAX];	/* this library as loaded, for LD_PRELOAD */
 };
 
 static struct sbx g;		/* valid when g.v */
 
 static void find_libc(void);	/* the exec functions, below */
+static void find_self(void);
 
 static void debug(const char *fmt, ...)
 {
@@ -124,12 +130,10 @@ static void set_domain(uint32_t dom, char state)
 /* -------------------------------------------------------------- report */
 
 /*
- * Tell the sandbox (DIR/report, a FIFO it reads; it prints each program
- * once) that @prog cannot narrow, for reason @kind (HM_SBX_LOST_KINDS).
- * When the sandbox is gone (a daemon outliving COMMAND) say it on our
- * own stderr instead.
+ * Tell the sandbox (DIR/report, a FIFO it reads) "KIND R PID PROGRAM"
+ * (table.h): false when it is gone (a daemon outliving COMMAND).
  */
-static void report(const char *kind, const char *prog, bool refused)
+static bool report_fifo(const char *kind, const char *prog, bool refused)
 {
 	char path[PATH_MAX + 16];
 	char line[PIPE_BUF];
@@ -139,14 +143,22 @@ static void report(const char *kind, const char *prog, bool refused)
 		     refused ? 'r' : '-', (int)getpid(), prog);
 	snprintf(path, sizeof(path), "%s/" HM_SBX_REPORT_FILE, g.dir);
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
-	if (fd >= 0 && write(fd, line, (size_t)n) == n) {
-		close(fd);
-		return;
-	}
-	if (fd >= 0)
-		close(fd);
-	fprintf(stderr, "histmac-sandbox: %s: cannot narrow (%s)%s\n", prog,
-		kind, refused ? ": refused (--strict)" : "");
+	if (fd < 0)
+		return false;
+	n = write(fd, line, (size_t)n) == n;
+	close(fd);
+	return n;
+}
+
+/*
+ * @prog cannot narrow, for reason @kind (HM_SBX_LOST_KINDS): the sandbox
+ * prints each program once; when it is gone, say it on our own stderr.
+ */
+static void report(const char *kind, const char *prog, bool refused)
+{
+	if (!report_fifo(kind, prog, refused))
+		fprintf(stderr, "histmac-sandbox: %s: cannot narrow (%s)%s\n",
+			prog, kind, refused ? ": refused (--strict)" : "");
 }
 
 /* @prog cannot narrow: report it; strict, it does not start. */
@@ -318,6 +330,7 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 	void *t;
 
 	find_libc();
+	find_self();
 	if (!parse(getenv(HM_SBX_ENV), &g)) {
 		g.v = NULL;
 		return;
@@ -355,9 +368,10 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
  * cannot say so either.  The exec functions a program calls through
  * libc are wrapped to say it in the process that executes: an
  * environment without LD_PRELOAD naming this library or without
- * HISTMAC_SANDBOX (env -i, sudo), or a static program.  A program making
- * the system call itself is not seen: it and what it runs stay within
- * its own ruleset, which the kernel enforces.
+ * HISTMAC_SANDBOX that could not be put back (below), a secure exec, or
+ * a static program.  A program making the system call itself is not
+ * seen: it and what it runs stay within its own ruleset, which the
+ * kernel enforces.
  */
 
 /* Is ELF @fd's program static (no PT_INTERP)?  -1: not an ELF. */
@@ -416,6 +430,122 @@ static bool is_static(const char *path, int depth)
 	}
 }
 
+/* ------------------------------------------------- environment put back */
+
+/*
+ * Services clean their children's environment: Debian's `service` runs
+ * `env -i`, sshd and cron build each session's and job's, postfix's
+ * master keeps only import_environment.  The program would start without
+ * this library and keep its parent's bound.  So an exec whose environment
+ * lacks HISTMAC_SANDBOX, or whose LD_PRELOAD (the last one: ld.so takes
+ * it) does not name this library, gets a copy with them put back:
+ * HISTMAC_SANDBOX with this process's value (its domain as it is now),
+ * and this library ahead of whatever LD_PRELOAD the program set.
+ *
+ * The copy is an array of the same string pointers plus two strings, on
+ * the caller's stack: the exec functions may run in a vfork()ed child
+ * (Python's subprocess), where malloc is not safe and an mmap would stay
+ * in the parent's address space; and nothing is left when the exec
+ * fails.  An environment with more than ENV_MAX entries, or an
+ * LD_PRELOAD too long for ENV_LD_MAX, is run as given, and reported as
+ * `preload` (with --strict refused).
+ */
+#define ENV_MAX		1024	/* entries */
+#define ENV_LD_MAX	4096	/* bytes of the LD_PRELOAD entry */
+
+struct env_fix {
+	char *envp[ENV_MAX + 3];
+	char var[sizeof(HM_SBX_ENV "=") + 96 + PATH_MAX];
+	char ld[ENV_LD_MAX];
+};
+
+/* Is @e the entry of variable @name (of @len bytes)? */
+static bool is_var(const char *e, const char *name, size_t len)
+{
+	return !strncmp(e, name, len) && e[len] == '=';
+}
+
+#define IS_LD_PRELOAD(e)	is_var((e), "LD_PRELOAD", 10)
+
+/* @envp, or @fx's copy of it with the sandbox put back; NULL when it
+ * does not fit. */
+static char *const *env_restore(char *const envp[], struct env_fix *fx)
+{
+	const char *ld = NULL;	/* the last LD_PRELOAD's value */
+	bool var = false, keep_ld;
+	size_t n, k = 0;
+
+	for (n = 0; envp && envp[n]; n++) {
+		if (is_var(envp[n], HM_SBX_ENV, sizeof(HM_SBX_ENV) - 1))
+			var = true;
+		else if (IS_LD_PRELOAD(envp[n]))
+			ld = envp[n] + sizeof("LD_PRELOAD");
+	}
+	keep_ld = ld && strstr(ld, PRELOAD_NAME);
+	if (var && keep_ld)
+		return envp;
+	if (n > ENV_MAX || !g.lib[0] ||
+	    (size_t)snprintf(fx->var, sizeof(fx->var), HM_SBX_ENV "=%s",
+			     g.v) >= sizeof(fx->var) ||
+	    (size_t)snprintf(fx->ld, sizeof(fx->ld), "LD_PRELOAD=%s%s%s",
+			     g.lib, ld && *ld ? " " : "",
+			     ld ? ld : "") >= sizeof(fx->ld))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (keep_ld || !IS_LD_PRELOAD(envp[i]))
+			fx->envp[k++] = envp[i];
+	if (!keep_ld)
+		fx->envp[k++] = fx->ld;
+	if (!var)
+		fx->envp[k++] = fx->var;
+	fx->envp[k] = NULL;
+	return fx->envp;
+}
+
+/* This library's path as ld.so loaded it (its LD_PRELOAD word), for
+ * env_restore(); none if it would not survive as one word. */
+static void find_self(void)
+{
+	Dl_info di;
+
+	if (dladdr((void *)find_self, &di) && di.dli_fname &&
+	    strstr(di.dli_fname, PRELOAD_NAME) &&
+	    !strpbrk(di.dli_fname, " :\t\n") &&
+	    strlen(di.dli_fname) < sizeof(g.lib))
+		strcpy(g.lib, di.dli_fname);
+}
+
+/*
+ * Will the kernel make this exec secure (AT_SECURE: ld.so ignores
+ * LD_PRELOAD then)?  Below the sandbox no_new_privs is set, so the
+ * set-user-ID and set-group-ID bits are ignored and do not; what still
+ * does (cap_bprm_creds_from_file()): real and effective ids that differ
+ * in the process that executes, and, for a user other than root, file
+ * capabilities with the effective bit (or any, when this process holds
+ * permitted capabilities the program could keep).
+ */
+static bool secure_exec(const char *prog)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct vfs_ns_cap_data cap;
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+
+	if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg))
+		return false;
+	if (ru != eu || rg != eg)
+		return true;
+	if (!ru || getxattr(prog, "security.capability", &cap, sizeof(cap)) <
+	    (ssize_t)sizeof(cap.magic_etc))
+		return false;
+	if (le32toh(cap.magic_etc) & VFS_CAP_FLAGS_EFFECTIVE)
+		return true;
+	return syscall(SYS_capget, &h, d) || d[0].permitted || d[1].permitted;
+}
+
 /* Does @envp keep the sandbox (its variable and this library)? */
 static bool env_keeps(char *const envp[])
 {
@@ -459,7 +589,7 @@ static int exec_check(const char *file, bool path_search,
 
 	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
 		return 0;
-	if (!env_keeps(envp))
+	if (!env_keeps(envp) || secure_exec(prog))
 		kind = "preload";
 	else if (is_static(prog, 0))
 		kind = "static";
@@ -475,15 +605,40 @@ static int exec_check(const char *file, bool path_search,
 }
 
 /*
+ * The environment to exec @file with (@envp, or @fx's copy with the
+ * sandbox put back, said to the sandbox for --stats), or NULL with errno
+ * EPERM when --strict refuses the exec.
+ */
+static char *const *exec_prepare(const char *file, bool path_search,
+				 char *const envp[], struct env_fix *fx)
+{
+	char buf[PATH_MAX];
+	const char *prog = path_search ? search(file, buf, sizeof(buf)) : file;
+	char *const *env;
+
+	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
+		return envp;
+	env = env_restore(envp, fx);
+	if (exec_check(prog, false, env ? env : envp))
+		return NULL;
+	if (!env)
+		return envp;
+	if (env != envp)	/* counted only for an exec that is tried */
+		report_fifo(HM_SBX_ENV_RESTORED, prog, false);
+	return env;
+}
+
+/*
  * libc's own functions, looked up in the constructor: an exec function
  * may be called in a vfork()ed child (Python's subprocess), where
- * dlsym() and the allocation it may do are not safe.
+ * dlsym() and the allocation it may do are not safe.  glibc's execv(),
+ * execvp() and the execl() family are execve() and execvpe() with
+ * environ or their own arguments: those two do the work for all.
  */
 static struct {
 	int (*execve)(const char *, char *const[], char *const[]);
-	int (*execv)(const char *, char *const[]);
-	int (*execvp)(const char *, char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
 	int (*posix_spawn)(pid_t *, const char *,
 			   const posix_spawn_file_actions_t *,
 			   const posix_spawnattr_t *, char *const[],
@@ -497,9 +652,8 @@ static struct {
 static void find_libc(void)
 {
 	libc.execve = (__typeof__(libc.execve))dlsym(RTLD_NEXT, "execve");
-	libc.execv = (__typeof__(libc.execv))dlsym(RTLD_NEXT, "execv");
-	libc.execvp = (__typeof__(libc.execvp))dlsym(RTLD_NEXT, "execvp");
 	libc.execvpe = (__typeof__(libc.execvpe))dlsym(RTLD_NEXT, "execvpe");
+	libc.fexecve = (__typeof__(libc.fexecve))dlsym(RTLD_NEXT, "fexecve");
 	libc.posix_spawn = (__typeof__(libc.posix_spawn))
 			   dlsym(RTLD_NEXT, "posix_spawn");
 	libc.posix_spawnp = (__typeof__(libc.posix_spawnp))
@@ -516,36 +670,126 @@ static void find_libc(void)
 		return -1;						\
 	}
 
+static int do_execve(const char *path, char *const argv[],
+		     char *const envp[])
+{
+	struct env_fix fx;
+	char *const *env;
+
+	REAL(execve);
+	env = exec_prepare(path, false, envp, &fx);
+	return env ? libc.execve(path, argv, env) : -1;
+}
+
+static int do_execvpe(const char *file, char *const argv[],
+		      char *const envp[])
+{
+	struct env_fix fx;
+	char *const *env;
+
+	REAL(execvpe);
+	env = exec_prepare(file, true, envp, &fx);
+	return env ? libc.execvpe(file, argv, env) : -1;
+}
+
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	REAL(execve);
-	if (exec_check(path, false, envp))
-		return -1;
-	return libc.execve(path, argv, envp);
+	return do_execve(path, argv, envp);
 }
 
 EXPORT int execv(const char *path, char *const argv[])
 {
-	REAL(execv);
-	if (exec_check(path, false, environ))
-		return -1;
-	return libc.execv(path, argv);
+	return do_execve(path, argv, environ);
 }
 
 EXPORT int execvp(const char *file, char *const argv[])
 {
-	REAL(execvp);
-	if (exec_check(file, true, environ))
-		return -1;
-	return libc.execvp(file, argv);
+	return do_execvpe(file, argv, environ);
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	REAL(execvpe);
-	if (exec_check(file, true, envp))
-		return -1;
-	return libc.execvpe(file, argv, envp);
+	return do_execvpe(file, argv, envp);
+}
+
+/*
+ * The execl() family: glibc's call its internal execve, not ours, so
+ * they are wrapped too (cron runs each job with execle(), postfix's
+ * commands with execl()).  The arguments, @arg0 up to the NULL, are
+ * counted, then put in an array on the stack, as glibc does.
+ */
+static size_t va_count(const char *arg0, va_list *ap)
+{
+	size_t n = 0;
+
+	if (arg0)
+		for (n = 1; va_arg(*ap, char *); n++)
+			;
+	return n;
+}
+
+static void va_fill(char **argv, size_t n, const char *arg0, va_list *ap)
+{
+	argv[0] = (char *)arg0;
+	for (size_t i = 1; i < n; i++)
+		argv[i] = va_arg(*ap, char *);
+	argv[n] = NULL;
+	if (n)
+		(void)va_arg(*ap, char *);	/* the NULL */
+}
+
+#define EXECL(arg0, call_with_argv_ap)					\
+	do {								\
+		va_list ap;						\
+		size_t n;						\
+									\
+		va_start(ap, arg0);					\
+		n = va_count(arg0, &ap);				\
+		va_end(ap);						\
+		{							\
+			char *argv[n + 1];				\
+			int r;						\
+									\
+			va_start(ap, arg0);				\
+			va_fill(argv, n, arg0, &ap);			\
+			r = call_with_argv_ap;				\
+			va_end(ap);					\
+			return r;					\
+		}							\
+	} while (0)
+
+EXPORT int execl(const char *path, const char *arg0, ...)
+{
+	EXECL(arg0, do_execve(path, argv, environ));
+}
+
+EXPORT int execlp(const char *file, const char *arg0, ...)
+{
+	EXECL(arg0, do_execvpe(file, argv, environ));
+}
+
+EXPORT int execle(const char *path, const char *arg0, ...)
+{
+	EXECL(arg0, do_execve(path, argv, va_arg(ap, char *const *)));
+}
+
+/* fexecve(): the program is named by where its descriptor leads. */
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	char proc[32], prog[PATH_MAX];
+	struct env_fix fx;
+	char *const *env;
+	ssize_t n;
+
+	REAL(fexecve);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, prog, sizeof(prog) - 1);
+	if (n > 0 && prog[0] == '/')
+		prog[n] = '\0';
+	else
+		strcpy(prog, proc);
+	env = exec_prepare(prog, false, envp, &fx);
+	return env ? libc.fexecve(fd, argv, env) : -1;
 }
 
 EXPORT int posix_spawn(pid_t *pid, const char *path,
@@ -553,10 +797,12 @@ EXPORT int posix_spawn(pid_t *pid, const char *path,
 		       const posix_spawnattr_t *attr, char *const argv[],
 		       char *const envp[])
 {
+	struct env_fix fx;
+	char *const *env;
+
 	REAL(posix_spawn);
-	if (exec_check(path, false, envp))
-		return EPERM;
-	return libc.posix_spawn(pid, path, fa, attr, argv, envp);
+	env = exec_prepare(path, false, envp, &fx);
+	return env ? libc.posix_spawn(pid, path, fa, attr, argv, env) : EPERM;
 }
 
 EXPORT int posix_spawnp(pid_t *pid, const char *file,
@@ -564,8 +810,10 @@ EXPORT int posix_spawnp(pid_t *pid, const char *file,
 			const posix_spawnattr_t *attr, char *const argv[],
 			char *const envp[])
 {
+	struct env_fix fx;
+	char *const *env;
+
 	REAL(posix_spawnp);
-	if (exec_check(file, true, envp))
-		return EPERM;
-	return libc.posix_spawnp(pid, file, fa, attr, argv, envp);
+	env = exec_prepare(file, true, envp, &fx);
+	return env ? libc.posix_spawnp(pid, file, fa, attr, argv, env) : EPERM;
 }

@@ -62,12 +62,16 @@
 #define HM_SBX_LOST_KINDS(X)						\
 	X(table, "the table is gone (its descriptor closed, the copy "	\
 	  "missing or changed)")					\
-	X(preload, "executed without the preload (LD_PRELOAD or "	\
-	  HM_SBX_ENV " removed, e.g. env -i)")				\
+	X(preload, "executed without the preload (an environment too "	\
+	  "large to put it back in, or a secure exec: ld.so ignores "	\
+	  "LD_PRELOAD)")						\
 	X(static, "statically linked: no preload")			\
 	X(layers, "Landlock's 16-layer limit")				\
 	X(edge, "no transition in the policy for this exec")		\
 	X(error, "the ruleset could not be applied")
+/* Said on DIR/report for --stats, "env - PID PROGRAM": an exec whose
+ * environment the preload put LD_PRELOAD or HISTMAC_SANDBOX back in. */
+#define HM_SBX_ENV_RESTORED	"env"
 
 struct hm_sbx_thdr {
 	uint32_t magic;

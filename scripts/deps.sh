@@ -14,7 +14,7 @@ vm="qemu-system-x86 busybox-static"
 test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	chromium curl apache2 iproute2 procps psmisc jq nodejs time
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3
-	cron openssh-server openssh-client postfix bsd-mailx"
+	cron openssh-server openssh-client postfix bsd-mailx libcap2-bin"
 bench="$test hyperfine laurel fapolicyd time"
 # test includes the services of tests/e2e/t_service_*.sh (sshd, postfix),
 # started by their init scripts; services adds those of the tests still

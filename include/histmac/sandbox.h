@@ -290,10 +290,15 @@ struct hm_sbx_files {
 	char report[PATH_MAX];
 	uint64_t ino;		/* of the table's copy */
 	int64_t ctime_ns;
+	bool shared;		/* reachable by other users (below) */
 };
 
-/** hm_sbx_files_make() - a new private directory (mode 0700, under
- * $TMPDIR or /tmp, a real path) holding the report FIFO.
+/** hm_sbx_files_make() - a new directory with a random name in a new
+ * TMP/histmac-sandbox.XXXXXX ($TMPDIR or /tmp; a real path) holding the
+ * report FIFO.  Private (0700) unless this process may change users
+ * (CAP_SETUID permitted): then both directories are 0711 and the table's
+ * copy and the FIFO readable and writable by others who know the name,
+ * so that a program below that changed user still reaches them.
  * Returns: 0 or negative errno. */
 int hm_sbx_files_make(struct hm_sbx_files *f);
 

@@ -10,6 +10,10 @@
 #   sbx_libs PROG...      "file read" entries for what the loader reads to
 #                         run PROG (its libraries by real path, ld.so.cache)
 #   sbx_policy_done       make the policy readable by nobody
+#   sbx_expect FILE LINE  FILE has a line LINE (a grep -x pattern); else
+#                         fail, showing FILE and FILE.err
+#   sbx_once FILE PATTERN exactly one line of FILE.err (the sandbox's
+#                         stderr) matches PATTERN (a grep pattern)
 #   sbx_try_read_lib      write $w/try_read.sh, which a script under the
 #                         sandbox sources for try_read LABEL FILE... (each
 #                         FILE of $w: "LABEL allowed FILE" or "LABEL denied
@@ -46,6 +50,19 @@ sbx_libs() {
 
 sbx_policy_done() {
 	chmod -R a+rX "$pol"
+}
+
+sbx_expect() {
+	grep -qx -- "$2" "$1" && return
+	cat "$1" >&2
+	[ ! -f "$1.err" ] || cat "$1.err" >&2
+	hm_fail "no line '$2' in $(basename "$1")"
+}
+
+sbx_once() {
+	local n
+	n=$(grep -c -- "$2" "$1.err" || true)
+	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n lines '$2', not 1"; }
 }
 
 sbx_try_read_lib() {

@@ -14,9 +14,11 @@
 #   gone     the daemon also touches the table's copy (chmod: its ctime
 #            changes, so it is not believed): reported, and with --strict
 #            the child does not start (exit 126)
-#   nopre    `LD_PRELOAD= child.sh`: the child keeps its parent's
-#            bound and reads pfile (the control: the test sees a lost
-#            narrowing), reported as run without the preload
+#   nopre    child.sh run with 1,100 more variables, too many for the
+#            preload to put LD_PRELOAD back in (`LD_PRELOAD= child.sh`
+#            alone gets it back): the child keeps its parent's bound and
+#            reads pfile (the control: the test sees a lost narrowing),
+#            reported as run without the preload
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sandbox_lib.sh"
@@ -54,7 +56,8 @@ tablefd)
 	"$w/child.sh" "$mode" ;;
 daemon)	"$bin/closefds" "$w/child.sh" "$mode" ;;
 gone)	"$bin/closefds" --chmod "${HISTMAC_SANDBOX##*:}/table" "$w/child.sh" "$mode" ;;
-nopre)	LD_PRELOAD= "$w/child.sh" "$mode" ;;
+nopre)	for i in {1..1100}; do export "V$i=x"; done
+	LD_PRELOAD= "$w/child.sh" "$mode" ;;
 esac
 echo "parent: child exited $?"
 EOS
@@ -107,41 +110,36 @@ run() {	# OUT [--strict] MODE
 		"$w/parent.sh" "$bin" "${!#}" "$port" >"$out" 2>"$out.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
-expect() {	# FILE LINE (a grep -x pattern)
-	grep -qx -- "$2" "$1" || { cat "$1" "$1.err" >&2; hm_fail "no line '$2' in $(basename "$1")"; }
-}
 lost() {	# FILE KIND: the sandbox said, once, that child.sh cannot narrow
-	local n
-	n=$(grep -c "^histmac sandbox: $w/child.sh (pid [0-9]*) .*$2" "$1.err" || true)
-	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n reports of '$2', not 1"; }
+	sbx_once "$1" "^histmac sandbox: $w/child.sh (pid [0-9]*) .*$2"
 }
 
 for mode in fd3 tcp tablefd daemon; do
 	run "$HM_TMP/$mode" "$mode"
-	expect "$HM_TMP/$mode" "parent allowed pfile"
-	expect "$HM_TMP/$mode" "$mode child allowed cfile"
-	expect "$HM_TMP/$mode" "$mode child denied pfile: Permission denied"
-	expect "$HM_TMP/$mode.err" "sandbox: programs that could not narrow: 0 .*"
+	sbx_expect "$HM_TMP/$mode" "parent allowed pfile"
+	sbx_expect "$HM_TMP/$mode" "$mode child allowed cfile"
+	sbx_expect "$HM_TMP/$mode" "$mode child denied pfile: Permission denied"
+	sbx_expect "$HM_TMP/$mode.err" "sandbox: programs that could not narrow: 0 .*"
 	hm_ok "$mode: the child is narrowed to its own domain"
 done
-expect "$HM_TMP/tcp" "parent connected"
+sbx_expect "$HM_TMP/tcp" "parent connected"
 [ "$(grep -c "fd [0-9]* still open" "$HM_TMP/tablefd")" = 0 ] ||
 	hm_fail "tablefd: the script did not close the table's descriptor"
 
 run "$HM_TMP/nopre" nopre
-expect "$HM_TMP/nopre" "nopre child allowed pfile"
+sbx_expect "$HM_TMP/nopre" "nopre child allowed pfile"
 lost "$HM_TMP/nopre" "keeps its parent's bound: executed without the preload"
-expect "$HM_TMP/nopre.err" "sandbox: programs that could not narrow: 1 .* preload 1 .*"
+sbx_expect "$HM_TMP/nopre.err" "sandbox: programs that could not narrow: 1 .* preload 1 .*"
 hm_ok "control: a child without the preload reads its parent's file, and that is reported once"
 
 run "$HM_TMP/gone" gone
-expect "$HM_TMP/gone" "gone child allowed cfile"
+sbx_expect "$HM_TMP/gone" "gone child allowed cfile"
 lost "$HM_TMP/gone" "keeps its parent's bound: the table is gone"
 hm_ok "gone: a changed copy is not believed, and that is reported once"
 
 run "$HM_TMP/gone-strict" --strict gone
 grep -q "child allowed" "$HM_TMP/gone-strict" &&
 	{ cat "$HM_TMP/gone-strict" >&2; hm_fail "--strict: the child ran without its table"; }
-expect "$HM_TMP/gone-strict" "parent: child exited 126"
+sbx_expect "$HM_TMP/gone-strict" "parent: child exited 126"
 lost "$HM_TMP/gone-strict" "refused (--strict), it cannot narrow: the table is gone"
 hm_ok "gone, --strict: the child does not start"

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Narrowing that cannot happen is never silent (issue 21 #3).  As nobody,
+# Narrowing that cannot happen is never silent (issue 21 #3), and a
+# cleaned environment no longer stops it (issue 25 #5).  As nobody,
 # hand-written policy: parent.sh runs a statically linked child (no
-# loader, so no preload) and a child under `env -i` (LD_PRELOAD gone).
-#  - without --strict both run at their parent's bound, and the sandbox
-#    says so once per program on its stderr, counted in --stats;
+# loader, so no preload), a child under `env -i` (the preload's exec
+# wrapper in env puts LD_PRELOAD and HISTMAC_SANDBOX back) and one under
+# `env -i` with 1,100 variables (too many to put them back in).  env's
+# domain may read efile, the child's not.
+#  - the env -i child narrows: it reads cfile, and efile fails with
+#    EACCES (env's bound would allow it), with and without --strict;
+#    the restored environment is counted in --stats;
+#  - without --strict the static and the big-environment children run at
+#    their parent's bound (the latter reads efile), and the sandbox says
+#    so once per program on its stderr, counted in --stats;
 #  - with --strict neither starts (the exec fails with EPERM) and the
 #    refusals are counted;
 #  - a static COMMAND is refused by --strict before anything runs.
@@ -15,7 +23,8 @@ sbx_setup
 hm_e2e_install try_open_static "$bin/try_static"
 echo p >"$w/pfile"
 echo c >"$w/cfile"
-chmod 644 "$w/pfile" "$w/cfile"
+echo e >"$w/efile"
+chmod 644 "$w/pfile" "$w/cfile" "$w/efile"
 bash=$(readlink -f /bin/bash)
 envp=$(readlink -f /usr/bin/env)
 
@@ -26,13 +35,19 @@ out=$("$bin/try_static" "$w/cfile" "$w/pfile")
 rc=$?
 [ -n "$out" ] && (IFS=$'\n'; printf 'static %s\n' $out)
 echo "static exited $rc"
-/usr/bin/env -i "$w/child.sh"
+/usr/bin/env -i "$w/child.sh" env-i
 echo "env exited $?"
+/usr/bin/env -i $(printf 'V%d=x ' {1..1100}) "$w/child.sh" big-env
+echo "big env exited $?"
 exit 0
 EOS
+sbx_try_read_lib
 cat >"$w/child.sh" <<'EOS'
 #!/bin/bash
-echo "env-i child ran"
+w=${0%/*}
+. "$w/try_read.sh"
+echo "$1 child: HISTMAC_SANDBOX ${HISTMAC_SANDBOX:+set}"
+try_read "$1 child" cfile efile
 EOS
 chmod 755 "$w/parent.sh" "$w/child.sh"
 
@@ -57,10 +72,13 @@ file read $w/cfile
 $E
 $libs
 file execute $w/child.sh
+file read $w/efile
 
 $E $w/child.sh
 $libs
 file read $w/child.sh
+file read $w/try_read.sh
+file read $w/cfile
 
 <kernel> $bin/try_static
 file read $w/cfile
@@ -74,33 +92,35 @@ run() {	# OUT [OPTION...]
 		"$w/parent.sh" "$bin" >"$out" 2>"$out.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$out" "$out.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
-expect() {	# FILE LINE (a grep -x pattern)
-	grep -qx -- "$2" "$1" || { cat "$1" "$1.err" >&2; hm_fail "no line '$2' in $(basename "$1")"; }
-}
-once() {	# FILE PATTERN: exactly one line of the sandbox's stderr matches
-	local n
-	n=$(grep -c -- "$2" "$1.err" || true)
-	[ "$n" = 1 ] || { cat "$1.err" >&2; hm_fail "$(basename "$1"): $n lines '$2', not 1"; }
+
+envi() {	# FILE: the env -i child narrowed to its own domain
+	sbx_expect "$1" "env-i child: HISTMAC_SANDBOX set"
+	sbx_expect "$1" "env-i child allowed cfile"
+	sbx_expect "$1" "env-i child denied efile: Permission denied"
+	sbx_expect "$1" "env exited 0"
+	sbx_expect "$1.err" "sandbox: execs whose environment lacked the preload and got it back: 1"
 }
 
 run "$HM_TMP/report"
-expect "$HM_TMP/report" "static allowed $w/cfile"
-expect "$HM_TMP/report" "static allowed $w/pfile"
-expect "$HM_TMP/report" "env-i child ran"
-once "$HM_TMP/report" "^histmac sandbox: $bin/try_static (pid [0-9]*) keeps its parent's bound: statically linked"
-once "$HM_TMP/report" "^histmac sandbox: $w/child.sh (pid [0-9]*) keeps its parent's bound: executed without the preload"
-expect "$HM_TMP/report.err" "sandbox: programs that could not narrow: 2 table 0 preload 1 static 1 .*; execs refused (--strict): 0"
-hm_ok "without --strict: the static child and the env -i child run at their parent's bound, each reported once"
+sbx_expect "$HM_TMP/report" "static allowed $w/cfile"
+sbx_expect "$HM_TMP/report" "static allowed $w/pfile"
+envi "$HM_TMP/report"
+sbx_expect "$HM_TMP/report" "big-env child allowed efile"
+sbx_once "$HM_TMP/report" "^histmac sandbox: $bin/try_static (pid [0-9]*) keeps its parent's bound: statically linked"
+sbx_once "$HM_TMP/report" "^histmac sandbox: $w/child.sh (pid [0-9]*) keeps its parent's bound: executed without the preload"
+sbx_expect "$HM_TMP/report.err" "sandbox: programs that could not narrow: 2 table 0 preload 1 static 1 .*; execs refused (--strict): 0"
+hm_ok "without --strict: the env -i child narrows (efile: EACCES); the static and the big-environment children run at their parent's bound, each reported once"
 
 run "$HM_TMP/strict" --strict
-grep -q "^static allowed\|env-i child ran" "$HM_TMP/strict" &&
+grep -q "^static allowed\|big-env child" "$HM_TMP/strict" &&
 	{ cat "$HM_TMP/strict" >&2; hm_fail "--strict: a child that cannot narrow ran"; }
-expect "$HM_TMP/strict" "static exited 126"
-expect "$HM_TMP/strict" "env exited 126"
-once "$HM_TMP/strict" "^histmac sandbox: $bin/try_static (pid [0-9]*) refused (--strict), it cannot narrow: statically linked"
-once "$HM_TMP/strict" "^histmac sandbox: $w/child.sh (pid [0-9]*) refused (--strict), it cannot narrow: executed without the preload"
-expect "$HM_TMP/strict.err" "sandbox: programs that could not narrow: 2 .*; execs refused (--strict): 2"
-hm_ok "--strict: neither starts, both refusals reported and counted"
+envi "$HM_TMP/strict"
+sbx_expect "$HM_TMP/strict" "static exited 126"
+sbx_expect "$HM_TMP/strict" "big env exited 126"
+sbx_once "$HM_TMP/strict" "^histmac sandbox: $bin/try_static (pid [0-9]*) refused (--strict), it cannot narrow: statically linked"
+sbx_once "$HM_TMP/strict" "^histmac sandbox: $w/child.sh (pid [0-9]*) refused (--strict), it cannot narrow: executed without the preload"
+sbx_expect "$HM_TMP/strict.err" "sandbox: programs that could not narrow: 2 .*; execs refused (--strict): 2"
+hm_ok "--strict: the env -i child starts and narrows; the static and the big-environment children do not, both refusals reported and counted"
 
 rc=0
 as_nobody "$bin/histmac" sandbox --strict -p "$pol" -- "$bin/try_static" "$w/cfile" \

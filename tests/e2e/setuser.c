@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * setuser.c - start a program as a service starts a session or a job:
+ * become UID:GID (no supplementary groups), close every descriptor above
+ * 2, then exec PROG through the execl() family: with --env-i, execle()
+ * with an environment of its own (PATH and HOME only, as cron builds a
+ * job's), else execl() keeping ours.  With --effective only the
+ * effective ids change (a process between set_eugid() calls): the exec
+ * is then a secure one (AT_SECURE), which ld.so runs without LD_PRELOAD.
+ * Exit 126 when the exec fails with EPERM, 127 otherwise.
+ * usage: setuser [--effective] [--env-i] UID GID PROG [ARG]
+ */
+#include <errno.h>
+#include <grp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	static char *const env[] = { "PATH=/usr/bin:/bin", "HOME=/", NULL };
+	bool effective = false, env_i = false;
+	uid_t uid;
+	gid_t gid;
+	int i = 1;
+
+	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		effective |= !strcmp(argv[i], "--effective");
+		env_i |= !strcmp(argv[i], "--env-i");
+	}
+	if (argc - i < 3 || argc - i > 4) {
+		fprintf(stderr, "usage: setuser [--effective] [--env-i] UID GID "
+			"PROG [ARG]\n");
+		return 2;
+	}
+	uid = (uid_t)strtoul(argv[i], NULL, 10);
+	gid = (gid_t)strtoul(argv[i + 1], NULL, 10);
+	if (setgroups(0, NULL) ||
+	    (effective ? setresgid(-1, gid, -1) || setresuid(-1, uid, -1) :
+			 setresgid(gid, gid, gid) || setresuid(uid, uid, uid))) {
+		perror("setuser: cannot change user");
+		return 2;
+	}
+	if (close_range(3, ~0U, 0))
+		perror("setuser: close_range");
+	if (env_i)
+		execle(argv[i + 2], argv[i + 2], argv[i + 3], (char *)NULL, env);
+	else
+		execl(argv[i + 2], argv[i + 2], argv[i + 3], (char *)NULL);
+	fprintf(stderr, "setuser: exec %s: %s\n", argv[i + 2], strerror(errno));
+	return errno == EPERM ? 126 : 127;
+}

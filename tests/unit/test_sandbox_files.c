@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_sandbox_files.c - the directory `histmac sandbox` keeps the
+ * table's copy and the report FIFO in (docs/SANDBOX.md "The table
+ * survives what programs do to descriptors"): a 32-hex-digit random name
+ * inside TMP/histmac-sandbox.XXXXXX; with CAP_SETUID permitted (a
+ * sandbox whose children may change user) both 0711, the copy 0444 and
+ * the FIFO 0622; without it (a child process that dropped the
+ * capability) 0700, 0400, 0600; the recorded inode and ctime are the
+ * copy's; removing takes both directories.  The preload reaching it as
+ * another user is t_sandbox_user.sh's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "histmac/sandbox.h"
+
+static char tmpdir[] = "/tmp/hm-test-sbxfiles-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return setenv("TMPDIR", tmpdir, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+static bool has_cap(int cap, bool drop)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	if (drop) {
+		for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+			d[i].permitted = d[i].effective = d[i].inheritable = 0;
+		return !syscall(SYS_capset, &h, d);
+	}
+	return d[CAP_TO_INDEX(cap)].permitted & CAP_TO_MASK(cap);
+}
+
+/* 0 when f's files have the modes @shared says; else which check failed */
+static int check_files(bool shared)
+{
+	struct hm_sbx_files f;
+	char outer[PATH_MAX], *name;
+	struct stat st;
+	static const char blob[] = "a table";
+
+	if (hm_sbx_files_make(&f))
+		return 1;
+	if (f.shared != shared)
+		return 2;
+	name = strrchr(f.dir, '/') + 1;
+	if (strlen(name) != 32 || strspn(name, "0123456789abcdef") != 32)
+		return 3;
+	snprintf(outer, sizeof(outer), "%.*s", (int)(name - 1 - f.dir), f.dir);
+	if (strncmp(outer, tmpdir, strlen(tmpdir)) ||
+	    strncmp(outer + strlen(tmpdir), "/histmac-sandbox.", 17))
+		return 4;
+	if (stat(outer, &st) || (st.st_mode & 07777) != (shared ? 0711 : 0700))
+		return 5;
+	if (stat(f.dir, &st) || (st.st_mode & 07777) != (shared ? 0711 : 0700))
+		return 6;
+	if (stat(f.report, &st) || !S_ISFIFO(st.st_mode) ||
+	    (st.st_mode & 07777) != (shared ? 0622 : 0600))
+		return 7;
+	if (hm_sbx_files_write_table(&f, blob, sizeof(blob)) ||
+	    stat(f.table, &st) || (st.st_mode & 07777) != (shared ? 0444 : 0400))
+		return 8;
+	if (f.ino != (uint64_t)st.st_ino ||
+	    f.ctime_ns != (int64_t)st.st_ctim.tv_sec * 1000000000 +
+			  st.st_ctim.tv_nsec)
+		return 9;
+	hm_sbx_files_remove(&f);
+	if (!access(outer, F_OK) || errno != ENOENT)
+		return 10;
+	return 0;
+}
+
+static void test_shared(void **state)
+{
+	(void)state;
+	mode_t old;
+
+	if (!has_cap(CAP_SETUID, false))
+		skip();
+	old = umask(077);	/* the modes must not come from the umask */
+	assert_int_equal(check_files(true), 0);
+	umask(old);
+}
+
+static void test_private(void **state)
+{
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(has_cap(0, true) ? check_files(false) : 100);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_private),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
