@@ -16,25 +16,11 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need postfix postconf sendmail mail curl useradd userdel
-[ -x /etc/init.d/postfix ] || hm_skip "postfix is not installed (scripts/deps.sh test)"
-hm_svc_begin
-! pgrep -x master >/dev/null || hm_skip "a postfix master is already running; not touching it"
-! getent passwd hm-mail >/dev/null || hm_fail "a user hm-mail exists already"
+. "$HM_SRC/tests/e2e/service/postfix/setup.sh"
 
-S=/srv/histmac-e2e
-D=$HM_SRC/tests/e2e/service/postfix
+pf_setup "$HM_SRC/tests/e2e/service/sandbox/postfix-filter"
 MASTER=/usr/lib/postfix/sbin/master
-hm_svc_tmpfs "$S"
-useradd -u 4262 -M -d "$S/home" -s /bin/sh hm-mail
-hm_on_exit "userdel hm-mail; rm -f /var/mail/hm-mail"
-mkdir -p "$S/home/.ssh" "$S/home/mail"
-cp "$HM_SRC/tests/e2e/service/sandbox/postfix-filter" "$S/home/filter"
-echo "\"|$S/home/filter\"" >"$S/home/.forward"
-key="-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM$RANDOM"
-echo "$key" >"$S/home/.ssh/id_ed25519"
-chmod 600 "$S/home/.ssh/id_ed25519"
-chown -R hm-mail:hm-mail "$S/home"
+key=$PF_KEY
 
 # The build's histmac (t_service_sandbox.sh says why).
 export SBX=$HISTMAC SBX_OUT=$HM_TMP/sbx POL S
@@ -50,17 +36,6 @@ svc_cleanup() {
 		for pid in $c; do hm_stop_pid "$pid"; done
 	fi
 	/etc/init.d/postfix stop >/dev/null 2>&1
-	# mail of a failed run left in the queue (every message here is to
-	# hm-mail, whose user goes) would be delivered at postfix's next start
-	svc_unqueue
-}
-svc_unqueue() {
-	local f
-	for f in $(find /var/spool/postfix/incoming /var/spool/postfix/active \
-		/var/spool/postfix/deferred /var/spool/postfix/maildrop -type f); do
-		postcat -e "$f" 2>/dev/null | grep -q '^recipient: hm-mail@' &&
-			echo "${f##*/}"
-	done | postsuper -d - >/dev/null 2>&1
 }
 hm_on_exit svc_cleanup
 
