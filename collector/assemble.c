@@ -40,14 +40,6 @@
 #define AUDIT_OPENAT2	1337
 #endif
 
-struct item {
-	int item;
-	bool has_name;
-	const char *name;	/* raw bytes in the arena */
-	size_t len;
-	struct hm_ev_path rec;
-};
-
 /* A directory's name by its inode, for names relative to a dirfd. */
 struct dir_ino {
 	uint64_t ino;
@@ -74,7 +66,7 @@ struct hm_assembler {
 	size_t *arg_end;		/* end offset of each arg in args */
 	size_t arg_cap;
 	uint32_t nargs;
-	struct item items[HM_COLLECTOR_MAX_PATHS];
+	struct hm_dec_item items[HM_COLLECTOR_MAX_PATHS];
 	uint32_t nitems;
 	uint64_t serial;		/* of the event being built */
 	bool cut_argv;
@@ -92,9 +84,8 @@ struct hm_assembler {
 					 * half decoded, but as an error */
 };
 
-struct hm_assembler *hm_assembler_new(struct hm_report *rep,
-				      const struct hm_collector_opts *o,
-				      bool resolve)
+struct hm_assembler *hm_decoder_new(struct hm_report *rep,
+				    const struct hm_collector_opts *o)
 {
 	struct hm_assembler *as = calloc(1, sizeof(*as));
 
@@ -103,6 +94,18 @@ struct hm_assembler *hm_assembler_new(struct hm_report *rep,
 	as->rep = rep;
 	as->st = &rep->st;
 	as->want_proctitle = o->proctitle;
+	return as;
+}
+
+/* A decoder with the tables finishing needs. */
+struct hm_assembler *hm_assembler_new(struct hm_report *rep,
+				      const struct hm_collector_opts *o,
+				      bool resolve)
+{
+	struct hm_assembler *as = hm_decoder_new(rep, o);
+
+	if (!as)
+		return NULL;
 	as->canon = hm_canon_new(o->resolve_root, resolve, as->st);
 	as->socks = hm_socktab_new(SOCKTAB_SIZE);
 	as->procs = hm_proctab_new();
@@ -180,9 +183,12 @@ static const char *unquote(struct hm_assembler *as, const char *v,
 			   char *buf, size_t cap, const char *rec,
 			   const char *f)
 {
-	size_t n = v ? strlen(v) : 0;
+	size_t n;
 
-	if (n < 2 || v[0] != '"' || v[n - 1] != '"' || n - 2 >= cap)
+	if (!v || v[0] != '"')	/* first: this runs on most fields */
+		return v;
+	n = strlen(v);
+	if (n < 2 || v[n - 1] != '"' || n - 2 >= cap)
 		return v;
 	memcpy(buf, v + 1, n - 2);
 	buf[n - 2] = '\0';
@@ -536,7 +542,7 @@ static void nametype(struct hm_ev_path *p, const char *v)
 			p->nametype = (uint8_t)i;
 }
 
-static void path_field(struct hm_assembler *as, struct item *it,
+static void path_field(struct hm_assembler *as, struct hm_dec_item *it,
 		       const char *n, const char *v)
 {
 	struct hm_ev_path *p = &it->rec;
@@ -658,13 +664,12 @@ enum hm_rec_use hm_record_use(int type, bool proctitle)
 }
 
 /* One record: dispatch its fields (what is read: hm_record_use()). */
-static void record(struct hm_assembler *as, struct hm_evread *x,
+static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 		   struct hm_event *ev, bool *seen_objpid)
 {
-	int type = hm_er_type(x);
-	struct item *it = NULL;
+	struct hm_dec_item *it = NULL;
 
-	if (hm_landlock_record(x, ev, as->a))
+	if (hm_landlock_record(x, type, ev, as->a))
 		return;
 	switch (type) {
 	case AUDIT_SYSCALL:
@@ -796,7 +801,7 @@ static void record(struct hm_assembler *as, struct hm_evread *x,
 
 static int cmp_item(const void *a, const void *b)
 {
-	const struct item *x = a, *y = b;
+	const struct hm_dec_item *x = a, *y = b;
 
 	return (x->item > y->item) - (x->item < y->item);
 }
@@ -837,8 +842,8 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 
 /* Is this PATH item's name relative to a directory fd (*@dfd), not to
  * CWD? */
-static bool dirfd_relative(const struct hm_event *ev, const struct item *it,
-			   int32_t *dfd_out)
+static bool dirfd_relative(const struct hm_event *ev,
+			   const struct hm_dec_item *it, int32_t *dfd_out)
 {
 	const char *n = ev->syscall_name;
 	int32_t dfd;
@@ -860,7 +865,8 @@ static bool dirfd_relative(const struct hm_event *ev, const struct item *it,
 	return dfd != AT_FDCWD;
 }
 
-static bool follows_last(const struct hm_event *ev, const struct item *it)
+static bool follows_last(const struct hm_event *ev,
+			 const struct hm_dec_item *it)
 {
 	const char *n = ev->syscall_name ? ev->syscall_name : "";
 
@@ -1029,12 +1035,12 @@ static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
  * first, then work relative to it).  NULL when not seen.
  */
 static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
-				       const struct item *it)
+				       const struct hm_dec_item *it)
 {
 	uint32_t rank = 0, k = 0;
 	const struct dir_ino *d;
 
-	for (const struct item *i = as->items; i < it; i++)
+	for (const struct hm_dec_item *i = as->items; i < it; i++)
 		if (i->rec.nametype != HM_NT_PARENT)
 			rank++;
 	for (uint32_t i = 0; i < as->nitems; i++) {
@@ -1148,7 +1154,7 @@ static void track_links(struct hm_assembler *as, const struct hm_event *ev)
 }
 
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
-		      const struct item *it, bool program,
+		      const struct hm_dec_item *it, bool program,
 		      struct hm_ev_path *out)
 {
 	struct hm_canon_req r = {
@@ -1206,13 +1212,15 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	return rc;
 }
 
-static bool same_name(const struct item *a, const struct item *b)
+static bool same_name(const struct hm_dec_item *a,
+		      const struct hm_dec_item *b)
 {
 	return a->has_name && b->has_name && a->len == b->len &&
 	       !memcmp(a->name, b->name, a->len);
 }
 
-static bool same_inode(const struct item *a, const struct item *b)
+static bool same_inode(const struct hm_dec_item *a,
+		       const struct hm_dec_item *b)
 {
 	if (a->rec.has_inode && b->rec.has_inode)
 		return a->rec.ino == b->rec.ino &&
@@ -1231,8 +1239,9 @@ static bool same_inode(const struct item *a, const struct item *b)
  *    a file system on a block device its device; any other item (the
  *    mount point again, the root of the new mount) is not the device.
  */
-static bool extra_item(const struct hm_event *ev, const struct item *first,
-		       const struct item *it)
+static bool extra_item(const struct hm_event *ev,
+		       const struct hm_dec_item *first,
+		       const struct hm_dec_item *it)
 {
 	switch (ev->kind) {
 	case HM_EV_EXEC:
@@ -1250,7 +1259,7 @@ static bool extra_item(const struct hm_event *ev, const struct item *first,
 
 static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 {
-	struct item *sel[HM_COLLECTOR_MAX_PATHS];
+	struct hm_dec_item *sel[HM_COLLECTOR_MAX_PATHS];
 	uint32_t n = 0;
 	int rc;
 
@@ -1260,13 +1269,13 @@ static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 	for (uint32_t i = 1; i < as->nitems; i++)
 		for (uint32_t k = i; k > 0 &&
 		     cmp_item(&as->items[k - 1], &as->items[k]) > 0; k--) {
-			struct item t = as->items[k];
+			struct hm_dec_item t = as->items[k];
 
 			as->items[k] = as->items[k - 1];
 			as->items[k - 1] = t;
 		}
 	for (uint32_t i = 0; i < as->nitems; i++) {
-		struct item *it = &as->items[i];
+		struct hm_dec_item *it = &as->items[i];
 
 		if (ev->kind == HM_EV_SYMLINK && !ev->link_target.s &&
 		    it->rec.nametype == HM_NT_UNKNOWN && !it->rec.has_inode) {
@@ -1459,22 +1468,17 @@ static void arguments(struct hm_assembler *as, struct hm_event *ev)
 	}
 }
 
-/* The event's stamp: auparse's, or as a worker copied it. */
+/* The event's stamp, as auparse read it. */
 static void stamp(struct hm_assembler *as, const struct hm_evread *x,
 		  struct hm_event *ev)
 {
-	const au_event_t *ts = x->au ? auparse_get_timestamp(x->au) : NULL;
+	const au_event_t *ts = x->api->get_timestamp(x->au);
 	const char *host = ts ? ts->host : NULL;
 
 	if (ts) {
 		ev->sec = ts->sec;
 		ev->msec = ts->milli;
 		ev->serial = ts->serial;
-	} else if (!x->au) {
-		ev->sec = x->e->sec;
-		ev->msec = x->e->msec;
-		ev->serial = x->e->serial;
-		host = x->e->host;
 	}
 	if (host) {
 		ev->node.s = adup(as, host, strlen(host));
@@ -1482,14 +1486,13 @@ static void stamp(struct hm_assembler *as, const struct hm_evread *x,
 	}
 }
 
-int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
-		struct hm_event *ev, struct hm_arena *a)
+int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
+		       struct hm_event *ev, struct hm_arena *a)
 {
 	bool seen_objpid = false;
 	bool only_eoe = true;
 	bool has_fan = false;
 	unsigned int nrec = 0;
-	int rc;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->fd = -1;
@@ -1522,7 +1525,7 @@ int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 			only_eoe = false;
 		if (type == AUDIT_FANOTIFY)
 			has_fan = true;
-		record(as, x, ev, &seen_objpid);
+		record(as, x, type, ev, &seen_objpid);
 	} while (hm_er_next_record(x));
 	as->st->records += nrec;
 	if (only_eoe)
@@ -1533,6 +1536,44 @@ int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 	if ((ev->present & HM_EVP_SUCCESS) && !ev->success &&
 	    ev->exit < 0 && ev->exit >= -4095)
 		ev->err = (int)-ev->exit;
+	if (has_fan && !ev->has_syscall)
+		ev->kind = HM_EV_FANOTIFY;
+	else if (as->decision && !ev->has_syscall)
+		ev->kind = HM_EV_HM_DECISION;
+	/* before the syscall's arguments, which tell no skip: the same
+	 * order of messages as when they came first */
+	return finish_argv(as, ev) < 0 ? -ENOMEM : 1;
+}
+
+const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,
+					   struct hm_decoded *d)
+{
+	d->err = as->err;
+	d->nitems = as->nitems;
+	d->has_openat2 = as->has_openat2;
+	d->openat2_flags = as->openat2_flags;
+	d->openat2_mode = as->openat2_mode;
+	return as->items;
+}
+
+int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
+		       struct hm_arena *a, const struct hm_decoded *d,
+		       const struct hm_dec_item *items)
+{
+	int rc;
+
+	if (d) {
+		as->a = a;
+		as->ev = ev;
+		as->serial = ev->serial;
+		as->err = d->err;
+		as->nitems = d->nitems;
+		if (d->nitems)
+			memcpy(as->items, items, d->nitems * sizeof(*items));
+		as->has_openat2 = d->has_openat2;
+		as->openat2_flags = d->openat2_flags;
+		as->openat2_mode = d->openat2_mode;
+	}
 	if (ev->has_syscall) {
 		const struct hm_syscall_info *si =
 			hm_syscall_lookup(ev->arch, ev->syscall);
@@ -1543,13 +1584,7 @@ int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 			socket_call(ev);
 		arguments(as, ev);
 		network(as, ev, !si->name || strcmp(si->name, "socketcall"));
-	} else if (has_fan) {
-		ev->kind = HM_EV_FANOTIFY;
-	} else if (as->decision) {
-		ev->kind = HM_EV_HM_DECISION;
 	}
-	if ((rc = finish_argv(as, ev)) < 0)
-		return rc;
 	if ((rc = finish_paths(as, ev)) < 0)
 		return rc;
 	umask_applied(as, ev);
@@ -1559,4 +1594,12 @@ int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 	if ((rc = track_fds(as, ev)) < 0)
 		return rc;
 	return as->err ? as->err : 1;
+}
+
+int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
+		struct hm_event *ev, struct hm_arena *a)
+{
+	int rc = hm_assemble_decode(as, x, ev, a);
+
+	return rc <= 0 ? rc : hm_assemble_finish(as, ev, a, NULL, NULL);
 }

@@ -39,6 +39,8 @@ struct hm_collector {
 	struct hm_assembler *as;
 	struct hm_ckpt *ckpt;		/* follow with a checkpoint, else NULL */
 	struct hm_par *par;		/* files on several threads, else NULL */
+	bool held;			/* its oldest batch holds the queue's
+					 * memory: released once drained */
 	int read_err;			/* told once the batches before it are */
 	struct hm_arena arena;
 	uint64_t quiet_gen;		/* the stream's, last looked at */
@@ -90,18 +92,10 @@ static void note_quiet(struct hm_collector *c)
 	}
 }
 
-/* One event into the queue: auparse's current one, or a worker's copy. */
-static void assemble_one(struct hm_collector *c, struct hm_evread *x)
+/* @ev into the queue, as hm_assemble() or hm_assemble_finish() left it
+ * (@rc). */
+static void queue(struct hm_collector *c, struct hm_event *ev, int rc)
 {
-	struct hm_event *ev;
-	int rc;
-
-	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
-		c->err = -ENOMEM;
-		return;
-	}
-	ev = &c->q[c->qn];
-	rc = hm_assemble(c->as, x, ev, &c->arena);
 	if (rc < 0) {
 		c->err = rc;
 		return;
@@ -116,10 +110,21 @@ static void assemble_one(struct hm_collector *c, struct hm_evread *x)
 	c->qn++;
 }
 
+/* auparse's current event into the queue (one thread). */
+static void assemble_one(struct hm_collector *c, struct hm_evread *x)
+{
+	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
+		c->err = -ENOMEM;
+		return;
+	}
+	queue(c, &c->q[c->qn], hm_assemble(c->as, x, &c->q[c->qn],
+					   &c->arena));
+}
+
 static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 {
 	struct hm_collector *c = user;
-	struct hm_evread x = { .au = au };
+	struct hm_evread x = { .au = au, .api = &hm_aup_linked };
 
 	if (type == AUPARSE_CB_EVENT_READY && !c->err)
 		assemble_one(c, &x);
@@ -132,7 +137,7 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
  */
 static int start_threads(struct hm_collector *c)
 {
-	c->par = hm_par_new(c->o.threads, &c->rep.file);
+	c->par = hm_par_new(c->o.threads, &c->rep.file, &c->o);
 	if (!c->par)
 		return -ENOMEM;
 	hm_stream_set_sink(c->stream, hm_par_sink, c->par);
@@ -359,28 +364,66 @@ static int read_more(struct hm_collector *c)
 	return rc < 0 ? rc : 1;
 }
 
+/* Several threads: tell @b's messages from *@msg up to @end. */
+static void tell_msgs(struct hm_collector *c, const struct hm_dec_batch *b,
+		      size_t end, size_t *msg)
+{
+	for (; *msg < end; (*msg)++) {
+		const struct hm_diag_msg *m = &b->msgs->msgs[*msg];
+
+		if (c->rep.diag)
+			hm_diag_add(c->rep.diag, m->level, m->file, m->line,
+				    "%s", m->text);
+	}
+}
+
 /*
- * Several threads: assemble the oldest batch, in order, as one thread
- * would have assembled the events of one feed, with the file and the
- * diagnostics of when it was cut.
+ * Several threads: one event a worker decoded, finished into the queue
+ * after what decoding it told (@b's messages up to its own).
+ */
+static void finish_one(struct hm_collector *c, const struct hm_dec_batch *b,
+		       const struct hm_decoded *d, size_t *msg)
+{
+	struct hm_event *ev;
+
+	tell_msgs(c, b, d->msgs, msg);
+	if (HM_ARRAY_GROW(&c->q, &c->qcap, c->qn + 1)) {
+		c->err = -ENOMEM;
+		return;
+	}
+	ev = &c->q[c->qn];
+	*ev = d->ev;
+	queue(c, ev, hm_assemble_finish(c->as, ev, &c->arena, d,
+					b->items + d->item));
+}
+
+/*
+ * Several threads: finish the oldest batch's events, in order, as one
+ * thread would have assembled the events of one feed, with the file and
+ * the diagnostics of when it was cut.  The events keep pointing into the
+ * batch: it is released when the queue has been drained.
  */
 static int take_batch(struct hm_collector *c)
 {
 	struct hm_diag *stage = c->rep.diag;
 	const char *file = c->rep.file;
-	const struct hm_flat *f;
-	int rc = hm_par_next(c->par, &f, &c->rep.file, c->o.diag);
+	struct hm_dec_batch b;
+	size_t msg = 0;
+	int rc = hm_par_next(c->par, &b, &c->rep.file, c->o.diag);
 
+	c->held = true;
 	c->rep.diag = c->o.diag;
-	for (size_t i = 0; rc == 0 && i < f->nev && !c->err; i++) {
-		struct hm_evread x = { .f = f, .e = &f->ev[i],
-				       .r = f->ev[i].rec };
-
-		assemble_one(c, &x);
+	if (rc == 0) {
+		c->rep.st.records += b.records;
+		for (size_t i = 0; i < HM_SKIP_MAX; i++)
+			c->rep.st.skipped[i] += b.skipped[i];
 	}
+	for (size_t i = 0; rc == 0 && i < b.nev && !c->err; i++)
+		finish_one(c, &b, &b.ev[i], &msg);
+	if (rc == 0)	/* what the batch's last events told, without one */
+		tell_msgs(c, &b, b.msgs->n_msgs, &msg);
 	c->rep.diag = stage;
 	c->rep.file = file;
-	hm_par_release(c->par);
 	return rc < 0 ? rc : 1;
 }
 
@@ -447,6 +490,10 @@ int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 			hm_ckpt_drained(c->ckpt);
 		c->qhead = c->qn = 0;
 		hm_arena_reset(&c->arena);
+		if (c->held) {
+			hm_par_release(c->par);
+			c->held = false;
+		}
 		if (c->done && !c->par)
 			return end(c);
 		if (c->o.stop && *c->o.stop && live) {

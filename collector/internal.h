@@ -313,34 +313,33 @@ bool hm_ckpt_due(const struct hm_ckpt *k, uint64_t now_ms,
 #define HM_AUDIT_LANDLOCK_ACCESS	1423
 #define HM_AUDIT_LANDLOCK_DOMAIN	1424
 
-/* ---- parallel.c: events parsed on worker threads, read in log order */
+/* ---- parallel.c: events parsed and decoded on worker threads, finished
+ * in log order */
 
-/* One event as auparse handed it out, copied: what assemble.c reads. */
-struct hm_flat_field {
-	const char *name;		/* NULL where auparse gave none */
-	const char *value;
+/*
+ * The libauparse calls the collector makes, from one copy of the library:
+ * the one the program is linked with (hm_aup_linked), or a worker's
+ * private one (parallel.c).
+ */
+struct hm_aup {
+	void *dl;			/* NULL: the program's own copy */
+	__typeof__(auparse_init) *init;
+	__typeof__(auparse_destroy) *destroy;
+	__typeof__(auparse_add_callback) *add_callback;
+	__typeof__(auparse_feed) *feed;
+	__typeof__(auparse_get_timestamp) *get_timestamp;
+	__typeof__(auparse_get_num_records) *get_num_records;
+	__typeof__(auparse_next_record) *next_record;
+	__typeof__(auparse_get_type) *get_type;
+	__typeof__(auparse_get_record_text) *get_record_text;
+	__typeof__(auparse_first_field) *first_field;
+	__typeof__(auparse_next_field) *next_field;
+	__typeof__(auparse_get_field_name) *get_field_name;
+	__typeof__(auparse_get_field_str) *get_field_str;
+	void (*ctype_init)(void);	/* its libc's __ctype_init() */
 };
 
-struct hm_flat_rec {
-	int type;
-	const char *text;		/* only where hm_record_text_read() */
-	uint32_t field, nfield;		/* fields [field, field + nfield) */
-};
-
-struct hm_flat_ev {
-	int64_t sec;
-	uint32_t msec;
-	uint64_t serial;
-	const char *host;		/* node=, may be NULL */
-	uint32_t rec, nrec;		/* records [rec, rec + nrec) */
-};
-
-struct hm_flat {
-	struct hm_flat_ev *ev;
-	struct hm_flat_rec *rec;
-	struct hm_flat_field *fld;
-	size_t nev, nrec, nfld;
-};
+extern const struct hm_aup hm_aup_linked;
 
 /* Does assemble.c read this record's text (histmac's decisions, Landlock)?
  * (assemble.c) */
@@ -365,83 +364,103 @@ enum hm_rec_use {
 enum hm_rec_use hm_record_use(int type, bool proctitle);
 
 /*
- * The event assemble.c reads: auparse's current one (one thread), or one
- * parsed by a worker.  The same calls either way, so one assembler serves
- * both and its output cannot differ between them.
+ * The event assemble.c reads: auparse's current one, through the copy of
+ * the library that parsed it (the program's own on one thread, a
+ * worker's private one on several).
  */
 struct hm_evread {
-	auparse_state_t *au;		/* one thread, else NULL */
-	const struct hm_flat *f;
-	const struct hm_flat_ev *e;
-	uint32_t r, k;			/* cursor: record, field */
+	auparse_state_t *au;
+	const struct hm_aup *api;
 };
 
 static inline int hm_er_type(const struct hm_evread *x)
 {
-	return x->au ? auparse_get_type(x->au) : x->f->rec[x->r].type;
+	return x->api->get_type(x->au);
 }
 
 static inline const char *hm_er_text(const struct hm_evread *x)
 {
-	return x->au ? auparse_get_record_text(x->au) : x->f->rec[x->r].text;
+	return x->api->get_record_text(x->au);
 }
 
 static inline bool hm_er_first_field(struct hm_evread *x)
 {
-	if (x->au)
-		return auparse_first_field(x->au) != 0;
-	x->k = x->f->rec[x->r].field;
-	return x->f->rec[x->r].nfield != 0;
+	return x->api->first_field(x->au) != 0;
 }
 
 static inline bool hm_er_next_field(struct hm_evread *x)
 {
-	const struct hm_flat_rec *r;
-
-	if (x->au)
-		return auparse_next_field(x->au) > 0;
-	r = &x->f->rec[x->r];
-	if (x->k + 1 >= r->field + r->nfield)
-		return false;
-	x->k++;
-	return true;
+	return x->api->next_field(x->au) > 0;
 }
 
 static inline const char *hm_er_name(const struct hm_evread *x)
 {
-	return x->au ? auparse_get_field_name(x->au) : x->f->fld[x->k].name;
+	return x->api->get_field_name(x->au);
 }
 
 static inline const char *hm_er_value(const struct hm_evread *x)
 {
-	return x->au ? auparse_get_field_str(x->au) : x->f->fld[x->k].value;
+	return x->api->get_field_str(x->au);
 }
 
 static inline bool hm_er_next_record(struct hm_evread *x)
 {
-	if (x->au)
-		return auparse_next_record(x->au) > 0;
-	if (x->r + 1 >= x->e->rec + x->e->nrec)
-		return false;
-	x->r++;
-	return true;
+	return x->api->next_record(x->au) > 0;
 }
 
 static inline unsigned int hm_er_num_records(const struct hm_evread *x)
 {
-	return x->au ? auparse_get_num_records(x->au) : x->e->nrec;
+	return x->api->get_num_records(x->au);
 }
+
+/* A PATH record as decoded, before its name is canonicalised. */
+struct hm_dec_item {
+	int item;
+	bool has_name;
+	const char *name;	/* raw bytes in the event's arena */
+	size_t len;
+	struct hm_ev_path rec;
+};
+
+/*
+ * One event decoded on a worker (hm_assemble_decode()), to be finished in the
+ * log's order (hm_assemble_finish()): its fields, its PATH items
+ * [item, item + nitems) of the batch's, and the end of its messages in
+ * the batch's diagnostics.
+ */
+struct hm_decoded {
+	struct hm_event ev;
+	int rc;				/* hm_assemble_decode()'s */
+	int err;			/* -ENOMEM while decoding */
+	uint32_t item, nitems;
+	size_t msgs;
+	bool has_openat2;		/* OPENAT2's, for the arguments */
+	uint32_t openat2_flags;
+	uint32_t openat2_mode;
+};
+
+/* A batch's events, decoded (hm_par_next()). */
+struct hm_dec_batch {
+	const struct hm_decoded *ev;
+	size_t nev;
+	const struct hm_dec_item *items;
+	struct hm_diag *msgs;		/* what decoding told, in order */
+	uint64_t records;		/* counted while decoding */
+	uint64_t skipped[HM_SKIP_MAX];
+};
 
 struct hm_par;
 
 /*
- * hm_par_new() - @n parsers, each with its own auparse, parsing the
- * batches of whole events the stream hands hm_par_sink(): @n - 1 worker
- * threads, and the caller's thread while it waits in hm_par_next().
- * @file: the name of the file read, looked at when a batch is cut.
- * Returns NULL on failure (no thread left running).
+ * hm_par_new() - @n parsers, each with its own auparse, parsing and
+ * decoding (hm_assemble_decode()) the batches of whole events the stream hands
+ * hm_par_sink(): @n - 1 worker threads, and the caller's thread while it
+ * waits in hm_par_next().  @file: the name of the file read, looked at
+ * when a batch is cut.  @o: the collector's options (proctitle,
+ * verbose).  Returns NULL on failure (no thread left running).
  */
-struct hm_par *hm_par_new(unsigned int n, const char *const *file);
+struct hm_par *hm_par_new(unsigned int n, const char *const *file,
+			  const struct hm_collector_opts *o);
 void hm_par_free(struct hm_par *p);
 /* The stream's sink (@user: the hm_par).  Never blocks; call only when
  * hm_par_room(). */
@@ -451,14 +470,14 @@ bool hm_par_room(const struct hm_par *p);
 /* Batches cut and not yet released. */
 bool hm_par_pending(const struct hm_par *p);
 /*
- * hm_par_next() - the oldest batch, parsed (meanwhile the caller parses
+ * hm_par_next() - the oldest batch, decoded (meanwhile the caller parses
  * batches no worker has taken, the oldest among them); its events in
- * @f, @file the file it came from.  The diagnostics the stream made
+ * @out, @file the file it came from.  The diagnostics the stream made
  * before cutting it are told to @diag (may be NULL) now, first, as one
- * thread would have.  Returns 0 or the batch's -errno.  The batch stays
- * until hm_par_release().
+ * thread would have.  Returns 0 or the batch's -errno.  The batch, and
+ * the memory of its events, stay until hm_par_release().
  */
-int hm_par_next(struct hm_par *p, const struct hm_flat **f,
+int hm_par_next(struct hm_par *p, struct hm_dec_batch *out,
 		const char **file, struct hm_diag *diag);
 void hm_par_release(struct hm_par *p);
 /* Where the stream's diagnostics go until the next batch is cut. */
@@ -476,22 +495,44 @@ void hm_assembler_free(struct hm_assembler *as);
 /* The log is followed as it is written (canon.c's caches recheck). */
 void hm_assembler_set_live(struct hm_assembler *as, bool live);
 /* Build one event from @x (its cursor on the first record) into @ev
- * (memory in @a). */
+ * (memory in @a): hm_assemble_decode() then hm_assemble_finish(). */
 int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
 		struct hm_event *ev, struct hm_arena *a);
+/*
+ * hm_decoder_new() - an assembler that only decodes (a worker's): no
+ * tables; it counts and tells into @rep.
+ * hm_assemble_decode() - the part of assembling that depends on the event
+ * alone: its records' fields, argv.  Returns 1 (finish it), 0 (no event:
+ * no records, or only an EOE) or -ENOMEM.
+ * hm_assemble_save() - what hm_assemble_finish() needs besides the event,
+ * into @d; returns its PATH items (@d->nitems), valid until the next
+ * hm_assemble_decode().
+ * hm_assemble_finish() - the rest, in the log's order (sockets, paths,
+ * roots, descriptors): @d decoded by another assembler (NULL: by @as just
+ * now).  Returns 1 or -ENOMEM.
+ */
+struct hm_assembler *hm_decoder_new(struct hm_report *rep,
+				    const struct hm_collector_opts *o);
+int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
+		       struct hm_event *ev, struct hm_arena *a);
+const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,
+					   struct hm_decoded *d);
+int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
+		       struct hm_arena *a, const struct hm_decoded *d,
+		       const struct hm_dec_item *items);
 
 /* ---- landlock.c: Landlock's audit records (not named by libaudit;
  * their numbers are above, with the parallel part) */
 
 /**
- * hm_landlock_record() - if auparse's current record is a Landlock one,
- * add what it says to @ev: the blockers of an ACCESS record (joined with
- * ',' when the event has several) and the Landlock domain id.
+ * hm_landlock_record() - if auparse's current record (of @type) is a
+ * Landlock one, add what it says to @ev: the blockers of an ACCESS record
+ * (joined with ',' when the event has several) and the Landlock domain id.
  * @a: where the strings go (the event's arena).
  * Returns: true when the record was Landlock's (the caller skips it).
  */
-bool hm_landlock_record(const struct hm_evread *x, struct hm_event *ev,
-			struct hm_arena *a);
+bool hm_landlock_record(const struct hm_evread *x, int type,
+			struct hm_event *ev, struct hm_arena *a);
 
 /* ---- event.c: syscall tables */
 struct hm_syscall_info {

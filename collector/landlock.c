@@ -51,10 +51,9 @@ static void append(struct hm_arena *a, struct hm_bytes *b, const char *s,
 	b->len = old + len;
 }
 
-bool hm_landlock_record(const struct hm_evread *x, struct hm_event *ev,
-			struct hm_arena *a)
+bool hm_landlock_record(const struct hm_evread *x, int type,
+			struct hm_event *ev, struct hm_arena *a)
 {
-	int type = hm_er_type(x);
 	const char *text;
 	const char *v;
 	size_t len;

@@ -6,12 +6,16 @@
  * order of their first record, interleaved or not.  Each time it would
  * feed auparse, its bytes become one batch here instead; N-1 worker
  * threads take batches in order, each parses its batch with its own
- * auparse instance and copies every event out of it (struct hm_flat:
- * records, their types, fields and the few texts assemble.c reads).  The
+ * auparse instance and decodes every event straight from auparse's
+ * cursor (hm_assemble_decode(): the fields, numbers, strings and argv,
+ * what depends on the event alone) into the batch's memory.  The
  * collector takes the batches back in the order they were cut and
- * assembles their events on its own thread, so everything that depends
- * on the order of events (process table, roots, sockets, the trail's
- * symlinks, the learner) runs as with one thread, and so does the output.
+ * finishes their events on its own thread (hm_assemble_finish()), so
+ * everything that depends on the order of events (process table, roots,
+ * sockets, the trail's symlinks, the learner) runs as with one thread,
+ * and so does the output.  What decoding counts and tells (skips) goes
+ * into the batch and is added, message by message, before the event it
+ * came with is finished, where one thread would have told it.
  *
  * The collector's thread is the Nth parser: while the oldest batch is
  * still being parsed, it parses the next batch no worker has taken
@@ -23,8 +27,10 @@
  * Memory: batches are cut only while fewer than HM_PAR_WINDOW bytes of
  * input are in flight and a slot is free (hm_par_room()), so at most
  * HM_PAR_WINDOW plus one read's worth (the stream's own bound, 64 MiB,
- * for one huge release of interleaved events) of input, and its parsed
- * copy, are held at once, whatever the number of threads.
+ * for one huge release of interleaved events) of input, and its decoded
+ * events, are held at once, whatever the number of threads.  A batch's
+ * events are handed out pointing into its memory, so it is released
+ * when the collector's queue has been drained (hm_par_release()).
  *
  * Thread safety: libauparse 3.0.9 is not safe on several threads even
  * with one instance each.  Its statics are shared by every instance: the
@@ -35,12 +41,15 @@
  * library of its own, loaded with dlmopen(LM_ID_NEWLM) (its statics, its
  * libaudit); the collector's thread uses the one the program is linked
  * with, which nothing else calls meanwhile.  When a copy cannot be loaded
- * (glibc allows few namespaces) fewer workers run.  The stream's type
- * cache and everything else the collector owns are touched by its own
- * thread only.
+ * (glibc allows few namespaces) fewer workers run.  Each worker decodes
+ * with an assembler of its own (hm_decoder_new(): scratch buffers and a
+ * report, no tables); what decoding calls besides is read-only (libaudit's
+ * type names), and the syscall table, which fills a cache as it is read,
+ * is left to the finish.  The stream's type cache and everything else
+ * the collector owns are touched by its own thread only.
  *
- * Owns: the workers, their auparse instances, the batches.  Next: the
- * collector's queue (collector.c).
+ * Owns: the workers, their auparse instances and decoders, the batches.
+ * Next: the collector's queue (collector.c).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -54,46 +63,32 @@
 #define HM_PAR_WINDOW	(1u << 20)	/* bytes of input in flight */
 #define SLOTS		16		/* batches in flight; a power of 2 */
 #define KEEP_MAX	(1u << 20)	/* a batch's buffers kept over reuse */
-#define NO_STR		UINTPTR_MAX	/* a NULL string, as an offset */
 
 struct batch {
 	struct hm_sbuf in;		/* whole events, as auparse is fed */
 	const char *file;		/* the file they came from */
 	struct hm_diag staged;		/* the stream's, before they were cut */
-	struct hm_flat f;		/* filled by a worker */
-	size_t evcap, reccap, fldcap;
-	struct hm_sbuf strs;		/* the parsed copy's strings, packed;
-					 * offsets until the batch is done */
+	/* filled by a worker: */
+	struct hm_decoded *ev;		/* the events, decoded */
+	size_t nev, evcap;
+	struct hm_dec_item *items;	/* their PATH items */
+	size_t nitems, itemcap;
+	struct hm_arena arena;		/* their strings */
+	struct hm_diag msgs;		/* what decoding them told */
+	uint64_t records;
+	uint64_t skipped[HM_SKIP_MAX];
 	int err;
 	bool done;
-};
-
-/* The libauparse calls a worker makes, from its own copy of the library. */
-struct aup {
-	void *dl;			/* NULL: the program's own copy */
-	__typeof__(auparse_init) *init;
-	__typeof__(auparse_destroy) *destroy;
-	__typeof__(auparse_add_callback) *add_callback;
-	__typeof__(auparse_feed) *feed;
-	__typeof__(auparse_get_timestamp) *get_timestamp;
-	__typeof__(auparse_get_num_records) *get_num_records;
-	__typeof__(auparse_next_record) *next_record;
-	__typeof__(auparse_get_type) *get_type;
-	__typeof__(auparse_get_record_text) *get_record_text;
-	__typeof__(auparse_first_field) *first_field;
-	__typeof__(auparse_next_field) *next_field;
-	__typeof__(auparse_get_num_fields) *get_num_fields;
-	__typeof__(auparse_get_field_name) *get_field_name;
-	__typeof__(auparse_get_field_str) *get_field_str;
-	void (*ctype_init)(void);	/* its libc's __ctype_init() */
 };
 
 /* One parser: a worker thread, or (w[0]) the collector's own thread. */
 struct worker {
 	struct hm_par *p;
 	pthread_t tid;
-	struct aup api;
+	struct hm_aup api;
 	auparse_state_t *au;
+	struct hm_assembler *dec;	/* hm_assemble_decode() only */
+	struct hm_report rep;		/* the decoder's: into the batch */
 	struct batch *cur;
 	bool started;
 };
@@ -119,142 +114,34 @@ static struct batch *slot(struct hm_par *p, uint64_t seq)
 	return &p->b[seq & (SLOTS - 1)];
 }
 
-/*
- * A copy of @s in the batch's strings, its offset in *@out for now (the
- * buffer may move while the batch is parsed): see resolve().
- */
-static int keep(struct batch *b, const char *s, const char **out)
+/* auparse's current event, decoded into the batch. */
+static int decode_event(struct worker *w, struct batch *b,
+			auparse_state_t *au)
 {
-	size_t off = b->strs.len;
+	struct hm_evread x = { .au = au, .api = &w->api };
+	const struct hm_dec_item *items;
+	struct hm_decoded *d;
+	int rc;
 
-	*out = (const char *)NO_STR;
-	if (!s)
-		return 0;
-	if (hm_sbuf_add(&b->strs, s, strlen(s) + 1) < 0)
+	if (HM_ARRAY_GROW(&b->ev, &b->evcap, b->nev + 1))
 		return -ENOMEM;
-	*out = (const char *)off;
-	return 0;
-}
-
-static void resolve_one(const struct batch *b, const char **p)
-{
-	uintptr_t off = (uintptr_t)*p;
-
-	*p = off == NO_STR ? NULL : b->strs.s + off;
-}
-
-/* The batch is parsed: its strings stay where they are, offsets become
- * pointers. */
-static void resolve(struct batch *b)
-{
-	for (size_t i = 0; i < b->f.nev; i++)
-		resolve_one(b, &b->f.ev[i].host);
-	for (size_t i = 0; i < b->f.nrec; i++)
-		resolve_one(b, &b->f.rec[i].text);
-	for (size_t i = 0; i < b->f.nfld; i++) {
-		resolve_one(b, &b->f.fld[i].name);
-		resolve_one(b, &b->f.fld[i].value);
+	d = &b->ev[b->nev];
+	rc = hm_assemble_decode(w->dec, &x, &d->ev, &b->arena);
+	if (rc <= 0)
+		return rc;	/* no event: what it told goes with the next */
+	d->rc = rc;
+	items = hm_assemble_save(w->dec, d);
+	d->item = (uint32_t)b->nitems;
+	if (d->nitems) {
+		if (HM_ARRAY_GROW(&b->items, &b->itemcap,
+				  b->nitems + d->nitems))
+			return -ENOMEM;
+		memcpy(b->items + b->nitems, items,
+		       d->nitems * sizeof(*items));
+		b->nitems += d->nitems;
 	}
-}
-
-/* keep() of @x and @y (either may be NULL), side by side. */
-static int keep2(struct batch *b, const char *x, const char *y,
-		 const char **ox, const char **oy)
-{
-	size_t nx = x ? strlen(x) + 1 : 0, ny = y ? strlen(y) + 1 : 0;
-	size_t off = b->strs.len;
-	char *d;
-
-	if (hm_sbuf_reserve(&b->strs, nx + ny) < 0)
-		return -ENOMEM;
-	d = b->strs.s + off;
-	if (nx)
-		memcpy(d, x, nx);
-	if (ny)
-		memcpy(d + nx, y, ny);
-	b->strs.len += nx + ny;
-	*ox = x ? (const char *)off : (const char *)NO_STR;
-	*oy = y ? (const char *)(off + nx) : (const char *)NO_STR;
-	return 0;
-}
-
-/*
- * The record's fields, name and value each: the hottest loop of a
- * worker, so the arrays grow once per record and each field is one
- * reservation.
- */
-static int copy_fields(struct batch *b, const struct aup *A,
-		       auparse_state_t *au, struct hm_flat_rec *r)
-{
-	unsigned int n = A->get_num_fields(au);
-
-	if (!A->first_field(au))
-		return 0;
-	if (HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + n + 1))
-		return -ENOMEM;
-	do {
-		struct hm_flat_field *fl;
-
-		/* never more than auparse counted; checked all the same */
-		if (b->f.nfld == b->fldcap &&
-		    HM_ARRAY_GROW(&b->f.fld, &b->fldcap, b->f.nfld + 1))
-			return -ENOMEM;
-		fl = &b->f.fld[b->f.nfld++];
-		r->nfield++;
-		if (keep2(b, A->get_field_name(au), A->get_field_str(au),
-			  &fl->name, &fl->value) < 0)
-			return -ENOMEM;
-	} while (A->next_field(au) > 0);
-	return 0;
-}
-
-static int copy_record(struct batch *b, const struct aup *A,
-		       auparse_state_t *au)
-{
-	struct hm_flat_rec *r;
-
-	if (HM_ARRAY_GROW(&b->f.rec, &b->reccap, b->f.nrec + 1))
-		return -ENOMEM;
-	r = &b->f.rec[b->f.nrec++];
-	memset(r, 0, sizeof(*r));
-	r->type = A->get_type(au);
-	r->field = (uint32_t)b->f.nfld;
-	r->text = (const char *)NO_STR;
-	if (hm_record_text_read(r->type) &&
-	    keep(b, A->get_record_text(au), &r->text) < 0)
-		return -ENOMEM;
-	return copy_fields(b, A, au, r);
-}
-
-/* auparse's current event, copied as assemble.c will read it. */
-static int copy_event(struct batch *b, const struct aup *A,
-		      auparse_state_t *au)
-{
-	const au_event_t *ts = A->get_timestamp(au);
-	struct hm_flat_ev *e;
-	size_t i;
-
-	if (HM_ARRAY_GROW(&b->f.ev, &b->evcap, b->f.nev + 1))
-		return -ENOMEM;
-	i = b->f.nev++;
-	e = &b->f.ev[i];
-	memset(e, 0, sizeof(*e));
-	e->host = (const char *)NO_STR;
-	if (ts) {
-		e->sec = ts->sec;
-		e->msec = ts->milli;
-		e->serial = ts->serial;
-		if (keep(b, ts->host, &e->host) < 0)
-			return -ENOMEM;
-	}
-	e->rec = (uint32_t)b->f.nrec;
-	if (!A->get_num_records(au))
-		return 0;
-	do {
-		if (copy_record(b, A, au) < 0)
-			return -ENOMEM;
-		b->f.ev[i].nrec++;	/* the array may have moved */
-	} while (A->next_record(au) > 0);
+	d->msgs = b->msgs.n_msgs;
+	b->nev++;
 	return 0;
 }
 
@@ -264,19 +151,29 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 	struct batch *b = w->cur;
 
 	if (type == AUPARSE_CB_EVENT_READY && !b->err &&
-	    copy_event(b, &w->api, au) < 0)
+	    decode_event(w, b, au) < 0)
 		b->err = -ENOMEM;
 }
 
-/* One batch: whole events in, so nothing stays open in auparse after. */
+/*
+ * One batch: whole events in, so nothing stays open in auparse after.
+ * The decoder tells into the batch, counts and messages, for the
+ * collector's thread to add where one thread would have told them.
+ */
 static void parse(struct worker *w, struct batch *b)
 {
 	w->cur = b;
+	w->rep.st.records = 0;
+	memset(w->rep.st.skipped, 0, sizeof(w->rep.st.skipped));
+	w->rep.file = b->file;
+	w->rep.diag = &b->msgs;
 	if (w->api.feed(w->au, b->in.s, b->in.len) < 0 ||
 	    w->api.feed(w->au, "", 0) < 0)
 		b->err = -ENOMEM;
+	b->records = w->rep.st.records;
+	memcpy(b->skipped, w->rep.st.skipped, sizeof(b->skipped));
+	w->rep.diag = NULL;
 	w->cur = NULL;
-	resolve(b);
 }
 
 static void *work(void *arg)
@@ -311,29 +208,25 @@ static void *work(void *arg)
 }
 
 /* The program's own libauparse. */
-static void aup_linked(struct aup *A)
-{
-	*A = (struct aup){
-		.init = auparse_init, .destroy = auparse_destroy,
-		.add_callback = auparse_add_callback, .feed = auparse_feed,
-		.get_timestamp = auparse_get_timestamp,
-		.get_num_records = auparse_get_num_records,
-		.next_record = auparse_next_record,
-		.get_type = auparse_get_type,
-		.get_record_text = auparse_get_record_text,
-		.first_field = auparse_first_field,
-		.next_field = auparse_next_field,
-		.get_num_fields = auparse_get_num_fields,
-		.get_field_name = auparse_get_field_name,
-		.get_field_str = auparse_get_field_str,
-	};
-}
+const struct hm_aup hm_aup_linked = {
+	.init = auparse_init, .destroy = auparse_destroy,
+	.add_callback = auparse_add_callback, .feed = auparse_feed,
+	.get_timestamp = auparse_get_timestamp,
+	.get_num_records = auparse_get_num_records,
+	.next_record = auparse_next_record,
+	.get_type = auparse_get_type,
+	.get_record_text = auparse_get_record_text,
+	.first_field = auparse_first_field,
+	.next_field = auparse_next_field,
+	.get_field_name = auparse_get_field_name,
+	.get_field_str = auparse_get_field_str,
+};
 
 #define AUP_SYM(A, name) \
 	(*(void **)&(A)->name = dlsym((A)->dl, "auparse_" #name))
 
 /* A private copy of the library the program is linked with: 0 or -1. */
-static int aup_private(struct aup *A)
+static int aup_private(struct hm_aup *A)
 {
 	Dl_info info;
 
@@ -347,7 +240,7 @@ static int aup_private(struct aup *A)
 	    !AUP_SYM(A, get_timestamp) || !AUP_SYM(A, get_num_records) ||
 	    !AUP_SYM(A, next_record) || !AUP_SYM(A, get_type) ||
 	    !AUP_SYM(A, get_record_text) || !AUP_SYM(A, first_field) ||
-	    !AUP_SYM(A, next_field) || !AUP_SYM(A, get_num_fields) ||
+	    !AUP_SYM(A, next_field) ||
 	    !AUP_SYM(A, get_field_name) ||
 	    !AUP_SYM(A, get_field_str) ||
 	    !(*(void **)&A->ctype_init = dlsym(A->dl, "__ctype_init"))) {
@@ -375,28 +268,38 @@ static bool linked_first(void)
 }
 #endif
 
-/* Parser @i's library and instance (0: the caller's): 0, or -1 (no more
- * parsers). */
-static int worker_init(struct hm_par *p, unsigned int i)
+/* Parser @i's library, instance and decoder (0: the caller's): 0, or -1
+ * (no more parsers: the library could not be loaded again). */
+static int worker_init(struct hm_par *p, unsigned int i,
+		       const struct hm_collector_opts *o)
 {
 	struct worker *w = &p->w[i];
 
 	w->p = p;
-	if (i == 0 && linked_first())
-		aup_linked(&w->api);
-	else if (aup_private(&w->api) < 0)
+	w->rep.verbose = o->verbose;
+	w->dec = hm_decoder_new(&w->rep, o);
+	if (!w->dec)
 		return -1;
+	if (i == 0 && linked_first())
+		w->api = hm_aup_linked;
+	else if (aup_private(&w->api) < 0)
+		goto fail;
 	w->au = w->api.init(AUSOURCE_FEED, NULL);
 	if (!w->au) {
 		if (w->api.dl)
 			dlclose(w->api.dl);
-		return -1;
+		goto fail;
 	}
 	w->api.add_callback(w->au, on_event, w, NULL);
 	return 0;
+fail:
+	hm_assembler_free(w->dec);
+	w->dec = NULL;
+	return -1;
 }
 
-struct hm_par *hm_par_new(unsigned int n, const char *const *file)
+struct hm_par *hm_par_new(unsigned int n, const char *const *file,
+			  const struct hm_collector_opts *o)
 {
 	struct hm_par *p = calloc(1, sizeof(*p));
 
@@ -412,11 +315,13 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file)
 	}
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	for (size_t i = 0; i < SLOTS; i++)
+	for (size_t i = 0; i < SLOTS; i++) {
 		p->b[i].staged.max_kept = SIZE_MAX;
+		p->b[i].msgs.max_kept = SIZE_MAX;
+	}
 	/* every copy loaded here, before any worker runs */
 	for (p->n = 0; p->n < n; p->n++)
-		if (worker_init(p, p->n) < 0)
+		if (worker_init(p, p->n, o) < 0)
 			break;
 	if (!p->n) {
 		hm_par_free(p);
@@ -438,10 +343,10 @@ static void batch_free(struct batch *b)
 {
 	hm_sbuf_free(&b->in);
 	hm_diag_free(&b->staged);
-	free(b->f.ev);
-	free(b->f.rec);
-	free(b->f.fld);
-	hm_sbuf_free(&b->strs);
+	hm_diag_free(&b->msgs);
+	free(b->ev);
+	free(b->items);
+	hm_arena_free(&b->arena);
 }
 
 void hm_par_free(struct hm_par *p)
@@ -460,6 +365,7 @@ void hm_par_free(struct hm_par *p)
 		p->w[i].api.destroy(p->w[i].au);
 		if (p->w[i].api.dl)
 			dlclose(p->w[i].api.dl);
+		hm_assembler_free(p->w[i].dec);
 	}
 	for (size_t i = 0; i < SLOTS; i++)
 		batch_free(&p->b[i]);
@@ -513,10 +419,10 @@ int hm_par_sink(void *user, struct hm_sbuf *out)
 	*out = t;
 	hm_sbuf_reset(out);
 	b->file = p->file ? *p->file : NULL;
-	b->f.nev = b->f.nrec = b->f.nfld = 0;
+	b->nev = b->nitems = 0;
+	hm_arena_reset(&b->arena);
 	b->err = 0;
 	b->done = false;
-	hm_sbuf_reset(&b->strs);
 	diag_move(&b->staged, &p->stage);
 	pthread_mutex_lock(&p->lock);
 	p->bytes += b->in.len;
@@ -526,7 +432,7 @@ int hm_par_sink(void *user, struct hm_sbuf *out)
 	return 0;
 }
 
-int hm_par_next(struct hm_par *p, const struct hm_flat **f,
+int hm_par_next(struct hm_par *p, struct hm_dec_batch *out,
 		const char **file, struct hm_diag *diag)
 {
 	struct batch *b = slot(p, p->next);
@@ -549,7 +455,12 @@ int hm_par_next(struct hm_par *p, const struct hm_flat **f,
 	}
 	pthread_mutex_unlock(&p->lock);
 	diag_move(diag, &b->staged);
-	*f = &b->f;
+	out->ev = b->ev;
+	out->nev = b->nev;
+	out->items = b->items;
+	out->msgs = &b->msgs;
+	out->records = b->records;
+	memcpy(out->skipped, b->skipped, sizeof(out->skipped));
 	*file = b->file;
 	return b->err;
 }
@@ -562,11 +473,17 @@ void hm_par_release(struct hm_par *p)
 	p->bytes -= b->in.len;
 	p->next++;
 	pthread_mutex_unlock(&p->lock);
+	hm_diag_free(&b->msgs);
+	b->msgs = (struct hm_diag){ .max_kept = SIZE_MAX };
 	/* one huge release of interleaved events is not kept for ever */
-	if (b->in.len > KEEP_MAX || b->strs.len > KEEP_MAX) {
+	if (b->in.len > KEEP_MAX || b->nitems * sizeof(*b->items) > KEEP_MAX ||
+	    b->nev * sizeof(*b->ev) > KEEP_MAX) {
 		batch_free(b);
-		memset(&b->f, 0, sizeof(b->f));
-		b->evcap = b->reccap = b->fldcap = 0;
+		b->ev = NULL;
+		b->items = NULL;
+		b->nev = b->evcap = b->nitems = b->itemcap = 0;
+		b->in = (struct hm_sbuf){ 0 };
+		b->arena = (struct hm_arena){ 0 };
 		b->staged = (struct hm_diag){ .max_kept = SIZE_MAX };
 	}
 }

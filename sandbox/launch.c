@@ -270,6 +270,28 @@ static void remove_dirs(char *dir)
 	}
 }
 
+/* May everyone search @path and each directory above it?  A user a
+ * program below becomes must reach DIR through it. */
+static bool searchable(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (strlen(path) >= sizeof(p))
+		return false;
+	strcpy(p, path);
+	do {
+		if (stat(p[0] ? p : "/", &st) || !S_ISDIR(st.st_mode) ||
+		    !(st.st_mode & S_IXOTH))
+			return false;
+		slash = strrchr(p, '/');
+		if (slash)
+			*slash = '\0';
+	} while (slash);
+	return true;
+}
+
 int hm_sbx_files_make(struct hm_sbx_files *f)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -278,7 +300,8 @@ int hm_sbx_files_make(struct hm_sbx_files *f)
 
 	memset(f, 0, sizeof(*f));
 	f->shared = permitted(CAP_SETUID, false);
-	if (!tmp || tmp[0] != '/' || strchr(tmp, ':'))
+	if (!tmp || tmp[0] != '/' || strchr(tmp, ':') ||
+	    (f->shared && !searchable(tmp)))
 		tmp = "/tmp";
 	if (snprintf(dir, sizeof(dir), "%s/histmac-sandbox.XXXXXX", tmp) >=
 	    (int)sizeof(dir))

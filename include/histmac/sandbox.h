@@ -298,7 +298,8 @@ struct hm_sbx_files {
  * report FIFO.  Private (0700) unless this process may change users
  * (CAP_SETUID permitted): then both directories are 0711 and the table's
  * copy and the FIFO readable and writable by others who know the name,
- * so that a program below that changed user still reaches them.
+ * so that a program below that changed user still reaches them (and
+ * a $TMPDIR others may not search is passed over for /tmp).
  * Returns: 0 or negative errno. */
 int hm_sbx_files_make(struct hm_sbx_files *f);
 

@@ -24,29 +24,16 @@ done
 
 S=/srv/histmac-e2e
 D=$HM_SRC/tests/e2e/service/nginx
-hm_svc_tmpfs "$S"
-mkdir -p "$S/www/static" "$S/cgi-bin" "$S/data/notes" "$S/data/uploads" \
-	"$S/data/items" "$S/secret" "$S/log" "$S/run"
-echo '<h1>histmac e2e</h1>' >"$S/www/index.html"
-for i in $(seq 20); do echo "page $i" >"$S/www/static/page-$(printf %04d $((RANDOM % 10000))).html"; done
-cp "$D/cgi.sh" "$D/notes.sh" "$D/save.sh" "$D/status.sh" "$S/cgi-bin/"
-cp "$D/backend.py" "$D/logrotate.conf" "$S/"
-echo "-----BEGIN PRIVATE KEY----- $RANDOM" >"$S/secret/key.pem"
-chmod 644 "$S/secret/key.pem"	# world-readable by mistake: the read is the attack
-# the upload directory and (a misconfiguration the web shell needs) the
-# script directory are the web user's
-chown -R www-data "$S/data/notes" "$S/data/uploads" "$S/cgi-bin"
+. "$D/site.sh"
+nginx_site
+# the script directory is the web user's too: a misconfiguration the web
+# shell needs
+chown -R www-data "$S/cgi-bin"
 # the backend appends to its log: append-only, as a log under a mark
 # should be (an O_APPEND open of an ordinary file asks the enforcer for
 # `file write`, docs/ENFORCE.md; learn and check see `file append`)
 : >"$S/log/backend.log"
 chattr +a "$S/log/backend.log"
-
-hm_svc_backup /etc/nginx/sites-enabled/default /etc/nginx/sites-enabled/histmac-e2e
-rm -f /etc/nginx/sites-enabled/default
-cp "$D/site.conf" /etc/nginx/sites-enabled/histmac-e2e
-hm_on_exit "rm -f /var/log/nginx/histmac-e2e.*"
-nginx -t -q || hm_fail "nginx rejects the e2e site"
 
 hm_e2e_install tcp_listen "$HM_TMP/tcp_listen"
 hm_svc_listen "$HM_TMP/tcp_listen" 8099

@@ -22,23 +22,9 @@ done
 
 S=/srv/histmac-e2e
 D=$HM_SRC/tests/e2e/service/nginx
-hm_svc_tmpfs "$S"
-mkdir -p "$S/www/static" "$S/cgi-bin" "$S/data/notes" "$S/data/uploads" \
-	"$S/data/items" "$S/secret" "$S/log" "$S/run"
-echo '<h1>histmac e2e</h1>' >"$S/www/index.html"
-for i in $(seq 20); do echo "page $i" >"$S/www/static/page-$(printf %04d $((RANDOM % 10000))).html"; done
-cp "$D/cgi.sh" "$D/notes.sh" "$D/save.sh" "$D/status.sh" "$S/cgi-bin/"
-cp "$D/backend.py" "$D/logrotate.conf" "$S/"
-key="-----BEGIN PRIVATE KEY----- $RANDOM$RANDOM"
-echo "$key" >"$S/secret/key.pem"
-chmod 644 "$S/secret/key.pem"	# world-readable: only the policy stops the read
-chown -R www-data "$S/data/notes" "$S/data/uploads"
-
-hm_svc_backup /etc/nginx/sites-enabled/default /etc/nginx/sites-enabled/histmac-e2e
-rm -f /etc/nginx/sites-enabled/default
-cp "$D/site.conf" /etc/nginx/sites-enabled/histmac-e2e
-hm_on_exit "rm -f /var/log/nginx/histmac-e2e.*"
-nginx -t -q || hm_fail "nginx rejects the e2e site"
+. "$D/site.sh"
+nginx_site
+key=$(cat "$S/secret/key.pem")
 
 # The build's histmac, not a copy: `histmac rules` leaves its own system
 # calls (as root) out of the trail, so its exec and fork are not there and

@@ -8,8 +8,9 @@
 # environment and runs /usr/bin/env, which prints what it got (its own
 # preload finds no table: it says so on stderr and keeps its bound):
 #   env -i (execvp), env -i with an LD_PRELOAD of its own (the library
-#   goes first), Python's posix_spawn, fexecve (os.execve on a
-#   descriptor) and subprocess (a vfork()ed child): put back;
+#   goes first), Python's posix_spawn and posix_spawnp, fexecve
+#   (os.execve on a descriptor) and subprocess (a vfork()ed child): put
+#   back;
 #   env -i with 1,100 variables: not put back, said as `preload`;
 #   an environment that kept both, or a process outside any sandbox:
 #   left as it is.  Needs $HISTMAC, $HM_BUILD and /usr/bin/python3.
@@ -47,6 +48,8 @@ run own /usr/bin/env -i LD_PRELOAD=libm.so.6 /usr/bin/env
 restored own "$lib libm.so.6"
 run spawn "$py" -c 'import os; os.waitpid(os.posix_spawn("/usr/bin/env", ["env"], {}), 0)'
 restored spawn
+run spawnp "$py" -c 'import os; os.waitpid(os.posix_spawnp("env", ["env"], {}), 0)'
+restored spawnp
 run fexecve "$py" -c 'import os; os.execve(os.open("/usr/bin/env", os.O_RDONLY), ["env"], {})'
 restored fexecve
 run vfork "$py" -c 'import subprocess; subprocess.run(["/usr/bin/env"], env={})'

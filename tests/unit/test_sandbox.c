@@ -570,45 +570,44 @@ static void test_lexical(void **state)
 	}
 }
 
-/* Apply a table of lexical rules in a child and try what it allows:
- * returns the child's exit status (0: all as expected). */
-static int apply_in_child(const void *blob, const char *r)
+/* This kernel's Landlock ABI for a test that applies a ruleset (capped at
+ * what histmac knows); skips without Landlock, except in CI where the
+ * kernel must have it.  valgrind 3.19 does not emulate the Landlock system
+ * calls (it answers ENOSYS); scripts/valgrind.sh says so, and the plain
+ * and ASan runs still apply the ruleset. */
+static int landlock_abi_or_skip(void)
 {
-	char p[256];
+	int abi = hm_sbx_abi();
+
+	if (abi >= 0)
+		return abi > HM_LL_ABI_MAX ? HM_LL_ABI_MAX : abi;
+	if (getenv("HM_UNDER_VALGRIND")) {
+		print_message("valgrind has no Landlock\n");
+		skip();
+	}
+	if (getenv("CI") && !strcmp(getenv("CI"), "true"))
+		fail_msg("no Landlock in CI: %s", strerror(-abi));
+	skip();
+	return -1;
+}
+
+/* Fork; the child applies domain 0 of @blob (exit 10 if it cannot) and
+ * exits with @try's answer on what it may do beneath @r.  Returns the
+ * child's exit status (0: all as expected). */
+static int in_child(const void *blob, const char *r,
+		    int (*try)(const struct hm_sbx_apply_stats *as,
+			       const void *blob, const char *r))
+{
 	int st;
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		struct hm_sbx_apply_stats as;
-		static const struct { const char *rel; int err; } tries[] = {
-			{ "/etc/f", 0 }, { "/etc/g", 0 },
-			{ "/etc/viaroot", 0 },	/* root's link to /etc/g */
-			{ "/dir/other", 0 },	/* beneath /dir: missing's parent */
-			{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
-			/* through the planted link to "/": not granted */
-			{ "/etc/cfg/etc/hostname", EACCES },
-			/* a learned file, a directory now: not granted */
-			{ "/bin/was_file/secret", EACCES },
-		};
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    hm_sbx_apply(blob, 0, &as))
 			_exit(10);
-		if (as.rules != 4 || as.missing != 1 || as.not_dir != 1 ||
-		    as.unreachable != 0 || as.symlinks != 2 ||
-		    as.not_file != 1)
-			_exit(11);
-		for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
-			int fd;
-
-			snprintf(p, sizeof(p), "%s%s", r, tries[i].rel);
-			fd = open(p, O_RDONLY);
-			if (fd >= 0)
-				close(fd);
-			if (fd >= 0 ? tries[i].err != 0 : errno != tries[i].err)
-				_exit(20 + (int)i);
-		}
-		_exit(0);
+		_exit(try(&as, blob, r));
 	}
 	assert_true(pid > 0);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -616,9 +615,42 @@ static int apply_in_child(const void *blob, const char *r)
 	return WEXITSTATUS(st);
 }
 
+/* In a child under a table of lexical rules: what it allows (0: all as
+ * expected). */
+static int try_lexical(const struct hm_sbx_apply_stats *as, const void *blob,
+		       const char *r)
+{
+	static const struct { const char *rel; int err; } tries[] = {
+		{ "/etc/f", 0 }, { "/etc/g", 0 },
+		{ "/etc/viaroot", 0 },	/* root's link to /etc/g */
+		{ "/dir/other", 0 },	/* beneath /dir: missing's parent */
+		{ "/etc/h", EACCES }, { "/bin/prog", EACCES },
+		/* through the planted link to "/": not granted */
+		{ "/etc/cfg/etc/hostname", EACCES },
+		/* a learned file, a directory now: not granted */
+		{ "/bin/was_file/secret", EACCES },
+	};
+	char p[256];
+
+	(void)blob;
+	if (as->rules != 4 || as->missing != 1 || as->not_dir != 1 ||
+	    as->unreachable != 0 || as->symlinks != 2 || as->not_file != 1)
+		return 11;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(tries); i++) {
+		int fd;
+
+		snprintf(p, sizeof(p), "%s%s", r, tries[i].rel);
+		fd = open(p, O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+		if (fd >= 0 ? tries[i].err != 0 : errno != tries[i].err)
+			return 20 + (int)i;
+	}
+	return 0;
+}
+
 static void test_apply(void **state)
 {
-	int abi = hm_sbx_abi();
 	char text[1024];
 	struct hm_sbx_opts o = { .root = "" };
 	struct hm_model *m;
@@ -626,19 +658,7 @@ static void test_apply(void **state)
 	size_t size;
 
 	(void)state;
-	if (abi < 0) {
-		/* valgrind 3.19 does not emulate the Landlock system calls
-		 * (it answers ENOSYS); scripts/valgrind.sh says so, and the
-		 * plain and ASan runs still apply the ruleset. */
-		if (getenv("HM_UNDER_VALGRIND")) {
-			print_message("test_apply: valgrind has no Landlock\n");
-			skip();
-		}
-		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
-			fail_msg("no Landlock in CI: %s", strerror(-abi));
-		skip();
-	}
-	o.abi = abi > HM_LL_ABI_MAX ? HM_LL_ABI_MAX : abi;
+	o.abi = landlock_abi_or_skip();
 	put("/etc/g", "g\n", 0644);
 	put("/etc/h", "h\n", 0644);
 	put("/dir/other", "o\n", 0644);
@@ -679,44 +699,33 @@ static void test_apply(void **state)
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
 	assert_int_equal(hm_sbx_tdom(blob, 0)->n_rules, 7);
-	assert_int_equal(apply_in_child(blob, root), 0);
+	assert_int_equal(in_child(blob, root, try_lexical), 0);
 	free(blob);
 	hm_model_free(m);
 }
 
-/* In a child: apply domain 0 of @blob, then create (O_CREAT|O_APPEND)
+/* In a child under domain 0 of @blob: create (O_CREAT|O_APPEND)
  * @r/logs/a.log (no `file create`: EACCES) and @r/spool/b.log (created).
- * Exit status 0: as expected, and the missing a.log counted and named. */
-static int uncreatable_in_child(const void *blob, const char *r)
+ * 0: as expected, and the missing a.log counted and named. */
+static int try_uncreatable(const struct hm_sbx_apply_stats *as,
+			   const void *blob, const char *r)
 {
 	char p[256];
-	int st, fd;
-	pid_t pid = fork();
+	int fd;
 
-	if (pid == 0) {
-		struct hm_sbx_apply_stats as;
-
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		    hm_sbx_apply(blob, 0, &as))
-			_exit(10);
-		snprintf(p, sizeof(p), "%s/logs/a.log", r);
-		if (as.missing != 2 || as.uncreatable != 1 ||
-		    strcmp(hm_sbx_tstr(blob, as.uncreatable_first), p))
-			_exit(11);
-		fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd >= 0 || errno != EACCES)
-			_exit(12);
-		snprintf(p, sizeof(p), "%s/spool/b.log", r);
-		fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd < 0)
-			_exit(13);
-		close(fd);
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	return WEXITSTATUS(st);
+	snprintf(p, sizeof(p), "%s/logs/a.log", r);
+	if (as->missing != 2 || as->uncreatable != 1 ||
+	    strcmp(hm_sbx_tstr(blob, as->uncreatable_first), p))
+		return 11;
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0 || errno != EACCES)
+		return 12;
+	snprintf(p, sizeof(p), "%s/spool/b.log", r);
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		return 13;
+	close(fd);
+	return 0;
 }
 
 /* A learned file to append to that is missing at apply: its parent gets
@@ -724,7 +733,6 @@ static int uncreatable_in_child(const void *blob, const char *r)
  * program make it; the one it cannot is counted and named. */
 static void test_uncreatable(void **state)
 {
-	int abi = hm_sbx_abi();
 	char text[1024];
 	struct hm_sbx_opts o = { .root = "" };
 	struct hm_model *m;
@@ -732,13 +740,7 @@ static void test_uncreatable(void **state)
 	size_t size;
 
 	(void)state;
-	if (abi < 0) {
-		if (getenv("HM_UNDER_VALGRIND") ||
-		    !getenv("CI") || strcmp(getenv("CI"), "true"))
-			skip();
-		fail_msg("no Landlock in CI: %s", strerror(-abi));
-	}
-	o.abi = abi > HM_LL_ABI_MAX ? HM_LL_ABI_MAX : abi;
+	o.abi = landlock_abi_or_skip();
 	snprintf(text, sizeof(text), "%s/logs", root);
 	assert_int_equal(mkdir(text, 0755), 0);
 	snprintf(text, sizeof(text), "%s/spool", root);
@@ -751,7 +753,7 @@ static void test_uncreatable(void **state)
 	m = policy(text, "");
 	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
 				      &size, NULL), 0);
-	assert_int_equal(uncreatable_in_child(blob, root), 0);
+	assert_int_equal(in_child(blob, root, try_uncreatable), 0);
 	free(blob);
 	hm_model_free(m);
 }

@@ -7,7 +7,8 @@
  * sandbox whose children may change user) both 0711, the copy 0444 and
  * the FIFO 0622; without it (a child process that dropped the
  * capability) 0700, 0400, 0600; the recorded inode and ctime are the
- * copy's; removing takes both directories.  The preload reaching it as
+ * copy's; removing takes both directories.  A $TMPDIR others may not
+ * search is used only when the files are private.  The preload reaching it as
  * another user is t_sandbox_user.sh's.
  */
 #include <errno.h>
@@ -33,7 +34,7 @@ static char tmpdir[] = "/tmp/hm-test-sbxfiles-XXXXXX";
 static int setup(void **state)
 {
 	(void)state;
-	if (!mkdtemp(tmpdir))
+	if (!mkdtemp(tmpdir) || chmod(tmpdir, 0711))
 		return -1;
 	return setenv("TMPDIR", tmpdir, 1);
 }
@@ -61,8 +62,9 @@ static bool has_cap(int cap, bool drop)
 	return d[CAP_TO_INDEX(cap)].permitted & CAP_TO_MASK(cap);
 }
 
-/* 0 when f's files have the modes @shared says; else which check failed */
-static int check_files(bool shared)
+/* 0 when f's files have the modes @shared says, under @want_tmp; else
+ * which check failed */
+static int check_files(bool shared, const char *want_tmp)
 {
 	struct hm_sbx_files f;
 	char outer[PATH_MAX], *name;
@@ -77,8 +79,8 @@ static int check_files(bool shared)
 	if (strlen(name) != 32 || strspn(name, "0123456789abcdef") != 32)
 		return 3;
 	snprintf(outer, sizeof(outer), "%.*s", (int)(name - 1 - f.dir), f.dir);
-	if (strncmp(outer, tmpdir, strlen(tmpdir)) ||
-	    strncmp(outer + strlen(tmpdir), "/histmac-sandbox.", 17))
+	if (strncmp(outer, want_tmp, strlen(want_tmp)) ||
+	    strncmp(outer + strlen(want_tmp), "/histmac-sandbox.", 17))
 		return 4;
 	if (stat(outer, &st) || (st.st_mode & 07777) != (shared ? 0711 : 0700))
 		return 5;
@@ -108,7 +110,11 @@ static void test_shared(void **state)
 	if (!has_cap(CAP_SETUID, false))
 		skip();
 	old = umask(077);	/* the modes must not come from the umask */
-	assert_int_equal(check_files(true), 0);
+	assert_int_equal(check_files(true, tmpdir), 0);
+	/* a TMPDIR the users it may become cannot search: /tmp */
+	assert_int_equal(chmod(tmpdir, 0700), 0);
+	assert_int_equal(check_files(true, "/tmp"), 0);
+	assert_int_equal(chmod(tmpdir, 0711), 0);
 	umask(old);
 }
 
@@ -121,8 +127,10 @@ static void test_private(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid)
-		_exit(has_cap(0, true) ? check_files(false) : 100);
+		_exit(has_cap(0, true) && !chmod(tmpdir, 0700) ?
+		      check_files(false, tmpdir) : 100);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
+	chmod(tmpdir, 0711);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
