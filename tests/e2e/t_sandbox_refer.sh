@@ -36,24 +36,19 @@ move() {	# NAME: make in/NAME as nobody, move it to act/ under the sandbox
 		"$bin/try_rename" "$w/in/$1" "$w/act/$1" >"$HM_TMP/$1" 2>"$HM_TMP/$1.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$HM_TMP/$1.err" >&2; hm_fail "histmac sandbox exited $rc"; }
 }
-expect() {	# NAME LINE
-	grep -qx -- "$2" "$HM_TMP/$1" ||
-		{ cat "$HM_TMP/$1" "$HM_TMP/$1.err" >&2; hm_fail "no line '$2' for $1"; }
-}
-
 as_nobody touch "$w/in/free"
 as_nobody "$bin/try_rename" "$w/in/free" "$w/act/free" >"$HM_TMP/free"
-expect free "renamed $w/in/free"
+sbx_expect "$HM_TMP/free" "renamed $w/in/free"
 hm_ok "control: unconfined, the move succeeds"
 
 policy
 move learned
-expect learned "refused $w/in/learned: Invalid cross-device link"
+sbx_expect "$HM_TMP/learned" "refused $w/in/learned: Invalid cross-device link"
 [ -e "$w/in/learned" ] && [ ! -e "$w/act/learned" ] || hm_fail "the refused move moved the file"
 hm_ok "the learned entries alone: the move fails with EXDEV"
 
 policy "file read/write $w/in/\\*"
 move widened
-expect widened "renamed $w/in/widened"
+sbx_expect "$HM_TMP/widened" "renamed $w/in/widened"
 [ -e "$w/act/widened" ] || hm_fail "the move said it succeeded, no file in act/"
 hm_ok "with the destination's file rights on the source: the move succeeds"
