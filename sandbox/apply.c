@@ -75,8 +75,12 @@ bool hm_sbx_table_check_domain(const struct hm_sbx_thdr *h, uint32_t dom)
 	for (uint32_t i = 0; i < d->n_edges; i++) {
 		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + i);
 
-		if (e->program >= h->str_len || e->child >= h->n_domains)
+		if (e->program >= h->str_len || e->child >= h->n_domains ||
+		    e->n_files > HM_SBX_CHAIN)
 			return false;
+		for (uint32_t f = 0; f < e->n_files; f++)
+			if (e->files[f].path >= h->str_len)
+				return false;
 	}
 	return true;
 }

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "histmac/pattern.h"
 #include "histmac/tracker.h"
@@ -171,8 +172,12 @@ static int exec_edge(const struct hm_acl_head *e, void *arg)
 		return r;
 	r = hm_model_domain(b->m, next, strlen(next), false, &to);
 	free(next);
-	if (r < 0 || !to || to == b->doms[from].d)
+	if (r < 0 || !to)
 		return r < 0 ? r : 0;
+	/* An exec that stays in the domain (keep_domain, or an
+	 * initialize_domain program executing itself: sshd for every
+	 * connection) is an edge to itself: without it the program would
+	 * be reported as having no edge and nothing below would narrow. */
 	return add_edge(b, from, to, prog->str, prog->len);
 }
 
@@ -678,6 +683,45 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 					td->handled_fs, s);
 }
 
+/*
+ * Edge @te's program as the preload needs it (table.h), looked at now,
+ * before COMMAND starts, so that the preload does not read it before
+ * each exec of it.  Not vouched for, so read by the preload at the exec
+ * as a program the table does not know: one that cannot be read now (a
+ * file made later), and one a file of which changed within the last
+ * second, where a change after this look could keep the ctime it had
+ * (the kernel stamps from a clock that advances a tick at a time, some
+ * file systems by the second).
+ */
+static int inspect_edge(const struct builder *b, struct tables *t,
+			const char *prog, struct hm_sbx_tedge *te)
+{
+	struct hm_sbx_exec_info info;
+	struct timespec now;
+	int64_t recent;
+	int r = 0;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	recent = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - 1000000000;
+	if (hm_sbx_inspect(b->o->root, prog, &info))
+		return 0;
+	for (uint32_t i = 0; i < info.n; i++)
+		if (info.id[i].ctime_ns > recent)
+			return 0;
+	te->files[0] = (struct hm_sbx_tfile){ .path = te->program,
+					      .id = info.id[0] };
+	for (uint32_t i = 1; !r && i < info.n; i++) {
+		te->files[i].id = info.id[i];
+		r = out_str(&t->str, info.interp[i - 1], &te->files[i].path);
+	}
+	if (r)
+		return r;
+	te->n_files = info.n;
+	te->flags = HM_SBX_EXEC_KNOWN |
+		    (info.is_static ? HM_SBX_EXEC_STATIC : 0);
+	return 0;
+}
+
 static int write_domain(struct builder *b, struct tables *t, size_t i,
 			struct hm_sbx_summary *sum)
 {
@@ -696,6 +740,8 @@ static int write_domain(struct builder *b, struct tables *t, size_t i,
 		if (!b->doms[i].edges[j].prog)
 			continue;
 		r = out_str(&t->str, b->doms[i].edges[j].prog, &te.program);
+		if (!r)
+			r = inspect_edge(b, t, b->doms[i].edges[j].prog, &te);
 		if (!r)
 			r = out_add(&t->edge, &te, sizeof(te), NULL);
 		td.n_edges++;

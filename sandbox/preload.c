@@ -53,6 +53,10 @@
 /* HISTMAC_SANDBOX, parsed. */
 struct sbx {
 	char *v;		/* the value in environ, rewritten in place */
+	/* our own copy, kept in step: a program may overwrite its
+	 * environment's strings (sshd's setproctitle() writes its title
+	 * over them), and env_restore() must give the real value */
+	char val[96 + PATH_MAX];
 	int fd;
 	uint32_t dom;
 	char state;
@@ -64,6 +68,10 @@ struct sbx {
 };
 
 static struct sbx g;		/* valid when g.v */
+
+/* The table, kept mapped for the exec functions (what each program of
+ * g.dom's edges is, so they need not read it); NULL if none. */
+static const struct hm_sbx_thdr *table;
 
 static void find_libc(void);	/* the exec functions, below */
 static void find_self(void);
@@ -104,9 +112,11 @@ static bool parse(char *v, struct sbx *s)
 	if (*p != ':')
 		return false;
 	s->ctime_ns = strtoll(p + 1, &p, 10);
-	if (*p != ':' || p[1] != '/' || strlen(p + 1) >= sizeof(s->dir))
+	if (*p != ':' || p[1] != '/' || strlen(p + 1) >= sizeof(s->dir) ||
+	    strlen(v) >= sizeof(s->val))
 		return false;
 	strcpy(s->dir, p + 1);
+	strcpy(s->val, v);
 	s->v = v;
 	return true;
 }
@@ -123,6 +133,7 @@ static void set_domain(uint32_t dom, char state)
 
 	snprintf(buf, sizeof(buf), "%0*u:%c", HM_SBX_DOM_DIGITS, dom, state);
 	memcpy(d, buf, HM_SBX_DOM_DIGITS + 2);
+	memcpy(strchr(g.val, ':') + 1, buf, HM_SBX_DOM_DIGITS + 2);
 	g.dom = dom;
 	g.state = state;
 }
@@ -176,14 +187,11 @@ static void lost(const char *kind, const char *prog, uint32_t dom,
 
 /* --------------------------------------------------------------- table */
 
-/* The program as executed, absolute. */
-static bool program(char *buf, size_t cap)
+/* @fn made absolute (from the working directory), normalized. */
+static bool absolute(const char *fn, char *buf, size_t cap)
 {
-	const char *fn = (const char *)getauxval(AT_EXECFN);
 	size_t n = 0;
 
-	if (!fn)
-		return false;
 	if (fn[0] != '/') {
 		if (!getcwd(buf, cap))
 			return false;
@@ -198,8 +206,16 @@ static bool program(char *buf, size_t cap)
 	return true;
 }
 
-static long find_edge(const struct hm_sbx_thdr *h, uint32_t dom,
-		      const char *prog)
+/* The program as executed, absolute. */
+static bool program(char *buf, size_t cap)
+{
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+
+	return fn && absolute(fn, buf, cap);
+}
+
+static const struct hm_sbx_tedge *find_edge(const struct hm_sbx_thdr *h,
+					    uint32_t dom, const char *prog)
 {
 	const struct hm_sbx_tdom *d = hm_sbx_tdom(h, dom);
 
@@ -207,9 +223,50 @@ static long find_edge(const struct hm_sbx_thdr *h, uint32_t dom,
 		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + i);
 
 		if (!strcmp(hm_sbx_tstr(h, e->program), prog))
-			return e->child;
+			return e;
 	}
-	return -1;
+	return NULL;
+}
+
+/* The edge of @dom for absolute @prog: by its name, else its real path. */
+/*
+ * @prog with its directory's links resolved and its own name kept, as
+ * learn names a program (docs/PATHS.md): /bin/sh is /usr/bin/sh on a
+ * merged /usr, not /bin/sh (the name executed) nor /usr/bin/dash (the
+ * real path).  False when there is nothing to resolve or it fails.
+ */
+static bool dir_resolved(const char *prog, char out[PATH_MAX])
+{
+	const char *slash = strrchr(prog, '/');
+	char dir[PATH_MAX];
+	size_t n = slash ? (size_t)(slash - prog) : 0;
+
+	if (!n || n >= sizeof(dir))
+		return false;
+	memcpy(dir, prog, n);
+	dir[n] = '\0';
+	if (!realpath(dir, out))
+		return false;
+	n = strlen(out);
+	if (n == 1)		/* "/" */
+		n = 0;
+	if (n + strlen(slash) >= PATH_MAX)
+		return false;
+	strcpy(out + n, slash);
+	return true;
+}
+
+static const struct hm_sbx_tedge *edge_of(const struct hm_sbx_thdr *h,
+					  uint32_t dom, const char *prog)
+{
+	const struct hm_sbx_tedge *e = find_edge(h, dom, prog);
+	char real[PATH_MAX];
+
+	if (!e && dir_resolved(prog, real) && strcmp(real, prog))
+		e = find_edge(h, dom, real);
+	if (!e && realpath(prog, real))
+		e = find_edge(h, dom, real);
+	return e;
 }
 
 /* Map table fd @fd: NULL unless it holds a table whose header and our
@@ -273,14 +330,12 @@ static long usec_since(const struct timespec *t0)
 static void narrow(const struct hm_sbx_thdr *h, const char *prog,
 		   const struct timespec *t0)
 {
-	char real[PATH_MAX];
 	struct hm_sbx_apply_stats st;
 	uint32_t dom = g.dom;
-	long child = find_edge(h, dom, prog);
+	const struct hm_sbx_tedge *e = edge_of(h, dom, prog);
+	long child = e ? (long)e->child : -1;
 	int r;
 
-	if (child < 0 && realpath(prog, real))
-		child = find_edge(h, dom, real);
 	if (child >= 0 && !hm_sbx_table_check_domain(h, (uint32_t)child)) {
 		debug("%s: domain %ld is not valid in the table", prog, child);
 		child = -1;
@@ -337,10 +392,6 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 	}
 	if (g.state == HM_SBX_UNKNOWN)
 		return;
-	if (g.state == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
-		set_domain(g.dom, HM_SBX_PARENT);
-		return;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	program(prog, sizeof(prog));
 	t = map_table(g.fd, &size);
@@ -350,6 +401,11 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 			debug("%s: fd %d holds no table: read its copy", prog,
 			      g.fd);
 	}
+	if (g.state == HM_SBX_APPLIED) {	/* by the sandbox, for this exec */
+		set_domain(g.dom, HM_SBX_PARENT);
+		table = t;
+		return;
+	}
 	if (!t) {
 		debug("%s: no table (fd %d closed, %s/" HM_SBX_TABLE_FILE
 		      " gone or changed): keeping the parent's bound", prog,
@@ -358,7 +414,11 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
 		return;
 	}
 	narrow(t, prog, &t0);
-	munmap(t, size);
+	/* kept (private, read-only) for the exec functions below */
+	if (g.state != HM_SBX_UNKNOWN)
+		table = t;
+	else
+		munmap(t, size);
 }
 
 /* ------------------------------------------------------ exec functions */
@@ -374,60 +434,31 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
  * kernel enforces.
  */
 
-/* Is ELF @fd's program static (no PT_INTERP)?  -1: not an ELF. */
-static int elf_static(int fd)
+/*
+ * Is @prog (as the exec will name it) a static program, or a script
+ * whose interpreter is one?  For a program of an edge of g.dom, the
+ * table says, as the sandbox found it before COMMAND started, while a
+ * stat() of each file it read then finds the same one: reading it here
+ * would be a "file read" of this domain in the audit trail that the
+ * policy never learned.  Anything else (an exec the policy has no
+ * literal edge for, a program made or changed since) is read now.
+ */
+static bool exec_static(const char *prog)
 {
-	unsigned char b[sizeof(Elf64_Ehdr)];
-	int is64;
-	uint64_t off;
-	unsigned n, sz;
+	struct hm_sbx_exec_info info;
+	const struct hm_sbx_tedge *e = NULL;
+	char buf[PATH_MAX];
+	const char *abs = absolute(prog, buf, sizeof(buf)) ? buf : prog;
 
-	if (pread(fd, b, sizeof(b), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
-	    memcmp(b, ELFMAG, SELFMAG))
-		return -1;
-	is64 = b[EI_CLASS] == ELFCLASS64;
-	off = is64 ? ((Elf64_Ehdr *)b)->e_phoff : ((Elf32_Ehdr *)b)->e_phoff;
-	n = is64 ? ((Elf64_Ehdr *)b)->e_phnum : ((Elf32_Ehdr *)b)->e_phnum;
-	sz = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-	for (unsigned i = 0; i < n && i < 256; i++) {
-		Elf64_Phdr p64;
-		Elf32_Phdr p32;
-		uint32_t type;
-
-		if (pread(fd, is64 ? (void *)&p64 : (void *)&p32, sz,
-			  (off_t)(off + (uint64_t)i * sz)) != (ssize_t)sz)
-			return 0;	/* unreadable: do not claim static */
-		type = is64 ? p64.p_type : p32.p_type;
-		if (type == PT_INTERP)
-			return 0;
-	}
-	return 1;
-}
-
-/* Is @path a static program, or a script whose interpreter is one? */
-static bool is_static(const char *path, int depth)
-{
-	char buf[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
-	int s;
-
-	if (fd < 0)
-		return false;
-	s = elf_static(fd);
-	n = s < 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : 0;
-	close(fd);
-	if (s >= 0)
-		return s;
-	if (n < 3 || buf[0] != '#' || buf[1] != '!' || depth > 2)
-		return false;
-	buf[n] = '\0';
-	{
-		char *p = buf + 2 + strspn(buf + 2, " \t");
-
-		p[strcspn(p, " \t\n")] = '\0';
-		return *p == '/' && is_static(p, depth + 1);
-	}
+	if (table)
+		e = edge_of(table, g.dom, abs);
+	if (e && hm_sbx_edge_current("", table, e))
+		return e->flags & HM_SBX_EXEC_STATIC;
+	debug("%s: %s: reading it", prog, !table ? "no table" : !e ?
+	      "not a program of this domain's edges" :
+	      "not looked at by the sandbox, or changed since");
+	hm_sbx_inspect("", abs, &info);
+	return info.is_static;
 }
 
 /* ------------------------------------------------- environment put back */
@@ -467,32 +498,41 @@ static bool is_var(const char *e, const char *name, size_t len)
 
 #define IS_LD_PRELOAD(e)	is_var((e), "LD_PRELOAD", 10)
 
+#define IS_SBX_VAR(e)	is_var((e), HM_SBX_ENV, sizeof(HM_SBX_ENV) - 1)
+
 /* @envp, or @fx's copy of it with the sandbox put back; NULL when it
- * does not fit. */
+ * does not fit.  A HISTMAC_SANDBOX other than this process's own value
+ * (overwritten, stale, set by the program) is replaced by it. */
 static char *const *env_restore(char *const envp[], struct env_fix *fx)
 {
 	const char *ld = NULL;	/* the last LD_PRELOAD's value */
-	bool var = false, keep_ld;
+	bool var = false, other = false, keep_ld;
 	size_t n, k = 0;
 
 	for (n = 0; envp && envp[n]; n++) {
-		if (is_var(envp[n], HM_SBX_ENV, sizeof(HM_SBX_ENV) - 1))
+		if (!IS_SBX_VAR(envp[n]))
+			;
+		else if (!strcmp(envp[n] + sizeof(HM_SBX_ENV), g.val))
 			var = true;
-		else if (IS_LD_PRELOAD(envp[n]))
+		else
+			other = true;
+		if (IS_LD_PRELOAD(envp[n]))
 			ld = envp[n] + sizeof("LD_PRELOAD");
 	}
+	var = var && !other;
 	keep_ld = ld && strstr(ld, PRELOAD_NAME);
 	if (var && keep_ld)
 		return envp;
 	if (n > ENV_MAX || !g.lib[0] ||
 	    (size_t)snprintf(fx->var, sizeof(fx->var), HM_SBX_ENV "=%s",
-			     g.v) >= sizeof(fx->var) ||
+			     g.val) >= sizeof(fx->var) ||
 	    (size_t)snprintf(fx->ld, sizeof(fx->ld), "LD_PRELOAD=%s%s%s",
 			     g.lib, ld && *ld ? " " : "",
 			     ld ? ld : "") >= sizeof(fx->ld))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (keep_ld || !IS_LD_PRELOAD(envp[i]))
+		if ((keep_ld || !IS_LD_PRELOAD(envp[i])) &&
+		    (var || !IS_SBX_VAR(envp[i])))
 			fx->envp[k++] = envp[i];
 	if (!keep_ld)
 		fx->envp[k++] = fx->ld;
@@ -591,7 +631,7 @@ static int exec_check(const char *file, bool path_search,
 		return 0;
 	if (!env_keeps(envp) || secure_exec(prog))
 		kind = "preload";
-	else if (is_static(prog, 0))
+	else if (exec_static(prog))
 		kind = "static";
 	if (!kind)
 		return 0;

@@ -21,8 +21,9 @@
 #include <stdint.h>
 
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
-#define HM_SBX_VERSION	3	/* 2: domains name their same-ruleset domain;
-				 * 3: HM_SBX_RULE_FILE */
+#define HM_SBX_VERSION	4	/* 2: domains name their same-ruleset domain;
+				 * 3: HM_SBX_RULE_FILE; 4: edges say what
+				 * their program is (struct hm_sbx_tfile) */
 
 /*
  * The environment variable that carries, across exec,
@@ -93,9 +94,38 @@ struct hm_sbx_tdom {
 	uint64_t handled_fs, handled_net, scoped;
 };
 
+/*
+ * What an exec edge's program is, looked at when the table was built
+ * (inspect.c), so that the preload need not read it before the exec:
+ * under TOMOYO the kernel's own read of an executed program needs no
+ * "file read", but the preload's would be one in the caller's domain.
+ * The files read to say it (the program, then each "#!" interpreter)
+ * are named with their identity: the preload believes the flags only
+ * while a stat() of each still finds the same file (a write, chmod or
+ * replacement changes its ctime or inode).
+ */
+#define HM_SBX_CHAIN		4	/* a program and 3 "#!" interpreters */
+#define HM_SBX_INTERP_MAX	256	/* the kernel reads "#!" in 256 bytes */
+#define HM_SBX_EXEC_KNOWN	0x1u	/* inspected: files[] identify it */
+#define HM_SBX_EXEC_STATIC	0x2u	/* static: no preload can load */
+
+struct hm_sbx_fid {
+	uint64_t dev, ino;
+	int64_t ctime_ns;
+};
+
+struct hm_sbx_tfile {
+	uint32_t path;		/* string offset: as the kernel opens it */
+	uint32_t pad;
+	struct hm_sbx_fid id;
+};
+
 struct hm_sbx_tedge {
 	uint32_t program;	/* string offset: raw absolute path */
 	uint32_t child;		/* domain index */
+	uint32_t flags;		/* HM_SBX_EXEC_* */
+	uint32_t n_files;	/* of files[], when HM_SBX_EXEC_KNOWN */
+	struct hm_sbx_tfile files[HM_SBX_CHAIN];
 };
 
 enum hm_sbx_rule_type {
@@ -201,6 +231,39 @@ int hm_sbx_apply(const struct hm_sbx_thdr *h, uint32_t dom,
  */
 int hm_sbx_real_path(const char *root, const char *path, char *out,
 		     size_t cap);
+
+/*
+ * struct hm_sbx_exec_info - what hm_sbx_inspect() found.
+ * @is_static: an ELF without PT_INTERP, or a script whose "#!"
+ *	interpreter (followed 3 deep) is one: nothing can preload into it.
+ * @n: files read, @id[i] of each: the program, then the interpreter
+ *	@interp[i - 1] named.
+ */
+struct hm_sbx_exec_info {
+	bool is_static;
+	uint32_t n;
+	struct hm_sbx_fid id[HM_SBX_CHAIN];
+	char interp[HM_SBX_CHAIN - 1][HM_SBX_INTERP_MAX];
+};
+
+/**
+ * hm_sbx_inspect() - read program @prog (absolute; @root prefixes every
+ * open, tests) and the "#!" interpreters it names, as the kernel will
+ * to execute it.  libc only, no allocation: the preload calls it in a
+ * vfork()ed child.
+ * Returns: 0, or negative errno when a file of the chain could not be
+ * opened or read (@out->is_static is then false: not claimed).
+ */
+int hm_sbx_inspect(const char *root, const char *prog,
+		   struct hm_sbx_exec_info *out);
+
+/**
+ * hm_sbx_edge_current() - are the files edge @e of checked table @h was
+ * inspected from still the same (a stat() of each under @root finds the
+ * same device, inode and ctime)?  False for an edge not inspected.
+ */
+bool hm_sbx_edge_current(const char *root, const struct hm_sbx_thdr *h,
+			 const struct hm_sbx_tedge *e);
 
 /** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
  * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */

@@ -35,6 +35,9 @@
 #                           a violation of $HM_TMP/NAME.json (in a domain
 #                           matching the jq regex DOMAIN_RE) has a `line`
 #                           matching ERE
+#   hm_svc_enforced NAME LINE WHAT [DOMAIN]
+#                           the violation LINE of $HM_TMP/NAME.json (in
+#                           DOMAIN) is a denial Landlock enforced, EACCES
 #   hm_svc_tmpfs DIR        mount a tmpfs at DIR (made, unmounted and
 #                           removed at exit): the service's own files, the
 #                           only place the enforcer marks ($T)
@@ -157,6 +160,15 @@ hm_svc_reported() {
 		"$HM_TMP/$name.json" | grep -Eq -- "$re" ||
 		{ _hm_svc_list "$name"; hm_fail "$name: $what is not reported (no entry /$re/)"; }
 	hm_ok "$name: $what reported"
+}
+
+hm_svc_enforced() {
+	local name=$1 line=$2 what=$3 dom=${4:-}
+	jq -e --arg l "$line" --arg d "$dom" '.violations[] | select(.line == $l) |
+		select($d == "" or .domain == $d) |
+		select(.enforced >= 1 and .errno == "EACCES")' "$HM_TMP/$name.json" >/dev/null ||
+		{ _hm_svc_list "$name"; hm_fail "$name: $what is not an enforced Landlock denial with EACCES"; }
+	hm_ok "$name: $what is a Landlock denial (EACCES, enforced)"
 }
 
 hm_svc_tmpfs() {

@@ -7,8 +7,10 @@
  * job's), else execl() keeping ours.  With --effective only the
  * effective ids change (a process between set_eugid() calls): the exec
  * is then a secure one (AT_SECURE), which ld.so runs without LD_PRELOAD.
+ * With --title the strings of its environment are overwritten first, as
+ * sshd's setproctitle() writes its title over them.
  * Exit 126 when the exec fails with EPERM, 127 otherwise.
- * usage: setuser [--effective] [--env-i] UID GID PROG [ARG]
+ * usage: setuser [--effective] [--env-i] [--title] UID GID PROG [ARG]
  */
 #include <errno.h>
 #include <grp.h>
@@ -18,10 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
+extern char **environ;
+
 int main(int argc, char **argv)
 {
 	static char *const env[] = { "PATH=/usr/bin:/bin", "HOME=/", NULL };
-	bool effective = false, env_i = false;
+	bool effective = false, env_i = false, title = false;
 	uid_t uid;
 	gid_t gid;
 	int i = 1;
@@ -29,10 +33,11 @@ int main(int argc, char **argv)
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		effective |= !strcmp(argv[i], "--effective");
 		env_i |= !strcmp(argv[i], "--env-i");
+		title |= !strcmp(argv[i], "--title");
 	}
 	if (argc - i < 3 || argc - i > 4) {
-		fprintf(stderr, "usage: setuser [--effective] [--env-i] UID GID "
-			"PROG [ARG]\n");
+		fprintf(stderr, "usage: setuser [--effective] [--env-i] "
+			"[--title] UID GID PROG [ARG]\n");
 		return 2;
 	}
 	uid = (uid_t)strtoul(argv[i], NULL, 10);
@@ -43,6 +48,8 @@ int main(int argc, char **argv)
 		perror("setuser: cannot change user");
 		return 2;
 	}
+	for (char **e = environ; title && *e; e++)
+		memset(*e, 0, strlen(*e));
 	if (close_range(3, ~0U, 0))
 		perror("setuser: close_range");
 	if (env_i)

@@ -7,6 +7,9 @@
 #         with an environment of its own (execle, as cron does): the
 #         preload puts the sandbox back in it, the child finds the table's
 #         copy although it is nobody now, and narrows: efile EACCES;
+#  title  the same, after setuser overwrote its environment's strings (as
+#         sshd's setproctitle() does): the preload gives the child its own
+#         copy of the value, and the child narrows;
 #  eff    as root, setuser changes only its effective ids (ruid 0, euid
 #         nobody): a secure exec, ld.so ignores LD_PRELOAD; reported as
 #         `preload`, the child keeps setuser's bound (reads efile), and
@@ -40,6 +43,7 @@ w=${0%/*}
 bin=$1 mode=$2
 case $mode in
 user)	"$bin/setuser" --env-i 65534 65534 "$w/child.sh" "$mode" ;;
+title)	"$bin/setuser" --env-i --title 65534 65534 "$w/child.sh" "$mode" ;;
 eff)	"$bin/setuser" --effective 65534 65534 "$w/child.sh" "$mode" ;;
 suid)	"$bin/try_suid" "$w/cfile" "$w/pfile" ;;
 fcap)	"$bin/try_fcap" "$w/cfile" "$w/pfile" ;;
@@ -118,6 +122,12 @@ run "$HM_TMP/user-strict" --strict user
 sbx_expect "$HM_TMP/user-strict" "user child denied efile: Permission denied"
 none "$HM_TMP/user-strict"
 hm_ok "user: a child that became nobody, lost every descriptor and its environment finds its table and narrows (also --strict)"
+
+run "$HM_TMP/title" --strict title
+sbx_expect "$HM_TMP/title" "title child allowed cfile"
+sbx_expect "$HM_TMP/title" "title child denied efile: Permission denied"
+none "$HM_TMP/title"
+hm_ok "title: a program that wrote over its environment's strings still gives its child the sandbox's value, and the child narrows"
 
 run "$HM_TMP/eff" eff
 sbx_expect "$HM_TMP/eff" "eff child allowed efile"

@@ -12,29 +12,11 @@
 set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
+. "$HM_SRC/tests/e2e/service/ssh/begin.sh"
 
-hm_need sshd ssh scp sftp ssh-keygen crontab curl useradd userdel
-[ -x /etc/init.d/ssh ] || hm_skip "openssh-server is not installed (scripts/deps.sh test)"
-hm_svc_begin
-! pgrep -x sshd >/dev/null || hm_skip "an sshd is already running; not touching it"
-! getent passwd hm-ssh >/dev/null || hm_fail "a user hm-ssh exists already"
-
-S=/srv/histmac-e2e
-hm_svc_tmpfs "$S"
-# the session's login uid (pam_loginuid) is in the audited range
-useradd -u 4261 -M -d "$S/home" -s /bin/bash hm-ssh
-hm_on_exit "userdel hm-ssh; rm -f /var/mail/hm-ssh /var/spool/cron/crontabs/hm-ssh"
-mkdir -p "$S/home/.ssh" "$S/tools"
+ssh_begin crontab curl
+mkdir -p "$S/tools"
 hm_e2e_install tcp_listen "$S/tools/tcp_listen"
-export HM_SSH_DIR=$HM_TMP/client
-mkdir -p "$HM_SSH_DIR"
-ssh-keygen -q -t ed25519 -N '' -f "$HM_SSH_DIR/id"
-cp "$HM_SSH_DIR/id.pub" "$S/home/.ssh/authorized_keys"
-# the user's own key pair, never used in learning: its read is the theft
-ssh-keygen -q -t ed25519 -N '' -f "$S/home/.ssh/id_ed25519"
-cp /etc/skel/.profile /etc/skel/.bashrc "$S/home/"
-chown -R hm-ssh:hm-ssh "$S/home"
-chmod 700 "$S/home/.ssh"
 hm_svc_listen "$S/tools/tcp_listen" 8099
 hm_on_exit "/etc/init.d/ssh stop >/dev/null 2>&1"
 

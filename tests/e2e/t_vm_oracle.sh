@@ -16,17 +16,9 @@
 # the workloads; HM_VM_OUT keeps the results in a directory.
 set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
+. "$HM_SRC/tests/e2e/vm_lib.sh"
 
-hm_need qemu-system-x86_64 busybox apt-cache dpkg-deb python3
-# A kernel: cached, or fetchable from the package archive.
-cache=${HM_VM_CACHE:-/var/cache/histmac-vm}
-if ! ls "$cache"/linux-image-6.1.0-*-amd64-unsigned_*.deb >/dev/null 2>&1 &&
-	! apt-cache show 'linux-image-6.1.0-*-amd64-unsigned' >/dev/null 2>&1; then
-	hm_skip "no linux-image-6.1.0-*-amd64-unsigned in $cache nor in apt's lists (a Debian 12 archive is needed)"
-fi
-# QEMU's 9p export of / needs the virtfs device in this build.
-qemu-system-x86_64 -device help 2>/dev/null | grep -q virtio-9p-pci ||
-	hm_skip "qemu-system-x86_64 has no virtio-9p-pci (virtfs)"
+hm_vm_need python3
 
 out=${HM_VM_OUT:-$HM_TMP/vm}
 set +e

@@ -6,7 +6,11 @@
  * a missing path); the subtree and per-domain tables; the table checker;
  * and applying a table with the real Landlock in a child process (the
  * objects the table names lexically, opened then: missing ones on their
- * nearest existing parent).  The whole chain is t_sandbox_chain.sh's.
+ * nearest existing parent); what each exec edge says of its program so
+ * that the preload need not read it (static or not through "#!", the
+ * files' identity, stale once one changed).  The whole chain is
+ * t_sandbox_chain.sh's; the preload's side of the edges is
+ * t_sandbox_execread.sh's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +23,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -45,10 +50,10 @@ static void put(const char *rel, const char *text, mode_t mode)
 	close(fd);
 }
 
-/* A dynamic ELF at @rel whose program interpreter is @interp: an ELF
- * header and one PT_INTERP header, nothing else (enough for
- * hm_exec_interp()). */
-static void put_dynamic_elf(const char *rel, const char *interp)
+/* An ELF at @rel whose program interpreter is @interp (a dynamic one),
+ * or with none if NULL (a static one): an ELF header and one program
+ * header, nothing else (enough for hm_exec_interp(), hm_sbx_inspect()). */
+static void put_elf(const char *rel, const char *interp)
 {
 	struct {
 		Elf64_Ehdr e;
@@ -67,10 +72,12 @@ static void put_dynamic_elf(const char *rel, const char *interp)
 	f.e.e_ehsize = sizeof(f.e);
 	f.e.e_phentsize = sizeof(f.ph);
 	f.e.e_phnum = 1;
-	f.ph.p_type = PT_INTERP;
-	f.ph.p_offset = offsetof(__typeof__(f), interp);
-	f.ph.p_filesz = strlen(interp) + 1;
-	snprintf(f.interp, sizeof(f.interp), "%s", interp);
+	f.ph.p_type = interp ? PT_INTERP : PT_LOAD;
+	if (interp) {
+		f.ph.p_offset = offsetof(__typeof__(f), interp);
+		f.ph.p_filesz = strlen(interp) + 1;
+		snprintf(f.interp, sizeof(f.interp), "%s", interp);
+	}
 	snprintf(p, sizeof(p), "%s%s", root, rel);
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0755);
 	assert_true(fd >= 0);
@@ -95,7 +102,7 @@ static int setup(void **state)
 	put("/bin/static", "\177ELF\2\1\1 no program interpreter", 0755);
 	/* a dynamic PIE (/usr/bin/env) and its loader, itself static */
 	put("/bin/ld.so", "\177ELF\2\1\1 no program interpreter", 0755);
-	put_dynamic_elf("/bin/dyn", "/bin/ld.so");
+	put_elf("/bin/dyn", "/bin/ld.so");
 	return 0;
 }
 
@@ -398,6 +405,47 @@ static void test_subtree_table(void **state)
 }
 
 /* Too many ports for one right: that right is left unrestricted. */
+/* An exec that stays in its domain is an edge to itself: keep_domain,
+ * and an initialize_domain program executing itself (sshd -R). */
+static void test_self_edges(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file execute /bin/tool\n"
+				    "file execute /bin/daemon\n"
+				    "\n<kernel> /bin/daemon\n"
+				    "file execute /bin/daemon\n",
+				    "keep_domain <kernel> /a\n"
+				    "initialize_domain /bin/daemon from any\n");
+	struct hm_sbx_opts o = { .abi = 3, .root = root };
+	const struct hm_sbx_thdr *h;
+	const struct hm_sbx_tdom *d;
+	void *blob;
+	size_t size;
+	int self = 0;
+
+	(void)state;
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	h = blob;
+	assert_int_equal(h->n_domains, 2);
+	for (uint32_t k = 0; k < 2; k++) {
+		d = hm_sbx_tdom(h, k);
+		for (uint32_t i = 0; i < d->n_edges; i++) {
+			const struct hm_sbx_tedge *e =
+				hm_sbx_tedge(h, d->edge_first + i);
+			const char *p = hm_sbx_tstr(h, e->program);
+
+			if (k == 0 && !strcmp(p, "/bin/tool"))
+				self += e->child == 0;
+			if (k == 1 && !strcmp(p, "/bin/daemon"))
+				self += e->child == 1;
+		}
+	}
+	assert_int_equal(self, 2);
+	free(blob);
+	hm_model_free(m);
+}
+
 static void test_port_cap(void **state)
 {
 	struct hm_model *m = policy("<kernel> /a\n"
@@ -820,12 +868,210 @@ static void test_covered(void **state)
 	hm_model_free(m);
 }
 
+/* ------------------------------------------- what exec edges say */
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t ctime_of(const char *rel)
+{
+	char p[256];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	assert_int_equal(stat(p, &sb), 0);
+	return (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec;
+}
+
+/* Under /x: programs the table's exec edges look at, older than the
+ * second the build does not vouch for. */
+static void exec_tree(void)
+{
+	static bool made;
+	char p[256];
+
+	if (made)
+		return;
+	made = true;
+	snprintf(p, sizeof(p), "%s/x", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	put_elf("/x/ld.so", NULL);
+	put_elf("/x/dyn", "/x/ld.so");
+	put_elf("/x/static", NULL);
+	put("/x/script", "#!/x/dyn -x\n", 0755);
+	put("/x/sscript", "#! /x/static\n", 0755);
+	put("/x/chain", "#!/x/sscript\n", 0755);	/* script, script, static */
+	put("/x/deep3", "#!/x/chain\n", 0755);	/* the 4th file is static */
+	put("/x/deep4", "#!/x/deep3\n", 0755);	/* a 5th is not read */
+	put("/x/text", "just text\n", 0755);
+	while (now_ns() - ctime_of("/x/text") < 1100000000LL)
+		usleep(50000);
+}
+
+static const char progs[][16] = { "/x/dyn", "/x/static", "/x/script",
+				  "/x/sscript", "/x/chain", "/x/deep3", "/x/deep4",
+				  "/x/text", "/x/missing", "/x/fresh" };
+
+/* The table of "<kernel> /a", which executes every one of progs[]. */
+static void *exec_table(size_t *size)
+{
+	char text[2048];
+	size_t n = snprintf(text, sizeof(text), "<kernel> /a\n");
+	struct hm_sbx_opts o = { .abi = 3, .root = root };
+	struct hm_sbx_summary s;
+	struct hm_model *m;
+	void *blob;
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(progs); i++)
+		n += snprintf(text + n, sizeof(text) - n, "file execute %s\n",
+			      progs[i]);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(progs); i++)
+		n += snprintf(text + n, sizeof(text) - n,
+			      "\n<kernel> /a %s\nfile read /x/text\n",
+			      progs[i]);
+	exec_tree();
+	m = policy(text, "");
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      size, &s), 0);
+	assert_true(hm_sbx_table_check(blob, *size));
+	hm_model_free(m);
+	return blob;
+}
+
+/* The root domain's (first) edge for @prog. */
+static struct hm_sbx_tedge *edge_for(void *blob, const char *prog)
+{
+	const struct hm_sbx_thdr *h = blob;
+	const struct hm_sbx_tdom *d = hm_sbx_tdom(h, 0);
+
+	for (uint32_t i = 0; i < d->n_edges; i++) {
+		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + i);
+
+		if (!strcmp(hm_sbx_tstr(h, e->program), prog))
+			return (struct hm_sbx_tedge *)e;
+	}
+	fail_msg("no edge for %s", prog);
+	return NULL;
+}
+
+/* Edge @prog: @flags, the chain @files ("a b c"), current or not. */
+static void expect_edge(void *blob, const char *prog, uint32_t flags,
+		   const char *files, bool current)
+{
+	const struct hm_sbx_thdr *h = blob;
+	const struct hm_sbx_tedge *e = edge_for(blob, prog);
+	char got[512] = "";
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < e->n_files; i++)
+		n += snprintf(got + n, sizeof(got) - n, "%s%s", i ? " " : "",
+			      hm_sbx_tstr(h, e->files[i].path));
+	if (e->flags != flags || strcmp(got, files) ||
+	    hm_sbx_edge_current(root, h, e) != current)
+		fail_msg("%s: flags %u files '%s' current %d; want %u '%s' %d",
+			 prog, e->flags, got, hm_sbx_edge_current(root, h, e),
+			 flags, files, current);
+}
+
+#define KNOWN HM_SBX_EXEC_KNOWN
+#define STATIC (HM_SBX_EXEC_KNOWN | HM_SBX_EXEC_STATIC)
+
+/* Every edge says what its program is, as the preload needed to read. */
+static void test_exec_edges(void **state)
+{
+	size_t size;
+	void *blob;
+
+	(void)state;
+	exec_tree();
+	put("/x/fresh", "#!/x/static\n", 0755);	/* changed just now */
+	blob = exec_table(&size);
+	expect_edge(blob, "/x/dyn", KNOWN, "/x/dyn", true);
+	expect_edge(blob, "/x/static", STATIC, "/x/static", true);
+	expect_edge(blob, "/x/script", KNOWN, "/x/script /x/dyn", true);
+	expect_edge(blob, "/x/sscript", STATIC, "/x/sscript /x/static", true);
+	expect_edge(blob, "/x/chain", STATIC,
+	       "/x/chain /x/sscript /x/static", true);
+	expect_edge(blob, "/x/deep3", STATIC,
+	       "/x/deep3 /x/chain /x/sscript /x/static", true);
+	expect_edge(blob, "/x/deep4", KNOWN,
+	       "/x/deep4 /x/deep3 /x/chain /x/sscript", true);
+	expect_edge(blob, "/x/text", KNOWN, "/x/text", true);
+	/* not vouched for: the preload reads them at the exec */
+	expect_edge(blob, "/x/missing", 0, "", false);
+	expect_edge(blob, "/x/fresh", 0, "", false);
+	free(blob);
+}
+
+/*
+ * A program changed after the build is no longer current, whatever
+ * file of its chain changed: the preload reads it again, and finds a
+ * now-static program static (a stale "dynamic" would be a narrowing
+ * failure nobody reports).
+ */
+static void test_exec_stale(void **state)
+{
+	struct hm_sbx_exec_info info;
+	char a[256], b[256];
+	size_t size;
+	void *blob = exec_table(&size);
+
+	(void)state;
+	/* replaced by a static one (a new inode, as a package upgrade) */
+	put_elf("/x/new", NULL);
+	snprintf(a, sizeof(a), "%s/x/new", root);
+	snprintf(b, sizeof(b), "%s/x/dyn", root);
+	assert_int_equal(rename(a, b), 0);
+	expect_edge(blob, "/x/dyn", KNOWN, "/x/dyn", false);
+	expect_edge(blob, "/x/script", KNOWN, "/x/script /x/dyn", false);
+	assert_int_equal(hm_sbx_inspect(root, "/x/dyn", &info), 0);
+	assert_true(info.is_static);
+	assert_int_equal(hm_sbx_inspect(root, "/x/script", &info), 0);
+	assert_true(info.is_static);
+	/* rewritten in place (same inode): its ctime moved */
+	put("/x/static", "#!/x/ld.so\n", 0755);
+	expect_edge(blob, "/x/static", STATIC, "/x/static", false);
+	expect_edge(blob, "/x/chain", STATIC,
+	       "/x/chain /x/sscript /x/static", false);
+	/* a chmod is a change too */
+	snprintf(a, sizeof(a), "%s/x/text", root);
+	assert_int_equal(chmod(a, 0700), 0);
+	expect_edge(blob, "/x/text", KNOWN, "/x/text", false);
+	free(blob);
+}
+
+/* The preload trusts an edge's files only inside the table. */
+static void test_exec_check(void **state)
+{
+	size_t size;
+	void *blob = exec_table(&size);
+	struct hm_sbx_tedge *e = edge_for(blob, "/x/chain");
+	const struct hm_sbx_thdr *h = blob;
+	uint32_t n = e->n_files, p = e->files[1].path;
+
+	(void)state;
+	e->n_files = HM_SBX_CHAIN + 1;
+	assert_false(hm_sbx_table_check(blob, size));
+	e->n_files = n;
+	e->files[1].path = h->str_len;
+	assert_false(hm_sbx_table_check(blob, size));
+	e->files[1].path = p;
+	assert_true(hm_sbx_table_check(blob, size));
+	free(blob);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_subtree_table),
+		cmocka_unit_test(test_self_edges),
 		cmocka_unit_test(test_port_cap),
 		cmocka_unit_test(test_lexical),
 		cmocka_unit_test(test_apply),
@@ -835,6 +1081,9 @@ int main(void)
 		cmocka_unit_test(test_enter_domain),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_landlock_records),
+		cmocka_unit_test(test_exec_edges),
+		cmocka_unit_test(test_exec_check),
+		cmocka_unit_test(test_exec_stale),	/* changes /x: last */
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

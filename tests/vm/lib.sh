@@ -8,6 +8,10 @@
 # host's policy: the kernel package is unpacked into a cache directory and
 # the guest sees this machine's / read-only over 9p.
 #
+#   hm_vm_ready BUILD OUT this host can boot the VM for BUILD/histmac (root,
+#                         QEMU); sets HM_VM_OUT to OUT made absolute (a
+#                         new /tmp/hm-vm.XXXXXX when OUT is empty); an
+#                         interrupt stops a guest hm_vm_boot started
 #   hm_vm_kernel          fetch + unpack the newest linux-image-6.1.0-N-amd64-
 #                         unsigned into $HM_VM_CACHE; sets HM_VM_KVER,
 #                         HM_VM_VMLINUZ, HM_VM_MODDIR
@@ -25,6 +29,18 @@ HM_VM_TIMEOUT=${HM_VM_TIMEOUT:-360}
 hm_vm_die() {
 	echo "vm: $*" >&2
 	exit 3
+}
+
+hm_vm_ready() {
+	[ -x "$1/histmac" ] || hm_vm_die "no $1/histmac (build first)"
+	[ "$(id -u)" = 0 ] || hm_vm_die "needs root (auditd, 9p of /)"
+	command -v qemu-system-x86_64 >/dev/null ||
+		hm_vm_die "no qemu-system-x86_64 (scripts/deps.sh vm)"
+	HM_VM_OUT=${2:-$(mktemp -d /tmp/hm-vm.XXXXXX)}
+	mkdir -p "$HM_VM_OUT"
+	HM_VM_OUT=$(cd "$HM_VM_OUT" && pwd)
+	HM_VM_QEMU_PID=
+	trap '[ -n "$HM_VM_QEMU_PID" ] && kill "$HM_VM_QEMU_PID" 2>/dev/null; exit 130' INT TERM
 }
 
 # The newest file in the cache whose name matches the glob $1.

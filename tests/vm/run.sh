@@ -45,17 +45,11 @@ fi
 for w in $workloads; do
 	[ -f "$here/workloads/$w.sh" ] || { echo "run.sh: no workload $w" >&2; exit 2; }
 done
-[ -x "$build/histmac" ] || { echo "run.sh: no $build/histmac (build first)" >&2; exit 3; }
-[ "$(id -u)" = 0 ] || { echo "run.sh: needs root (auditd, 9p of /)" >&2; exit 3; }
-command -v qemu-system-x86_64 >/dev/null || { echo "run.sh: no qemu-system-x86_64 (scripts/deps.sh vm)" >&2; exit 3; }
-[ -n "$out" ] || out=$(mktemp -d /tmp/hm-vm.XXXXXX)
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
-HM_VM_QEMU_PID=
-trap '[ -n "$HM_VM_QEMU_PID" ] && kill "$HM_VM_QEMU_PID" 2>/dev/null; exit 130' INT TERM
+hm_vm_ready "$build" "$out"
+out=$HM_VM_OUT
 
 hm_vm_kernel
 hm_vm_accel
@@ -70,7 +64,7 @@ prepare_share() {
 	local phase=$1 share=$2 w
 	rm -rf "$share" && mkdir -p "$share/guest/wl" "$share/guest/policy"
 	cp "$here/guest/stage2" "$here/guest/tomoyo-init" "$here/guest/init" \
-		"$here/guest/collect" "$share/guest/"
+		"$here/guest/collect" "$here/guest/auditd-start" "$share/guest/"
 	for w in $workloads; do
 		cp "$here/workloads/$w.sh" "$share/guest/wl/$w"
 		chmod 755 "$share/guest/wl/$w"

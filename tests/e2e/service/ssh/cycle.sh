@@ -12,6 +12,21 @@ c() {
 		-o StrictHostKeyChecking=accept-new -o BatchMode=yes "$@"
 }
 
+# scp_up FILE DEST, scp_down SRC FILE: scp to and from the user's home
+scp_up() {
+	scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" "$1" "hm-ssh@127.0.0.1:$2"
+}
+
+scp_down() {
+	scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" "hm-ssh@127.0.0.1:$1" "$2"
+}
+
+# sftp_batch: an sftp session running the commands on stdin
+sftp_batch() {
+	sftp -q -b - -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
+		hm-ssh@127.0.0.1 >/dev/null
+}
+
 wait_up() {
 	hm_until "sshd never answered" 'c hm-ssh@127.0.0.1 true 2>/dev/null'
 }
@@ -25,13 +40,10 @@ round() {
 		# commands
 		c hm-ssh@127.0.0.1 "mkdir -p work; ls -l work; date; wc -l .profile"
 		# scp up and down
-		scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-			"$d/$n" "hm-ssh@127.0.0.1:work/$n"
-		scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-			"hm-ssh@127.0.0.1:work/$n" "$d/$n.back"
+		scp_up "$d/$n" "work/$n"
+		scp_down "work/$n" "$d/$n.back"
 		# an sftp batch
-		sftp -q -b - -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-			hm-ssh@127.0.0.1 >/dev/null <<EOB
+		sftp_batch <<EOB
 ls work
 get work/$n $d/$n.sftp
 rename work/$n work/old-$n
@@ -68,8 +80,7 @@ attacks() {
 	round
 	c hm-ssh@127.0.0.1 'cat .ssh/id_ed25519 >/dev/null'
 	c hm-ssh@127.0.0.1 'curl -s http://127.0.0.1:8099/ >/dev/null'
-	scp -q -i "$K/id" -o UserKnownHostsFile="$K/known_hosts" \
-		"$S/tools/tcp_listen" hm-ssh@127.0.0.1:.l
+	scp_up "$S/tools/tcp_listen" .l
 	c hm-ssh@127.0.0.1 'chmod 755 .l; timeout 1 ./.l 8097 >/dev/null; true'
 	c hm-ssh@127.0.0.1 '(crontab -l 2>/dev/null; echo "@reboot sh .l") | crontab -'
 	round
