@@ -14,24 +14,11 @@ set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"
 
-hm_need postfix sendmail mail curl useradd userdel
-[ -x /etc/init.d/postfix ] || hm_skip "postfix is not installed (scripts/deps.sh test)"
-hm_svc_begin
-! pgrep -x master >/dev/null || hm_skip "a postfix master is already running; not touching it"
-! getent passwd hm-mail >/dev/null || hm_fail "a user hm-mail exists already"
+. "$HM_SRC/tests/e2e/service/postfix/setup.sh"
 
-S=/srv/histmac-e2e
-D=$HM_SRC/tests/e2e/service/postfix
-hm_svc_tmpfs "$S"
-useradd -u 4262 -M -d "$S/home" -s /bin/sh hm-mail
-hm_on_exit "userdel hm-mail; rm -f /var/mail/hm-mail"
-mkdir -p "$S/home/.ssh" "$S/home/mail" "$S/tools"
-cp "$D/filter" "$S/home/filter"
-echo "\"|$S/home/filter\"" >"$S/home/.forward"
-echo "-----BEGIN OPENSSH PRIVATE KEY----- $RANDOM" >"$S/home/.ssh/id_ed25519"
-chmod 600 "$S/home/.ssh/id_ed25519"
+pf_setup "$HM_SRC/tests/e2e/service/postfix/filter"
+mkdir -p "$S/tools"
 hm_e2e_install tcp_listen "$S/tools/tcp_listen"
-chown -R hm-mail:hm-mail "$S/home"
 hm_svc_listen "$S/tools/tcp_listen" 8099
 hm_on_exit "/etc/init.d/postfix stop >/dev/null 2>&1"
 

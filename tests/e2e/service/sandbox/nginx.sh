@@ -2,33 +2,10 @@
 # The nginx site of service/nginx under `histmac sandbox`, sourced by the
 # audited shell of t_service_sandbox.sh after service/nginx/cycle.sh (its
 # rounds).  Each daemon runs in the foreground as COMMAND of its own
-# `histmac sandbox --strict`, as a service manager would start it: the
-# init scripts' `env -i` (fcgiwrap's) would drop the preload, and --strict
-# would refuse that exec.  The sandbox stays as the daemon's parent and
-# passes SIGTERM on; its stderr (the reports of programs that could not
-# narrow) goes to $SBX_OUT/NAME.err.
-#
-# Each daemon is a root domain (initialize_domain), so its caller's
-# domain is <kernel>.  Needs SBX (the histmac binary beside its preload),
-# POL and SBX_OUT.
-
-# sbx_up NAME CMD...: start CMD under the sandbox in the background
-# (through $SBX_ENV, a command prefix, when set)
-sbx_up() {
-	local name=$1
-	shift
-	${SBX_ENV:-} "$SBX" sandbox -p "$POL" --domain '<kernel>' --strict --stats -- "$@" \
-		</dev/null >>"$SBX_OUT/$name.out" 2>>"$SBX_OUT/$name.err" 9>&- &
-	echo $! >"$SBX_OUT/$name.pid"
-}
-
-# sbx_down NAME: SIGTERM to the sandbox (passed on to the daemon), wait
-sbx_down() {
-	local pid
-	pid=$(cat "$SBX_OUT/$1.pid")
-	kill -TERM "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-}
+# `histmac sandbox --strict` (service/sandbox/sbx.sh): the init
+# scripts' `env -i` (fcgiwrap's) would drop the preload, and --strict
+# would refuse that exec.
+. "$(dirname "${BASH_SOURCE[0]}")/sbx.sh"
 
 svc_start() {
 	# the socket spawn-fcgi makes; the init script's start does the same
