@@ -32,16 +32,9 @@ key=$(cat "$S/secret/key.pem")
 # knows the preload beside it as the sandbox's own.
 export SBX=$HISTMAC SBX_OUT=$HM_TMP/sbx POL
 mkdir -p "$SBX_OUT"
+. "$HM_SRC/tests/e2e/service/sandbox/sbx.sh"
 svc_cleanup() {
-	local f pid c
-	# each sandbox, and its COMMAND should the sandbox not pass TERM on
-	for f in "$SBX_OUT"/*.pid; do
-		[ -s "$f" ] || continue
-		pid=$(cat "$f")
-		c=$(pgrep -P "$pid" || true)
-		hm_stop_pid "$pid"
-		for pid in $c; do hm_stop_pid "$pid"; done
-	done
+	sbx_kill_all
 	/etc/init.d/nginx stop >/dev/null 2>&1
 	/etc/init.d/fcgiwrap stop >/dev/null 2>&1
 	[ -s "$S/run/backend.pid" ] && hm_stop_pid "$(cat "$S/run/backend.pid")"

@@ -26,15 +26,9 @@ key=$PF_KEY
 export SBX=$HISTMAC SBX_OUT=$HM_TMP/sbx POL S
 export SBX_ATTACK=$HM_SRC/tests/e2e/service/sandbox/postfix-filter-evil
 mkdir -p "$SBX_OUT"
+. "$HM_SRC/tests/e2e/service/sandbox/sbx.sh"
 svc_cleanup() {
-	local pid c
-	# the sandbox, and its master should the sandbox not pass TERM on
-	if [ -s "$SBX_OUT/postfix.pid" ]; then
-		pid=$(cat "$SBX_OUT/postfix.pid")
-		c=$(pgrep -P "$pid" || true)
-		hm_stop_pid "$pid"
-		for pid in $c; do hm_stop_pid "$pid"; done
-	fi
+	sbx_kill_all
 	/etc/init.d/postfix stop >/dev/null 2>&1
 }
 hm_on_exit svc_cleanup

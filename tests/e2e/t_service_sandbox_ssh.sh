@@ -25,15 +25,9 @@ key=$S/home/.ssh/id_ed25519
 # The build's histmac, beside its preload (as t_service_sandbox.sh).
 export SBX=$HISTMAC SBX_OUT=$HM_TMP/sbx POL SBX_STRICT=--strict
 mkdir -p "$SBX_OUT"
+. "$HM_SRC/tests/e2e/service/sandbox/sbx.sh"
 svc_cleanup() {
-	local pid c
-	# the sandbox, and sshd should the sandbox not pass TERM on
-	if [ -s "$SBX_OUT/sshd.pid" ]; then
-		pid=$(cat "$SBX_OUT/sshd.pid")
-		c=$(pgrep -P "$pid" || true)
-		hm_stop_pid "$pid"
-		for pid in $c; do hm_stop_pid "$pid"; done
-	fi
+	sbx_kill_all
 	# sshd as found: not running (the test skips otherwise)
 	/etc/init.d/ssh stop >/dev/null 2>&1
 }

@@ -27,3 +27,16 @@ sbx_down() {
 	kill -TERM "$pid" 2>/dev/null || return 0
 	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
 }
+
+# sbx_kill_all: at a test's exit, by pid, each sandbox of $SBX_OUT and its
+# COMMAND (should the sandbox not have passed TERM on); needs lib.sh
+sbx_kill_all() {
+	local f pid c
+	for f in "$SBX_OUT"/*.pid; do
+		[ -s "$f" ] || continue
+		pid=$(cat "$f")
+		c=$(pgrep -P "$pid" || true)
+		hm_stop_pid "$pid"
+		for pid in $c; do hm_stop_pid "$pid"; done
+	done
+}
