@@ -137,6 +137,12 @@ _hm_pid_alive() {
 }
 
 # Stop a process we started (not our child): TERM, wait, then KILL.
+# hm_running NAME: a process NAME runs (not a zombie: where pid 1 reaps
+# orphans late, a service's ended processes stay zombies for a while)
+hm_running() {
+	pgrep -x -r D,R,S,T,t,I "$1" >/dev/null
+}
+
 hm_stop_pid() {
 	local pid=$1 n=0
 	_hm_pid_alive "$pid" || return 0

@@ -11,7 +11,7 @@ set -eu
 
 hm_need auditd auditctl ausearch curl apache2ctl tomoyo-checkpolicy
 [ -x /etc/init.d/apache2 ] || hm_skip "apache2 is not installed"
-if pgrep -x apache2 >/dev/null; then
+if hm_running apache2; then
 	hm_skip "an apache2 is already running; not touching it"
 fi
 
@@ -40,12 +40,12 @@ apache_cycle='
 	for i in $(seq 100); do curl -sf http://127.0.0.1/ -o /dev/null && break; sleep 0.1; done
 	curl -sf http://127.0.0.1/ -o /dev/null
 	/etc/init.d/apache2 stop
-	for i in $(seq 100); do pgrep -x apache2 >/dev/null || break; sleep 0.1; done
+	for i in $(seq 100); do hm_running apache2 || break; sleep 0.1; done
 '
 run_apache() {
 	hm_on_exit "/etc/init.d/apache2 stop >/dev/null 2>&1"
 	run_as_auid "$2" "$apache_cycle" "$1" || hm_fail "the apache2 run failed"
-	! pgrep -x apache2 >/dev/null || hm_fail "apache2 did not stop"
+	! hm_running apache2 || hm_fail "apache2 did not stop"
 }
 
 run_apache "$HM_TMP/run1.log" 4242

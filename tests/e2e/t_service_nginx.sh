@@ -19,7 +19,7 @@ hm_need nginx curl logrotate chattr
 # /srv/histmac-e2e) apart
 hm_svc_begin
 for p in nginx fcgiwrap; do
-	! pgrep -x "$p" >/dev/null || hm_skip "a $p is already running; not touching it"
+	! hm_running "$p" || hm_skip "a $p is already running; not touching it"
 done
 
 S=/srv/histmac-e2e

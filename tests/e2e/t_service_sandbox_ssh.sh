@@ -61,6 +61,9 @@ hm_svc_run 4252 "set -e; $cycle; . '$HM_SRC/tests/e2e/service/sandbox/ssh.sh'; s
 echo "--- the sandbox's stderr" >&2
 cat "$SBX_OUT/sshd.err" >&2
 hm_ok "the sandboxed sshd served every round (commands, scp both ways, sftp, a pty shell) through a reload"
+# its sessions too are gone once it stopped: the next test finds no sshd
+! hm_running sshd ||
+	hm_fail "an sshd outlived the sandboxed one: $(pgrep -a -x sshd)"
 
 o=$SBX_OUT/served
 grep -q ' \.profile$' "$o.cmd" || hm_fail "the command's output lacks wc's line: $(cat "$o.cmd")"

@@ -29,9 +29,10 @@ cron_up() {
 	pid=$(cat /run/crond.pid 2>/dev/null) && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
 }
 
-# No cron left, its job runners (forks named cron) included.
+# No cron left, its job runners (forks named cron) included; zombies
+# (ended, not yet reaped by a slow pid 1) are not cron running.
 cron_gone() {
-	! pgrep -x cron >/dev/null
+	! pgrep -x -r D,R,S,T,t,I cron >/dev/null
 }
 
 period() {

@@ -18,7 +18,7 @@ cron_setup() {
 		hm_skip "cron or postfix is not installed (scripts/deps.sh test)"
 	hm_svc_begin
 	for p in cron master; do
-		! pgrep -x "$p" >/dev/null || hm_skip "a $p is already running; not touching it"
+		! hm_running "$p" || hm_skip "a $p is already running; not touching it"
 	done
 	! getent passwd hm-cron >/dev/null || hm_fail "a user hm-cron exists already"
 	hm_svc_tmpfs "$S"

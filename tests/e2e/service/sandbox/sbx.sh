@@ -20,12 +20,36 @@ sbx_up() {
 	echo $! >"$SBX_OUT/$name.pid"
 }
 
-# sbx_down NAME: SIGTERM to the sandbox (passed on to the daemon), wait
+# _sbx_tree PID: the processes below PID
+_sbx_tree() {
+	local p
+	for p in $(pgrep -P "$1"); do
+		echo "$p"
+		_sbx_tree "$p"
+	done
+}
+
+# sbx_down NAME: SIGTERM to the sandbox (passed on to the daemon), wait;
+# then for what the daemon had started, which may outlive it (sshd's
+# sessions end after their listener): 5 s to end, then SIGTERM, so that
+# nothing of ours is left for the next test to find
 sbx_down() {
-	local pid
+	local pid p kids alive n=0
 	pid=$(cat "$SBX_OUT/$1.pid")
+	kids=$(_sbx_tree "$pid")
 	kill -TERM "$pid" 2>/dev/null || return 0
 	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+	while [ -n "$kids" ] && [ "$n" -lt 50 ]; do
+		alive=
+		for p in $kids; do
+			! kill -0 "$p" 2>/dev/null || alive="$alive $p"
+		done
+		kids=$alive
+		[ -z "$kids" ] || sleep 0.1
+		n=$((n + 1))
+	done
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "$kids" ] || kill -TERM $kids 2>/dev/null || true
 }
 
 # sbx_kill_all: at a test's exit, by pid, each sandbox of $SBX_OUT and its
@@ -35,7 +59,7 @@ sbx_kill_all() {
 	for f in "$SBX_OUT"/*.pid; do
 		[ -s "$f" ] || continue
 		pid=$(cat "$f")
-		c=$(pgrep -P "$pid" || true)
+		c=$(_sbx_tree "$pid")
 		hm_stop_pid "$pid"
 		for pid in $c; do hm_stop_pid "$pid"; done
 	done

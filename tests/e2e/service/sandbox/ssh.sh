@@ -12,6 +12,7 @@
 #
 # Needs SBX (the histmac binary beside its preload), POL, SBX_OUT, and
 # SBX_STRICT (--strict or empty).
+. "$(dirname "${BASH_SOURCE[0]}")/sbx.sh"
 
 sbx_sshd_up() {
 	[ -d /run/sshd ] || { mkdir /run/sshd && chmod 0755 /run/sshd; }
@@ -24,14 +25,6 @@ sbx_sshd_up() {
 	) </dev/null >>"$SBX_OUT/sshd.out" 2>>"$SBX_OUT/sshd.err" 9>&- &
 	echo $! >"$SBX_OUT/sshd.pid"
 	wait_up
-}
-
-# sbx_sshd_down: SIGTERM to the sandbox (passed on to sshd), wait for it
-sbx_sshd_down() {
-	local pid
-	pid=$(cat "$SBX_OUT/sshd.pid")
-	kill -TERM "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
 }
 
 # A reload: SIGHUP through the sandbox; sshd closes its listeners and
@@ -83,5 +76,5 @@ sandboxed() {
 	sbx_try narrow /etc/ssh/sshd_config
 	round
 	served
-	sbx_sshd_down
+	sbx_down sshd
 }
