@@ -6,12 +6,13 @@
 # the same kinds of work with other names, attacks, and the enforcer in
 # permissive mode beside check.  Source it after lib.sh.
 #
-#   hm_svc_begin            `histmac rules` loaded, restricted to the
+#   hm_svc_begin [PROC...]  `histmac rules` loaded, restricted to the
 #                           login uids 4250-4299 of the test's runs as
 #                           PRODUCTION.md advises for learning one service
 #                           (the rest of the machine - other builds and
 #                           tests - would write gigabytes); the policy
-#                           dir is $POL
+#                           dir is $POL; skips when a PROC (the service's
+#                           daemons) is running already: not ours to touch
 #   hm_svc_run AUID CMD OUT run the shell command CMD with login uid AUID
 #                           (every process it starts inherits it, daemons
 #                           included) and keep its events in OUT: what
@@ -63,8 +64,12 @@ POL=$HM_TMP/policy
 HM_ENF_N=0
 
 hm_svc_begin() {
+	local p
 	hm_need auditd auditctl jq timeout
 	hm_audit_start
+	for p in "$@"; do
+		! hm_running "$p" || hm_skip "a $p is already running; not touching it"
+	done
 	"$HISTMAC" rules |
 		sed '/^-a always,/s/ -k / -F auid>=4250 -F auid<=4299 -k /' \
 			>"$HM_TMP/histmac.rules"

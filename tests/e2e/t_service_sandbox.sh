@@ -15,10 +15,7 @@ set -eu
 hm_need nginx curl logrotate setsid spawn-fcgi
 [ -x /etc/init.d/nginx ] && [ -x /etc/init.d/fcgiwrap ] ||
 	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
-hm_svc_begin
-for p in nginx fcgiwrap; do
-	! hm_running "$p" || hm_skip "a $p is already running; not touching it"
-done
+hm_svc_begin nginx fcgiwrap
 
 S=/srv/histmac-e2e
 D=$HM_SRC/tests/e2e/service/nginx

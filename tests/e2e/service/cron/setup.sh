@@ -12,14 +12,10 @@ cycle=". '$D/cycle.sh'"
 . "$D/cycle.sh"
 
 cron_setup() {
-	local p
 	hm_need cron crontab run-parts postfix mail useradd userdel
 	[ -x /etc/init.d/cron ] && [ -x /etc/init.d/postfix ] ||
 		hm_skip "cron or postfix is not installed (scripts/deps.sh test)"
-	hm_svc_begin
-	for p in cron master; do
-		! hm_running "$p" || hm_skip "a $p is already running; not touching it"
-	done
+	hm_svc_begin cron master
 	! getent passwd hm-cron >/dev/null || hm_fail "a user hm-cron exists already"
 	hm_svc_tmpfs "$S"
 	# the crontab's owner: its login uid (pam_loginuid) is in the audited range
