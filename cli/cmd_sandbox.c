@@ -446,6 +446,30 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 			"are not in the trail\n", abi);
 }
 
+/* What the top ruleset adds on the sources of moves to another
+ * directory (docs/SANDBOX.md "Moving a file to another directory"). */
+static int print_moves(FILE *f, struct hm_model *m,
+		       const struct hm_domain *root,
+		       const struct hm_sbx_summary *s, int abi)
+{
+	struct hm_sbx_opts o = { .abi = abi, .root = "" };
+	struct hm_sbx_widened_move *v;
+	size_t n;
+	int r = hm_sbx_widened_moves(m, root, &o, &v, &n);
+
+	for (size_t i = 0; !r && i < n; i++) {
+		if (!(v[i].added & s->handled_fs))
+			continue;
+		fputs("sandbox: refer: ", f);
+		print_rights(f, v[i].added & s->handled_fs, s->handled_fs, abi);
+		fprintf(f, " added on %s: files move from it to %s (%s)\n",
+			v[i].from, v[i].to, hm_sbx_widen_text[HM_SBX_W_REFER]);
+	}
+	if (!r)
+		hm_sbx_widened_moves_free(v, n);
+	return r;
+}
+
 static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		   const struct hm_sbx_summary *s, int abi)
 {
@@ -463,6 +487,8 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 		free(v);
 	sum.widened[HM_SBX_W_MISSING] = x.missing;	/* the build did not look */
 	print_summary(f, &sum, abi);
+	if (!r)
+		r = print_moves(f, m, root, s, abi);
 	if (x.symlinks)
 		fprintf(f, "sandbox: %lu objects are symlinks or lie beneath "
 			"one: not granted (a symlink is never followed)\n",

@@ -356,9 +356,19 @@ struct pgrant {
 	bool file;	/* every grant on it was a file's (hm_sbx_grant) */
 };
 
+/* A move of the subtree (struct hm_sbx_move) by its parents' paths. */
+struct umove {
+	const char *from, *to;
+	bool dir;
+	uint64_t added;		/* what widen_moves() added on @from */
+	const struct hm_sbx_xlat *x;	/* its entry */
+};
+
 struct uset {
 	struct pgrant *p;
 	size_t n, cap;
+	struct umove *mv;
+	size_t n_mv, cap_mv;
 	uint8_t *ports[NET_RIGHTS];	/* port bitmap per network right */
 	uint32_t n_ports[NET_RIGHTS];
 	bool signal, abstract;		/* not scopable */
@@ -382,6 +392,27 @@ static int push_path(struct uset *u, const char *path, uint64_t access,
 		u->cap = cap;
 	}
 	u->p[u->n++] = (struct pgrant){ path, access, file };
+	return 0;
+}
+
+static int push_moves(struct uset *u, const struct hm_sbx_xlat *x)
+{
+	for (size_t i = 0; i < x->n_moves; i++) {
+		const struct hm_sbx_move *m = &x->moves[i];
+
+		if (u->n_mv == u->cap_mv) {
+			size_t cap = u->cap_mv ? 2 * u->cap_mv : 16;
+			struct umove *n = realloc(u->mv, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			u->mv = n;
+			u->cap_mv = cap;
+		}
+		u->mv[u->n_mv++] = (struct umove){ x->grants[m->from].path,
+						   x->grants[m->to].path,
+						   m->dir, 0, x };
+	}
 	return 0;
 }
 
@@ -415,6 +446,8 @@ static int add_xlat(struct uset *u, const struct hm_sbx_xlat *x)
 	}
 	for (unsigned w = 0; w < HM_SBX_W_MAX; w++)
 		u->widened[w] += !!(widen & (1u << w));
+	if (!r)
+		r = push_moves(u, x);
 	u->unenforced[x->unenforced]++;
 	u->signal |= x->scope_signal;
 	u->abstract |= x->scope_abstract;
@@ -454,6 +487,20 @@ static const struct pgrant *find_path(const struct uset *u, const char *path)
 	return bsearch(&key, u->p, u->n, sizeof(*u->p), cmp_pgrant);
 }
 
+/* @buf (an absolute path) becomes its parent: "/a/b" -> "/a" -> "/";
+ * false at "/". */
+static bool up(char *buf)
+{
+	size_t len = strlen(buf);
+
+	if (len <= 1)
+		return false;
+	while (len > 1 && buf[len - 1] != '/')
+		len--;
+	buf[len > 1 ? len - 1 : 1] = '\0';	/* "/a/b/" -> "/a/b" */
+	return true;
+}
+
 /* Does a grant on a directory above @g (not one learned as a file: that
  * is refused when it is a directory, apply.c) hold all of @g's rights?
  * Landlock's rights hold beneath the object, so @g adds nothing. */
@@ -465,20 +512,89 @@ static bool covered(const struct uset *u, const struct pgrant *g)
 	if (len >= sizeof(buf) || g->path[0] != '/')
 		return false;
 	memcpy(buf, g->path, len + 1);
-	while (len > 1) {
-		const struct pgrant *a;
+	while (up(buf)) {
+		const struct pgrant *a = find_path(u, buf);
 
-		while (len > 1 && buf[len - 1] != '/')
-			len--;
-		buf[len > 1 ? len - 1 : 1] = '\0';	/* "/a/b/" -> "/a/b" */
-		len = strlen(buf);
-		a = find_path(u, buf);
 		if (a && !a->file && !(g->access & ~a->access))
 			return true;
-		if (len == 1)
-			break;
 	}
 	return false;
+}
+
+/* What the rules of sorted @u grant on directory @dir: its own and those
+ * of the directories above it (a rule learned as a file is refused on a
+ * directory, apply.c). */
+static uint64_t rights_at(const struct uset *u, const char *dir)
+{
+	char buf[PATH_MAX];
+	uint64_t access = 0;
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(buf) || dir[0] != '/')
+		return 0;
+	memcpy(buf, dir, len + 1);
+	do {
+		const struct pgrant *a = find_path(u, buf);
+
+		if (a && !a->file)
+			access |= a->access;
+	} while (up(buf));
+	return access;
+}
+
+/*
+ * Landlock's rule for a rename or link into another directory
+ * (security/landlock/fs.c: current_check_refer_path() collects, with
+ * collect_domain_accesses(), per layer the rights granted on each parent
+ * and the directories above it; no_more_access() compares them).  Beyond
+ * fs.refer on both parents (and fs.remove_* on the source's, fs.make_* on
+ * the destination's), in every layer of the process's domain each
+ * handled right granted on the destination's parent or a directory above
+ * it must also be granted on the source's parent, a directory above it,
+ * or the moved object itself: for a file the file rights (execute,
+ * write_file, read_file, truncate, ioctl_dev; HM_LL_FS_FILE_RIGHTS), for a
+ * directory every right.  Otherwise the call fails with EXDEV: the object
+ * would gain a right by moving.
+ *
+ * Every table domain's ruleset is a layer, and it holds the moves of
+ * every domain of its subtree: so each ruleset, merged, gives each of its
+ * moves' sources the rights it grants above the destination that the
+ * source lacks.  The name learned is not known to be the file moved, so
+ * the grant is on the source's parent.  Adding to a source can raise what
+ * another move's destination has (a chain in/ -> act/ -> done/, or a
+ * destination beneath a source): repeated until nothing changes.  @u
+ * sorted and merged; each move's parents have a rule in it.
+ */
+static void widen_moves(struct uset *u)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < u->n_mv; i++) {
+			struct umove *m = &u->mv[i];
+			struct pgrant *from = (struct pgrant *)find_path(u,
+								m->from);
+			uint64_t add = rights_at(u, m->to) &
+				       ~rights_at(u, m->from);
+
+			if (!m->dir)
+				add &= HM_LL_FS_FILE_RIGHTS;
+			if (!add || !from)
+				continue;
+			from->access |= add;
+			m->added |= add;
+			changed = true;
+		}
+	}
+	for (size_t i = 0; i < u->n_mv;) {	/* entries widened, each once */
+		const struct hm_sbx_xlat *x = u->mv[i].x;
+		bool any = false;
+
+		for (; i < u->n_mv && u->mv[i].x == x; i++)
+			any |= u->mv[i].added != 0;
+		u->widened[HM_SBX_W_REFER] += any;
+	}
 }
 
 /*
@@ -507,6 +623,7 @@ static void drop_covered(struct uset *u)
 static void uset_fini(struct uset *u)
 {
 	free(u->p);
+	free(u->mv);
 	for (unsigned b = 0; b < NET_RIGHTS; b++)
 		free(u->ports[b]);
 }
@@ -548,6 +665,7 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	free(queue);
 	if (!r) {
 		merge_paths(u);
+		widen_moves(u);
 		drop_covered(u);
 	}
 	return r;
@@ -871,6 +989,72 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 	free(t.edge.buf);
 	free(t.rule.buf);
 	free(t.str.buf);
+	builder_fini(&b);
+	return r;
+}
+
+/* ------------------------------------------------------ widened moves */
+
+void hm_sbx_widened_moves_free(struct hm_sbx_widened_move *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].from);
+		free(v[i].to);
+	}
+	free(v);
+}
+
+/* Add @m to @v (@n of them), one per source and destination. */
+static int note_move(struct hm_sbx_widened_move **v, size_t *n,
+		     const struct umove *m)
+{
+	struct hm_sbx_widened_move *w;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].from, m->from) &&
+		    !strcmp((*v)[i].to, m->to)) {
+			(*v)[i].added |= m->added;
+			return 0;
+		}
+	w = realloc(*v, (*n + 1) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*v = w;
+	w[*n] = (struct hm_sbx_widened_move){ strdup(m->from), strdup(m->to),
+					      m->added };
+	if (!w[*n].from || !w[*n].to) {
+		free(w[*n].from);
+		free(w[*n].to);
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
+int hm_sbx_widened_moves(struct hm_model *m, const struct hm_domain *root,
+			 const struct hm_sbx_opts *o,
+			 struct hm_sbx_widened_move **out, size_t *n)
+{
+	struct hm_sbx_opts only = { .abi = o->abi, .root = o->root };
+	struct builder b = { .o = &only };
+	struct uset u = { 0 };
+	int r = walk(&b, m, root);
+
+	*out = NULL;
+	*n = 0;
+	if (!r)
+		r = translate_all(&b);
+	if (!r)
+		r = subtree_union(&b, 0, &u);
+	for (size_t i = 0; !r && i < u.n_mv; i++)
+		if (u.mv[i].added)
+			r = note_move(out, n, &u.mv[i]);
+	if (r) {
+		hm_sbx_widened_moves_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	uset_fini(&u);
 	builder_fini(&b);
 	return r;
 }

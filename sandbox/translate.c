@@ -82,9 +82,10 @@ uint64_t hm_sbx_fs_abi_mask(int abi)
 
 /* Takes @path (NULL: a port grant; then @port..@port_max). */
 /* @file: @path was learned as a file (hm_sbx_grant's @file). */
-static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
-		     uint64_t port_max, uint64_t access, uint32_t widen,
-		     bool file)
+/* @at: set to the index of the grant that holds it; may be NULL. */
+static int add_grant_at(struct hm_sbx_xlat *x, char *path, uint64_t port,
+			uint64_t port_max, uint64_t access, uint32_t widen,
+			bool file, size_t *at)
 {
 	struct hm_sbx_grant *g;
 
@@ -94,6 +95,8 @@ static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
 			g->access |= access;	/* one line per object */
 			g->file = g->file && file;
 			free(path);
+			if (at)
+				*at = i;
 			return 0;
 		}
 	}
@@ -105,9 +108,18 @@ static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
 		}
 		x->grants = g;
 	}
+	if (at)
+		*at = x->n;
 	x->grants[x->n++] = (struct hm_sbx_grant){ path, port, port_max, access,
 						    widen, path && file };
 	return 0;
+}
+
+static int add_grant(struct hm_sbx_xlat *x, char *path, uint64_t port,
+		     uint64_t port_max, uint64_t access, uint32_t widen,
+		     bool file)
+{
+	return add_grant_at(x, path, port, port_max, access, widen, file, NULL);
 }
 
 void hm_sbx_xlat_fini(struct hm_sbx_xlat *x)
@@ -115,6 +127,7 @@ void hm_sbx_xlat_fini(struct hm_sbx_xlat *x)
 	for (size_t i = 0; i < x->n; i++)
 		free(x->grants[i].path);
 	free(x->grants);
+	free(x->moves);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -497,30 +510,87 @@ static int one_path_ops(struct fs_ctx *c, const struct hm_name_op *op,
 	return r;
 }
 
-/* link and rename: remove from the old parent, make in the new one, and
- * refer on both when they differ (Landlock's reparenting right). */
+static int add_move(struct hm_sbx_xlat *x, size_t from, size_t to, bool dir)
+{
+	struct hm_sbx_move *m = realloc(x->moves,
+					(x->n_moves + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	x->moves = m;
+	x->moves[x->n_moves++] = (struct hm_sbx_move){ (uint32_t)from,
+						       (uint32_t)to, dir };
+	return 0;
+}
+
+/* Move the grants of @from into @x; @at[i] is where from->grants[i] went. */
+static int take_grants(struct hm_sbx_xlat *x, struct hm_sbx_xlat *from,
+		       size_t *at)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < from->n && !r; i++) {
+		struct hm_sbx_grant *g = &from->grants[i];
+
+		r = add_grant_at(x, g->path, 0, 0, g->access, g->widen,
+				 g->file, &at[i]);
+		g->path = NULL;		/* taken, even on failure */
+	}
+	if (from->unenforced)
+		set_unenforced(x, from->unenforced);
+	return r;
+}
+
+/*
+ * link and rename: remove from the old parent (rename), make in the new
+ * one, and where the two parents differ fs.refer on both (Landlock's
+ * reparenting right) and a move recorded for the build: fs.refer is not
+ * enough (struct hm_sbx_move, build.c widen_moves()).  Each source
+ * parent pairs with each destination parent (path_groups).
+ */
 static int two_path_ops(struct fs_ctx *c, const struct hm_acl_path2 *p)
 {
 	bool dir = p->name1.name && p->name1.name->is_dir;
-	uint64_t make = dir ? HM_LL_FS_MAKE_DIR : HM_LL_FS_MAKE_REG;
-	size_t first = c->x->n;
-	int r = 0;
+	uint32_t perm = p->head.perm;
+	struct hm_sbx_xlat src = { 0 }, dst = { 0 };
+	struct fs_ctx sc = *c, dc = *c;
+	size_t *at = NULL;
+	size_t n_src;
+	int r;
 
-	if (p->head.perm & (1u << HM_FILE_PIVOT_ROOT))
+	if (perm & (1u << HM_FILE_PIVOT_ROOT))
 		set_unenforced(c->x, HM_SBX_NE_MOUNT);
-	if (p->head.perm & (1u << HM_FILE_RENAME))
-		r = fs_grant(c, &p->name1, dir ? HM_LL_FS_REMOVE_DIR :
-			     HM_LL_FS_REMOVE_FILE, 0, true);
-	if (!r && (p->head.perm & (1u << HM_FILE_LINK)))
-		r = fs_grant(c, &p->name1, 0, 0, true);
-	if (!r && (p->head.perm & ((1u << HM_FILE_RENAME) |
-				   (1u << HM_FILE_LINK))))
-		r = fs_grant(c, &p->name2, make, 0, true);
-	for (size_t i = first; !r && i + 1 < c->x->n; i++)
-		if (strcmp(c->x->grants[i].path, c->x->grants[c->x->n - 1].path)) {
-			c->x->grants[i].access |= HM_LL_FS_REFER;
-			c->x->grants[c->x->n - 1].access |= HM_LL_FS_REFER;
-		}
+	if (!(perm & ((1u << HM_FILE_RENAME) | (1u << HM_FILE_LINK))))
+		return 0;
+	sc.x = &src;
+	dc.x = &dst;
+	r = fs_grant(&sc, &p->name1, !(perm & (1u << HM_FILE_RENAME)) ? 0 :
+		     dir ? HM_LL_FS_REMOVE_DIR : HM_LL_FS_REMOVE_FILE, 0, true);
+	if (!r)
+		r = fs_grant(&dc, &p->name2, dir ? HM_LL_FS_MAKE_DIR :
+			     HM_LL_FS_MAKE_REG, 0, true);
+	for (size_t i = 0; !r && i < src.n; i++)
+		for (size_t j = 0; j < dst.n; j++)
+			if (strcmp(src.grants[i].path, dst.grants[j].path)) {
+				src.grants[i].access |= HM_LL_FS_REFER;
+				dst.grants[j].access |= HM_LL_FS_REFER;
+			}
+	n_src = src.n;
+	at = r ? NULL : malloc((src.n + dst.n + 1) * sizeof(*at));
+	if (!r && !at)
+		r = -ENOMEM;
+	if (!r)
+		r = take_grants(c->x, &src, at);
+	if (!r)
+		r = take_grants(c->x, &dst, at + n_src);
+	for (size_t i = 0; !r && i < n_src; i++)
+		for (size_t j = n_src; !r && j < n_src + dst.n; j++)
+			if (strcmp(c->x->grants[at[i]].path,
+				   c->x->grants[at[j]].path))
+				r = add_move(c->x, at[i], at[j], dir);
+	free(at);
+	hm_sbx_xlat_fini(&src);
+	hm_sbx_xlat_fini(&dst);
 	return r;
 }
 

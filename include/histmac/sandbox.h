@@ -40,7 +40,10 @@
 	X(EXEC_READ, "exec-read", "execute needs read: the kernel reads the " \
 	  "program (and its interpreter) it runs")                           \
 	X(DIR, "dir", "reading a directory is granted on it and every "      \
-	  "directory beneath it")
+	  "directory beneath it")                                            \
+	X(REFER, "refer", "a move (rename, link) to another directory: "     \
+	  "Landlock refuses one that gives the file a right it lacked, so "  \
+	  "the source gets the file rights the destination has")
 
 enum hm_sbx_widen {
 #define X(e, w, s) HM_SBX_W_##e,
@@ -112,6 +115,18 @@ struct hm_sbx_grant {
 };
 
 /*
+ * struct hm_sbx_move - a rename or link the entry allows from one
+ * directory to another: @from and @to index the grants on the source's
+ * and the destination's parent (each with fs.refer); @dir: the entry
+ * moves a directory.  The build makes the source's rights cover the
+ * destination's (build.c, widen_moves()).
+ */
+struct hm_sbx_move {
+	uint32_t from, to;
+	bool dir;
+};
+
+/*
  * struct hm_sbx_xlat - what one policy entry becomes.
  * @grants: @n of them; malloc()ed with their paths.
  * @unenforced: why the entry (or a part of it) has no grant.
@@ -119,6 +134,8 @@ struct hm_sbx_grant {
  *	being scoped (a signal, an abstract unix address).
  * @static_exec: an execute entry whose program (or interpreter) is a
  *	static ELF: no preload, so it keeps its parent's ruleset.
+ * @moves: the cross-directory renames and links a rename or link entry
+ *	allows.
  */
 struct hm_sbx_xlat {
 	struct hm_sbx_grant *grants;
@@ -127,6 +144,8 @@ struct hm_sbx_xlat {
 	bool scope_signal;
 	bool scope_abstract;
 	bool static_exec;
+	struct hm_sbx_move *moves;	/* @n_moves; malloc()ed */
+	size_t n_moves;
 };
 
 /* hm_sbx_translate() flags */
@@ -212,6 +231,32 @@ struct hm_sbx_summary {
 int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		 const struct hm_sbx_opts *o, void **blob, size_t *size,
 		 struct hm_sbx_summary *sum);
+
+/*
+ * struct hm_sbx_widened_move - rights a ruleset adds on a move's source
+ * directory so that Landlock lets the move through (docs/SANDBOX.md
+ * "Moving a file to another directory").
+ */
+struct hm_sbx_widened_move {
+	char *from;		/* the source directory, its rule widened */
+	char *to;		/* the destination directory */
+	uint64_t added;		/* LANDLOCK_ACCESS_FS_* added on @from */
+};
+
+/**
+ * hm_sbx_widened_moves() - what the ruleset of @root (the union over its
+ * subtree, as hm_sbx_table() builds it for the top) adds on the sources
+ * of its moves, for --explain.  Each domain below widens its own ruleset
+ * the same way, within this one.
+ * @o: as for hm_sbx_table(); only @abi and @root are read.
+ * @out: malloc()ed array of @n; caller frees with
+ *	hm_sbx_widened_moves_free().
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_sbx_widened_moves(struct hm_model *m, const struct hm_domain *root,
+			 const struct hm_sbx_opts *o,
+			 struct hm_sbx_widened_move **out, size_t *n);
+void hm_sbx_widened_moves_free(struct hm_sbx_widened_move *v, size_t n);
 
 /**
  * hm_sbx_subtree() - @root and the domains reachable from it, @root
