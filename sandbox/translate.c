@@ -523,6 +523,32 @@ static int add_move(struct hm_sbx_xlat *x, size_t from, size_t to, bool dir)
 	return 0;
 }
 
+/* fs.refer on each source and destination parent that differ. */
+static void mark_refer(struct hm_sbx_xlat *src, struct hm_sbx_xlat *dst)
+{
+	for (size_t i = 0; i < src->n; i++)
+		for (size_t j = 0; j < dst->n; j++)
+			if (strcmp(src->grants[i].path, dst->grants[j].path)) {
+				src->grants[i].access |= HM_LL_FS_REFER;
+				dst->grants[j].access |= HM_LL_FS_REFER;
+			}
+}
+
+/* A move from each of @n_src source grants (@at[0..]) to each of @n_dst
+ * destination grants (after them in @at) on another path. */
+static int add_moves(struct hm_sbx_xlat *x, const size_t *at, size_t n_src,
+		     size_t n_dst, bool dir)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n_src; i++)
+		for (size_t j = n_src; !r && j < n_src + n_dst; j++)
+			if (strcmp(x->grants[at[i]].path,
+				   x->grants[at[j]].path))
+				r = add_move(x, at[i], at[j], dir);
+	return r;
+}
+
 /* Move the grants of @from into @x; @at[i] is where from->grants[i] went. */
 static int take_grants(struct hm_sbx_xlat *x, struct hm_sbx_xlat *from,
 		       size_t *at)
@@ -569,12 +595,8 @@ static int two_path_ops(struct fs_ctx *c, const struct hm_acl_path2 *p)
 	if (!r)
 		r = fs_grant(&dc, &p->name2, dir ? HM_LL_FS_MAKE_DIR :
 			     HM_LL_FS_MAKE_REG, 0, true);
-	for (size_t i = 0; !r && i < src.n; i++)
-		for (size_t j = 0; j < dst.n; j++)
-			if (strcmp(src.grants[i].path, dst.grants[j].path)) {
-				src.grants[i].access |= HM_LL_FS_REFER;
-				dst.grants[j].access |= HM_LL_FS_REFER;
-			}
+	if (!r)
+		mark_refer(&src, &dst);
 	n_src = src.n;
 	at = r ? NULL : malloc((src.n + dst.n + 1) * sizeof(*at));
 	if (!r && !at)
@@ -583,11 +605,8 @@ static int two_path_ops(struct fs_ctx *c, const struct hm_acl_path2 *p)
 		r = take_grants(c->x, &src, at);
 	if (!r)
 		r = take_grants(c->x, &dst, at + n_src);
-	for (size_t i = 0; !r && i < n_src; i++)
-		for (size_t j = n_src; !r && j < n_src + dst.n; j++)
-			if (strcmp(c->x->grants[at[i]].path,
-				   c->x->grants[at[j]].path))
-				r = add_move(c->x, at[i], at[j], dir);
+	if (!r)
+		r = add_moves(c->x, at, n_src, dst.n, dir);
 	free(at);
 	hm_sbx_xlat_fini(&src);
 	hm_sbx_xlat_fini(&dst);
