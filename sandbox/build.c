@@ -665,7 +665,8 @@ static int subtree_union(struct builder *b, size_t from, struct uset *u)
 	free(queue);
 	if (!r) {
 		merge_paths(u);
-		widen_moves(u);
+		if (b->o->abi >= 2)	/* ABI 1 refuses every such move */
+			widen_moves(u);
 		drop_covered(u);
 	}
 	return r;

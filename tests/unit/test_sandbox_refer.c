@@ -215,6 +215,28 @@ static void test_chain(void **state)
 	hm_model_free(m);
 }
 
+/* ABI 1 has no fs.refer: every move to another directory is refused,
+ * so nothing is widened for one. */
+static void test_abi1(void **state)
+{
+	struct hm_model *m = parse("<kernel> /a\n"
+				   "file rename /in/\\* /act/\\*\n"
+				   "file read/write /act/\\*\n");
+	struct hm_sbx_opts o = opts;
+	struct hm_sbx_summary s;
+	size_t size;
+	void *blob;
+
+	(void)state;
+	o.abi = 1;
+	assert_int_equal(hm_sbx_table(m, m->domains[0], &o, &blob, &size, &s),
+			 0);
+	assert_int_equal(on(blob, 0, "/in"), RM);
+	assert_int_equal(s.widened[HM_SBX_W_REFER], 0);
+	free(blob);
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_ancestors_and_link),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_abi1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
