@@ -446,8 +446,9 @@ static void print_summary(FILE *f, const struct hm_sbx_summary *s, int abi)
 			"are not in the trail\n", abi);
 }
 
-/* What the top ruleset adds on the sources of moves to another
- * directory (docs/SANDBOX.md "Moving a file to another directory"). */
+/* What the explained domain's ruleset (COMMAND's, run from it) adds on
+ * the sources of moves to another directory (docs/SANDBOX.md "Moving a
+ * file to another directory"). */
 static int print_moves(FILE *f, struct hm_model *m,
 		       const struct hm_domain *root,
 		       const struct hm_sbx_summary *s, int abi)
