@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,11 +71,25 @@ static bool runs(pid_t pid, const char *want, const char *comm)
 	return false;
 }
 
+/* What runs, for hm_exec_name(): the real path @real's object. */
+static void exe_of(const char *real, struct hm_exe *e)
+{
+	struct stat st;
+
+	assert_int_equal(stat(real, &st), 0);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->raw, sizeof(e->raw), "%s", real);
+	e->len = (long)hm_encode(e->name, real, strlen(real));
+	e->dev = (uint64_t)major(st.st_dev) << 32 | minor(st.st_dev);
+	e->ino = st.st_ino;
+}
+
 static void test_script_name(void **state)
 {
 	char dir[] = "/tmp/hm-exec-name.XXXXXX";
 	char real_dir[PATH_MAX], sh[PATH_MAX], p[PATH_MAX + 64];
-	char want[PATH_MAX + 64], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	char want[PATH_MAX + 64], name[HM_MAX_WORD];
+	struct hm_exe e;
 	int fds[2];
 	bool script;
 	pid_t pid;
@@ -102,9 +117,8 @@ static void test_script_name(void **state)
 	}
 	close(fds[0]);
 	assert_true(runs(pid, sh, "s.sh"));
-	hm_encode(enc, sh, strlen(sh));
-	n = hm_exec_name(NULL, pid, enc, strlen(enc), name, sizeof(name),
-			 &script);
+	exe_of(sh, &e);
+	n = hm_exec_name(NULL, pid, &e, NULL, name, sizeof(name), &script);
 	snprintf(want, sizeof(want), "%s/real/s.sh", real_dir);
 	assert_true(n > 0);
 	assert_true(script);
@@ -124,7 +138,8 @@ static void test_program_name(void **state)
 	struct hm_model *m = hm_model_new();
 	const struct hm_name *dn, *real, *got;
 	const struct hm_domain *d;
-	char sleep_real[PATH_MAX], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	char sleep_real[PATH_MAX], name[HM_MAX_WORD];
+	struct hm_exe e;
 	bool script;
 	pid_t pid;
 	long n;
@@ -155,9 +170,8 @@ static void test_program_name(void **state)
 		_exit(127);
 	}
 	assert_true(runs(pid, sleep_real, "sleep"));
-	hm_encode(enc, sleep_real, strlen(sleep_real));
-	n = hm_exec_name(d, pid, enc, strlen(enc), name, sizeof(name),
-			 &script);
+	exe_of(sleep_real, &e);
+	n = hm_exec_name(d, pid, &e, NULL, name, sizeof(name), &script);
 	assert_true(n > 0);
 	assert_false(script);
 	assert_string_equal(name, sleep_real);
