@@ -6,8 +6,10 @@
  * decision found (an execute entry matching R, or one whose
  * exec.realpath is R) is kept here as a pending exec of the pid, one
  * per judged exec, in order; the proc connector's exec event then enters
- * the next domain with that name (proc.c).  The loader or #! interpreter the same execve opens next is
- * part of that exec, as are the plain opens of the same files that
+ * the next domain (proc.c) by the name the exec was called by, checked
+ * against what runs (hm_exec_name()), else by that judged name.  The
+ * loader or #! interpreter the same execve opens next is part of that
+ * exec, as are the plain opens of the same files that
  * fsnotify sends after each exec open.  Owns the pending table.
  */
 #include <errno.h>
