@@ -202,6 +202,7 @@ struct hm_pending_exec {
 	int32_t pid;
 	char *program;			/* encoded name to enter with */
 	bool script;			/* "#!": no realpath for the tracker */
+	bool allowed;			/* by an entry of the policy */
 	char *interp;			/* raw interpreter/loader path, or NULL */
 	uint64_t dev[4], ino[4];	/* objects opened by this exec */
 	int n_obj;
@@ -244,8 +245,8 @@ struct hm_exe {
 
 /* the name an exec enters its domain by, as learn names it (exec.c) */
 long hm_exec_name(const struct hm_domain *parent, int32_t pid,
-		  const struct hm_exe *e, const char *judged, char *out,
-		  size_t cap, bool *script);
+		  const struct hm_exe *e, const struct hm_pending_exec *pe,
+		  char *out, size_t cap, bool *script);
 bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 		     uint64_t dev, uint64_t ino);
 

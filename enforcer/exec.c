@@ -464,9 +464,10 @@ static long put_name(const struct hm_name *n, char *out, size_t cap)
  * names it (docs/PATHS.md, docs/ENFORCE.md "Exec naming"): the name it
  * was called by (exec_called(): a program through a symlink, a "#!"
  * script by its own path, directories resolved) when @parent's execute
- * entries name it or name nothing for what runs; else @judged, the name
- * its judgement found; else the name @parent's execute entries have for
- * the real path that runs; else that real path.
+ * entries name it or name nothing for what runs (and, for a script whose
+ * interpreter an entry allowed, name the script); else the name the
+ * exec's judgement found; else the name @parent's execute entries have
+ * for the real path that runs; else that real path.
  *
  * What a process shows of its exec (AT_EXECFN, argv, comm) it can write
  * over once it runs, before this is read.  So a name is taken only when
@@ -475,24 +476,26 @@ static long put_name(const struct hm_name *n, char *out, size_t cap)
  * interpreter is the very file that runs.  A process can pick among the
  * names of its own program, or among the unmarked scripts of its own
  * interpreter (mark the scripts that matter), never a name of another
- * program.
+ * program; and when the policy allowed the interpreter's exec by an
+ * entry, only a script @parent may execute.
  * @parent: the domain the exec happened in (may be NULL).
  * @pid: the process, just after its exec.
  * @e: what runs (/proc/PID/exe, believed).
- * @judged: the name the exec's judgement found (encoded), or NULL.
+ * @pe: the exec's judgement (its name, whether an entry allowed it), or
+ *	NULL: not judged.
  * @out, @cap: the encoded name, NUL-terminated.
  * @script: set when named as a script (then @e is its interpreter).
  * Returns: the name's length, or -ENAMETOOLONG.
  */
 long hm_exec_name(const struct hm_domain *parent, int32_t pid,
-		  const struct hm_exe *e, const char *judged, char *out,
-		  size_t cap, bool *script)
+		  const struct hm_exe *e, const struct hm_pending_exec *pe,
+		  char *out, size_t cap, bool *script)
 {
 	struct hm_name real = { .str = e->name, .len = (uint32_t)e->len };
-	struct hm_name called = { 0 }, jn = { 0 };
+	struct hm_name called = { 0 }, judged = { 0 };
 	const struct hm_name *known;
 	char *buf = malloc(HM_MAX_WORD);
-	bool cscript = false;
+	bool cscript = false, named;
 	long len, k = buf ? exec_called(pid, e, buf, HM_MAX_WORD, &cscript) : 0;
 
 	*script = false;
@@ -502,13 +505,14 @@ long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 		called = (struct hm_name){ .str = buf, .len = (uint32_t)k };
 		hm_name_fill(&called);
 	}
-	if (k > 0 && (!known || hm_enf_exec_known(parent, &called))) {
+	named = k > 0 && hm_enf_exec_known(parent, &called);
+	if (k > 0 && (named || (!known && !(cscript && pe && pe->allowed)))) {
 		*script = cscript;
 		len = put_name(&called, out, cap);
-	} else if (judged) {
-		jn = (struct hm_name){ .str = judged,
-				       .len = (uint32_t)strlen(judged) };
-		len = put_name(&jn, out, cap);
+	} else if (pe) {
+		judged = (struct hm_name){ .str = pe->program,
+			.len = (uint32_t)strlen(pe->program) };
+		len = put_name(&judged, out, cap);
 	} else {
 		len = put_name(known ? known : &real, out, cap);
 	}

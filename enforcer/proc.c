@@ -1431,8 +1431,7 @@ static bool exec_naming(struct hm_proc *p, int32_t pid, const struct hm_exe *e,
 	}
 	/* a program judged, or an interpreter judged for a script outside
 	 * the marks, or nothing judged (outside the marks) */
-	k = hm_exec_name(from, pid, e, pe ? pe->program : NULL, name,
-			 HM_MAX_WORD, &script);
+	k = hm_exec_name(from, pid, e, pe, name, HM_MAX_WORD, &script);
 	*prog = k > 0 ? (struct hm_name){ .str = name, .len = (uint32_t)k } :
 			*real;
 	hm_name_fill(prog);

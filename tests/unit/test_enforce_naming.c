@@ -192,6 +192,8 @@ static void test_link_name(void **state)
 	char dir[] = "/tmp/hm-exec-link.XXXXXX";
 	char real_dir[PATH_MAX], sleep_real[PATH_MAX], p[PATH_MAX + 64];
 	char want[PATH_MAX + 64], name[HM_MAX_WORD], dom[3 * PATH_MAX];
+	char nawk[] = "/usr/bin/nawk";
+	struct hm_pending_exec pe = { .program = nawk, .allowed = true };
 	struct hm_model *m = hm_model_new();
 	const struct hm_name *dn;
 	struct hm_exe e;
@@ -225,8 +227,8 @@ static void test_link_name(void **state)
 						HM_DIALECT_26, NULL, NULL), 0);
 	hm_model_relink(m);
 	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
-	n = hm_exec_name(hm_model_find_domain(m, dn), pid, &e,
-			 "/usr/bin/nawk", name, sizeof(name), &script);
+	n = hm_exec_name(hm_model_find_domain(m, dn), pid, &e, &pe, name,
+			 sizeof(name), &script);
 	assert_true(n > 0);
 	assert_string_equal(name, "/usr/bin/nawk");
 	kill(pid, SIGKILL);
