@@ -234,7 +234,7 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 		      uint64_t ino);
 int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
 		 int fd, uint64_t dev, uint64_t ino);
-/* What a process runs, from /proc/PID/exe (proc.c). */
+/* What /proc says a process runs (proc.c read_exe()). */
 struct hm_exe {
 	char name[HM_MAX_WORD];		/* encoded */
 	long len;

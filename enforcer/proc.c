@@ -47,7 +47,6 @@ struct hm_traced {
 	int32_t tracer;			/* the tracer's thread group */
 };
 
-/* What /proc says a process runs (read_exe()). */
 struct hm_proc {
 	int fd;				/* proc connector, or -1 */
 	struct hm_tracker *t;		/* the process table */
