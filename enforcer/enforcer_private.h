@@ -37,6 +37,7 @@
 #ifndef HISTMAC_ENFORCER_PRIVATE_H
 #define HISTMAC_ENFORCER_PRIVATE_H
 
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -201,6 +202,7 @@ struct hm_pending_exec {
 	int32_t pid;
 	char *program;			/* encoded name to enter with */
 	bool script;			/* "#!": no realpath for the tracker */
+	bool allowed;			/* by an entry of the policy */
 	char *interp;			/* raw interpreter/loader path, or NULL */
 	uint64_t dev[4], ino[4];	/* objects opened by this exec */
 	int n_obj;
@@ -232,10 +234,19 @@ bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
 		      uint64_t ino);
 int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
 		 int fd, uint64_t dev, uint64_t ino);
-/* the name an exec that was not judged enters its domain by (exec.c) */
+/* What /proc says a process runs (proc.c read_exe()). */
+struct hm_exe {
+	char name[HM_MAX_WORD];		/* encoded */
+	long len;
+	char raw[PATH_MAX];		/* as the link reads */
+	uint64_t dev, ino;		/* major << 32 | minor, inode */
+	const char *why;		/* not believed: why */
+};
+
+/* the name an exec enters its domain by, as learn names it (exec.c) */
 long hm_exec_name(const struct hm_domain *parent, int32_t pid,
-		  const char *exe, size_t exe_len, char *out, size_t cap,
-		  bool *script);
+		  const struct hm_exe *e, const struct hm_pending_exec *pe,
+		  char *out, size_t cap, bool *script);
 bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
 		     uint64_t dev, uint64_t ino);
 
@@ -282,6 +293,7 @@ bool hm_proc_maps_exec(const char *line, unsigned dev_major,
 int hm_marks_check(const char *const *marks, size_t n, const char *policy);
 int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 		 uint64_t mask);
+bool hm_marks_cover(int dirfd, int fd);
 
 /* Kernel ignore marks, each with an fd kept to take it back. */
 struct hm_ignores;

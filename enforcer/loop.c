@@ -774,8 +774,12 @@ static void judge(struct hm_loop *l, struct ev *e)
 	if (a.global && !e->exec && !e->dry && !e->foreign &&
 	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)
 		l->c->ignore_marks++;
-	if (e->exec)
+	if (e->exec) {
 		set_pending(l, e, a.program);
+		pe = hm_execs_find(l->cfg.execs, e->pid);
+		if (pe)		/* the name a claim may take: exec.c */
+			pe->allowed = true;
+	}
 	cache = count_decision(l, e, &a);	/* may read the mode */
 	finish(l, e, true, false);
 	l->c->allowed++;

@@ -74,6 +74,44 @@ static int mark_type(const char *real)
 	return mount_is_fs_root(a) ? MARK_FS : MARK_MOUNT;
 }
 
+/* The marks made, by object, for hm_marks_cover(); more than fit: every
+ * file is taken as covered. */
+struct kept_mark {
+	int type;
+	uint32_t major, minor;
+	uint64_t ino, mnt;
+};
+
+static struct {
+	struct kept_mark m[64];
+	size_t n;
+} kept;
+
+static void keep_mark(int type, const char *real)
+{
+	struct statx stx;
+
+	if (kept.n >= HM_ARRAY_SIZE(kept.m) ||
+	    statx(AT_FDCWD, real, 0, STATX_INO | STATX_MNT_ID, &stx) < 0) {
+		kept.n = HM_ARRAY_SIZE(kept.m) + 1;
+		return;
+	}
+	kept.m[kept.n++] = (struct kept_mark){
+		.type = type, .major = stx.stx_dev_major,
+		.minor = stx.stx_dev_minor, .ino = stx.stx_ino,
+		.mnt = stx.stx_mnt_id };
+}
+
+static bool same_dev(const struct statx *s, const struct kept_mark *k)
+{
+	return s->stx_dev_major == k->major && s->stx_dev_minor == k->minor;
+}
+
+static bool same_obj(const struct statx *s, const struct kept_mark *k)
+{
+	return same_dev(s, k) && s->stx_ino == k->ino;
+}
+
 static bool under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -184,6 +222,8 @@ int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 		[MARK_FS] = " (every mount of it, in every namespace)",
 	};
 
+	kept.n = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		char real[PATH_MAX];
 		int type;
@@ -208,8 +248,40 @@ int hm_marks_add(int fan_fd, const char *const *marks, size_t n,
 			return r;
 		}
 		hm_log("marked %s %s%s", what[type], real, covers[type]);
+		keep_mark(type, real);
 	}
 	return 0;
+}
+
+/**
+ * hm_marks_cover() - would an open of the file @fd (an O_PATH fd), whose
+ * directory is @dirfd, be seen by the marks hm_marks_add() made?  The
+ * daemon reads a file only when not: an open inside the marks waits for
+ * the daemon's own answer.  Asked of the objects themselves (their
+ * device, inode and mount), not of a path that may change in between.
+ * @dirfd, @fd: O_PATH fds (not closed here).
+ * Returns: true when covered, or when it cannot tell.
+ */
+bool hm_marks_cover(int dirfd, int fd)
+{
+	struct statx d, f;
+	const unsigned want = STATX_INO | STATX_MNT_ID;
+
+	if (kept.n > HM_ARRAY_SIZE(kept.m) ||
+	    statx(dirfd, "", AT_EMPTY_PATH, want, &d) < 0 ||
+	    statx(fd, "", AT_EMPTY_PATH, want, &f) < 0 ||
+	    !(d.stx_mask & STATX_MNT_ID) || !(f.stx_mask & STATX_MNT_ID))
+		return true;
+	for (size_t i = 0; i < kept.n; i++) {
+		const struct kept_mark *k = &kept.m[i];
+
+		if ((k->type == MARK_FS && same_dev(&f, k)) ||
+		    (k->type == MARK_MOUNT && f.stx_mnt_id == k->mnt) ||
+		    (k->type == MARK_DIR && same_obj(&d, k)) ||
+		    (k->type == MARK_FILE && same_obj(&f, k)))
+			return true;
+	}
+	return false;
 }
 
 /* ------------------------------------------------------- ignore marks */

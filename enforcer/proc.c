@@ -47,15 +47,6 @@ struct hm_traced {
 	int32_t tracer;			/* the tracer's thread group */
 };
 
-/* What /proc says a process runs (read_exe()). */
-struct hm_exe {
-	char name[HM_MAX_WORD];		/* encoded */
-	long len;
-	char raw[PATH_MAX];		/* as the link reads */
-	uint64_t dev, ino;
-	const char *why;		/* not believed: why */
-};
-
 struct hm_proc {
 	int fd;				/* proc connector, or -1 */
 	struct hm_tracker *t;		/* the process table */
@@ -1414,10 +1405,11 @@ static bool may_wait(struct hm_proc *p, struct hm_execq *q, int r,
 
 /*
  * The names the exec of what @pid runs now (@e, believed) enters with:
- * @prog, by @pe's judgement (NULL: none), else as learn names it in the
- * domain @from it ran in (NULL: not known); @real, the real path.
- * @name (HM_MAX_WORD) holds a name made here.  Returns true for a "#!"
- * script (it has no realpath for the tracker).
+ * @prog, as learn names it in the domain @from it ran in (NULL: not
+ * known), the name @pe's judgement found (NULL: none) as the fallback
+ * (hm_exec_name()); a judged "#!" script by its judgement; @real, the
+ * real path.  @name (HM_MAX_WORD) holds a name made here.  Returns true
+ * for a "#!" script (it has no realpath for the tracker).
  */
 static bool exec_naming(struct hm_proc *p, int32_t pid, const struct hm_exe *e,
 			const struct hm_pending_exec *pe,
@@ -1429,22 +1421,23 @@ static bool exec_naming(struct hm_proc *p, int32_t pid, const struct hm_exe *e,
 
 	*real = (struct hm_name){ .str = e->name, .len = (uint32_t)e->len };
 	hm_name_fill(real);
-	if (pe) {
+	if (pe && pe->script) {	/* the script's own exec open was judged */
 		*prog = (struct hm_name){ .str = pe->program,
 			.len = (uint32_t)strlen(pe->program) };
 		hm_name_fill(prog);
 		p->c->exec_pending++;
-		return pe->script;
+		return true;
 	}
-	/* not judged (outside the marks): named as learn names it */
-	k = hm_exec_name(from, pid, e->name, (size_t)e->len, name,
-			 HM_MAX_WORD, &script);
-	*prog = *real;
-	if (k > 0) {
-		*prog = (struct hm_name){ .str = name, .len = (uint32_t)k };
-		hm_name_fill(prog);
-	}
-	p->c->exec_fallback++;
+	/* a program judged, or an interpreter judged for a script outside
+	 * the marks, or nothing judged (outside the marks) */
+	k = hm_exec_name(from, pid, e, pe, name, HM_MAX_WORD, &script);
+	*prog = k > 0 ? (struct hm_name){ .str = name, .len = (uint32_t)k } :
+			*real;
+	hm_name_fill(prog);
+	if (pe)
+		p->c->exec_pending++;
+	else
+		p->c->exec_fallback++;
 	return script;
 }
 

@@ -74,6 +74,12 @@
  *                              O_RDONLY (the kernel copied O_RDWR; a reader
  *                              of the memory may see either); prints
  *                              "open2-race: K of N opened"
+ *   helper pose EXECFN COMM ARG0 ARG1 CMD...  after its exec, write
+ *                              EXECFN over the name the kernel gave
+ *                              (AT_EXECFN: no longer than it), COMM as
+ *                              its command name, [ARG0, ARG1] as its argv
+ *                              (/proc/PID/cmdline), then CMD: a process
+ *                              that claims another program's name
  *   helper forge PORT CHILD PARENT  send a proc-connector FORK message
  *                              (CHILD forked by PARENT) to netlink port
  *                              PORT, as a process (not the kernel) can
@@ -102,6 +108,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -598,6 +605,40 @@ int main(int argc, char **argv)
 	return run(argc, argv);
 }
 
+static int run(int argc, char **argv);
+
+/* helper pose: the process's own memory and name say what it is not.
+ * CMD's words are copied first: they live in the argv written over. */
+static int pose(int argc, char **argv)
+{
+	char *fn = (char *)getauxval(AT_EXECFN);
+	char *area = argv[0];
+	size_t room = (size_t)(argv[argc - 1] + strlen(argv[argc - 1]) - area);
+	size_t n0 = strlen(argv[4]), n1 = strlen(argv[5]);
+	char **cmd = calloc((size_t)argc, sizeof(*cmd));
+	char *arg0;
+
+	if (!fn || strlen(argv[2]) > strlen(fn) || n0 + n1 + 2 > room || !cmd) {
+		printf("pose: no room\n");
+		return 2;
+	}
+	for (int i = 5; i < argc; i++)
+		cmd[i - 5] = strdup(argv[i]);
+	memset(fn, 0, strlen(fn));
+	memcpy(fn, argv[2], strlen(argv[2]));
+	if (prctl(PR_SET_NAME, argv[3], 0, 0, 0)) {
+		printf("pose: %s\n", strerror(errno));
+		return 2;
+	}
+	arg0 = strdup(argv[4]);
+	if (!arg0)
+		return 2;
+	memcpy(area, arg0, n0 + 1);
+	memcpy(area + n0 + 1, cmd[0], n1 + 1);
+	memset(area + n0 + n1 + 2, 0, room - n0 - n1 - 2);
+	return run(argc - 5, cmd);
+}
+
 static int run(int argc, char **argv)
 {
 	int rc = 0;
@@ -650,6 +691,8 @@ static int run(int argc, char **argv)
 		return thread_exit(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "failexec"))
 		return fail_exec(argc, argv);
+	if (argc >= 8 && !strcmp(argv[1], "pose"))
+		return pose(argc, argv);
 	if (argc == 5 && !strcmp(argv[1], "forge"))
 		return forge(argv);
 	if (argc == 4 && !strcmp(argv[1], "open"))

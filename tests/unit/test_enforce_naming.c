@@ -3,8 +3,9 @@
  * test_enforce_naming.c - an exec the enforcer did not judge (outside
  * the marks) is named as learn names it (enforcer/exec.c hm_exec_name):
  * a script by its own path with its directories resolved, not by its
- * interpreter; a program called through a symlink by the name the
- * parent domain's execute entry has for its real path.  Real processes,
+ * interpreter; a program called through a symlink by that link's name,
+ * or by the name the parent domain's execute entry has for its real
+ * path when it names it otherwise.  Real processes,
  * real /proc.
  */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,11 +72,25 @@ static bool runs(pid_t pid, const char *want, const char *comm)
 	return false;
 }
 
+/* What runs, for hm_exec_name(): the real path @real's object. */
+static void exe_of(const char *real, struct hm_exe *e)
+{
+	struct stat st;
+
+	assert_int_equal(stat(real, &st), 0);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->raw, sizeof(e->raw), "%s", real);
+	e->len = (long)hm_encode(e->name, real, strlen(real));
+	e->dev = (uint64_t)major(st.st_dev) << 32 | minor(st.st_dev);
+	e->ino = st.st_ino;
+}
+
 static void test_script_name(void **state)
 {
 	char dir[] = "/tmp/hm-exec-name.XXXXXX";
 	char real_dir[PATH_MAX], sh[PATH_MAX], p[PATH_MAX + 64];
-	char want[PATH_MAX + 64], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	char want[PATH_MAX + 64], name[HM_MAX_WORD];
+	struct hm_exe e;
 	int fds[2];
 	bool script;
 	pid_t pid;
@@ -102,9 +118,8 @@ static void test_script_name(void **state)
 	}
 	close(fds[0]);
 	assert_true(runs(pid, sh, "s.sh"));
-	hm_encode(enc, sh, strlen(sh));
-	n = hm_exec_name(NULL, pid, enc, strlen(enc), name, sizeof(name),
-			 &script);
+	exe_of(sh, &e);
+	n = hm_exec_name(NULL, pid, &e, NULL, name, sizeof(name), &script);
 	snprintf(want, sizeof(want), "%s/real/s.sh", real_dir);
 	assert_true(n > 0);
 	assert_true(script);
@@ -124,7 +139,8 @@ static void test_program_name(void **state)
 	struct hm_model *m = hm_model_new();
 	const struct hm_name *dn, *real, *got;
 	const struct hm_domain *d;
-	char sleep_real[PATH_MAX], enc[HM_MAX_WORD], name[HM_MAX_WORD];
+	char sleep_real[PATH_MAX], name[HM_MAX_WORD];
+	struct hm_exe e;
 	bool script;
 	pid_t pid;
 	long n;
@@ -155,9 +171,8 @@ static void test_program_name(void **state)
 		_exit(127);
 	}
 	assert_true(runs(pid, sleep_real, "sleep"));
-	hm_encode(enc, sleep_real, strlen(sleep_real));
-	n = hm_exec_name(d, pid, enc, strlen(enc), name, sizeof(name),
-			 &script);
+	exe_of(sleep_real, &e);
+	n = hm_exec_name(d, pid, &e, NULL, name, sizeof(name), &script);
 	assert_true(n > 0);
 	assert_false(script);
 	assert_string_equal(name, sleep_real);
@@ -166,11 +181,69 @@ static void test_program_name(void **state)
 	hm_model_free(m);
 }
 
+/*
+ * A program called through a link (awk -> mawk, as /etc/alternatives
+ * has it) is named by the link, directories resolved, unless the parent
+ * domain's execute entries name its real path by another name only: a
+ * name is picked among those the policy gives that file.
+ */
+static void test_link_name(void **state)
+{
+	char dir[] = "/tmp/hm-exec-link.XXXXXX";
+	char real_dir[PATH_MAX], sleep_real[PATH_MAX], p[PATH_MAX + 64];
+	char want[PATH_MAX + 64], name[HM_MAX_WORD], dom[3 * PATH_MAX];
+	char nawk[] = "/usr/bin/nawk";
+	struct hm_pending_exec pe = { .program = nawk, .allowed = true };
+	struct hm_model *m = hm_model_new();
+	const struct hm_name *dn;
+	struct hm_exe e;
+	bool script;
+	pid_t pid;
+	long n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(realpath(dir, real_dir));
+	assert_non_null(realpath("/bin/sleep", sleep_real));
+	snprintf(p, sizeof(p), "%s/awk", dir);
+	assert_int_equal(symlink(sleep_real, p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl(p, "awk", "5", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(runs(pid, sleep_real, "awk"));
+	exe_of(sleep_real, &e);
+	n = hm_exec_name(NULL, pid, &e, NULL, name, sizeof(name), &script);
+	snprintf(want, sizeof(want), "%s/awk", real_dir);
+	assert_true(n > 0);
+	assert_false(script);
+	assert_string_equal(name, want);
+	/* the judged name stands when the parent names the file otherwise */
+	snprintf(dom, sizeof(dom), "<kernel> /a\nfile execute /usr/bin/nawk "
+		 "exec.realpath=\"%s\"\n", sleep_real);
+	assert_int_equal(hm_policy_parse_domain(m, dom, strlen(dom),
+						HM_DIALECT_26, NULL, NULL), 0);
+	hm_model_relink(m);
+	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
+	n = hm_exec_name(hm_model_find_domain(m, dn), pid, &e, &pe, name,
+			 sizeof(name), &script);
+	assert_true(n > 0);
+	assert_string_equal(name, "/usr/bin/nawk");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	hm_model_free(m);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_script_name),
 		cmocka_unit_test(test_program_name),
+		cmocka_unit_test(test_link_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
