@@ -56,6 +56,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -246,18 +247,16 @@ static void aup_close(struct hm_aup *A, void **alloc)
  * first into a new namespace: the first object of a namespace comes first
  * in the scope of everything loaded there later, so the private
  * libauparse and its libc allocate with it too, as the program's own copy
- * does.  Only when malloc is mimalloc's: not in the tests linked without
- * it, nor under valgrind, whose malloc comes first.  NULL (a namespace of
- * glibc's malloc) otherwise, or when it cannot be loaded again.
+ * does.  NULL (a namespace of glibc's malloc) when malloc is libc's or
+ * the allocator cannot be loaded again.
  */
 static void *alloc_ns(Lmid_t *ns)
 {
-	void *mi = dlsym(RTLD_DEFAULT, "mi_version");
-	Dl_info m, a;
+	Dl_info m, c;
 
-	if (!mi || !dladdr(mi, &a) || !a.dli_fname ||
-	    !dladdr((void *)malloc, &m) || !m.dli_fname ||
-	    strcmp(m.dli_fname, a.dli_fname))
+	if (!dladdr((void *)malloc, &m) || !m.dli_fname ||
+	    !dladdr((void *)gnu_get_libc_version, &c) || !c.dli_fname ||
+	    !strcmp(m.dli_fname, c.dli_fname))
 		return NULL;
 	void *dl = dlmopen(LM_ID_NEWLM, m.dli_fname, RTLD_NOW | RTLD_LOCAL);
 	if (dl && dlinfo(dl, RTLD_DI_LMID, ns) != 0) {
