@@ -56,7 +56,6 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <gnu/libc-version.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -90,7 +89,6 @@ struct worker {
 	struct hm_par *p;
 	pthread_t tid;
 	struct hm_aup api;
-	void *alloc;			/* api's namespace's allocator */
 	auparse_state_t *au;
 	struct hm_assembler *dec;	/* hm_assemble_decode() only */
 	struct hm_report rep;		/* the decoder's: into the batch */
@@ -230,66 +228,14 @@ const struct hm_aup hm_aup_linked = {
 #define AUP_SYM(A, name) \
 	(*(void **)&(A)->name = dlsym((A)->dl, "auparse_" #name))
 
-/* Unload a private copy and its namespace's allocator. */
-static void aup_close(struct hm_aup *A, void **alloc)
-{
-	if (A->dl)
-		dlclose(A->dl);
-	A->dl = NULL;
-	if (*alloc)
-		dlclose(*alloc);
-	*alloc = NULL;
-}
-
-#ifdef HM_ALLOC_NS
-/*
- * The allocator the program is linked with (HISTMAC_MIMALLOC), loaded
- * first into a new namespace: the first object of a namespace comes first
- * in the scope of everything loaded there later, so the private
- * libauparse and its libc allocate with it too, as the program's own copy
- * does.  NULL (a namespace of glibc's malloc) when malloc is libc's or
- * the allocator cannot be loaded again.
- */
-static void *alloc_ns(Lmid_t *ns)
-{
-	Dl_info m, c;
-
-	if (!dladdr((void *)malloc, &m) || !m.dli_fname ||
-	    !dladdr((void *)gnu_get_libc_version, &c) || !c.dli_fname ||
-	    !strcmp(m.dli_fname, c.dli_fname))
-		return NULL;
-	void *dl = dlmopen(LM_ID_NEWLM, m.dli_fname, RTLD_NOW | RTLD_LOCAL);
-	if (dl && dlinfo(dl, RTLD_DI_LMID, ns) != 0) {
-		dlclose(dl);
-		return NULL;
-	}
-	return dl;
-}
-#else
-static void *alloc_ns(Lmid_t *ns)
-{
-	(void)ns;
-	return NULL;
-}
-#endif
-
-/* A private copy of the library the program is linked with, in a
- * namespace of its own (*alloc: that namespace's allocator): 0 or -1. */
-static int aup_private(struct hm_aup *A, void **alloc)
+/* A private copy of the library the program is linked with: 0 or -1. */
+static int aup_private(struct hm_aup *A)
 {
 	Dl_info info;
-	Lmid_t ns = LM_ID_NEWLM;
 
 	if (!dladdr((void *)auparse_init, &info) || !info.dli_fname)
 		return -1;
-	*alloc = alloc_ns(&ns);
-	A->dl = dlmopen(ns, info.dli_fname, RTLD_NOW | RTLD_LOCAL);
-	if (!A->dl && *alloc) {
-		dlclose(*alloc);
-		*alloc = NULL;
-		A->dl = dlmopen(LM_ID_NEWLM, info.dli_fname,
-				RTLD_NOW | RTLD_LOCAL);
-	}
+	A->dl = dlmopen(LM_ID_NEWLM, info.dli_fname, RTLD_NOW | RTLD_LOCAL);
 	if (!A->dl)
 		return -1;
 	if (!AUP_SYM(A, init) || !AUP_SYM(A, destroy) ||
@@ -301,7 +247,8 @@ static int aup_private(struct hm_aup *A, void **alloc)
 	    !AUP_SYM(A, get_field_name) ||
 	    !AUP_SYM(A, get_field_str) ||
 	    !(*(void **)&A->ctype_init = dlsym(A->dl, "__ctype_init"))) {
-		aup_close(A, alloc);
+		dlclose(A->dl);
+		A->dl = NULL;
 		return -1;
 	}
 	return 0;
@@ -338,11 +285,12 @@ static int worker_init(struct hm_par *p, unsigned int i,
 		return -1;
 	if (i == 0 && linked_first())
 		w->api = hm_aup_linked;
-	else if (aup_private(&w->api, &w->alloc) < 0)
+	else if (aup_private(&w->api) < 0)
 		goto fail;
 	w->au = w->api.init(AUSOURCE_FEED, NULL);
 	if (!w->au) {
-		aup_close(&w->api, &w->alloc);
+		if (w->api.dl)
+			dlclose(w->api.dl);
 		goto fail;
 	}
 	w->api.add_callback(w->au, on_event, w, NULL);
@@ -418,7 +366,8 @@ void hm_par_free(struct hm_par *p)
 	}
 	for (unsigned int i = 0; i < p->n; i++) {
 		p->w[i].api.destroy(p->w[i].au);
-		aup_close(&p->w[i].api, &p->w[i].alloc);
+		if (p->w[i].api.dl)
+			dlclose(p->w[i].api.dl);
 		hm_assembler_free(p->w[i].dec);
 	}
 	for (size_t i = 0; i < SLOTS; i++)

@@ -6,7 +6,7 @@ set -eu
 
 build="build-essential cmake pkg-config libaudit-dev libauparse-dev
 	libxml2-dev libxml2-utils libgraphviz-dev graphviz libpcre2-dev
-	libcmocka-dev libsystemd-dev libmimalloc-dev"
+	libcmocka-dev libsystemd-dev"
 # vm: the kernel oracle (tests/vm): QEMU and a static busybox for its
 # initramfs; the kernel package itself is fetched by tests/vm/lib.sh into
 # a cache (apt-get download), never installed.
