@@ -40,11 +40,8 @@
  * lost from a 1 GB log).  Each worker therefore calls a copy of the
  * library of its own, loaded with dlmopen(LM_ID_NEWLM) (its statics, its
  * libaudit); the collector's thread uses the one the program is linked
- * with, which nothing else calls meanwhile.  With HM_ALLOC_NS (histmac
- * linked with mimalloc) the allocator is loaded into the namespace first,
- * so the copy allocates as the linked one does.  When a copy cannot be
- * loaded (glibc allows few namespaces, and static TLS for a few libcs and
- * allocators: 10 to 11 copies here) fewer workers run.  Each worker decodes
+ * with, which nothing else calls meanwhile.  When a copy cannot be loaded
+ * (glibc allows few namespaces) fewer workers run.  Each worker decodes
  * with an assembler of its own (hm_decoder_new(): scratch buffers and a
  * report, no tables); what decoding calls besides is read-only (libaudit's
  * type names), and the syscall table, which fills a cache as it is read,
