@@ -17,8 +17,8 @@
 #   HM_BENCH_LEARN    extra learn options (e.g. --no-resolve)
 #   HM_BENCH_REF      another histmac binary (an older build), run in the
 #                     same turns as "ref-tN"
-#   HM_BENCH_ALLOC    an allocator library (e.g. the mimalloc histmac is
-#                     linked with): the bare loops run under it too
+#   HM_BENCH_ALLOC    an allocator library (e.g. mimalloc, when a build
+#                     links histmac with it): the bare loops run under it too
 #                     (LD_PRELOAD), as "auparse-feed+a" and "auparse-file+a",
 #                     so learn can be set against the loop with the same
 #                     allocator as well as against the stock loop
