@@ -18,7 +18,7 @@ set -eu
 
 . "$HM_SRC/tests/e2e/service/postfix/setup.sh"
 
-pf_setup "$HM_SRC/tests/e2e/service/sandbox/postfix-filter"
+pf_setup "$HM_SRC/tests/e2e/service/postfix/filter"
 MASTER=/usr/lib/postfix/sbin/master
 key=$PF_KEY
 
