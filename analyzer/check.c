@@ -53,7 +53,8 @@ struct hm_checker {
 						 * violation: why */
 	char **own;			/* the sandbox's own files (encoded) */
 	size_t n_own;
-	uint64_t own_reads;		/* reads of them: not violations */
+	bool own_dir;			/* and its private directory's */
+	uint64_t own_reads;		/* accesses of them: not violations */
 	int found;			/* in the current event */
 	int judged;			/* accesses judged in the current event */
 	bool count_uses;		/* stamp the entries that allow */
@@ -325,13 +326,21 @@ static int check_access(const struct hm_access *a, void *arg)
 	return hm_checker_access(c, a);
 }
 
-/* Is @a a read of one of the sandbox's own files (its preload library,
- * which every program below `histmac sandbox` loads)? */
-static bool own_read(const struct hm_checker *c, const struct hm_access *a)
+/* Is @a the sandbox's own access: a read of its preload library, which
+ * every program below `histmac sandbox` loads, or the preload's access
+ * to the table's copy or the report FIFO in its private directory? */
+static bool own_access(const struct hm_checker *c, const struct hm_access *a)
 {
 	const struct hm_name *n = a->req.name1;
 
-	if (a->req.kind != HM_ACL_PATH || a->req.op != HM_FILE_READ || !n)
+	if (a->req.kind != HM_ACL_PATH || !n)
+		return false;
+	if (c->own_dir && a->ctx.has_task &&
+	    hm_check_sandbox_file(n->str, n->len, a->req.op,
+				  a->ctx.has_path1 ? &a->ctx.path1 : NULL,
+				  a->ctx.fsuid))
+		return true;
+	if (a->req.op != HM_FILE_READ)
 		return false;
 	for (size_t i = 0; i < c->n_own; i++)
 		if (strlen(c->own[i]) == n->len &&
@@ -346,7 +355,7 @@ int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 	const struct hm_acl_head *e = NULL;
 
 	c->judged++;
-	if (own_read(c, a)) {
+	if (own_access(c, a)) {
 		c->own_reads++;
 		return 0;
 	}
@@ -494,6 +503,7 @@ int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
 	free(c->own);
 	c->own = own;
 	c->n_own = n;
+	c->own_dir = true;
 	return 0;
 }
 

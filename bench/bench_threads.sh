@@ -17,6 +17,11 @@
 #   HM_BENCH_LEARN    extra learn options (e.g. --no-resolve)
 #   HM_BENCH_REF      another histmac binary (an older build), run in the
 #                     same turns as "ref-tN"
+#   HM_BENCH_ALLOC    an allocator library (e.g. mimalloc, when a build
+#                     links histmac with it): the bare loops run under it too
+#                     (LD_PRELOAD), as "auparse-feed+a" and "auparse-file+a",
+#                     so learn can be set against the loop with the same
+#                     allocator as well as against the stock loop
 # Prints one line per run (tool, wall s, CPU s, peak KiB, load average),
 # then per tool: wall and CPU seconds best and worst, peak RSS, and its
 # speed against the bare loop: the faster loop's best wall / the tool's
@@ -28,6 +33,7 @@ log=${2:?usage: bench_threads.sh BUILD_DIR LOG [ROUNDS]}
 rounds=${3:-3}
 threads=${HM_BENCH_THREADS:-1 $(nproc)}
 ref=${HM_BENCH_REF:-}
+alloc=${HM_BENCH_ALLOC:-}
 tmp=$(mktemp -d /tmp/hm-bench-threads.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -58,6 +64,12 @@ cat "$log" >/dev/null		# in the page cache for every run
 for r in $(seq "$rounds"); do
 	run "$r" auparse-feed "$build/bench/bench_auparse" "$log"
 	run "$r" auparse-file "$build/bench/bench_auparse" --file "$log"
+	if [ -n "$alloc" ]; then
+		run "$r" auparse-feed+a env LD_PRELOAD="$alloc" \
+			"$build/bench/bench_auparse" "$log"
+		run "$r" auparse-file+a env LD_PRELOAD="$alloc" \
+			"$build/bench/bench_auparse" --file "$log"
+	fi
 	for n in $threads; do
 		learn "$r" "learn-t$n" "$build/histmac" "$n"
 		[ -z "$ref" ] || learn "$r" "ref-t$n" "$ref" "$n"
@@ -74,8 +86,13 @@ awk '
 	  wall[$1, t] = $3; rounds[$1] = 1 }
 	END {
 		bare = w["auparse-feed"] < w["auparse-file"] ? "auparse-feed" : "auparse-file"
-		printf "%-13s %13s %13s %8s %9s %13s\n", "tool", "wall-s", "cpu-s", \
-			"peakRSS", "vs-bare", "per-round"
+		# with HM_BENCH_ALLOC: the faster loop under the allocator too
+		abare = ""
+		if ("auparse-file+a" in w)
+			abare = w["auparse-feed+a"] < w["auparse-file+a"] ? \
+				"auparse-feed+a" : "auparse-file+a"
+		printf "%-14s %13s %13s %8s %9s %13s%s\n", "tool", "wall-s", "cpu-s", \
+			"peakRSS", "vs-bare", "per-round", abare ? "  vs-bare+a" : ""
 		for (t in order) k[order[t]] = t
 		for (i = 1; i <= NR; i++) if (i in k) {
 			t = k[i]; lo = 1e9; hi = 0
@@ -86,8 +103,13 @@ awk '
 				if (x < lo) lo = x
 				if (x > hi) hi = x
 			}
-			printf "%-13s %5.2f-%-7.2f %5.2f-%-7.2f %4d MiB %8.2fx %5.2f-%.2fx\n", \
+			printf "%-14s %5.2f-%-7.2f %5.2f-%-7.2f %4d MiB %8.2fx %5.2f-%.2fx", \
 				t, w[t], W[t], c[t], C[t], m[t] / 1024, w[bare] / w[t], lo, hi
+			if (abare)
+				printf "  %8.2fx", w[abare] / w[t]
+			printf "\n"
 		}
 		printf "(vs-bare: the best wall of %s, the faster bare loop, over the tool'"'"'s best)\n", bare
+		if (abare)
+			printf "(vs-bare+a: the same against %s, under HM_BENCH_ALLOC)\n", abare
 	}' "$tmp/runs"

@@ -53,8 +53,9 @@ static void usage(FILE *f)
 "connect's EINPROGRESS) are checked like successful ones (docs/PASSED.md).\n"
 "A call Landlock denied (its audit record; histmac sandbox) is a violation\n"
 "marked enforced, or counted in the header when the policy allows it or\n"
-"TOMOYO checks no such access; reads of the sandbox's preload library are\n"
-"counted there too (docs/SANDBOX.md).\n"
+"TOMOYO checks no such access; the sandbox's own accesses (reads of its\n"
+"preload library and table copy, writes of its report FIFO) are counted\n"
+"there too (docs/SANDBOX.md).\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
 "  -i, --input LOG...     audit logs, oldest first; - is stdin\n"
@@ -150,8 +151,9 @@ static int parse_args(struct check *C, int argc, char **argv)
 	return 0;
 }
 
-/* Reads of the sandbox's preload library are the sandbox's, not the
- * program's (docs/SANDBOX.md "Denials in the audit trail"). */
+/* Reads of the sandbox's preload library, and the preload's accesses to
+ * the sandbox's private directory, are the sandbox's, not the program's
+ * (docs/SANDBOX.md "Denials in the audit trail"). */
 static int know_preload(struct hm_checker *ch)
 {
 	char *places[HM_SBX_PRELOAD_PLACES];

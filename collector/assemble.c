@@ -1028,33 +1028,48 @@ static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
 	d->dev_minor = rec->dev_minor;
 }
 
-/*
- * The directory a dirfd-relative item @it is in: the event's PARENT item
- * of the same rank (renameat has two) gives the inode, a directory seen
- * earlier by that inode its name (rm -r, gzip, find open the directory
- * first, then work relative to it).  NULL when not seen.
- */
-static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
-				       const struct hm_dec_item *it)
+/* The directory seen earlier with PARENT item @p's inode, or NULL. */
+static const struct dir_ino *parent_seen(struct hm_assembler *as,
+					 const struct hm_ev_path *p)
 {
-	uint32_t rank = 0, k = 0;
 	const struct dir_ino *d;
 
+	if (p->nametype != HM_NT_PARENT || !p->has_inode)
+		return NULL;
+	d = dir_slot(as, p);
+	return d->path && d->ino == p->ino && d->dev_major == p->dev_major &&
+	       d->dev_minor == p->dev_minor ? d : NULL;
+}
+
+/*
+ * The directory a dirfd-relative item @it is in, named by a directory
+ * seen earlier with the inode an event's PARENT item gives (rm -r, gzip,
+ * find, mv open the directory first, then work relative to it).  Which
+ * PARENT: the one whose directory is @fdir, the one descriptor @dfd was
+ * opened on (track_fds), when there is one.  A rename has two, and the
+ * kernel does not list them in the order of the names (6.x: the new
+ * name's first, as getname() runs on the arguments right to left), so
+ * mv's renameat2(AT_FDCWD, "/d/f", fd of /d/box, "f") needs this.
+ * Otherwise the PARENT of the same rank as @it.  NULL when not seen.
+ */
+static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
+				       const struct hm_dec_item *it,
+				       const struct hm_bytes *fdir)
+{
+	uint32_t rank = 0, k = 0;
+
+	for (uint32_t i = 0; fdir->s && i < as->nitems; i++) {
+		const struct dir_ino *d = parent_seen(as, &as->items[i].rec);
+
+		if (d && d->len == fdir->len && !memcmp(d->path, fdir->s, d->len))
+			return d;
+	}
 	for (const struct hm_dec_item *i = as->items; i < it; i++)
 		if (i->rec.nametype != HM_NT_PARENT)
 			rank++;
-	for (uint32_t i = 0; i < as->nitems; i++) {
-		const struct hm_ev_path *p = &as->items[i].rec;
-
-		if (p->nametype != HM_NT_PARENT || k++ != rank)
-			continue;
-		if (!p->has_inode)
-			return NULL;
-		d = dir_slot(as, p);
-		return d->path && d->ino == p->ino &&
-		       d->dev_major == p->dev_major &&
-		       d->dev_minor == p->dev_minor ? d : NULL;
-	}
+	for (uint32_t i = 0; i < as->nitems; i++)
+		if (as->items[i].rec.nametype == HM_NT_PARENT && k++ == rank)
+			return parent_seen(as, &as->items[i].rec);
 	return NULL;
 }
 
@@ -1176,16 +1191,17 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 	if (!it->has_name)
 		return 0;
 	if (dirfd_relative(ev, it, &dfd)) {
-		const struct dir_ino *d = dirfd_dir(as, it);
 		struct hm_bytes fdir = { 0 };
+		const struct dir_ino *d;
 
 		as->st->dirfd_relative++;
+		hm_proctab_get(as->dirfds, ev->node, ev->pid, dfd, &fdir);
+		d = dirfd_dir(as, it, &fdir);
 		/* no PARENT item (a plain open: gzip reading "log.1"): the
 		 * directory that descriptor was opened on (track_fds); a
 		 * PARENT of another inode says the descriptor changed */
-		if (!d && !has_parent_item(as))
-			hm_proctab_get(as->dirfds, ev->node, ev->pid, dfd,
-				       &fdir);
+		if (!d && has_parent_item(as))
+			fdir = (struct hm_bytes){ 0 };
 		r.cwd = d ? d->path : fdir.s;
 		r.cwd_len = d ? d->len : fdir.len;
 	} else if ((rc = in_root(as, ev, &r)) < 0) {

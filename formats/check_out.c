@@ -280,11 +280,12 @@ static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
 				       (unsigned long long)(n - n_ex));
 	}
 	if (hm_checker_own_reads(c))
-		hm_sbuf_printf(b, "# %llu read%s of the sandbox's preload "
-			       "library by the programs below it, not "
+		hm_sbuf_printf(b, "# %llu access%s of the sandbox's own "
+			       "files (its preload library, table copy and "
+			       "report FIFO) by the programs below it, not "
 			       "violations\n",
 			       (unsigned long long)hm_checker_own_reads(c),
-			       hm_checker_own_reads(c) == 1 ? "" : "s");
+			       hm_checker_own_reads(c) == 1 ? "" : "es");
 }
 
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,

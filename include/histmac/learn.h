@@ -375,13 +375,27 @@ uint64_t hm_checker_landlock(const struct hm_checker *c,
 /**
  * hm_checker_own_files() - @paths (raw, absolute) are the sandbox's own
  * files (its preload library): a read of one is counted, not judged.
+ * From then on so are the accesses hm_check_sandbox_file() recognises
+ * (its private directory's table copy and report FIFO).
  * Returns: 0 or -ENOMEM.
  */
 int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
 			 size_t n);
 
-/** hm_checker_own_reads() - reads of the sandbox's own files. */
+/** hm_checker_own_reads() - accesses of the sandbox's own files (reads
+ * of its preload library and table copy, writes of its report FIFO). */
 uint64_t hm_checker_own_reads(const struct hm_checker *c);
+
+/**
+ * hm_check_sandbox_file() - is @op on @name (@len bytes, TOMOYO-encoded)
+ * the preload's own access to `histmac sandbox`'s private directory: a
+ * read of TMP/histmac-sandbox.XXXXXX/RANDOM/table or a write of its
+ * report FIFO, the object @obj (from the audit record) as the sandbox
+ * made it, by a process whose fsuid is @fsuid?  The name alone is never
+ * enough: anyone may make a directory of that shape (analyzer/sbx_own.c).
+ */
+bool hm_check_sandbox_file(const char *name, size_t len, enum hm_file_op op,
+			   const struct hm_cond_obj *obj, uint64_t fsuid);
 
 /** hm_checker_model() - the model violations' entries live in (print
  * them with it). */

@@ -1,15 +1,19 @@
 #!/bin/bash
 # tests/data/record.sh - record the audit snippets in tests/data/ with the
 # real auditd of this machine (see README).  Needs root, auditd and a built
-# histmac:  HISTMAC=/tmp/b/histmac HM_BUILD=/tmp/b bash tests/data/record.sh [OUTDIR]
+# histmac:  HISTMAC=/tmp/b/histmac HM_BUILD=/tmp/b bash tests/data/record.sh [OUTDIR [STEP...]]
 # Each step of tests/e2e/workload.c runs under a private auditd with
 # `histmac rules` loaded; the records of the events the step caused (its
 # own process and children, loader noise left out) go to OUTDIR/STEP.log.
+# Step mv-dir runs coreutils' `mv FILE DIR/` instead (dirfd-rename.log).
+# STEP...: only these (default: all).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
 . "$here/../e2e/lib.sh"
 out=${1:-$here}
+shift $(($# > 0))
+steps=${*:-exec relexec script bigargv file relfile fifo symlink net signal crash mount mv-dir}
 mkdir -p "$out"
 hm_build_workload
 hm_audit_start
@@ -22,12 +26,14 @@ mkdir -p "$work"
 mkdir -p /srv/histmac-demo
 cd /srv/histmac-demo
 
-# STEP: run it, wait for the marker, keep the slice of log it wrote
-record() {
-	local step=$1 from to
+# STEP OUT EXE CMD...: run CMD, wait for the marker, keep the slice of log
+# it wrote: the events of programs named like the regex EXE, as OUT.log
+record_cmd() {
+	local step=$1 name=$2 exe=$3 from to
+	shift 3
 	hm_audit_marker >/dev/null
 	from=$(stat -c %s "$HM_AUDIT_LOG")
-	"$HM_WORKLOAD" "$step" "$work" 47000
+	"$@"
 	hm_audit_marker >/dev/null
 	to=$(stat -c %s "$HM_AUDIT_LOG")
 	tail -c +$((from + 1)) "$HM_AUDIT_LOG" | head -c $((to - from)) \
@@ -37,14 +43,26 @@ record() {
 	# loader's and locale opens
 	"$HISTMAC" events -i "$HM_TMP/$step.slice" |
 		grep -v -E $'\t(/etc/ld\\.so|/lib/|/usr/lib/|/lib64/|/usr/share/locale)' |
-		awk -F'\t' '$17 ~ /(workload|true|echo|dash)$/ ||
+		HM_EXE=$exe awk -F'\t' '$17 ~ ENVIRON["HM_EXE"] ||
 			($4 == "other" && $16 == "workload") {print $2}' \
 		>"$HM_TMP/$step.serials"
 	grep -E ":($(paste -sd'|' "$HM_TMP/$step.serials")\))" \
-		"$HM_TMP/$step.slice" >"$out/$step.log" || true
-	echo "$step: $(wc -l <"$out/$step.log") records"
+		"$HM_TMP/$step.slice" >"$out/$name.log" || true
+	echo "$name: $(wc -l <"$out/$name.log") records"
 }
 
-for s in exec relexec script bigargv file relfile fifo symlink net signal crash mount; do
-	record "$s"
+# `mv FILE DIR/` (coreutils 9.1): renameat2 to "DIR/" fails with EEXIST,
+# then mv opens DIR (O_PATH) and renames into it relative to that fd
+record_mv() {
+	mkdir -p "$work/box"
+	echo mail >"$work/in.1"
+	record_cmd mv-dir dirfd-rename '/mv$' mv "$work/in.1" "$work/box/"
+}
+
+for s in $steps; do
+	case $s in
+	mv-dir) record_mv ;;
+	*) record_cmd "$s" "$s" '(workload|true|echo|dash)$' \
+		"$HM_WORKLOAD" "$s" "$work" 47000 ;;
+	esac
 done

@@ -3,8 +3,9 @@
 # shapes") give the entries TOMOYO would have checked: no read of a
 # script or an ELF program by its own domain, the interpreter read kept;
 # RHEL 7 objtype= objects; a tmpfs mount without the mount point as its
-# device; a stray quote in key= keeps the exec; histmac events prints '-'
-# for values the records did not carry.
+# device; mv's rename into a directory's descriptor (recorded) named in
+# that directory; a stray quote in key= keeps the exec; histmac events
+# prints '-' for values the records did not carry.
 . "$(dirname "$0")/lib.sh"
 data="$HM_SRC/tests/data"
 
@@ -39,6 +40,13 @@ learn mnt mount-tmpfs.log
 p="$tmp/mnt/domain_policy.conf"
 has "$p" '^file mount \\\* /srv/cache/ \\\* 0x6$' "tmpfs mount: no device"
 hasnt "$p" '^file mount /srv/cache/ ' "tmpfs mount: mount point as device"
+
+# mv FILE DIR/ (recorded): the rename into DIR's descriptor is named in
+# DIR, and the renameat2 that failed with EEXIST first is no access
+learn mv dirfd-rename.log
+p="$tmp/mv/domain_policy.conf"
+has "$p" '^file rename /tmp/hmrec/in.1 /tmp/hmrec/box/in.1$' "mv FILE DIR/: destination in DIR"
+[ "$(grep -c '^file rename ' "$p")" = 1 ] || die "mv FILE DIR/: not one rename entry: $(grep '^file rename ' "$p")"
 
 learn quote stray-quote.log
 has "$tmp/quote/domain_policy.conf" '^<kernel> /usr/bin/true$' "stray quote in key=: exec kept"

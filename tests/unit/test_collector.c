@@ -238,6 +238,9 @@ static const struct file_case file_cases[] = {
 	/* a hex-encoded path */
 	{ "file.log", "open openat ok created flags=01101" },
 	{ "file.log", "open openat fail p0=/tmp/hmrec/missing" },
+	/* mv FILE DIR/: renameat2 relative to DIR's descriptor, whose
+	 * PARENT item the kernel lists before the source's */
+	{ "dirfd-rename.log", "rename renameat2 ok p0=/tmp/hmrec/in.1 p1=/tmp/hmrec/box/in.1" },
 	{ "relfile.log", "open openat ok p0=/tmp/hmrec/rel created" },
 	{ "relfile.log", "mkdir mkdir ok p0=/tmp/hmrec/sub/" },
 	{ "relfile.log", "rmdir rmdir ok p0=/tmp/hmrec/sub/" },

@@ -74,6 +74,21 @@ static void test_table(void **state)
 	assert_int_equal(hm_passed_errnos(HM_EV_KIND_MAX)[0], 0);
 }
 
+/* rename's EEXIST comes after the hook, but renameat2's may be
+ * RENAME_NOREPLACE's, before it (mv FILE DIR/ tries that first) */
+static void test_renameat2(void **state)
+{
+	struct hm_event ev = { .kind = HM_EV_RENAME, .exit = -EEXIST,
+			       .syscall_name = "renameat" };
+
+	(void)state;
+	assert_int_equal(hm_passed_outcome(&ev), HM_OUTCOME_PASSED);
+	ev.syscall_name = "renameat2";
+	assert_int_equal(hm_passed_outcome(&ev), HM_OUTCOME_FAILED);
+	ev.exit = -ENOTEMPTY;
+	assert_int_equal(hm_passed_outcome(&ev), HM_OUTCOME_PASSED);
+}
+
 #define CURL "/usr/bin/curl"
 #define CURL_DOM "<kernel> /usr/bin/curl"
 
@@ -183,6 +198,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_renameat2),
 		cmocka_unit_test(test_learn_and_check),
 	};
 

@@ -15,9 +15,9 @@ sysc() {
 	rec SYSCALL "$1" "arch=c000003e syscall=$2 success=$3 exit=$4 a0=$5 a1=0 a2=$6 a3=0 items=$7 ppid=1 pid=$8 auid=4294967295 uid=65534 gid=65534 euid=65534 suid=65534 fsuid=65534 egid=65534 sgid=65534 fsgid=65534 tty=(none) ses=4294967295 comm=\"app\" exe=\"/srv/w/app\" key=\"$9\""
 }
 
-# path SERIAL ITEM NAME MODE INODE
+# path SERIAL ITEM NAME MODE INODE [OUID]: the object's owner root unless OUID
 path() {
-	rec PATH "$1" "item=$2 name=\"$3\" inode=$5 dev=fe:00 mode=$4 ouid=0 ogid=0 rdev=00:00 nametype=NORMAL cap_fp=0 cap_fi=0 cap_fe=0 cap_fver=0 cap_frootid=0"
+	rec PATH "$1" "item=$2 name=\"$3\" inode=$5 dev=fe:00 mode=$4 ouid=${6:-0} ogid=0 rdev=00:00 nametype=NORMAL cap_fp=0 cap_fi=0 cap_fe=0 cap_fver=0 cap_frootid=0"
 }
 
 # exec_app SERIAL PID: PID executes /srv/w/app
@@ -30,10 +30,11 @@ exec_app() {
 	rec EOE "$1" ""
 }
 
-# open_at SERIAL PID NAME FLAGS MODE INODE [BLOCKERS]: an openat that
-# succeeds, or with BLOCKERS fails with EACCES and Landlock's record says
-# why; BLOCKERS "-": fails with EACCES, no Landlock record (a kernel
-# before ABI 7, or another cause)
+# open_at SERIAL PID NAME FLAGS MODE INODE [BLOCKERS [OUID]]: an openat
+# that succeeds (BLOCKERS empty), or with BLOCKERS fails with EACCES and
+# Landlock's record says why; BLOCKERS "-": fails with EACCES, no
+# Landlock record (a kernel before ABI 7, or another cause).  OUID: the
+# object's owner (default root)
 open_at() {
 	local ok=yes rc=3
 	if [ -n "${7:-}" ]; then
@@ -43,7 +44,7 @@ open_at() {
 	fi
 	sysc "$1" 257 "$ok" "$rc" ffffff9c "$4" 1 "$2" hm_open
 	rec CWD "$1" 'cwd="/srv/w"'
-	path "$1" 0 "$3" "$5" "$6"
+	path "$1" 0 "$3" "$5" "$6" "${8:-0}"
 	rec EOE "$1" ""
 }
 
