@@ -65,6 +65,7 @@ static const struct {
 #define S "use_profile 1\n\n"
 /* sshd: by an init script through start-stop-daemon (which starts cron
  * for another script: a helper), by env, and by itself at a reload;
+ * cron: by its init script through start-stop-daemon alone (a daemon);
  * sendmail: run by cron for its mail, and by a shell older than the log;
  * service: starts init scripts through env. */
 static const char services[] =
@@ -88,6 +89,46 @@ static const char services[] =
 	"<kernel> /usr/sbin/service\n" S "file execute /usr/bin/env\n\n"
 	"<kernel> /usr/sbin/service /usr/bin/env\n" S
 	"file execute /etc/init.d/cron\n\n";
+
+/* Daemons each started by its init script alone, as the nginx test's
+ * log has them: nginx through start-stop-daemon (which executes nothing
+ * at a log rotation's signal, and nginx only, from two parents: no
+ * disjoint sets, still a helper), fcgiwrap through env -i spawn-fcgi.
+ * Not daemons: nginx -t and postconf, which the scripts run themselves,
+ * a script's CGI below fcgiwrap, and a python daemon whose last
+ * at-once program is an interpreter. */
+static const char daemons[] =
+	"<kernel> /usr/bin/bash /etc/init.d/nginx\n" S
+	"file execute /usr/sbin/nginx\nfile execute /usr/sbin/start-stop-daemon\n"
+	"file execute /usr/sbin/postconf\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/postconf\n" S
+	"file read /etc/postfix/main.cf\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/start-stop-daemon\n" S
+	"file execute /usr/sbin/nginx\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/start-stop-daemon /usr/sbin/nginx\n" S
+	"file read /etc/nginx/nginx.conf\n\n"
+	"<kernel> /usr/bin/bash /usr/sbin/logrotate /usr/bin/sh /etc/init.d/nginx\n" S
+	"file execute /usr/sbin/start-stop-daemon\n\n"
+	"<kernel> /usr/bin/bash /usr/sbin/logrotate /usr/bin/sh /etc/init.d/nginx /usr/sbin/start-stop-daemon\n" S
+	"file read /run/nginx.pid\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap\n" S
+	"file execute /usr/bin/env\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env\n" S
+	"file execute /usr/bin/spawn-fcgi\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi\n" S
+	"file execute /usr/sbin/fcgiwrap\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap\n" S
+	"file execute /srv/cgi-bin/a.sh\nfile execute /srv/cgi-bin/b.sh\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap /srv/cgi-bin/a.sh\n" S
+	"file execute /usr/sbin/sendmail\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap /srv/cgi-bin/a.sh /usr/sbin/sendmail\n" S
+	"file read /etc/mailname\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app\n" S
+	"file execute /sbin/start-stop-daemon\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app /sbin/start-stop-daemon\n" S
+	"file execute /usr/bin/python3.11\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app /sbin/start-stop-daemon /usr/bin/python3.11\n" S
+	"file read /srv/app.py\n\n";
 
 /* The suggestions as text: replacements, or "init PROGRAM". */
 static char *suggest(const char *policy, size_t min, bool gone)
@@ -132,7 +173,17 @@ static void test_service_roots(void **state)
 	char *got = suggest(services, 3, false);
 
 	(void)state;
-	assert_string_equal(got, "init /usr/sbin/sshd");
+	/* cron: its script starts it through start-stop-daemon */
+	assert_string_equal(got, "init /usr/sbin/sshd\ninit /usr/sbin/cron");
+	free(got);
+}
+
+static void test_script_daemons(void **state)
+{
+	char *got = suggest(daemons, 3, false);
+
+	(void)state;
+	assert_string_equal(got, "init /usr/sbin/fcgiwrap\ninit /usr/sbin/nginx");
 	free(got);
 }
 
@@ -141,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_service_roots),
+		cmocka_unit_test(test_script_daemons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
