@@ -46,7 +46,7 @@ enum cand_kind {
 	C_LETTER,	/* \a: one letter between separators ("up-L-1") */
 	C_HEX,		/* \X: 8+ hex digits with letters and digits mixed */
 	C_RANDOM,	/* \*: mkstemp()-like (both cases and digits) */
-	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital, gone */
+	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital */
 	C_TIME,		/* \$: YYYYMMDD, YYYYMMDDhhmmss or epoch seconds */
 };
 
@@ -255,6 +255,7 @@ struct group {
 	struct cand c[MAX_CANDS];
 	size_t n_c;
 	bool varied[MAX_CANDS];
+	bool word[MAX_CANDS];	/* a name has one case only there */
 	size_t n_names;
 	size_t n_domains;
 	size_t n_absent;
@@ -310,14 +311,32 @@ static struct group *group_for(struct collect *c, const struct hm_name *w,
 	return &c->g[c->n++];
 }
 
-/* Which candidates of @w differ from the group's first name. */
+/* Letters of one case and no digit ("ADDRESS" of LC_ADDRESS): a word,
+ * where mkstemp() mixes both cases and digits (all of one kind in about
+ * 1 name of 100). */
+static bool one_case(const char *s, size_t n)
+{
+	size_t lower = 0, upper = 0, digit = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		lower += s[i] >= 'a' && s[i] <= 'z';
+		upper += s[i] >= 'A' && s[i] <= 'Z';
+		digit += is_digit(s[i]);
+	}
+	return !digit && (!lower || !upper);
+}
+
+/* Which candidates of @w differ from the group's first name, and which
+ * read as words. */
 static void note_variation(struct group *g, const struct hm_name *w,
 			   const struct cand *v, size_t n)
 {
-	for (size_t k = 0; k < n && k < g->n_c; k++)
+	for (size_t k = 0; k < n && k < g->n_c; k++) {
 		g->varied[k] |= v[k].len != g->c[k].len ||
 				memcmp(w->str + v[k].off,
 				       g->first->str + g->c[k].off, v[k].len);
+		g->word[k] |= one_case(w->str + v[k].off, v[k].len);
+	}
 }
 
 static int collect_name(struct collect *c, const struct hm_domain *d,
@@ -802,11 +821,25 @@ static int cmp_suggestion(const void *a, const void *b)
 	return strcmp(x->example ? x->example : "", y->example ? y->example : "");
 }
 
+/* Does some candidate of @g vary among --min names or more? */
+static bool varies(const struct group *g, size_t min)
+{
+	for (size_t k = 0; g->n_names >= min && k < g->n_c; k++)
+		if (g->varied[k])
+			return true;
+	return false;
+}
+
 /*
  * Should candidate @k of group @g be generalized?  What varies, among
  * --min names or more; a timestamp that varies (two rotations) or whose
- * names are all gone (one); random and temporary suffixes only of names
- * all gone from the disk (tomoyo-findtemp), hex also then.
+ * names are all gone (one); random and temporary suffixes of names all
+ * gone from the disk (tomoyo-findtemp), hex also then, or that vary and
+ * mix cases or digits in every name (a mail filter's mkstemp() copies,
+ * kept; not LC_ADDRESS, LC_CTYPE, ... of a locale).  A number that
+ * stays, in names all gone that vary elsewhere, is one run's (postfix's
+ * queue file incoming/USEC.PID of one cleanup process): temporary names
+ * carry the pid or counter of the process that made them.
  */
 static bool generalize(const struct group *g, size_t k, size_t min)
 {
@@ -818,9 +851,11 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 		return g->varied[k] || gone;
 	case C_RANDOM:
 	case C_TEMP:
-		return gone;
+		return (many && !g->word[k]) || gone;
 	case C_HEX:
 		return many || gone;
+	case C_DIGITS:
+		return many || (gone && varies(g, min));
 	default:
 		return many;
 	}

@@ -56,6 +56,32 @@ static const struct {
 	{ "only the part that varies is generalized",
 	  D "file read /l/x86_64-1.log\nfile read /l/x86_64-2.log\n"
 	  "file read /l/x86_64-3.log\n", 3, false, "/l/x86_64-\\$.log" },
+	{ "a date from two rotations on disk",
+	  D "file read /l/access.log-20261201\nfile read /l/access.log-20261202\n",
+	  3, false, "/l/access.log-\\$" },
+	{ "one fixed name on disk is not generalized either",
+	  D "file read /run/fcgiwrap.socket\n", 3, false, "" },
+	{ "a mail filter's mktemp names kept on disk, three of them",
+	  D "file read /h/mail/order/in.0zcgdX\nfile read /h/mail/order/in.Rt5aQp\n"
+	  "file read /h/mail/order/in.x9Kd2L\nfile read /h/mail/news/in.Ab3dEf\n",
+	  3, false, "/h/mail/order/in.\\*" },
+	{ "a locale's files on disk are words, not mktemp names",
+	  D "file read /l/C.utf8/LC_ADDRESS\nfile read /l/C.utf8/LC_CTYPE\n"
+	  "file read /l/C.utf8/LC_IDENTIFICATION\nfile read /l/C.utf8/LC_TIME\n",
+	  3, false, "" },
+	{ "two mktemp names on disk are fewer than --min 3",
+	  D "file read /h/mail/order/in.0zcgdX\nfile read /h/mail/order/in.Rt5aQp\n",
+	  3, false, "" },
+	{ "postfix's incoming/USEC.PID of one cleanup, gone: the pid too",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n"
+	  "file read /q/incoming/560350.28396\n", 3, true, "/q/incoming/\\$.\\$" },
+	{ "the same names on disk: only what varies",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n"
+	  "file read /q/incoming/560350.28396\n", 3, false,
+	  "/q/incoming/\\$.28396" },
+	{ "a fixed number of two gone names stays (fewer than --min)",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n",
+	  3, true, "" },
 	{ "a name seen in two domains is suggested once",
 	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
 	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
