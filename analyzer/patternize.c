@@ -821,13 +821,12 @@ static int cmp_suggestion(const void *a, const void *b)
 	return strcmp(x->example ? x->example : "", y->example ? y->example : "");
 }
 
-/* Does some candidate of @g vary among --min names or more? */
-static bool varies(const struct group *g, size_t min)
+/* Is candidate @k of @g the number right after one that varies among
+ * --min names or more, one separator between (USEC.PID)? */
+static bool follows_varied(const struct group *g, size_t k, size_t min)
 {
-	for (size_t k = 0; g->n_names >= min && k < g->n_c; k++)
-		if (g->varied[k])
-			return true;
-	return false;
+	return k && g->n_names >= min && g->varied[k - 1] &&
+	       g->c[k].off == g->c[k - 1].off + g->c[k - 1].len + 1;
 }
 
 /*
@@ -837,9 +836,9 @@ static bool varies(const struct group *g, size_t min)
  * gone from the disk (tomoyo-findtemp), hex also then, or that vary and
  * mix cases or digits in every name (a mail filter's mkstemp() copies,
  * kept; not LC_ADDRESS, LC_CTYPE, ... of a locale).  A number that
- * stays, in names all gone that vary elsewhere, is one run's (postfix's
- * queue file incoming/USEC.PID of one cleanup process): temporary names
- * carry the pid or counter of the process that made them.
+ * stays right after one that varies, in names all gone, is one run's
+ * (postfix's queue file incoming/USEC.PID of one cleanup process):
+ * temporary names carry the pid of the process that made them.
  */
 static bool generalize(const struct group *g, size_t k, size_t min)
 {
@@ -855,7 +854,7 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	case C_HEX:
 		return many || gone;
 	case C_DIGITS:
-		return many || (gone && varies(g, min));
+		return many || (gone && follows_varied(g, k, min));
 	default:
 		return many;
 	}

@@ -79,6 +79,9 @@ static const struct {
 	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n"
 	  "file read /q/incoming/560350.28396\n", 3, false,
 	  "/q/incoming/\\$.28396" },
+	{ "a fixed number before the one that varies stays, names gone",
+	  D "file read /l/x86_64-1.log\nfile read /l/x86_64-2.log\n"
+	  "file read /l/x86_64-3.log\n", 3, true, "/l/x86_64-\\$.log" },
 	{ "a fixed number of two gone names stays (fewer than --min)",
 	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n",
 	  3, true, "" },
