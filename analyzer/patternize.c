@@ -46,7 +46,7 @@ enum cand_kind {
 	C_LETTER,	/* \a: one letter between separators ("up-L-1") */
 	C_HEX,		/* \X: 8+ hex digits with letters and digits mixed */
 	C_RANDOM,	/* \*: mkstemp()-like (both cases and digits) */
-	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital, gone */
+	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital */
 	C_TIME,		/* \$: YYYYMMDD, YYYYMMDDhhmmss or epoch seconds */
 };
 
@@ -255,6 +255,7 @@ struct group {
 	struct cand c[MAX_CANDS];
 	size_t n_c;
 	bool varied[MAX_CANDS];
+	bool word[MAX_CANDS];	/* a name has one case only there */
 	size_t n_names;
 	size_t n_domains;
 	size_t n_absent;
@@ -310,14 +311,32 @@ static struct group *group_for(struct collect *c, const struct hm_name *w,
 	return &c->g[c->n++];
 }
 
-/* Which candidates of @w differ from the group's first name. */
+/* Letters of one case and no digit ("ADDRESS" of LC_ADDRESS): a word,
+ * where mkstemp() mixes both cases and digits (all of one kind in about
+ * 1 name of 100). */
+static bool one_case(const char *s, size_t n)
+{
+	size_t lower = 0, upper = 0, digit = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		lower += s[i] >= 'a' && s[i] <= 'z';
+		upper += s[i] >= 'A' && s[i] <= 'Z';
+		digit += is_digit(s[i]);
+	}
+	return !digit && (!lower || !upper);
+}
+
+/* Which candidates of @w differ from the group's first name, and which
+ * read as words. */
 static void note_variation(struct group *g, const struct hm_name *w,
 			   const struct cand *v, size_t n)
 {
-	for (size_t k = 0; k < n && k < g->n_c; k++)
+	for (size_t k = 0; k < n && k < g->n_c; k++) {
 		g->varied[k] |= v[k].len != g->c[k].len ||
 				memcmp(w->str + v[k].off,
 				       g->first->str + g->c[k].off, v[k].len);
+		g->word[k] |= one_case(w->str + v[k].off, v[k].len);
+	}
 }
 
 static int collect_name(struct collect *c, const struct hm_domain *d,
@@ -365,10 +384,15 @@ static int collect_entry(struct collect *c, const struct hm_domain *d,
 
 /* --------------------------------------------------------- initialize */
 
+/* An init script: what it runs through helpers is its service. */
+static bool is_script(const char *p, size_t len)
+{
+	return len > 12 && !strncmp(p, "/etc/init.d/", 12);
+}
+
 static bool is_service(const char *p, size_t len)
 {
-	return memmem(p, len, "/sbin/", 6) || (len > 12 &&
-					     !strncmp(p, "/etc/init.d/", 12));
+	return memmem(p, len, "/sbin/", 6) || is_script(p, len);
 }
 
 static bool is_init(const char *p, size_t len)
@@ -381,6 +405,51 @@ static bool is_init(const char *p, size_t len)
 	for (size_t i = 0; i < HM_ARRAY_SIZE(init); i++)
 		if (len == strlen(init[i]) && !memcmp(p, init[i], len))
 			return true;
+	return false;
+}
+
+/* The last component of @p (@len bytes), its length in *@bl. */
+static const char *base_of(const char *p, size_t len, size_t *bl)
+{
+	const char *sl = memrchr(p, '/', len);
+	const char *b = sl ? sl + 1 : p;
+
+	*bl = len - (size_t)(b - p);
+	return b;
+}
+
+/*
+ * Programs that are never a service's root, whatever the policy shows:
+ * helpers that execute another program at once or on others' behalf
+ * (an initialize_domain on one would put all it starts under one
+ * domain), shells and interpreters (a script's domain is its own name),
+ * and tools services share (sendmail is cron's and everyone's mail).
+ * A name matches with a version after it: python3.11, perl5.36.
+ */
+static bool is_never_root(const char *p, size_t len)
+{
+	static const char *const never[] = {
+		"start-stop-daemon", "env", "setsid", "nohup", "spawn-fcgi",
+		"daemon", "chpst", "runuser", "su", "sudo", "setpriv", "nice",
+		"ionice", "taskset", "chrt", "timeout", "stdbuf", "unshare",
+		"chroot", "capsh", "flock", "xargs", "run-parts", "service",
+		"invoke-rc.d", "systemctl", "systemd-run", "sendmail",
+		"sh", "bash", "dash", "ksh", "mksh", "zsh", "busybox",
+		"python", "perl", "ruby", "php", "lua", "tclsh", "node",
+	};
+	size_t bl;
+	const char *b = base_of(p, len, &bl);
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(never); i++) {
+		size_t nl = strlen(never[i]);
+
+		if (bl < nl || memcmp(b, never[i], nl))
+			continue;
+		while (nl < bl && (is_digit(b[nl]) || b[nl] == '.'))
+			nl++;
+		if (nl == bl)
+			return true;
+	}
 	return false;
 }
 
@@ -513,7 +582,7 @@ static bool runs_init_script(const struct hm_model *m,
 		const struct hm_domain *c;
 		const struct hm_name *cv[2];
 
-		if (v[i]->len > 12 && !strncmp(v[i]->str, "/etc/init.d/", 12))
+		if (is_script(v[i]->str, v[i]->len))
 			return true;
 		if (depth)
 			continue;
@@ -570,7 +639,7 @@ static bool started_as_service(struct helpers *h, const char *par,
 	if (!w)
 		return true;
 	if ((wl == prog->len && !memcmp(w, prog->str, wl)) || is_init(w, wl) ||
-	    (wl > 12 && !strncmp(w, "/etc/init.d/", 12)))
+	    is_script(w, wl))
 		return true;
 	/* a name no entry holds (no domain executed it) is no helper */
 	pw = hm_name_lookup(m->names, w, wl);
@@ -584,11 +653,67 @@ static bool started_as_service(struct helpers *h, const char *par,
 				  depth + 1);
 }
 
+/* Does domain @d execute one program besides itself, @w (@wl bytes)? */
+static bool executes_only(const struct hm_domain *d, const char *w, size_t wl)
+{
+	const struct hm_name *v[MAX_EXECS];
+	size_t n, self = 0, own;
+	const char *dw = last_word(d->name->str, d->name->len, &own);
+
+	n = execs_of(d, v, MAX_EXECS);
+	for (size_t i = 0; i < n; i++)
+		self += dw && v[i]->len == own && !memcmp(v[i]->str, dw, own);
+	for (size_t i = 0; n - self == 1 && i < n; i++)
+		if (v[i]->len == wl && !memcmp(v[i]->str, w, wl))
+			return true;
+	return false;
+}
+
+/*
+ * Is @d the domain of a daemon its init script (or init) starts through
+ * helpers that execute at once: the programs between the script and
+ * the domain's own, one at least, each in a domain that executes only
+ * the next one (/etc/init.d/nginx start-stop-daemon nginx; fcgiwrap's
+ * env -i spawn-fcgi fcgiwrap)?  What the script runs itself (nginx -t,
+ * postconf, cat) is a tool of the script, not its daemon.
+ */
+static bool started_by_script(const struct hm_model *m,
+			      const struct hm_domain *d)
+{
+	const char *s = d->name->str;
+	size_t wl, end;
+	const char *w = last_word(s, d->name->len, &wl);
+	size_t helpers = 0;
+
+	if (!w)
+		return false;
+	end = (size_t)(w - 1 - s);
+	for (;;) {
+		const char *pw;
+		size_t pl;
+		const struct hm_domain *par;
+
+		pw = last_word(s, end, &pl);
+		if (!pw)
+			return false;
+		if (is_init(pw, pl) || is_script(pw, pl))
+			return helpers > 0;
+		par = domain_at(m, s, end);
+		if (!par || !executes_only(par, w, wl))
+			return false;
+		helpers++;
+		w = pw;
+		wl = pl;
+		end = (size_t)(pw - 1 - s);
+	}
+}
+
 /* One program's domains: the distinct parents that started it as a
  * service, and whether one of them was running before the log began. */
 struct root {
 	const struct hm_name *prog;
 	bool running;
+	bool by_script;	/* started_by_script() */
 	struct parent {
 		const char *s;	/* a prefix of a domain name */
 		size_t len;
@@ -603,6 +728,7 @@ static int count_root(struct helpers *h, struct root *rt,
 	size_t plen = d->name->len - rt->prog->len - 1;
 
 	rt->running |= !!(d->flags & HM_DOMAIN_HISTORY_UNOBSERVED);
+	rt->by_script |= started_by_script(h->m, d);
 	if (!started_as_service(h, d->name->str, plen, rt->prog, 0))
 		return 0;
 	for (size_t i = 0; i < rt->starters; i++)
@@ -617,10 +743,13 @@ static int count_root(struct helpers *h, struct root *rt,
 
 /*
  * initialize_domain for a service program (sbin, init.d) that is not a
- * helper, started as a service from two or more parent domains, or
- * already running when the log began: its domain then has one name
- * however it is started, and its re-executions (sshd at every reload) do
- * not make a deeper domain each.  One suggestion per program.
+ * helper, started as a service from two or more parent domains, already
+ * running when the log began, or the daemon its init script starts
+ * through helpers that execute at once: its domain then has one name
+ * however it is started, its re-executions (sshd at every reload) do not
+ * make a deeper domain each, and the enforcer need not name the helpers
+ * above it (an exec outside the marks has no name).  One suggestion per
+ * program.
  */
 static int suggest_initialize(const struct hm_model *m,
 			      struct hm_suggestion **v, size_t *n, size_t *cap)
@@ -640,7 +769,7 @@ static int suggest_initialize(const struct hm_model *m,
 		const struct hm_name *prog;
 		uintptr_t k;
 
-		if (!w || !is_service(w, wl))
+		if (!w || !is_service(w, wl) || is_never_root(w, wl))
 			continue;
 		prog = hm_name_lookup(m->names, w, wl);
 		if (!prog || has_initialize(m, prog))
@@ -664,8 +793,10 @@ static int suggest_initialize(const struct hm_model *m,
 			.n_names = rt->starters,
 		};
 
-		if (!r && (rt->starters >= 2 || (rt->running && rt->starters)) &&
+		if (!r && (rt->starters >= 2 ||
+			   ((rt->running || rt->by_script) && rt->starters)) &&
 		    !is_helper(&h, rt->prog)) {
+			s.by_script = rt->by_script;
 			s.example = strndup(rt->par[0].s, rt->par[0].len);
 			r = s.example ? add_suggestion(v, n, cap, &s) : -ENOMEM;
 			if (r)
@@ -690,11 +821,24 @@ static int cmp_suggestion(const void *a, const void *b)
 	return strcmp(x->example ? x->example : "", y->example ? y->example : "");
 }
 
+/* Is candidate @k of @g the number right after one that varies among
+ * --min names or more, one separator between (USEC.PID)? */
+static bool follows_varied(const struct group *g, size_t k, size_t min)
+{
+	return k && g->n_names >= min && g->varied[k - 1] &&
+	       g->c[k].off == g->c[k - 1].off + g->c[k - 1].len + 1;
+}
+
 /*
  * Should candidate @k of group @g be generalized?  What varies, among
  * --min names or more; a timestamp that varies (two rotations) or whose
- * names are all gone (one); random and temporary suffixes only of names
- * all gone from the disk (tomoyo-findtemp), hex also then.
+ * names are all gone (one); random and temporary suffixes of names all
+ * gone from the disk (tomoyo-findtemp), hex also then, or that vary and
+ * mix cases or digits in every name (a mail filter's mkstemp() copies,
+ * kept; not LC_ADDRESS, LC_CTYPE, ... of a locale).  A number that
+ * stays right after one that varies, in names all gone, is one run's
+ * (postfix's queue file incoming/USEC.PID of one cleanup process):
+ * temporary names carry the pid of the process that made them.
  */
 static bool generalize(const struct group *g, size_t k, size_t min)
 {
@@ -706,9 +850,11 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 		return g->varied[k] || gone;
 	case C_RANDOM:
 	case C_TEMP:
-		return gone;
+		return (many && !g->word[k]) || gone;
 	case C_HEX:
 		return many || gone;
+	case C_DIGITS:
+		return many || (gone && follows_varied(g, k, min));
 	default:
 		return many;
 	}

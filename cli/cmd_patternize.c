@@ -30,6 +30,12 @@ static void usage(FILE *f)
 "is generalized, once N names (--min) show it: a number (r18.txt,\n"
 "r19.txt, r20.txt -> r\\$.txt), a one-letter field (up-L-1.dat,\n"
 "up-M-2.dat -> up-\\a-\\$.dat; a letter that stays, stays), a long hex.\n"
+"A random or mkstemp() suffix that varies among N names is generalized\n"
+"when each has a digit or both cases (a mail filter's kept copies\n"
+"in.0zcgdX, in.Rt5aQp, in.x9Kd2L -> in.\\*; not LC_ADDRESS, LC_CTYPE),\n"
+"and in names all gone from the disk so is the number right after the\n"
+"one that varies (a process's pid: postfix's incoming/437975.28396,\n"
+"incoming/530146.28396, ... -> incoming/\\$.\\$).\n"
 "Without N names: a timestamp (YYYYMMDD, YYYYMMDDhhmmss, epoch seconds)\n"
 "that varies between two names or whose one name is gone from the disk;\n"
 "a random or mkstemp() suffix (with a digit or a capital) whose names\n"
@@ -38,13 +44,20 @@ static void usage(FILE *f)
 "Services: initialize_domain PROG for a program in an sbin directory or\n"
 "/etc/init.d started as a service (by init, an init script, a helper,\n"
 "itself, a process older than the log, or a program that runs only it)\n"
-"from two or more parent domains, or also running before the log began.\n"
-"Not for helpers, programs whose runs depend on who ran them (two of\n"
-"their domains execute disjoint sets of programs: start-stop-daemon,\n"
-"env, sh) or that start init scripts (service): that would put every\n"
-"service they start under one domain.  sshd re-executing itself at a\n"
-"reload counts as a start, and after --apply its re-executions stay in\n"
-"<kernel> /usr/sbin/sshd.  Each suggestion is printed once.\n"
+"from two or more parent domains, or also running before the log began,\n"
+"or the daemon an init script (or init) starts through helpers that\n"
+"execute at once: each program between the script and PROG, one at\n"
+"least, in a domain that executes only the next (/etc/init.d/nginx\n"
+"start-stop-daemon nginx; env -i spawn-fcgi fcgiwrap).  What a script\n"
+"executes itself (nginx -t, postconf) is its tool, not its daemon.\n"
+"Never for helpers: start-stop-daemon, env, setsid, nohup, spawn-fcgi,\n"
+"su, sudo, run-parts, service and the like, shells, interpreters and\n"
+"sendmail, nor for programs whose runs depend on who ran them (two of\n"
+"their domains execute disjoint sets of programs) or that start init\n"
+"scripts: that would put every service they start under one domain.\n"
+"sshd re-executing itself at a reload counts as a start, and after\n"
+"--apply its re-executions stay in <kernel> /usr/sbin/sshd.  Each\n"
+"suggestion is printed once.\n"
 "\n"
 "--apply adds the suggestions, then re-roots every domain the exception\n"
 "policy now names otherwise (initialize_domain, keep_domain, reset_domain\n"
@@ -89,10 +102,13 @@ static void print(const struct hm_suggestion *s, size_t n)
 				printf("%s# exception_policy.conf:\n",
 				       rew ? "\n" : "");
 			init = true;
-			printf("# started as a service from %zu parent domain%s, e.g. %s\n"
-			       "initialize_domain %s from any\n", s[i].n_names,
-			       s[i].n_names == 1 ? "" : "s", s[i].example,
-			       s[i].program->str);
+			printf("# %s from %zu parent domain%s, e.g. %s\n"
+			       "initialize_domain %s from any\n",
+			       s[i].by_script ? "a daemon an init script starts "
+						"through helpers, started" :
+						"started as a service",
+			       s[i].n_names, s[i].n_names == 1 ? "" : "s",
+			       s[i].example, s[i].program->str);
 		}
 	}
 	if (!n)

@@ -24,6 +24,8 @@ enum hm_suggestion_type {
  * @n_domains: domains holding such names.
  * @n_absent: of @n_names, how many do not exist on this host now.
  * @example: one covered name (rewrite) or one parent domain.
+ * @by_script: (initialize) a daemon its init script starts through
+ *	helpers that execute at once, from one parent domain or more.
  */
 struct hm_suggestion {
 	enum hm_suggestion_type type;
@@ -34,6 +36,7 @@ struct hm_suggestion {
 	size_t n_domains;
 	size_t n_absent;
 	char *example;
+	bool by_script;
 };
 
 struct hm_patternize_opts {

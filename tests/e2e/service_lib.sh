@@ -27,6 +27,10 @@
 #                           after it (issue 25's workaround for the
 #                           domains patternize left unreachable), to
 #                           measure the rest without that fix
+#   hm_svc_suggested OUT PROG...
+#                           patternize's output OUT suggests
+#                           `initialize_domain PROG from any` for each
+#                           PROG and for no helper or shell
 #   hm_svc_check LOG NAME   `histmac check --format json` into
 #                           $HM_TMP/NAME.json; sets SVC_DENIED,
 #                           SVC_ACCESSES and SVC_PER_K (false denials per
@@ -141,6 +145,18 @@ hm_svc_learn() {
 	[ -z "${HM_SVC_RELEARN:-}" ] && return 0
 	"$HISTMAC" learn -q -p "$POL" -i "$@" >"$HM_TMP/relearn.out" 2>&1 ||
 		{ cat "$HM_TMP/relearn.out" >&2; hm_fail "histmac learn (again) failed"; }
+}
+
+hm_svc_suggested() {
+	local out=$1 prog
+	shift
+	for prog in "$@"; do
+		grep -qx "initialize_domain $prog from any" "$out" ||
+			{ cat "$out" >&2; hm_fail "patternize did not suggest initialize_domain $prog"; }
+	done
+	! grep -E '^initialize_domain .*/(start-stop-daemon|env|spawn-fcgi|setsid|nohup|sh|bash|dash) ' "$out" ||
+		hm_fail "patternize suggested initialize_domain for a helper or a shell (above)"
+	hm_ok "patternize suggested initialize_domain for $*, and for no helper"
 }
 
 hm_svc_check() {

@@ -4,9 +4,9 @@
 # (issue 25): inside the kernel-oracle VM (tests/vm/production.sh), where
 # those marks hold only the guest's kernel.  One boot: nginx + fcgiwrap
 # started by their init scripts, one period learned from the guest's
-# auditd, `patternize --apply` (with section 3's initialize_domain lines
-# for the two daemons), section 6/7's profiles, `histmac enforce` on the
-# marks, a second period with new names and the attack (a traversal read
+# auditd, `patternize --apply` (its own initialize_domain lines for the
+# two daemons, no hand step), section 6/7's profiles, `histmac enforce`
+# on the marks, a second period with new names and the attack (a traversal read
 # of the site's key through the CGI script), `histmac check` of it.
 #   - the policy checks its own learning log with no denial;
 #   - section 7's `--subtree '<kernel> /usr/sbin/nginx'` names a domain;
@@ -41,6 +41,7 @@ for st in period-4251 learn patternize-suggest patternize check-p1 profile-rest 
 done
 status_is check-p2 1
 hm_ok "learn, patternize --apply, section 7's profiles, enforce, both periods ran"
+hm_svc_suggested "$R/patternize-suggest.out" /usr/sbin/nginx /usr/sbin/fcgiwrap
 # the service's domains permissive, the rest disabled
 grep -q '^2 permissive <kernel> /usr/sbin/fcgiwrap /srv/www/cgi-bin/show\.sh$' "$R/profiles.out" ||
 	{ cat "$R/profiles.out" >&2; hm_fail "the CGI script's domain is not permissive"; }

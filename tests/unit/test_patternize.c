@@ -56,6 +56,35 @@ static const struct {
 	{ "only the part that varies is generalized",
 	  D "file read /l/x86_64-1.log\nfile read /l/x86_64-2.log\n"
 	  "file read /l/x86_64-3.log\n", 3, false, "/l/x86_64-\\$.log" },
+	{ "a date from two rotations on disk",
+	  D "file read /l/access.log-20261201\nfile read /l/access.log-20261202\n",
+	  3, false, "/l/access.log-\\$" },
+	{ "one fixed name on disk is not generalized either",
+	  D "file read /run/fcgiwrap.socket\n", 3, false, "" },
+	{ "a mail filter's mktemp names kept on disk, three of them",
+	  D "file read /h/mail/order/in.0zcgdX\nfile read /h/mail/order/in.Rt5aQp\n"
+	  "file read /h/mail/order/in.x9Kd2L\nfile read /h/mail/news/in.Ab3dEf\n",
+	  3, false, "/h/mail/order/in.\\*" },
+	{ "a locale's files on disk are words, not mktemp names",
+	  D "file read /l/C.utf8/LC_ADDRESS\nfile read /l/C.utf8/LC_CTYPE\n"
+	  "file read /l/C.utf8/LC_IDENTIFICATION\nfile read /l/C.utf8/LC_TIME\n",
+	  3, false, "" },
+	{ "two mktemp names on disk are fewer than --min 3",
+	  D "file read /h/mail/order/in.0zcgdX\nfile read /h/mail/order/in.Rt5aQp\n",
+	  3, false, "" },
+	{ "postfix's incoming/USEC.PID of one cleanup, gone: the pid too",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n"
+	  "file read /q/incoming/560350.28396\n", 3, true, "/q/incoming/\\$.\\$" },
+	{ "the same names on disk: only what varies",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n"
+	  "file read /q/incoming/560350.28396\n", 3, false,
+	  "/q/incoming/\\$.28396" },
+	{ "a fixed number before the one that varies stays, names gone",
+	  D "file read /l/x86_64-1.log\nfile read /l/x86_64-2.log\n"
+	  "file read /l/x86_64-3.log\n", 3, true, "/l/x86_64-\\$.log" },
+	{ "a fixed number of two gone names stays (fewer than --min)",
+	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n",
+	  3, true, "" },
 	{ "a name seen in two domains is suggested once",
 	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
 	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
@@ -65,6 +94,7 @@ static const struct {
 #define S "use_profile 1\n\n"
 /* sshd: by an init script through start-stop-daemon (which starts cron
  * for another script: a helper), by env, and by itself at a reload;
+ * cron: by its init script through start-stop-daemon alone (a daemon);
  * sendmail: run by cron for its mail, and by a shell older than the log;
  * service: starts init scripts through env. */
 static const char services[] =
@@ -88,6 +118,46 @@ static const char services[] =
 	"<kernel> /usr/sbin/service\n" S "file execute /usr/bin/env\n\n"
 	"<kernel> /usr/sbin/service /usr/bin/env\n" S
 	"file execute /etc/init.d/cron\n\n";
+
+/* Daemons each started by its init script alone, as the nginx test's
+ * log has them: nginx through start-stop-daemon (which executes nothing
+ * at a log rotation's signal, and nginx only, from two parents: no
+ * disjoint sets, still a helper), fcgiwrap through env -i spawn-fcgi.
+ * Not daemons: nginx -t and postconf, which the scripts run themselves,
+ * a script's CGI below fcgiwrap, and a python daemon whose last
+ * at-once program is an interpreter. */
+static const char daemons[] =
+	"<kernel> /usr/bin/bash /etc/init.d/nginx\n" S
+	"file execute /usr/sbin/nginx\nfile execute /usr/sbin/start-stop-daemon\n"
+	"file execute /usr/sbin/postconf\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/postconf\n" S
+	"file read /etc/postfix/main.cf\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/start-stop-daemon\n" S
+	"file execute /usr/sbin/nginx\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/nginx /usr/sbin/start-stop-daemon /usr/sbin/nginx\n" S
+	"file read /etc/nginx/nginx.conf\n\n"
+	"<kernel> /usr/bin/bash /usr/sbin/logrotate /usr/bin/sh /etc/init.d/nginx\n" S
+	"file execute /usr/sbin/start-stop-daemon\n\n"
+	"<kernel> /usr/bin/bash /usr/sbin/logrotate /usr/bin/sh /etc/init.d/nginx /usr/sbin/start-stop-daemon\n" S
+	"file read /run/nginx.pid\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap\n" S
+	"file execute /usr/bin/env\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env\n" S
+	"file execute /usr/bin/spawn-fcgi\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi\n" S
+	"file execute /usr/sbin/fcgiwrap\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap\n" S
+	"file execute /srv/cgi-bin/a.sh\nfile execute /srv/cgi-bin/b.sh\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap /srv/cgi-bin/a.sh\n" S
+	"file execute /usr/sbin/sendmail\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/fcgiwrap /usr/bin/env /usr/bin/spawn-fcgi /usr/sbin/fcgiwrap /srv/cgi-bin/a.sh /usr/sbin/sendmail\n" S
+	"file read /etc/mailname\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app\n" S
+	"file execute /sbin/start-stop-daemon\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app /sbin/start-stop-daemon\n" S
+	"file execute /usr/bin/python3.11\n\n"
+	"<kernel> /usr/bin/bash /etc/init.d/app /sbin/start-stop-daemon /usr/bin/python3.11\n" S
+	"file read /srv/app.py\n\n";
 
 /* The suggestions as text: replacements, or "init PROGRAM". */
 static char *suggest(const char *policy, size_t min, bool gone)
@@ -132,7 +202,17 @@ static void test_service_roots(void **state)
 	char *got = suggest(services, 3, false);
 
 	(void)state;
-	assert_string_equal(got, "init /usr/sbin/sshd");
+	/* cron: its script starts it through start-stop-daemon */
+	assert_string_equal(got, "init /usr/sbin/sshd\ninit /usr/sbin/cron");
+	free(got);
+}
+
+static void test_script_daemons(void **state)
+{
+	char *got = suggest(daemons, 3, false);
+
+	(void)state;
+	assert_string_equal(got, "init /usr/sbin/fcgiwrap\ninit /usr/sbin/nginx");
 	free(got);
 }
 
@@ -141,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_service_roots),
+		cmocka_unit_test(test_script_daemons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
