@@ -16,7 +16,7 @@
  *     regular file, a 0622 FIFO, owned by root;
  *   - otherwise: 0400 and 0600, owned by the process's own fsuid (no one
  *     below that sandbox can become another user).
- * tests/unit/test_sandbox_ownfiles.c holds this against the directory
+ * tests/unit/test_sandbox_files.c holds this against the directory
  * hm_sbx_files_make() really makes.
  */
 #include <stdbool.h>
