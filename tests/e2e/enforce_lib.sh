@@ -21,6 +21,10 @@
 #                         wrapper program, which would be a domain itself)
 #   hm_enf_eperm CMD...   CMD must fail with "Operation not permitted"
 #   hm_enf_log_has RE     the daemon log matches the extended regex RE
+#   hm_enf_stalled CMD... run CMD (as _hm_enf_run) while a read of $T/b
+#                         waits in open() for the daemon's answer: with
+#                         HISTMAC_TEST_DECISION_DELAY_MS the events CMD
+#                         makes queue behind that decision
 
 hm_enf_setup() {
 	hm_need mount umount timeout
@@ -155,6 +159,17 @@ hm_enf_bg() {
 	"$@" >"$HM_TMP/bg.out" 2>&1 &
 	BGPID=$!
 	hm_on_exit "_hm_enf_kill_job $BGPID"
+}
+
+hm_enf_stalled() {
+	local pid
+	cat "$T/b" >/dev/null 2>&1 &
+	pid=$!
+	hm_on_exit "_hm_enf_kill_job $pid"
+	hm_wait_for "grep -q fanotify /proc/$pid/wchan" 50 ||
+		hm_enf_fail "cat never waited for the daemon: $(cat /proc/$pid/wchan 2>&1)"
+	_hm_enf_run "$@"
+	wait "$pid" || true
 }
 
 # Kill PID at exit only while it is still our job: once waited for, the

@@ -106,32 +106,21 @@ file read $T/a
 EOP
 HISTMAC_TEST_DECISION_DELAY_MS=400 hm_enf_start --mode enforcing --verbose \
 	--decision-timeout 10
-# run CMD... while a read of $T/b stalls the daemon (its decision takes
-# 400 ms): CMD execs outside the marks and writes its claim before the
-# daemon reads it
-stalled() {
-	local pid
-	cat "$T/b" >/dev/null 2>&1 &
-	pid=$!
-	hm_on_exit "_hm_enf_kill_job $pid"
-	hm_wait_for "grep -q fanotify /proc/$pid/wchan" 50 ||
-		hm_enf_fail "cat never waited for the daemon: $(cat /proc/$pid/wchan 2>&1)"
-	_hm_enf_run "$@"
-	wait "$pid" || true
-}
+# a claim is written (CMD execs outside the marks) while a read of $T/b
+# stalls the daemon (hm_enf_stalled): before the daemon reads it
 hm_enf_ok "$O/run.sh"
 hm_enf_ok "$T/awk" read "$T/a"
 hm_enf_ok "$O/good" read "$T/a"
 hm_enf_ok "$O/real/good.sh"
 # another name of the very same file: taken, so the claim was read
-stalled "$F" pose "$O/flink" flink "$O/flink" x read "$T/a"
+hm_enf_stalled "$F" pose "$O/flink" flink "$O/flink" x read "$T/a"
 [ "$HM_ENF_RC" = 0 ] ||
 	hm_enf_fail "a claim of another name of the same file was not read: $HM_ENF_RC $HM_ENF_OUT"
 RF=$(readlink -f "$F")
 claim() {	# WHAT EXECFN COMM ARG0 ARG1
 	local what=$1
 	shift
-	stalled "$F" pose "$@" read "$T/a"
+	hm_enf_stalled "$F" pose "$@" read "$T/a"
 	case "$HM_ENF_OUT" in
 	*"Operation not permitted"*) ;;
 	*) hm_enf_fail "the claim of $what was believed: $HM_ENF_RC $HM_ENF_OUT" ;;
@@ -140,7 +129,7 @@ claim() {	# WHAT EXECFN COMM ARG0 ARG1
 claim "another program" "$O/good" good "$O/good" x
 claim "a script of another interpreter" "$O/real/good.sh" good.sh "$RF" "$O/real/good.sh"
 claim "a script inside the marks" "$T/marked.sh" marked.sh "$RF" "$T/marked.sh"
-stalled "$O/fake/good" read "$T/a"
+hm_enf_stalled "$O/fake/good" read "$T/a"
 case "$HM_ENF_OUT" in
 *"Operation not permitted"*) ;;
 *) hm_enf_fail "a link named good read as $RO/good: $HM_ENF_RC $HM_ENF_OUT" ;;

@@ -52,14 +52,7 @@ EOP
 # proc connector's socket: the chain starts once cat waits in open() for
 # the daemon's answer (its wchan), which takes 400 ms.
 chain() {
-	local pid
-	cat "$T/b" >/dev/null 2>&1 &
-	pid=$!
-	hm_on_exit "_hm_enf_kill_job $pid"
-	hm_wait_for "grep -q fanotify /proc/$pid/wchan" 50 ||
-		hm_enf_fail "cat never waited for the daemon: $(cat /proc/$pid/wchan 2>&1)"
-	_hm_enf_run "$U/a" exec "$U/b" exec "$T/child" read "$T/a"
-	wait "$pid" || true
+	hm_enf_stalled "$U/a" exec "$U/b" exec "$T/child" read "$T/a"
 }
 
 # unseen RUN WHY: three runs of the shell function RUN under a daemon
