@@ -23,6 +23,11 @@
  * for it, in the process that executes it; an environment the program
  * cleaned (env -i) they give the sandbox's variables back.
  * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
+ *
+ * A process that narrows sets no_new_privs first (landlock_restrict_self()
+ * needs it, or CAP_SYS_ADMIN).  Without it (below a root sandbox), a
+ * domain the table marks for a set-id program keeps its parent's bound
+ * instead, so that the program keeps its privilege (keep_for_setid()).
  */
 #include <dlfcn.h>
 #include <elf.h>

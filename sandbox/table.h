@@ -240,7 +240,8 @@ struct hm_sbx_apply_stats {
 
 /**
  * hm_sbx_apply() - build a Landlock ruleset of domain @dom of table @h
- * and restrict the calling thread with it (no_new_privs must be set).
+ * and restrict the calling thread with it (no_new_privs must be set, or
+ * the thread hold CAP_SYS_ADMIN: -EPERM otherwise).
  * A rule's object that does not exist (a file created later) is granted
  * on its nearest existing parent and counted: the widening docs/SANDBOX.md
  * calls "missing".  One the process may not reach (a directory it may not
