@@ -57,11 +57,12 @@ echo "--- the sandbox's stderr" >&2
 cat "$err" >&2
 ! hm_running cron || hm_fail "a cron outlived the sandboxed one: $(pgrep -a -x cron)"
 
-# The jobs ran: each data file reported and moved, the archive made.
+# The jobs ran: each data file reported and moved out of the spool (the
+# cleanup job deletes it from done/ a minute later), the archive made.
 while read -r f; do
 	n=${f%.csv}
 	[ -s "$S/out/$n.report" ] || hm_fail "no report of $f: the report job did not run"
-	[ -e "$S/done/$f" ] || hm_fail "$f was not moved to done/"
+	[ ! -e "$S/spool/$f" ] || hm_fail "$f was not moved out of the spool"
 	grep -q "^Subject: report $n\$" /var/mail/hm-cron ||
 		hm_fail "the report of $n was not mailed (mail(1), postdrop)"
 done <"$HM_TMP/data2"
