@@ -476,15 +476,33 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 }
 
 /*
- * The set-id programs of table @blob's edges (HM_SBX_EXEC_SETID), the
- * first one with the domain that executes it, and the domains marked
- * for them (HM_SBX_DOM_SETID: they keep their parent's bound when
- * no_new_privs is off).
+ * The execs of set-id programs in table @blob (edges with
+ * HM_SBX_EXEC_SETID, one per domain and program: a child by name and an
+ * execute entry are two edges of one exec), the first one with the
+ * domain that executes it, and the domains marked for them
+ * (HM_SBX_DOM_SETID: they keep their parent's bound when no_new_privs is
+ * off).
  */
 struct setid_scan {
 	uint32_t domains, programs;
 	const char *prog, *domain;	/* the first, in the table */
 };
+
+/* Does an edge of @d before its @j-th run the same program, set-id? */
+static bool setid_seen(const struct hm_sbx_thdr *h,
+		       const struct hm_sbx_tdom *d, uint32_t j)
+{
+	const char *p = hm_sbx_tstr(h, hm_sbx_tedge(h, d->edge_first + j)->program);
+
+	for (uint32_t k = 0; k < j; k++) {
+		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + k);
+
+		if ((e->flags & HM_SBX_EXEC_SETID) &&
+		    !strcmp(hm_sbx_tstr(h, e->program), p))
+			return true;
+	}
+	return false;
+}
 
 static void setid_scan(const void *blob, struct setid_scan *ss)
 {
@@ -499,7 +517,8 @@ static void setid_scan(const void *blob, struct setid_scan *ss)
 			const struct hm_sbx_tedge *e =
 				hm_sbx_tedge(h, d->edge_first + j);
 
-			if (!(e->flags & HM_SBX_EXEC_SETID))
+			if (!(e->flags & HM_SBX_EXEC_SETID) ||
+			    setid_seen(h, d, j))
 				continue;
 			if (!ss->programs++) {
 				ss->prog = hm_sbx_tstr(h, e->program);
@@ -615,6 +634,8 @@ static int restrict_first(const void *blob, struct hm_sbx_apply_stats *st)
 	if (r || !setid || prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
 		return r;
 	setid_scan(blob, &ss);
+	if (!ss.programs)	/* not from the table's edges: cannot be */
+		return 0;
 	warnx("%u execs of set-id programs (the first: %s, by %s) run "
 	      "without their privilege: no_new_privs is set (restricting "
 	      "without it needs CAP_SYS_ADMIN)", ss.programs, ss.prog,

@@ -692,10 +692,13 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
  * file made later), and one a file of which changed within the last
  * second, where a change after this look could keep the ctime it had
  * (the kernel stamps from a clock that advances a tick at a time, some
- * file systems by the second).
+ * file systems by the second).  *@setid and HM_SBX_EXEC_SETID say
+ * whether it is set-id even then: the domains above it are marked by what
+ * the build saw (mark_setid()), while the preload, believing an edge's
+ * flags only with HM_SBX_EXEC_KNOWN, reads the program again at the exec.
  */
 static int inspect_edge(const struct builder *b, struct tables *t,
-			const char *prog, struct hm_sbx_tedge *te)
+			const char *prog, struct hm_sbx_tedge *te, bool *setid)
 {
 	struct hm_sbx_exec_info info;
 	struct timespec now;
@@ -704,8 +707,11 @@ static int inspect_edge(const struct builder *b, struct tables *t,
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	recent = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - 1000000000;
+	*setid = false;
 	if (hm_sbx_inspect(b->o->root, prog, &info))
 		return 0;
+	*setid = info.setid;
+	te->flags = info.setid ? HM_SBX_EXEC_SETID : 0;
 	for (uint32_t i = 0; i < info.n; i++)
 		if (info.id[i].ctime_ns > recent)
 			return 0;
@@ -743,8 +749,8 @@ static int write_domain(struct builder *b, struct tables *t, size_t i,
 			continue;
 		r = out_str(&t->str, b->doms[i].edges[j].prog, &te.program);
 		if (!r)
-			r = inspect_edge(b, t, b->doms[i].edges[j].prog, &te);
-		b->doms[i].edges[j].setid = te.flags & HM_SBX_EXEC_SETID;
+			r = inspect_edge(b, t, b->doms[i].edges[j].prog, &te,
+					 &b->doms[i].edges[j].setid);
 		if (!r)
 			r = out_add(&t->edge, &te, sizeof(te), NULL);
 		td.n_edges++;

@@ -142,7 +142,9 @@ struct hm_sbx_tdom {
 					 * set-user-ID, set-group-ID (with
 					 * group execute) or has file
 					 * capabilities, on a mount that
-					 * honours them */
+					 * honours them; as the build saw
+					 * it: the preload believes it only
+					 * with HM_SBX_EXEC_KNOWN */
 
 struct hm_sbx_fid {
 	uint64_t dev, ino;
