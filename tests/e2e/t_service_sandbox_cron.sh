@@ -57,12 +57,21 @@ echo "--- the sandbox's stderr" >&2
 cat "$err" >&2
 ! hm_running cron || hm_fail "a cron outlived the sandboxed one: $(pgrep -a -x cron)"
 
+# What the jobs said (cron mails their output) and what Landlock
+# refused, for a failure's log.
+jobs_said() {
+	echo "--- the jobs' errors mailed by cron, and Landlock's denials" >&2
+	grep -E 'cannot|denied|rror|^mv:|^[a-z]+: ' /var/mail/hm-cron | sort | uniq -c >&2 || true
+	grep -E 'UNKNOWN\[1423\]' "$HM_TMP/p2.log" | sed 's/.*\(blockers=.*\)/\1/' |
+		sort | uniq -c | head -n 30 >&2 || true
+}
+
 # The jobs ran: each data file reported and moved out of the spool (the
 # cleanup job deletes it from done/ a minute later), the archive made.
 while read -r f; do
 	n=${f%.csv}
-	[ -s "$S/out/$n.report" ] || hm_fail "no report of $f: the report job did not run"
-	[ ! -e "$S/spool/$f" ] || hm_fail "$f was not moved out of the spool"
+	[ -s "$S/out/$n.report" ] || { jobs_said; hm_fail "no report of $f: the report job did not run"; }
+	[ ! -e "$S/spool/$f" ] || { jobs_said; hm_fail "$f was not moved out of the spool"; }
 	grep -q "^Subject: report $n\$" /var/mail/hm-cron ||
 		hm_fail "the report of $n was not mailed (mail(1), postdrop)"
 done <"$HM_TMP/data2"
