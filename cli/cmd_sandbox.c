@@ -62,7 +62,10 @@ static void usage(FILE *f)
 "                          its own domain (static, run without the\n"
 "                          preload, table gone, 16 Landlock layers) does\n"
 "                          not start; without it, it runs at its parent's\n"
-"                          bound and is reported (once per program)\n"
+"                          bound and is reported (once per program);\n"
+"                          below a root sandbox, a domain kept at its\n"
+"                          parent's bound for a set-id program (setid)\n"
+"                          is not refused\n"
 "      --no-truncate       leave truncation (truncate, ftruncate, O_TRUNC)\n"
 "                          to file permissions: faster opens, but any file\n"
 "                          the user may write can be truncated\n"
@@ -71,7 +74,9 @@ static void usage(FILE *f)
 "      --stats             print how long building and applying took, and\n"
 "                          at the end how many programs could not narrow\n"
 "                          and how many execs got back the preload's\n"
-"                          variables a program had removed (env -i)\n"
+"                          variables a program had removed (env -i);\n"
+"                          the set-id programs and the domains marked\n"
+"                          for them\n"
 "      --abi N             use at most Landlock ABI N (1-10; default: the\n"
 "                          kernel's), as an older kernel would\n"
 "  -h, --help              this text\n"
@@ -497,6 +502,74 @@ static int explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
 	return r;
 }
 
+/*
+ * The execs of set-id programs in table @blob (edges with
+ * HM_SBX_EXEC_SETID, one per domain and program: a child by name and an
+ * execute entry are two edges of one exec), the first one with the
+ * domain that executes it, and the domains marked for them
+ * (HM_SBX_DOM_SETID: they keep their parent's bound when no_new_privs is
+ * off).
+ */
+struct setid_scan {
+	uint32_t domains, programs;
+	const char *prog, *domain;	/* the first, in the table */
+};
+
+/* Does an edge of @d before its @j-th run the same program, set-id? */
+static bool setid_seen(const struct hm_sbx_thdr *h,
+		       const struct hm_sbx_tdom *d, uint32_t j)
+{
+	const char *p = hm_sbx_tstr(h, hm_sbx_tedge(h, d->edge_first + j)->program);
+
+	for (uint32_t k = 0; k < j; k++) {
+		const struct hm_sbx_tedge *e = hm_sbx_tedge(h, d->edge_first + k);
+
+		if ((e->flags & HM_SBX_EXEC_SETID) &&
+		    !strcmp(hm_sbx_tstr(h, e->program), p))
+			return true;
+	}
+	return false;
+}
+
+static void setid_scan(const void *blob, struct setid_scan *ss)
+{
+	const struct hm_sbx_thdr *h = blob;
+
+	*ss = (struct setid_scan){ 0 };
+	for (uint32_t i = 0; i < h->n_domains; i++) {
+		const struct hm_sbx_tdom *d = hm_sbx_tdom(h, i);
+
+		ss->domains += !!(d->flags & HM_SBX_DOM_SETID);
+		for (uint32_t j = 0; j < d->n_edges; j++) {
+			const struct hm_sbx_tedge *e =
+				hm_sbx_tedge(h, d->edge_first + j);
+
+			if (!(e->flags & HM_SBX_EXEC_SETID) ||
+			    setid_seen(h, d, j))
+				continue;
+			if (!ss->programs++) {
+				ss->prog = hm_sbx_tstr(h, e->program);
+				ss->domain = hm_sbx_tstr(h, d->name);
+			}
+		}
+	}
+}
+
+/* --explain's and --stats' line about them, if any. */
+static void print_setid(FILE *f, const void *blob)
+{
+	struct setid_scan ss;
+
+	setid_scan(blob, &ss);
+	if (!ss.programs)
+		return;
+	fprintf(f, "sandbox: %u execs of set-id programs (the first: %s, by "
+		"%s); %u domains run one or reach one (" HM_SBX_SETID "): "
+		"without no_new_privs (a root sandbox) they keep their "
+		"parent's bound\n", ss.programs, ss.prog, ss.domain,
+		ss.domains);
+}
+
 /* A wrapper's statuses (env, timeout, nice), so that a script can tell
  * them from COMMAND's own: histmac failed; COMMAND cannot run; not found. */
 enum { SBX_EXIT_OWN = 125, SBX_EXIT_CANNOT_RUN = 126, SBX_EXIT_NOT_FOUND = 127 };
@@ -560,6 +633,43 @@ static void stopwatch_print(const struct stopwatch *sw, const char *what)
 		clock_ms(CLOCK_PROCESS_CPUTIME_ID) - sw->cpu);
 }
 
+/*
+ * Apply COMMAND's ruleset (table domain 0), with no_new_privs unless
+ * the table has set-id programs (domain 0 marked HM_SBX_DOM_SETID) and
+ * the kernel lets this process restrict itself without it: Landlock
+ * takes landlock_restrict_self() from a process with CAP_SYS_ADMIN (a
+ * root sandbox).  Then the set-id programs below keep their privilege,
+ * inside the Landlock domain (it survives a set-id exec), and the
+ * domains above them keep their parents' bound (preload.c); every other
+ * domain below sets no_new_privs as it narrows.  Otherwise (no
+ * CAP_SYS_ADMIN, or no_new_privs already set by whoever started us),
+ * say once that those programs run without their privilege.
+ */
+static int restrict_first(const void *blob, struct hm_sbx_apply_stats *st)
+{
+	bool setid = hm_sbx_tdom(blob, 0)->flags & HM_SBX_DOM_SETID;
+	struct setid_scan ss;
+	int r = -EPERM;
+
+	if (setid)
+		r = hm_sbx_apply(blob, 0, st);
+	if (r == -EPERM) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			return -errno;
+		r = hm_sbx_apply(blob, 0, st);
+	}
+	if (r || !setid || prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		return r;
+	setid_scan(blob, &ss);
+	if (!ss.programs)	/* not from the table's edges: cannot be */
+		return 0;
+	warnx("%u execs of set-id programs (the first: %s, by %s) run "
+	      "without their privilege: no_new_privs is set (restricting "
+	      "without it needs CAP_SYS_ADMIN)", ss.programs, ss.prog,
+	      ss.domain);
+	return 0;
+}
+
 /* In the child: confine this process (a new session, Landlock, the
  * terminal filter) and run COMMAND.  Never returns. */
 static void confine_and_run(const void *blob, char **cmd, const char *prog,
@@ -575,10 +685,8 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 	 * or CAP_SYS_ADMIN, and the filter below refuses it to the latter) */
 	if (setsid() < 0)
 		r = -errno;
-	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		r = -errno;
 	if (!r)
-		r = hm_sbx_apply(blob, 0, &st);
+		r = restrict_first(blob, &st);
 	if (r) {
 		warnx("cannot apply the Landlock ruleset: %s", strerror(-r));
 		_exit(HM_EXIT_FAIL);
@@ -625,11 +733,15 @@ static void confine_and_run(const void *blob, char **cmd, const char *prog,
 #define X(k, text) LOST_##k,
 enum lost_kind { HM_SBX_LOST_KINDS(X) LOST_MAX };
 #undef X
+/* and after them, at LOST_MAX, the one kind that is a decision, not a
+ * loss: a domain that keeps its parent's bound for a set-id program */
 #define X(k, text) #k,
-static const char *const lost_words[LOST_MAX] = { HM_SBX_LOST_KINDS(X) };
+static const char *const lost_words[LOST_MAX + 1] = { HM_SBX_LOST_KINDS(X)
+						      HM_SBX_SETID };
 #undef X
 #define X(k, text) text,
-static const char *const lost_text[LOST_MAX] = { HM_SBX_LOST_KINDS(X) };
+static const char *const lost_text[LOST_MAX + 1] = { HM_SBX_LOST_KINDS(X)
+						     HM_SBX_SETID_TEXT };
 #undef X
 
 struct relay {
@@ -638,7 +750,7 @@ struct relay {
 	size_t len;
 	char **seen;		/* "KIND PROGRAM" already printed */
 	size_t n_seen;
-	uint64_t programs[LOST_MAX];	/* distinct programs per kind */
+	uint64_t programs[LOST_MAX + 1];	/* distinct programs per kind */
 	uint64_t refused;
 	uint64_t restored;	/* execs given LD_PRELOAD/HISTMAC_SANDBOX back */
 };
@@ -684,9 +796,9 @@ static void relay_line(struct relay *rl, char *line)
 		rl->restored++;
 		return;
 	}
-	for (k = 0; k < LOST_MAX && strcmp(kind, lost_words[k]); k++)
+	for (k = 0; k <= LOST_MAX && strcmp(kind, lost_words[k]); k++)
 		;
-	if (k == LOST_MAX)
+	if (k > LOST_MAX)
 		return;
 	rl->refused += r == 'r';
 	if (!line[off] || snprintf(key, sizeof(key), "%s %s", kind,
@@ -734,6 +846,9 @@ static void relay_stats(const struct relay *rl)
 			(unsigned long)rl->programs[k]);
 	fprintf(stderr, "; execs refused (--strict): %lu\n",
 		(unsigned long)rl->refused);
+	fprintf(stderr, "sandbox: programs that kept their parent's bound for "
+		"a set-id program (" HM_SBX_SETID "): %lu\n",
+		(unsigned long)rl->programs[LOST_MAX]);
 	fprintf(stderr, "sandbox: execs whose environment lacked the preload "
 		"and got it back: %lu\n", (unsigned long)rl->restored);
 }
@@ -987,8 +1102,12 @@ static int sandbox(const struct args *a, struct plan *p)
 		hm_sbx_files_remove(&files);
 		return HM_EXIT_FAIL;
 	}
+	if (a->stats)
+		print_setid(stderr, blob);
 	if (a->explain && explain(ef, p->m, p->d, &sum, p->abi))
 		r = HM_EXIT_FAIL;
+	else if (a->explain)
+		print_setid(ef, blob);
 	if (!r && a->cmd && !a->dry_run)
 		r = run_confined(blob, size, &files, a, p);
 	hm_sbx_files_remove(&files);

@@ -32,6 +32,7 @@
 struct edge {
 	uint32_t child;		/* index in builder.doms */
 	char *prog;		/* raw path as executed */
+	bool setid;		/* its program is set-id (HM_SBX_EXEC_SETID) */
 };
 
 struct dom {
@@ -121,7 +122,7 @@ static int add_edge(struct builder *b, size_t from, const struct hm_domain *to,
 		return -ENOMEM;
 	}
 	f->edges = e;
-	f->edges[f->n_edges++] = (struct edge){ child, raw };
+	f->edges[f->n_edges++] = (struct edge){ child, raw, false };
 	return 0;
 }
 
@@ -810,10 +811,13 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
  * file made later), and one a file of which changed within the last
  * second, where a change after this look could keep the ctime it had
  * (the kernel stamps from a clock that advances a tick at a time, some
- * file systems by the second).
+ * file systems by the second).  *@setid and HM_SBX_EXEC_SETID say
+ * whether it is set-id even then: the domains above it are marked by what
+ * the build saw (mark_setid()), while the preload, believing an edge's
+ * flags only with HM_SBX_EXEC_KNOWN, reads the program again at the exec.
  */
 static int inspect_edge(const struct builder *b, struct tables *t,
-			const char *prog, struct hm_sbx_tedge *te)
+			const char *prog, struct hm_sbx_tedge *te, bool *setid)
 {
 	struct hm_sbx_exec_info info;
 	struct timespec now;
@@ -822,8 +826,11 @@ static int inspect_edge(const struct builder *b, struct tables *t,
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	recent = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - 1000000000;
+	*setid = false;
 	if (hm_sbx_inspect(b->o->root, prog, &info))
 		return 0;
+	*setid = info.setid;
+	te->flags = info.setid ? HM_SBX_EXEC_SETID : 0;
 	for (uint32_t i = 0; i < info.n; i++)
 		if (info.id[i].ctime_ns > recent)
 			return 0;
@@ -837,7 +844,8 @@ static int inspect_edge(const struct builder *b, struct tables *t,
 		return r;
 	te->n_files = info.n;
 	te->flags = HM_SBX_EXEC_KNOWN |
-		    (info.is_static ? HM_SBX_EXEC_STATIC : 0);
+		    (info.is_static ? HM_SBX_EXEC_STATIC : 0) |
+		    (info.setid ? HM_SBX_EXEC_SETID : 0);
 	return 0;
 }
 
@@ -860,7 +868,8 @@ static int write_domain(struct builder *b, struct tables *t, size_t i,
 			continue;
 		r = out_str(&t->str, b->doms[i].edges[j].prog, &te.program);
 		if (!r)
-			r = inspect_edge(b, t, b->doms[i].edges[j].prog, &te);
+			r = inspect_edge(b, t, b->doms[i].edges[j].prog, &te,
+					 &b->doms[i].edges[j].setid);
 		if (!r)
 			r = out_add(&t->edge, &te, sizeof(te), NULL);
 		td.n_edges++;
@@ -914,6 +923,41 @@ static void mark_same_rulesets(struct tables *t)
 				d[i].ruleset = (uint32_t)j;
 				break;
 			}
+	}
+}
+
+/*
+ * Mark each domain that executes a set-id program, or reaches one that
+ * does through its transitions (HM_SBX_DOM_SETID): a domain, its parent,
+ * and so up to the root.  Without no_new_privs a process without
+ * CAP_SYS_ADMIN cannot narrow (landlock_restrict_self() needs one of the
+ * two), and with it the kernel ignores the set-id bits of every program
+ * below: so a process entering a marked domain keeps its parent's bound,
+ * and the set-id program keeps its privilege, inside the inherited
+ * domain (Landlock domains survive a set-id exec).  Edges without a
+ * program name (pattern execs) carry marks up too: the preload cannot
+ * follow them, and what runs below them must not lose its privilege
+ * either.  Domains are written in the builder's order.
+ */
+static void mark_setid(const struct builder *b, struct tables *t)
+{
+	struct hm_sbx_tdom *d = (void *)t->dom.buf;
+	bool more = true;
+
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = 0; j < b->doms[i].n_edges; j++)
+			if (b->doms[i].edges[j].setid)
+				d[i].flags |= HM_SBX_DOM_SETID;
+	while (more) {		/* up to the root: depth rounds at most */
+		more = false;
+		for (size_t i = 0; i < b->n; i++)
+			for (size_t j = 0; j < b->doms[i].n_edges &&
+			     !(d[i].flags & HM_SBX_DOM_SETID); j++)
+				if (d[b->doms[i].edges[j].child].flags &
+				    HM_SBX_DOM_SETID) {
+					d[i].flags |= HM_SBX_DOM_SETID;
+					more = true;
+				}
 	}
 }
 
@@ -979,8 +1023,10 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		r = out_str(&t.str, "", NULL);	/* offset 0: "" */
 	for (size_t i = 0; !r && i < b.n; i++)
 		r = write_domain(&b, &t, i, sum);
-	if (!r)
+	if (!r) {
 		mark_same_rulesets(&t);
+		mark_setid(&b, &t);
+	}
 	/* from ABI 8 every thread gets the domain, not only the caller */
 	if (!r)
 		r = assemble(&t, b.n, HM_LL_RESTRICT_LOG_NEW_EXEC_ON |

@@ -14,6 +14,11 @@
  * an executed program needs none under TOMOYO).  Linked into both:
  * libc only, no allocation (an exec wrapper may run in a vfork()ed
  * child).  Owns no state.
+ *
+ * It also says whether the program is set-id (set-user-ID, set-group-ID,
+ * file capabilities): without no_new_privs the kernel gives such a
+ * program its privilege, and the table keeps the domains above it from
+ * narrowing, which would need no_new_privs (build.c, docs/SANDBOX.md).
  */
 #include <elf.h>
 #include <errno.h>
@@ -22,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "table.h"
@@ -54,6 +61,26 @@ static int elf_static(int fd)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * Would the kernel change credentials executing ELF @fd without
+ * no_new_privs (fs/exec.c bprm_fill_uid(), cap_bprm_creds_from_file())?
+ * Set-user-ID, or set-group-ID with group execute (set-group-ID alone
+ * is mandatory locking, not a set-id), or file capabilities; none of it
+ * on a nosuid mount.
+ */
+static bool elf_setid(int fd)
+{
+	struct statvfs vfs;
+	struct stat sb;
+	bool bits;
+
+	if (fstat(fd, &sb) || (!fstatvfs(fd, &vfs) && (vfs.f_flag & ST_NOSUID)))
+		return false;
+	bits = (sb.st_mode & S_ISUID) ||
+	       (sb.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
+	return bits || fgetxattr(fd, "security.capability", NULL, 0) > 0;
 }
 
 static void fid_of(const struct stat *sb, struct hm_sbx_fid *id)
@@ -112,6 +139,7 @@ int hm_sbx_inspect(const char *root, const char *prog,
 	const char *path = prog;
 
 	out->is_static = false;
+	out->setid = false;
 	out->n = 0;
 	for (;;) {
 		char buf[HM_SBX_INTERP_MAX + 1];
@@ -124,6 +152,8 @@ int hm_sbx_inspect(const char *root, const char *prog,
 		s = elf_static(fd);
 		if (s < 0)
 			n = pread(fd, buf, sizeof(buf) - 1, 0);
+		else
+			out->setid = elf_setid(fd);
 		close(fd);
 		if (s >= 0) {
 			out->is_static = s;

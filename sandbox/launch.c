@@ -115,7 +115,9 @@ int hm_sbx_tty_filter(void)
  * (about 4 % of an open, bench/RESULTS.md).  With no_new_privs set,
  * nothing below can gain a capability its permitted set lacks
  * (set-user-ID and file capabilities are ignored), so the permitted set
- * decides.
+ * decides; only a sandbox holding CAP_SYS_ADMIN runs without it (for
+ * set-id programs, cmd_sandbox.c), and that one gets the filter, which
+ * a set-user-ID root program below inherits.
  */
 /* Is @cap in this process's permitted set?  @unknown when it cannot
  * tell. */
@@ -212,8 +214,8 @@ int hm_sbx_table_fd(const void *blob, size_t size)
  * and reports: anyone who knows DIR's name can read the table (the
  * policy's paths) and write reports, and the name is only in the
  * environment of the processes below the sandbox (docs/SANDBOX.md).
- * Otherwise (no one below can change user: no_new_privs) 0700, 0400,
- * 0600 as before.
+ * Otherwise (no one below can change user: an unprivileged sandbox sets
+ * no_new_privs) 0700, 0400, 0600 as before.
  */
 /* 32 random hex digits (and a NUL) at @out */
 static int random_name(char *out)

@@ -23,6 +23,11 @@
  * for it, in the process that executes it; an environment the program
  * cleaned (env -i) they give the sandbox's variables back.
  * HISTMAC_SANDBOX_DEBUG=1 reports each step on stderr.
+ *
+ * A process that narrows sets no_new_privs first (landlock_restrict_self()
+ * needs it, or CAP_SYS_ADMIN).  Without it (below a root sandbox), a
+ * domain the table marks for a set-id program keeps its parent's bound
+ * instead, so that the program keeps its privilege (keep_for_setid()).
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -39,6 +44,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -327,6 +333,47 @@ static long usec_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
+/* Is no_new_privs set on this process (inherited, or set by us)? */
+static bool no_new_privs(void)
+{
+	return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
+}
+
+/*
+ * Without no_new_privs (below a root sandbox), a domain the table marks
+ * HM_SBX_DOM_SETID keeps its parent's bound: a set-id program the table
+ * knows runs in it or below, and narrowing would need no_new_privs
+ * (landlock_restrict_self() refuses a process without it or
+ * CAP_SYS_ADMIN: cron's job shell, which became the user), under which
+ * the kernel ignores that program's set-id bits (postdrop, run by the
+ * job's mail, could not queue the mail).  Any other domain narrows, and
+ * sets no_new_privs first even where CAP_SYS_ADMIN would do without:
+ * its subtree runs no set-id program the table knows, and one it does
+ * not know then runs without its privilege, as under a sandbox that set
+ * it.  True when @child keeps the bound (reported, never refused).
+ */
+static bool keep_for_setid(const struct hm_sbx_thdr *h, const char *prog,
+			   uint32_t child)
+{
+	if (no_new_privs())
+		return false;
+	if (hm_sbx_tdom(h, child)->flags & HM_SBX_DOM_SETID) {
+		debug("%s: %s: a set-id program runs in or below it: keeping "
+		      "the parent's bound", prog,
+		      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name));
+		report(HM_SBX_SETID, prog, false);
+		set_domain(child, g.state == HM_SBX_LAYERS ? HM_SBX_LAYERS :
+				  HM_SBX_SETID_KEPT);
+		return true;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		debug("%s: cannot set no_new_privs: %s", prog, strerror(errno));
+		lost("error", prog, g.dom, HM_SBX_UNKNOWN);
+		return true;
+	}
+	return false;
+}
+
 static void narrow(const struct hm_sbx_thdr *h, const char *prog,
 		   const struct timespec *t0)
 {
@@ -346,11 +393,15 @@ static void narrow(const struct hm_sbx_thdr *h, const char *prog,
 		lost("edge", prog, dom, HM_SBX_UNKNOWN);
 		return;
 	}
+	if (keep_for_setid(h, prog, (uint32_t)child))
+		return;
 	if (g.state == HM_SBX_LAYERS) {	/* an ancestor hit the limit */
 		lost("layers", prog, (uint32_t)child, HM_SBX_LAYERS);
 		return;
 	}
-	if (hm_sbx_tdom(h, (uint32_t)child)->ruleset ==
+	/* 'S': the parent's domain kept an ancestor's ruleset, not its own */
+	if (g.state != HM_SBX_SETID_KEPT &&
+	    hm_sbx_tdom(h, (uint32_t)child)->ruleset ==
 	    hm_sbx_tdom(h, dom)->ruleset) {
 		debug("%s: %s: the same ruleset as its parent's: no layer", prog,
 		      hm_sbx_tstr(h, hm_sbx_tdom(h, child)->name));
@@ -435,15 +486,24 @@ __attribute__((constructor)) static void hm_sandbox_start(void)
  */
 
 /*
- * Is @prog (as the exec will name it) a static program, or a script
- * whose interpreter is one?  For a program of an edge of g.dom, the
- * table says, as the sandbox found it before COMMAND started, while a
- * stat() of each file it read then finds the same one: reading it here
- * would be a "file read" of this domain in the audit trail that the
- * policy never learned.  Anything else (an exec the policy has no
- * literal edge for, a program made or changed since) is read now.
+ * What the exec of @prog (as the exec will name it) will run: static
+ * (itself, or a script whose interpreter is), set-id, and the file the
+ * kernel takes the new credentials from (the program, or the ELF its
+ * "#!" chain ends at).  For a program of an edge of g.dom, the table
+ * says, as the sandbox found it before COMMAND started, while a stat()
+ * of each file it read then finds the same one: reading it here would
+ * be a "file read" of this domain in the audit trail that the policy
+ * never learned.  Anything else (an exec the policy has no literal edge
+ * for, a program made or changed since) is read now.
  */
-static bool exec_static(const char *prog)
+struct exec_look {
+	bool is_static;
+	bool setid;
+	bool known_setid;	/* a set-id program of the table's edges */
+	char cred[PATH_MAX];
+};
+
+static void exec_look(const char *prog, struct exec_look *lk)
 {
 	struct hm_sbx_exec_info info;
 	const struct hm_sbx_tedge *e = NULL;
@@ -452,13 +512,22 @@ static bool exec_static(const char *prog)
 
 	if (table)
 		e = edge_of(table, g.dom, abs);
-	if (e && hm_sbx_edge_current("", table, e))
-		return e->flags & HM_SBX_EXEC_STATIC;
+	if (e && hm_sbx_edge_current("", table, e)) {
+		lk->is_static = e->flags & HM_SBX_EXEC_STATIC;
+		lk->setid = lk->known_setid = e->flags & HM_SBX_EXEC_SETID;
+		snprintf(lk->cred, sizeof(lk->cred), "%s",
+			 hm_sbx_tstr(table, e->files[e->n_files - 1].path));
+		return;
+	}
 	debug("%s: %s: reading it", prog, !table ? "no table" : !e ?
 	      "not a program of this domain's edges" :
 	      "not looked at by the sandbox, or changed since");
 	hm_sbx_inspect("", abs, &info);
-	return info.is_static;
+	lk->is_static = info.is_static;
+	lk->setid = info.setid;
+	lk->known_setid = false;
+	snprintf(lk->cred, sizeof(lk->cred), "%s",
+		 info.n > 1 ? info.interp[info.n - 2] : abs);
 }
 
 /* ------------------------------------------------- environment put back */
@@ -556,30 +625,43 @@ static void find_self(void)
 }
 
 /*
- * Will the kernel make this exec secure (AT_SECURE: ld.so ignores
- * LD_PRELOAD then)?  Below the sandbox no_new_privs is set, so the
- * set-user-ID and set-group-ID bits are ignored and do not; what still
- * does (cap_bprm_creds_from_file()): real and effective ids that differ
- * in the process that executes, and, for a user other than root, file
- * capabilities with the effective bit (or any, when this process holds
- * permitted capabilities the program could keep).
+ * Will the kernel make the exec @lk looked at secure (AT_SECURE: ld.so
+ * ignores LD_PRELOAD then)?  As cap_bprm_creds_from_file() decides:
+ * when the new effective ids differ from the real ones, or, for a user
+ * other than root, the program has file capabilities with the effective
+ * bit (or any, when this process holds permitted capabilities the
+ * program could keep).  The new effective ids are the old ones, unless
+ * no_new_privs is off (@nnp false: below a root sandbox) and the program
+ * is set-user-ID or set-group-ID (with group execute): then the file's
+ * owner or group (bprm_fill_uid()).  Under no_new_privs the kernel
+ * ignores those bits, and a set-id program is no secure exec: it loads
+ * the preload and narrows like any other, so the bits matter only
+ * without it.  What remains then: ids that differ in the process that
+ * executes (a program between seteuid() calls), file capabilities.
  */
-static bool secure_exec(const char *prog)
+static bool secure_exec(const struct exec_look *lk, bool nnp)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 	struct vfs_ns_cap_data cap;
+	struct stat sb;
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;
 
 	if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg))
 		return false;
+	if (!nnp && lk->setid && !stat(lk->cred, &sb)) {
+		if (sb.st_mode & S_ISUID)
+			eu = sb.st_uid;
+		if ((sb.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+			eg = sb.st_gid;
+	}
 	if (ru != eu || rg != eg)
 		return true;
-	if (!ru || getxattr(prog, "security.capability", &cap, sizeof(cap)) <
-	    (ssize_t)sizeof(cap.magic_etc))
+	if (!ru || getxattr(lk->cred, "security.capability", &cap,
+			    sizeof(cap)) < (ssize_t)sizeof(cap.magic_etc))
 		return false;
 	if (le32toh(cap.magic_etc) & VFS_CAP_FLAGS_EFFECTIVE)
 		return true;
@@ -626,17 +708,28 @@ static int exec_check(const char *file, bool path_search,
 	char buf[PATH_MAX];
 	const char *prog = path_search ? search(file, buf, sizeof(buf)) : file;
 	const char *kind = NULL;
+	struct exec_look lk;
+	bool nnp, refused;
 
 	if (!g.v || g.state == HM_SBX_UNKNOWN || !prog)
 		return 0;
-	if (!env_keeps(envp) || secure_exec(prog))
+	if (!env_keeps(envp)) {
 		kind = "preload";
-	else if (exec_static(prog))
-		kind = "static";
+	} else {
+		nnp = no_new_privs();
+		exec_look(prog, &lk);
+		/* a set-id program the table knows, run with its privilege
+		 * (no no_new_privs: its domain kept the bound for it) */
+		if (secure_exec(&lk, nnp))
+			kind = !nnp && lk.known_setid ? HM_SBX_SETID : "preload";
+		else if (lk.is_static)
+			kind = "static";
+	}
 	if (!kind)
 		return 0;
-	report(kind, prog, g.strict);
-	if (!g.strict)
+	refused = g.strict && strcmp(kind, HM_SBX_SETID);
+	report(kind, prog, refused);
+	if (!refused)
 		return 0;
 	fprintf(stderr, "histmac-sandbox: %s: refused (--strict): it would "
 		"not narrow (%s)\n", prog, kind);

@@ -21,9 +21,11 @@
 #include <stdint.h>
 
 #define HM_SBX_MAGIC	0x78627368u	/* "hsbx" */
-#define HM_SBX_VERSION	4	/* 2: domains name their same-ruleset domain;
+#define HM_SBX_VERSION	5	/* 2: domains name their same-ruleset domain;
 				 * 3: HM_SBX_RULE_FILE; 4: edges say what
-				 * their program is (struct hm_sbx_tfile) */
+				 * their program is (struct hm_sbx_tfile);
+				 * 5: set-id programs and the domains above
+				 * them (HM_SBX_EXEC_SETID, HM_SBX_DOM_SETID) */
 
 /*
  * The environment variable that carries, across exec,
@@ -35,7 +37,10 @@
  * place): '!' the sandbox applied DOMAIN for this very exec, '.' DOMAIN
  * is the parent's and its ruleset is applied, 'L' DOMAIN is where the
  * policy puts the parent but Landlock's layer limit kept an ancestor's
- * ruleset, '-' unknown (nothing below narrows by a guess); M 's' strict
+ * ruleset, 'S' DOMAIN is the parent's but it kept an ancestor's ruleset
+ * for a set-id program below it (HM_SBX_DOM_SETID; a child narrows even
+ * to a ruleset equal to DOMAIN's), '-' unknown (nothing below narrows by
+ * a guess); M 's' strict
  * (a program that cannot narrow does not start) or 'r' report only;
  * INO and CTIME (ns) identify DIR/table, the copy of the table read when
  * FD is gone (a daemon's close_range, a script's `exec 3>&-`): a copy
@@ -47,6 +52,7 @@
 #define HM_SBX_APPLIED		'!'
 #define HM_SBX_PARENT		'.'
 #define HM_SBX_LAYERS		'L'
+#define HM_SBX_SETID_KEPT	'S'
 #define HM_SBX_UNKNOWN		'-'
 #define HM_SBX_MODE_STRICT	's'
 #define HM_SBX_MODE_REPORT	'r'
@@ -73,6 +79,19 @@
 /* Said on DIR/report for --stats, "env - PID PROGRAM": an exec whose
  * environment the preload put LD_PRELOAD or HISTMAC_SANDBOX back in. */
 #define HM_SBX_ENV_RESTORED	"env"
+/*
+ * Said on DIR/report, "setid - PID PROGRAM", and never refused: a
+ * program that does not narrow by the table's decision, not for want of
+ * anything.  Without no_new_privs (a root sandbox) a domain marked
+ * HM_SBX_DOM_SETID keeps its parent's bound, so that the set-id program
+ * the table knows below it keeps its privilege (narrowing would need
+ * no_new_privs, which the kernel would then apply to it too); and the
+ * set-id program itself runs without the preload (a secure exec).
+ */
+#define HM_SBX_SETID		"setid"
+#define HM_SBX_SETID_TEXT	"a set-user-ID, set-group-ID or file-"	\
+	"capability program the table knows runs in or below its domain: "\
+	"no no_new_privs there, so that it keeps its privilege"
 
 struct hm_sbx_thdr {
 	uint32_t magic;
@@ -91,8 +110,17 @@ struct hm_sbx_tdom {
 	uint32_t ruleset;	/* the first domain whose ruleset is the same
 				 * as this one's (itself if none): an exec
 				 * between two such domains adds no layer */
+	uint32_t flags;		/* HM_SBX_DOM_* */
+	uint32_t pad;
 	uint64_t handled_fs, handled_net, scoped;
 };
+
+/* The domain, or one its transitions reach, executes a set-id program
+ * (an edge with HM_SBX_EXEC_SETID): without no_new_privs a process
+ * entering it keeps its parent's bound instead of narrowing, since only
+ * no_new_privs lets a process without CAP_SYS_ADMIN narrow, and the
+ * kernel then ignores the program's set-id bits (docs/SANDBOX.md). */
+#define HM_SBX_DOM_SETID	0x1u
 
 /*
  * What an exec edge's program is, looked at when the table was built
@@ -108,6 +136,15 @@ struct hm_sbx_tdom {
 #define HM_SBX_INTERP_MAX	256	/* the kernel reads "#!" in 256 bytes */
 #define HM_SBX_EXEC_KNOWN	0x1u	/* inspected: files[] identify it */
 #define HM_SBX_EXEC_STATIC	0x2u	/* static: no preload can load */
+#define HM_SBX_EXEC_SETID	0x4u	/* the file the kernel takes the new
+					 * credentials from (the program, or
+					 * a script's ELF interpreter) is
+					 * set-user-ID, set-group-ID (with
+					 * group execute) or has file
+					 * capabilities, on a mount that
+					 * honours them; as the build saw
+					 * it: the preload believes it only
+					 * with HM_SBX_EXEC_KNOWN */
 
 struct hm_sbx_fid {
 	uint64_t dev, ino;
@@ -205,7 +242,8 @@ struct hm_sbx_apply_stats {
 
 /**
  * hm_sbx_apply() - build a Landlock ruleset of domain @dom of table @h
- * and restrict the calling thread with it (no_new_privs must be set).
+ * and restrict the calling thread with it (no_new_privs must be set, or
+ * the thread hold CAP_SYS_ADMIN: -EPERM otherwise).
  * A rule's object that does not exist (a file created later) is granted
  * on its nearest existing parent and counted: the widening docs/SANDBOX.md
  * calls "missing".  One the process may not reach (a directory it may not
@@ -236,11 +274,16 @@ int hm_sbx_real_path(const char *root, const char *path, char *out,
  * struct hm_sbx_exec_info - what hm_sbx_inspect() found.
  * @is_static: an ELF without PT_INTERP, or a script whose "#!"
  *	interpreter (followed 3 deep) is one: nothing can preload into it.
+ * @setid: the ELF the chain ends at (whose file the kernel takes the
+ *	new credentials from) is set-user-ID, set-group-ID with group
+ *	execute, or has file capabilities (security.capability), on a
+ *	mount without nosuid.
  * @n: files read, @id[i] of each: the program, then the interpreter
  *	@interp[i - 1] named.
  */
 struct hm_sbx_exec_info {
 	bool is_static;
+	bool setid;
 	uint32_t n;
 	struct hm_sbx_fid id[HM_SBX_CHAIN];
 	char interp[HM_SBX_CHAIN - 1][HM_SBX_INTERP_MAX];

@@ -43,6 +43,12 @@
 #   hm_svc_enforced NAME LINE WHAT [DOMAIN]
 #                           the violation LINE of $HM_TMP/NAME.json (in
 #                           DOMAIN) is a denial Landlock enforced, EACCES
+#   hm_svc_refused_only NAME DOMAIN_RE WHAT LINE...
+#                           list (stderr) the violations of
+#                           $HM_TMP/NAME.json in domains matching the jq
+#                           regex DOMAIN_RE; fail when Landlock enforced
+#                           one whose line is none of LINE... (a
+#                           sandboxed service's probes)
 #   hm_svc_tmpfs DIR        mount a tmpfs at DIR (made, unmounted and
 #                           removed at exit): the service's own files, the
 #                           only place the enforcer marks ($T)
@@ -58,6 +64,13 @@
 #                           and check's for the same period, limited to
 #                           what fanotify sees (opens and execs of files
 #                           under the marks), differ by at most 5 %
+#   hm_svc_root_domain PROG PROG a root domain, as docs/SANDBOX.md
+#                           advises for a daemon run under the sandbox:
+#                           `initialize_domain PROG from any` added by
+#                           hand when patternize did not suggest it, and
+#                           --apply again re-roots what was learned below
+#                           its init script; sets SVC_DENIED for period
+#                           1's log against the re-rooted policy
 #   hm_svc_listen BIN PORT  the place the attacks connect out to: BIN (a
 #                           built tcp_listen.c) on PORT, stopped at exit
 #   hm_svc_backup FILE...   put FILE back as it is now at exit (or remove
@@ -206,6 +219,20 @@ hm_svc_enforced() {
 	hm_ok "$name: $what is a Landlock denial (EACCES, enforced)"
 }
 
+hm_svc_refused_only() {
+	local name=$1 dom=$2 what=$3 other
+	shift 3
+	jq -r --arg d "$dom" '.violations[] | select(.domain | test($d)) |
+		"\(.count)\t\(.enforced // 0)\t\(.errno // "-")\t\(.domain)\t\(.line)"' \
+		"$HM_TMP/$name.json" | sort -t"$(printf '\t')" -k4,4 -k5,5 >&2
+	other=$(jq -r --arg d "$dom" '$ARGS.positional as $ok | .violations[] |
+		select(.domain | test($d)) |
+		select((.enforced // 0) > 0 and (.line | IN($ok[]) | not)) |
+		"\(.domain): \(.line)"' --args "$@" <"$HM_TMP/$name.json")
+	[ -z "$other" ] || hm_fail "$name: Landlock refused $what more than the probes: $other"
+	hm_ok "$name: Landlock refused $what nothing the policy allows but the probes (check)"
+}
+
 hm_svc_tmpfs() {
 	local dir=$1
 	T=$dir
@@ -215,6 +242,19 @@ hm_svc_tmpfs() {
 	mount -t tmpfs -o size=64m,mode=0755 histmac-e2e "$dir" ||
 		hm_fail "cannot mount a tmpfs on $dir"
 	hm_on_exit "umount '$dir' 2>/dev/null || umount -l '$dir'"
+}
+
+hm_svc_root_domain() {
+	local prog=$1
+	if ! grep -qxF "initialize_domain $prog from any" "$POL/exception_policy.conf"; then
+		echo "initialize_domain $prog from any" >>"$POL/exception_policy.conf"
+		"$HISTMAC" patternize -p "$POL" --apply >"$HM_TMP/patternize2.out" 2>&1 ||
+			{ cat "$HM_TMP/patternize2.out" >&2; hm_fail "histmac patternize --apply (re-root) failed"; }
+	fi
+	grep -qxF "<kernel> $prog" "$POL/domain_policy.conf" ||
+		hm_fail "the policy has no root domain <kernel> $prog"
+	hm_svc_check "$HM_TMP/p1.log" p1root
+	hm_ok "$prog is a root domain; period 1 against the re-rooted policy: $SVC_DENIED of $SVC_ACCESSES accesses denied"
 }
 
 hm_svc_backup() {

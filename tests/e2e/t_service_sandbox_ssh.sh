@@ -38,18 +38,8 @@ cycle=". '$HM_SRC/tests/e2e/service/ssh/cycle.sh'"
 hm_svc_learn_period "$cycle; period"
 # sshd a root domain, as SANDBOX.md advises: started by the init script
 # while learning, by the sandbox now, the tracker and the sandbox name it
-# alike.  By hand when patternize did not suggest it (PRODUCTION.md
-# section 3), and --apply again re-roots what was learned below.
-if ! grep -qxF 'initialize_domain /usr/sbin/sshd from any' "$POL/exception_policy.conf"; then
-	echo 'initialize_domain /usr/sbin/sshd from any' >>"$POL/exception_policy.conf"
-	"$HISTMAC" patternize -p "$POL" --apply >"$HM_TMP/patternize2.out" 2>&1 ||
-		{ cat "$HM_TMP/patternize2.out" >&2; hm_fail "histmac patternize --apply (re-root) failed"; }
-	hm_svc_check "$HM_TMP/p1.log" p1root
-	hm_ok "period 1 against the re-rooted policy: $SVC_DENIED of $SVC_ACCESSES accesses denied"
-fi
-grep -qxF '<kernel> /usr/sbin/sshd' "$POL/domain_policy.conf" ||
-	hm_fail "the policy has no root domain <kernel> /usr/sbin/sshd"
-hm_ok "sshd is a root domain"
+# alike (PRODUCTION.md section 3).
+hm_svc_root_domain /usr/sbin/sshd
 
 # The control: the user may read its key by the file's mode.
 runuser -u hm-ssh -- cat "$key" >/dev/null ||
@@ -98,16 +88,8 @@ hm_ok "sessions narrowed to their own domains: a session's shell may not read $c
 narrow=$cfg
 
 # What check lists in sshd's domains (the rest is the test's shell)
-svc_dom='^<kernel> /usr/sbin/sshd( |$)'
-jq -r --arg d "$svc_dom" '.violations[] | select(.domain | test($d)) |
-	"\(.count)\t\(.enforced // 0)\t\(.errno // "-")\t\(.domain)\t\(.line)"' \
-	"$HM_TMP/p2.json" | sort -t"$(printf '\t')" -k4,4 -k5,5 >&2
-other=$(jq -r --arg d "$svc_dom" --arg k "file read $key" --arg n "file read $narrow" '
-	.violations[] | select(.domain | test($d)) |
-	select((.enforced // 0) > 0 and .line != $k and .line != $n) |
-	"\(.domain): \(.line)"' "$HM_TMP/p2.json")
-[ -z "$other" ] || hm_fail "Landlock refused sshd more than the probes: $other"
-hm_ok "Landlock refused sshd's domains nothing the policy allows but the probes (check)"
+hm_svc_refused_only p2 '^<kernel> /usr/sbin/sshd( |$)' "sshd's domains" \
+	"file read $key" "file read $narrow"
 
 # Every denial the kernel logged (Landlock's records, whatever check
 # makes of them): the probes, and two that the policy allows but

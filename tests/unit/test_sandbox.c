@@ -909,6 +909,14 @@ static void exec_tree(void)
 	put("/x/deep3", "#!/x/chain\n", 0755);	/* the 4th file is static */
 	put("/x/deep4", "#!/x/deep3\n", 0755);	/* a 5th is not read */
 	put("/x/text", "just text\n", 0755);
+	/* set-group-ID with group execute: a set-id program; without
+	 * group execute the bit means mandatory locking, not set-id */
+	put_elf("/x/sgid", "/x/ld.so");
+	put_elf("/x/lock", "/x/ld.so");
+	snprintf(p, sizeof(p), "%s/x/sgid", root);
+	assert_int_equal(chmod(p, 02755), 0);
+	snprintf(p, sizeof(p), "%s/x/lock", root);
+	assert_int_equal(chmod(p, 02745), 0);
 	while (now_ns() - ctime_of("/x/text") < 1100000000LL)
 		usleep(50000);
 }
@@ -1045,6 +1053,73 @@ static void test_exec_stale(void **state)
 	free(blob);
 }
 
+/* The table domain named @name, or fail. */
+static const struct hm_sbx_tdom *tdom_named(const void *blob, const char *name)
+{
+	const struct hm_sbx_thdr *h = blob;
+
+	for (uint32_t i = 0; i < h->n_domains; i++)
+		if (!strcmp(hm_sbx_tstr(h, hm_sbx_tdom(h, i)->name), name))
+			return hm_sbx_tdom(h, i);
+	fail_msg("no table domain %s", name);
+	return NULL;
+}
+
+/*
+ * A domain that executes a set-id program, and every domain above it,
+ * is marked (it keeps its parent's bound below a root sandbox); its
+ * sibling, the set-id program's own domain, and a domain running a
+ * set-group-ID file without group execute (not a set-id) are not.
+ */
+static void test_setid_marks(void **state)
+{
+	struct hm_model *m = policy("<kernel> /a\n"
+				    "file execute /x/dyn\n"
+				    "file execute /x/script\n"
+				    "\n<kernel> /a /x/dyn\n"
+				    "file execute /x/sgid\n"
+				    "\n<kernel> /a /x/dyn /x/sgid\n"
+				    "file read /x/text\n"
+				    "\n<kernel> /a /x/script\n"
+				    "file execute /x/lock\n"
+				    "\n<kernel> /a /x/script /x/lock\n"
+				    "file read /x/text\n", "");
+	struct hm_sbx_opts o = { .abi = 3, .root = root };
+	const struct hm_sbx_thdr *h;
+	const struct hm_sbx_tedge *e;
+	void *blob;
+	size_t size;
+
+	(void)state;
+	exec_tree();
+	assert_int_equal(hm_sbx_table(m, dom(m, "<kernel> /a"), &o, &blob,
+				      &size, NULL), 0);
+	assert_true(hm_sbx_table_check(blob, size));
+	h = blob;
+	assert_int_equal(h->n_domains, 5);
+	assert_true(tdom_named(blob, "<kernel> /a")->flags & HM_SBX_DOM_SETID);
+	assert_true(tdom_named(blob, "<kernel> /a /x/dyn")->flags &
+		    HM_SBX_DOM_SETID);
+	assert_false(tdom_named(blob, "<kernel> /a /x/dyn /x/sgid")->flags &
+		     HM_SBX_DOM_SETID);
+	assert_false(tdom_named(blob, "<kernel> /a /x/script")->flags &
+		     HM_SBX_DOM_SETID);
+	assert_false(tdom_named(blob, "<kernel> /a /x/script /x/lock")->flags &
+		     HM_SBX_DOM_SETID);
+	/* each edge (by name, by the execute entry) says what it runs */
+	for (uint32_t i = 0; i < h->n_edges; i++) {
+		const char *p;
+
+		e = hm_sbx_tedge(h, i);
+		p = hm_sbx_tstr(h, e->program);
+		assert_int_equal(e->flags, !strcmp(p, "/x/sgid") ?
+				 HM_SBX_EXEC_KNOWN | HM_SBX_EXEC_SETID :
+				 HM_SBX_EXEC_KNOWN);
+	}
+	free(blob);
+	hm_model_free(m);
+}
+
 /* The preload trusts an edge's files only inside the table. */
 static void test_exec_check(void **state)
 {
@@ -1083,6 +1158,7 @@ int main(void)
 		cmocka_unit_test(test_landlock_records),
 		cmocka_unit_test(test_exec_edges),
 		cmocka_unit_test(test_exec_check),
+		cmocka_unit_test(test_setid_marks),
 		cmocka_unit_test(test_exec_stale),	/* changes /x: last */
 	};
 

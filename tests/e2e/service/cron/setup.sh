@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# What the cron tests (t_service_cron.sh, t_service_cron_sandbox.sh)
+# What the cron tests (t_service_cron.sh, t_service_sandbox_cron.sh)
 # share, sourced after service_lib.sh: cron_setup makes the service's
 # place (a tmpfs at $S: the jobs run by run-parts, their spool and
 # outputs), the crontab's owner hm-cron, and stops cron and postfix at
