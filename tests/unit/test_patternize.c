@@ -86,8 +86,8 @@ static const struct {
 	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n",
 	  3, true, "" },
 	{ "mktemp -d's directories with files below: the directory too",
-	  D "file read /k/dl.aB3xYz/doc-1.txt\nfile read /k/dl.aB3xYz/doc-7.txt\n"
-	  "file read /k/dl.Q9wErT/doc-2.txt\nfile read /k/dl.m2NbVc/doc-3.txt\n",
+	  D "file read /k/dl.0zcgdX/doc-1.txt\nfile read /k/dl.0zcgdX/doc-7.txt\n"
+	  "file read /k/dl.Rt5aQp/doc-2.txt\nfile read /k/dl.x9Kd2L/doc-3.txt\n",
 	  3, false, "/k/dl.\\*/doc-\\$.txt" },
 	{ "a random directory that stays is kept, its files generalized",
 	  D "file read /k/c.Ab3dEf/doc-1.txt\nfile read /k/c.Ab3dEf/doc-2.txt\n"
