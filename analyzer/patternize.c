@@ -881,7 +881,8 @@ static int cmp_suggestion(const void *a, const void *b)
  * --min names or more, one separator between (USEC.PID)? */
 static bool follows_varied(const struct group *g, size_t k, size_t min)
 {
-	return k && g->n_names >= min && g->varied[k - 1] && !g->c[k - 1].mid &&
+	return k && g->n_names >= min && g->varied[k - 1] &&
+	       !g->c[k - 1].mid &&
 	       g->c[k].off == g->c[k - 1].off + g->c[k - 1].len + 1;
 }
 
@@ -918,13 +919,20 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	}
 }
 
-/* Does @g generalize a directory of its names? */
+/* Does @g generalize a directory of its names, and every directory part
+ * that varies (else its suggestion, made from its first name, would
+ * leave the names of the other directories out)? */
 static bool widens_dir(const struct group *g, size_t min)
 {
-	for (size_t k = 0; k < g->n_c && g->c[k].mid; k++)
+	bool any = false;
+
+	for (size_t k = 0; k < g->n_c && g->c[k].mid; k++) {
 		if (generalize(g, k, min))
-			return true;
-	return false;
+			any = true;
+		else if (g->varied[k])
+			return false;
+	}
+	return any;
 }
 
 /*
