@@ -67,6 +67,7 @@ static const struct {
 struct cand {
 	uint32_t off, len;	/* in the name */
 	uint8_t kind;		/* enum cand_kind */
+	bool mid;		/* in a directory, not the last component */
 };
 
 static unsigned num(const char *s, size_t n)
@@ -139,30 +140,40 @@ static bool is_temp_suffix(const char *s, size_t i, size_t j, size_t end)
 }
 
 static bool add_cand(struct cand *v, size_t *n, size_t off, size_t len,
-		     int kind)
+		     int kind, bool mid)
 {
 	if (*n >= MAX_CANDS)
 		return false;
 	v[(*n)++] = (struct cand){ (uint32_t)off, (uint32_t)len,
-				   (uint8_t)kind };
+				   (uint8_t)kind, mid };
 	return true;
 }
 
-/* The candidates of one run [i, j) of the last component (of @end). */
+/*
+ * The candidates of one run [i, j) of a component ending at @end.  In a
+ * directory (@mid) only a random or mkstemp() part: a directory made per
+ * run (mktemp -d's dl.XXXXXX); its numbers and letters name versions,
+ * users and releases (python3.11/, x86_64-linux-gnu/).
+ */
 static void run_cands(const char *s, size_t i, size_t j, size_t end,
-		      struct cand *v, size_t *n)
+		      bool mid, struct cand *v, size_t *n)
 {
 	int kind = classify(s + i, j - i);
 	size_t k = i;
 
 	if (kind < 0 && is_temp_suffix(s, i, j, end))
 		kind = C_TEMP;
+	if (mid) {
+		if (kind == C_RANDOM || kind == C_TEMP)
+			add_cand(v, n, i, j - i, kind, true);
+		return;
+	}
 	if (kind >= 0) {
-		add_cand(v, n, i, j - i, kind);
+		add_cand(v, n, i, j - i, kind, false);
 		return;
 	}
 	if (j - i == 1 && is_letter(s[i])) {
-		add_cand(v, n, i, 1, C_LETTER);
+		add_cand(v, n, i, 1, C_LETTER, false);
 		return;
 	}
 	while (k < j && is_letter(s[k]))	/* a stem and its number */
@@ -173,36 +184,56 @@ static void run_cands(const char *s, size_t i, size_t j, size_t end,
 		while (l < j && is_digit(s[l]))
 			l++;
 		if (l == j)
-			add_cand(v, n, k, j - k, C_DIGITS);
+			add_cand(v, n, k, j - k, C_DIGITS, false);
 	}
 }
 
-/* The candidates of the last component of @w; false when none. */
-static bool cands_of(const struct hm_name *w, struct cand *v, size_t *n)
+/* The candidates of component [i, end) of @s. */
+static void comp_cands(const char *s, size_t i, size_t end, bool mid,
+		       struct cand *v, size_t *n)
 {
-	size_t end = w->is_dir ? w->len - 1 : w->len;
-	const char *slash = memrchr(w->str, '/', end);
-	size_t i;
-
-	*n = 0;
-	if (!slash || w->is_patterned)
-		return false;
-	for (i = (size_t)(slash - w->str) + 1; i < end;) {
+	while (i < end) {
 		size_t j = i;
 
-		if (w->str[i] == '\\') {	/* \\ or \ooo: one literal */
-			i += w->str[i + 1] == '\\' ? 2 : 4;
+		if (s[i] == '\\') {	/* \\ or \ooo: one literal */
+			i += s[i + 1] == '\\' ? 2 : 4;
 			continue;
 		}
-		if (!is_alnum(w->str[i])) {
+		if (!is_alnum(s[i])) {
 			i++;
 			continue;
 		}
-		while (j < end && is_alnum(w->str[j]))
+		while (j < end && is_alnum(s[j]))
 			j++;
-		run_cands(w->str, i, j, end, v, n);
+		run_cands(s, i, j, end, mid, v, n);
 		i = j;
 	}
+}
+
+/*
+ * The candidates of @w: those of its directories first, their count in
+ * *@n_mid, then those of its last component; false when none.
+ */
+static bool cands_of(const struct hm_name *w, struct cand *v, size_t *n,
+		     size_t *n_mid)
+{
+	size_t end = w->is_dir ? w->len - 1 : w->len;
+	const char *slash = memrchr(w->str, '/', end);
+	size_t last, i = 1;
+
+	*n = *n_mid = 0;
+	if (!slash || w->is_patterned)
+		return false;
+	last = (size_t)(slash - w->str) + 1;
+	while (w->str[0] == '/' && i < last) {
+		const char *sl = memchr(w->str + i, '/', last - i);
+		size_t to = (size_t)(sl - w->str);	/* last - 1 at most */
+
+		comp_cands(w->str, i, to, true, v, n);
+		i = to + 1;
+	}
+	*n_mid = *n;
+	comp_cands(w->str, last, end, false, v, n);
 	return *n > 0;
 }
 
@@ -248,7 +279,9 @@ static int shape_of(const struct hm_name *w, const struct cand *v, size_t n,
 /*
  * Names of one shape (every candidate generalized).  The first name is
  * kept with its candidates; @varied says which of them another name of
- * the group has otherwise.
+ * the group has otherwise.  A name with random directories is in two
+ * groups: one with its directories literal (@wide links it to the other)
+ * and one with them generalized (its first candidates are @mid).
  */
 struct group {
 	const struct hm_name *first;
@@ -259,6 +292,7 @@ struct group {
 	size_t n_names;
 	size_t n_domains;
 	size_t n_absent;
+	size_t wide;	/* index + 1 of the group with directories generalized */
 	const struct hm_domain *last_domain;
 };
 
@@ -289,26 +323,30 @@ static bool absent(const struct collect *c, const struct hm_name *w)
 	return lstat(path, &st) < 0;
 }
 
-static struct group *group_for(struct collect *c, const struct hm_name *w,
-			       const struct cand *v, size_t n)
+/* The index of @w's group in *@gi (the array may move). */
+static int group_for(struct collect *c, const struct hm_name *w,
+		     const struct cand *v, size_t n, size_t *gi)
 {
 	const struct hm_name *key;
 	uintptr_t idx;
 
 	if (shape_of(w, v, n, NULL, &c->shape, &c->re) ||
 	    hm_name_intern_str(c->shapes, c->shape.s, &key))
-		return NULL;
+		return -ENOMEM;
 	idx = (uintptr_t)hm_map_get(&c->by_shape, hm_map_ptr_key(key));
-	if (idx)
-		return &c->g[idx - 1];
+	if (idx) {
+		*gi = idx - 1;
+		return 0;
+	}
 	if (HM_ARRAY_GROW(&c->g, &c->cap, c->n + 1))
-		return NULL;
+		return -ENOMEM;
 	c->g[c->n] = (struct group){ .first = w, .n_c = n };
 	memcpy(c->g[c->n].c, v, n * sizeof(*v));
 	if (hm_map_put(&c->by_shape, hm_map_ptr_key(key),
 		       (void *)(uintptr_t)(c->n + 1)))
-		return NULL;
-	return &c->g[c->n++];
+		return -ENOMEM;
+	*gi = c->n++;
+	return 0;
 }
 
 /* Letters of one case and no digit ("ADDRESS" of LC_ADDRESS): a word,
@@ -339,29 +377,47 @@ static void note_variation(struct group *g, const struct hm_name *w,
 	}
 }
 
-static int collect_name(struct collect *c, const struct hm_domain *d,
-			const struct hm_name *w)
+/* Count @w (in domain @d) in group @g; @gone: absent, -1 seen before. */
+static void count_name(struct group *g, const struct hm_domain *d,
+		       const struct hm_name *w, const struct cand *v, size_t n,
+		       int gone)
 {
-	struct cand v[MAX_CANDS];
-	struct group *g;
-	size_t n;
-
-	if (!w || !cands_of(w, v, &n))
-		return 0;
-	g = group_for(c, w, v, n);
-	if (!g)
-		return -ENOMEM;
 	if (g->last_domain != d) {
 		g->last_domain = d;
 		g->n_domains++;
 	}
-	if (hm_map_get(&c->seen, hm_map_ptr_key(w)))
-		return 0;
-	if (hm_map_put(&c->seen, hm_map_ptr_key(w), (void *)1))
-		return -ENOMEM;
+	if (gone < 0)
+		return;
 	note_variation(g, w, v, n);
 	g->n_names++;
-	g->n_absent += absent(c, w);
+	g->n_absent += (size_t)gone;
+}
+
+/* @w in the group of its last component's shape and, when a directory
+ * has a random part, in the group with that generalized too. */
+static int collect_name(struct collect *c, const struct hm_domain *d,
+			const struct hm_name *w)
+{
+	struct cand v[MAX_CANDS];
+	size_t n, n_mid, last = 0, wide = 0;
+	int gone = -1;
+
+	if (!w || !cands_of(w, v, &n, &n_mid))
+		return 0;
+	if ((n > n_mid && group_for(c, w, v + n_mid, n - n_mid, &last)) ||
+	    (n_mid && group_for(c, w, v, n, &wide)))
+		return -ENOMEM;
+	if (!hm_map_get(&c->seen, hm_map_ptr_key(w))) {
+		if (hm_map_put(&c->seen, hm_map_ptr_key(w), (void *)1))
+			return -ENOMEM;
+		gone = absent(c, w);
+	}
+	if (n > n_mid) {
+		c->g[last].wide = n_mid ? wide + 1 : 0;
+		count_name(&c->g[last], d, w, v + n_mid, n - n_mid, gone);
+	}
+	if (n_mid)
+		count_name(&c->g[wide], d, w, v, n, gone);
 	return 0;
 }
 
@@ -826,6 +882,7 @@ static int cmp_suggestion(const void *a, const void *b)
 static bool follows_varied(const struct group *g, size_t k, size_t min)
 {
 	return k && g->n_names >= min && g->varied[k - 1] &&
+	       !g->c[k - 1].mid &&
 	       g->c[k].off == g->c[k - 1].off + g->c[k - 1].len + 1;
 }
 
@@ -845,6 +902,8 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	bool gone = g->n_absent == g->n_names;
 	bool many = g->varied[k] && g->n_names >= min;
 
+	if (g->c[k].mid)	/* a directory: only seen varying, never gone */
+		return many && !g->word[k];
 	switch (g->c[k].kind) {
 	case C_TIME:
 		return g->varied[k] || gone;
@@ -860,6 +919,28 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	}
 }
 
+/* Does @g generalize a directory of its names, and every directory part
+ * that varies (else its suggestion, made from its first name, would
+ * leave the names of the other directories out)? */
+static bool widens_dir(const struct group *g, size_t min)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < g->n_c && g->c[k].mid; k++) {
+		if (generalize(g, k, min))
+			any = true;
+		else if (g->varied[k])
+			return false;
+	}
+	return any;
+}
+
+/*
+ * One suggestion per group: a group with directories generalized speaks
+ * for its names only when one of them varies among --min names; then
+ * the groups of its names' last components (with the directories
+ * literal) are silent.
+ */
 static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			       size_t *n, size_t *cap)
 {
@@ -873,6 +954,9 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			.n_domains = g->n_domains, .n_absent = g->n_absent,
 		};
 
+		if (g->n_c && g->c[0].mid ? !widens_dir(g, min) :
+		    g->wide && widens_dir(&c->g[g->wide - 1], min))
+			continue;
 		for (size_t k = 0; k < g->n_c; k++)
 			any |= gen[k] = generalize(g, k, min);
 		if (!any)

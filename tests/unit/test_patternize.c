@@ -85,6 +85,18 @@ static const struct {
 	{ "a fixed number of two gone names stays (fewer than --min)",
 	  D "file read /q/incoming/437975.28396\nfile read /q/incoming/530146.28396\n",
 	  3, true, "" },
+	{ "mktemp -d's directories with files below: the directory too",
+	  D "file read /k/dl.0zcgdX/doc-1.txt\nfile read /k/dl.0zcgdX/doc-7.txt\n"
+	  "file read /k/dl.Rt5aQp/doc-2.txt\nfile read /k/dl.x9Kd2L/doc-3.txt\n",
+	  3, false, "/k/dl.\\*/doc-\\$.txt" },
+	{ "a random directory that stays is kept, its files generalized",
+	  D "file read /k/c.Ab3dEf/doc-1.txt\nfile read /k/c.Ab3dEf/doc-2.txt\n"
+	  "file read /k/c.Ab3dEf/doc-3.txt\n", 3, true, "/k/c.Ab3dEf/doc-\\$.txt" },
+	{ "one gone configuration directory is not widened",
+	  D "file read /etc/app/conf.Ab3dEf/main.cf\n", 3, true, "" },
+	{ "two random directories are fewer than --min 3, gone or not",
+	  D "file read /k/dl.aB3xYz/doc.txt\nfile read /k/dl.Q9wErT/doc.txt\n",
+	  3, true, "" },
 	{ "a name seen in two domains is suggested once",
 	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
 	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
