@@ -82,6 +82,9 @@ struct hm_assembler {
 	struct hm_arena *a;
 	int err;			/* -ENOMEM: the event is not handed out
 					 * half decoded, but as an error */
+	struct hm_memo *memo;		/* a worker's (memo.c), may be NULL */
+	struct hm_memo_refs *refs;	/* lines cut from its batch */
+	bool rec_first;			/* the record is its event's first */
 };
 
 struct hm_assembler *hm_decoder_new(struct hm_report *rep,
@@ -95,6 +98,13 @@ struct hm_assembler *hm_decoder_new(struct hm_report *rep,
 	as->st = &rep->st;
 	as->want_proctitle = o->proctitle;
 	return as;
+}
+
+void hm_decoder_memo(struct hm_assembler *as, struct hm_memo *m,
+		     struct hm_memo_refs *refs)
+{
+	as->memo = m;
+	as->refs = refs;
 }
 
 /* A decoder with the tables finishing needs. */
@@ -663,11 +673,115 @@ enum hm_rec_use hm_record_use(int type, bool proctitle)
 	return hm_record_text_read(type) ? HM_REC_TEXT : HM_REC_TYPE;
 }
 
+/* The next PATH item of the event, or NULL (counted) past the last. */
+static struct hm_dec_item *path_slot(struct hm_assembler *as)
+{
+	struct hm_dec_item *it;
+
+	if (as->nitems == HM_COLLECTOR_MAX_PATHS) {
+		hm_report_skip_event(as->rep, HM_SKIP_PATHS_CUT, as->serial,
+				     "PATH record %u", as->nitems);
+		return NULL;
+	}
+	it = &as->items[as->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->item = -1;
+	return it;
+}
+
+/*
+ * A record decoded without a word told: kept for the next time (memo.c).
+ * @it: the PATH item it filled.  A SYSCALL record only as its event's
+ * first (the event was new: what it set is all it set).
+ */
+static void memo_keep(struct hm_assembler *as, const struct hm_evread *x,
+		      int type, const struct hm_dec_item *it,
+		      const struct hm_event *ev, bool cwd_seen)
+{
+	struct hm_memo_rec r = { .type = type };
+	const char *text = hm_er_text(x);
+
+	switch (type) {
+	case AUDIT_PATH:
+		r.u.item = *it;
+		r.s[0] = (struct hm_bytes){ it->name, it->len };
+		break;
+	case AUDIT_CWD:
+		r.cwd_seen = cwd_seen;
+		r.s[0] = ev->cwd;
+		break;
+	case AUDIT_SYSCALL:
+		if (!as->rec_first)
+			return;
+		memcpy(r.u.sc, (const char *)ev + HM_SC_FIRST, sizeof(r.u.sc));
+		r.s[0] = ev->comm;
+		r.s[1] = ev->exe;
+		r.s[2] = ev->key;
+		break;
+	default:
+		return;
+	}
+	if (text && hm_memo_put(as->memo, type, text, &r) < 0)
+		as->err = -ENOMEM;
+}
+
+/* A line memo.c took out of the batch, back in its place (@first: the
+ * event's first record).  false: it cannot be (out of step). */
+static bool memo_splice(struct hm_assembler *as, struct hm_event *ev,
+			const struct hm_memo_rec *r, bool first)
+{
+	struct hm_dec_item *it;
+
+	switch (r->type) {
+	case AUDIT_CWD:
+		if (r->cwd_seen)
+			ev->cwd = r->s[0];
+		return true;
+	case AUDIT_PATH:
+		if ((it = path_slot(as))) {
+			*it = r->u.item;
+			it->name = r->s[0].s;
+			it->len = r->s[0].len;
+		}
+		return true;
+	case AUDIT_SYSCALL:
+		if (!first)
+			return false;
+		memcpy((char *)ev + HM_SC_FIRST, r->u.sc, sizeof(r->u.sc));
+		ev->comm = r->s[0];
+		ev->exe = r->s[1];
+		ev->key = r->s[2];
+		return true;
+	}
+	return false;
+}
+
+/* The lines cut before the record auparse hands back next (@nrec: the
+ * event's records so far); their count. */
+static unsigned int splice_before(struct hm_assembler *as, struct hm_event *ev,
+				  unsigned int nrec)
+{
+	struct hm_memo_refs *q = as->refs;
+	unsigned int n = 0;
+
+	for (; q->next < q->n && q->v[q->next].line == q->fed; q->next++) {
+		/* out of step: the batch is parsed again whole */
+		if (q->v[q->next].serial != ev->serial ||
+		    !memo_splice(as, ev, &q->v[q->next].rec, nrec + n == 0))
+			q->bad = true;
+		n++;
+	}
+	q->fed++;
+	return n;
+}
+
 /* One record: dispatch its fields (what is read: hm_record_use()). */
 static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 		   struct hm_event *ev, bool *seen_objpid)
 {
 	struct hm_dec_item *it = NULL;
+	bool cwd_seen = false;
+	uint64_t told;
 
 	if (hm_landlock_record(x, type, ev, as->a))
 		return;
@@ -686,15 +800,9 @@ static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 		*seen_objpid = true;
 		break;
 	case AUDIT_PATH:
-		if (as->nitems == HM_COLLECTOR_MAX_PATHS) {
-			hm_report_skip_event(as->rep, HM_SKIP_PATHS_CUT,
-						as->serial, "PATH record %u",
-						as->nitems);
+		it = path_slot(as);
+		if (!it)
 			return;
-		}
-		it = &as->items[as->nitems++];
-		memset(it, 0, sizeof(*it));
-		it->item = -1;
 		break;
 	case AUDIT_EOE:
 		return;
@@ -726,6 +834,7 @@ static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 	if (!hm_er_first_field(x))
 		return;
 	as->sc_next = 0;
+	told = as->rep->told;
 	do {
 		const char *n = hm_er_name(x);
 		const char *v = hm_er_value(x);
@@ -749,8 +858,10 @@ static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 			execve_field(as, ev, n, v);
 			break;
 		case AUDIT_CWD:
-			if (eq(n, "cwd"))
+			if (eq(n, "cwd")) {
 				str(as, v, &ev->cwd, "CWD", n);
+				cwd_seen = true;
+			}
 			break;
 		case AUDIT_PATH:
 			path_field(as, it, n, v);
@@ -797,6 +908,8 @@ static void record(struct hm_assembler *as, struct hm_evread *x, int type,
 			break;
 		}
 	} while (hm_er_next_field(x));
+	if (as->memo && as->rep->told == told && !as->err)
+		memo_keep(as, x, type, it, ev, cwd_seen);
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -1536,7 +1649,15 @@ int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
 	do {
 		int type = hm_er_type(x);
 
-		nrec++;
+		if (as->refs && as->refs->next < as->refs->n) {
+			unsigned int k = splice_before(as, ev, nrec);
+
+			nrec += k;
+			only_eoe = only_eoe && !k;
+		} else if (as->refs) {
+			as->refs->fed++;
+		}
+		as->rec_first = !nrec++;
 		if (type != AUDIT_EOE)
 			only_eoe = false;
 		if (type == AUDIT_FANOTIFY)

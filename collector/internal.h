@@ -15,6 +15,7 @@
  *   proctab.c   root per chrooted pid, file per writable (pid, fd)
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
+ *   memo.c      records decoded before, not parsed again
  *   collector.c the public API; the only file that calls the others
  *
  * Each part is handed what it needs when it is built (the report, the
@@ -25,6 +26,7 @@
 #ifndef HISTMAC_COLLECTOR_INTERNAL_H
 #define HISTMAC_COLLECTOR_INTERNAL_H
 
+#include <stddef.h>
 #include <auparse.h>
 #include <sys/types.h>
 
@@ -162,6 +164,7 @@ struct hm_report {
 	bool file_ended;		/* its end was handled */
 	bool verbose;
 	struct hm_diag *diag;		/* may be NULL */
+	uint64_t told;			/* skips counted, for memo.c */
 };
 
 /* hm_report_skip() - count a skip; with @verbose, FILE:LINE: message. */
@@ -439,6 +442,62 @@ struct hm_decoded {
 	uint32_t openat2_mode;
 };
 
+/* ---- memo.c: SYSCALL, PATH and CWD records decoded before, not parsed
+ * again */
+
+/*
+ * What a SYSCALL record sets in a new event: struct hm_event from
+ * has_syscall up to cwd, copied as one block (its strings comm, exe and
+ * key, then in hm_memo_rec.s).
+ */
+#define HM_SC_FIRST	offsetof(struct hm_event, has_syscall)
+#define HM_SC_END	offsetof(struct hm_event, cwd)
+
+/* What decoding one record gave. */
+struct hm_memo_rec {
+	int type;			/* AUDIT_SYSCALL, _PATH or _CWD */
+	bool cwd_seen;			/* CWD: it had a cwd= */
+	struct hm_bytes s[3];		/* its strings: PATH's name, CWD's
+					 * cwd, SYSCALL's comm, exe, key */
+	union {				/* (memo.c keeps only its type's) */
+		struct hm_dec_item item;	/* PATH (its name in s[0]) */
+		unsigned char sc[HM_SC_END - HM_SC_FIRST];	/* SYSCALL */
+	} u;
+};
+
+/* A line hm_memo_cut() took out: it goes back before fed record @line. */
+struct hm_memo_ref {
+	uint64_t line;			/* of the batch's lines fed */
+	uint64_t serial;		/* its event's, checked */
+	struct hm_memo_rec rec;		/* strings in the batch's arena */
+};
+
+/* The lines taken out of one batch, in order; the decoder's place. */
+struct hm_memo_refs {
+	struct hm_memo_ref *v;
+	size_t n, cap;
+	size_t next;			/* the next to splice */
+	uint64_t fed;			/* records handed back so far */
+	bool bad;			/* out of step: parse it again whole */
+};
+
+struct hm_memo;
+
+struct hm_memo *hm_memo_new(void);
+void hm_memo_free(struct hm_memo *m);
+/*
+ * hm_memo_cut() - @len bytes of whole events into @out without the lines
+ * @m knows, which go to @refs (their strings into @a).  0, 1 (nothing
+ * cut: feed @in whole) or -ENOMEM.
+ */
+int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
+		struct hm_sbuf *out, struct hm_memo_refs *refs,
+		struct hm_arena *a);
+/* hm_memo_put() - keep what a record of @type whose text (as auparse
+ * gives it) is @text decoded to.  0 or -ENOMEM. */
+int hm_memo_put(struct hm_memo *m, int type, const char *text,
+		const struct hm_memo_rec *r);
+
 /* A batch's events, decoded (hm_par_next()). */
 struct hm_dec_batch {
 	const struct hm_decoded *ev;
@@ -513,6 +572,13 @@ int hm_assemble(struct hm_assembler *as, struct hm_evread *x,
  */
 struct hm_assembler *hm_decoder_new(struct hm_report *rep,
 				    const struct hm_collector_opts *o);
+/*
+ * hm_decoder_memo() - a decoder's records decoded before (@m, filled as it
+ * decodes) and the lines taken out of the batch being parsed (@refs),
+ * spliced back as its records are walked.  NULL, NULL: none.
+ */
+void hm_decoder_memo(struct hm_assembler *as, struct hm_memo *m,
+		     struct hm_memo_refs *refs);
 int hm_assemble_decode(struct hm_assembler *as, struct hm_evread *x,
 		       struct hm_event *ev, struct hm_arena *a);
 const struct hm_dec_item *hm_assemble_save(const struct hm_assembler *as,

@@ -89,6 +89,9 @@ struct worker {
 	auparse_state_t *au;
 	struct hm_assembler *dec;	/* hm_assemble_decode() only */
 	struct hm_report rep;		/* the decoder's: into the batch */
+	struct hm_memo *memo;		/* records it decoded before */
+	struct hm_memo_refs refs;	/* lines cut from the batch */
+	struct hm_sbuf cut;		/* the batch without them */
 	struct batch *cur;
 	bool started;
 };
@@ -160,16 +163,48 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
  * The decoder tells into the batch, counts and messages, for the
  * collector's thread to add where one thread would have told them.
  */
+static void feed(struct worker *w, struct batch *b, const struct hm_sbuf *in)
+{
+	w->rep.st.records = 0;
+	memset(w->rep.st.skipped, 0, sizeof(w->rep.st.skipped));
+	if (w->api.feed(w->au, in->s, in->len) < 0 ||
+	    w->api.feed(w->au, "", 0) < 0)
+		b->err = -ENOMEM;
+}
+
+/* Forget what decoding @b gave, to decode it again. */
+static void unparse(struct batch *b)
+{
+	b->nev = b->nitems = 0;
+	hm_arena_reset(&b->arena);
+	hm_diag_free(&b->msgs);
+	b->msgs = (struct hm_diag){ .max_kept = SIZE_MAX };
+	b->err = 0;
+}
+
+/*
+ * One batch: whole events in, so nothing stays open in auparse after.
+ * The decoder tells into the batch, counts and messages, for the
+ * collector's thread to add where one thread would have told them.
+ * Without the lines its memo knows (memo.c); should they not all go back
+ * in step, the batch is parsed again whole.
+ */
 static void parse(struct worker *w, struct batch *b)
 {
 	w->cur = b;
-	w->rep.st.records = 0;
-	memset(w->rep.st.skipped, 0, sizeof(w->rep.st.skipped));
 	w->rep.file = b->file;
 	w->rep.diag = &b->msgs;
-	if (w->api.feed(w->au, b->in.s, b->in.len) < 0 ||
-	    w->api.feed(w->au, "", 0) < 0)
-		b->err = -ENOMEM;
+	if (w->memo && !hm_memo_cut(w->memo, b->in.s, b->in.len, &w->cut,
+				    &w->refs, &b->arena)) {
+		hm_decoder_memo(w->dec, w->memo, &w->refs);
+		feed(w, b, &w->cut);
+		hm_decoder_memo(w->dec, w->memo, NULL);
+		if (!w->refs.bad && w->refs.next == w->refs.n)
+			goto done;
+	}
+	unparse(b);
+	feed(w, b, &b->in);
+done:
 	b->records = w->rep.st.records;
 	memcpy(b->skipped, w->rep.st.skipped, sizeof(b->skipped));
 	w->rep.diag = NULL;
@@ -278,8 +313,12 @@ static int worker_init(struct hm_par *p, unsigned int i,
 	w->p = p;
 	w->rep.verbose = o->verbose;
 	w->dec = hm_decoder_new(&w->rep, o);
-	if (!w->dec)
+	w->memo = hm_memo_new();
+	if (!w->dec || !w->memo) {
+		hm_assembler_free(w->dec);
+		hm_memo_free(w->memo);
 		return -1;
+	}
 	if (i == 0 && linked_first())
 		w->api = hm_aup_linked;
 	else if (aup_private(&w->api) < 0)
@@ -294,7 +333,9 @@ static int worker_init(struct hm_par *p, unsigned int i,
 	return 0;
 fail:
 	hm_assembler_free(w->dec);
+	hm_memo_free(w->memo);
 	w->dec = NULL;
+	w->memo = NULL;
 	return -1;
 }
 
@@ -366,6 +407,9 @@ void hm_par_free(struct hm_par *p)
 		if (p->w[i].api.dl)
 			dlclose(p->w[i].api.dl);
 		hm_assembler_free(p->w[i].dec);
+		hm_memo_free(p->w[i].memo);
+		free(p->w[i].refs.v);
+		hm_sbuf_free(&p->w[i].cut);
 	}
 	for (size_t i = 0; i < SLOTS; i++)
 		batch_free(&p->b[i]);

@@ -17,6 +17,7 @@ void hm_report_skip(struct hm_report *r, enum hm_skip_reason why,
 	va_list ap;
 
 	r->st.skipped[why]++;
+	r->told++;
 	if (!r->verbose || !r->diag)
 		return;
 	va_start(ap, fmt);
@@ -31,6 +32,7 @@ void hm_report_skip_event(struct hm_report *r, enum hm_skip_reason why,
 	va_list ap;
 
 	r->st.skipped[why]++;
+	r->told++;
 	if (!r->verbose || !r->diag)
 		return;
 	va_start(ap, fmt);
