@@ -10,10 +10,13 @@
  * wait here, watching the caller's stop and reload flags, closing events
  * left open when input stops, and writing checkpoints.
  *
- * Reading files with opts.threads > 1, the stream hands its whole events
- * to worker threads instead (parallel.c) and next() assembles the parsed
- * batches in the order they were cut: the same events, in the same order,
- * with the same diagnostics.
+ * Reading files, the stream hands its whole events to the parsers instead
+ * (parallel.c: opts.threads - 1 worker threads and this one) and next()
+ * assembles the parsed batches in the order they were cut: the same
+ * events, in the same order, with the same diagnostics.  On one thread
+ * too: a parser does not parse again the records it has decoded before
+ * (memo.c), which a file read whole pays for.  A source read as it comes
+ * (follow, plugin) is fed to auparse straight, for its latency.
  *
  * Owns: the parts (source, stream, auparse, assembler, checkpoint,
  * report, workers), the queue, the arena.  The only file that calls the others;
@@ -137,7 +140,8 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
  */
 static int start_threads(struct hm_collector *c)
 {
-	c->par = hm_par_new(c->o.threads, &c->rep.file, &c->o);
+	c->par = hm_par_new(c->o.threads ? c->o.threads : 1, &c->rep.file,
+			    &c->o);
 	if (!c->par)
 		return -ENOMEM;
 	hm_stream_set_sink(c->stream, hm_par_sink, c->par);
@@ -145,6 +149,23 @@ static int start_threads(struct hm_collector *c)
 		c->rep.diag = hm_par_stage(c->par);
 	return 0;
 }
+
+/*
+ * Files in batches (start_threads()).  Test builds (HISTMAC_TEST_HOOKS)
+ * can feed them to auparse straight instead, as a followed log is, so
+ * that tests/golden/t_threads.sh compares both ways on every log.
+ */
+#ifndef HM_TEST_HOOKS
+static bool in_batches(enum hm_src_mode mode)
+{
+	return mode == HM_SRC_FILES;
+}
+#else
+static bool in_batches(enum hm_src_mode mode)
+{
+	return mode == HM_SRC_FILES && !getenv("HISTMAC_TEST_STRAIGHT");
+}
+#endif
 
 /* One path rule for every source (pathrule.h): resolving, unless told. */
 static bool resolve_default(const struct hm_collector_opts *o)
@@ -172,7 +193,7 @@ static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
 		   mode == HM_SRC_BUFFER;
 	if (hm_source_new(&c->src, mode, &c->rep) < 0 || !c->au ||
 	    !c->stream || !c->as ||
-	    (mode == HM_SRC_FILES && c->o.threads > 1 && start_threads(c))) {
+	    (in_batches(mode) && start_threads(c))) {
 		hm_collector_free(c);
 		return -ENOMEM;
 	}
@@ -415,6 +436,7 @@ static int take_batch(struct hm_collector *c)
 	c->rep.diag = c->o.diag;
 	if (rc == 0) {
 		c->rep.st.records += b.records;
+		c->rep.st.records_known += b.records_known;
 		for (size_t i = 0; i < HM_SKIP_MAX; i++)
 			c->rep.st.skipped[i] += b.skipped[i];
 	}

@@ -505,6 +505,7 @@ struct hm_dec_batch {
 	const struct hm_dec_item *items;
 	struct hm_diag *msgs;		/* what decoding told, in order */
 	uint64_t records;		/* counted while decoding */
+	uint64_t records_known;		/* of which memo.c had */
 	uint64_t skipped[HM_SKIP_MAX];
 };
 

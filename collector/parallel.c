@@ -76,6 +76,7 @@ struct batch {
 	struct hm_arena arena;		/* their strings */
 	struct hm_diag msgs;		/* what decoding them told */
 	uint64_t records;
+	uint64_t records_known;		/* spliced back (memo.c) */
 	uint64_t skipped[HM_SKIP_MAX];
 	int err;
 	bool done;
@@ -180,6 +181,7 @@ static void unparse(struct batch *b)
 	hm_diag_free(&b->msgs);
 	b->msgs = (struct hm_diag){ .max_kept = SIZE_MAX };
 	b->err = 0;
+	b->records_known = 0;
 }
 
 /*
@@ -199,6 +201,7 @@ static void parse(struct worker *w, struct batch *b)
 		hm_decoder_memo(w->dec, w->memo, &w->refs);
 		feed(w, b, &w->cut);
 		hm_decoder_memo(w->dec, w->memo, NULL);
+		b->records_known = w->refs.n;
 		if (!w->refs.bad && w->refs.next == w->refs.n)
 			goto done;
 	}
@@ -504,6 +507,7 @@ int hm_par_next(struct hm_par *p, struct hm_dec_batch *out,
 	out->items = b->items;
 	out->msgs = &b->msgs;
 	out->records = b->records;
+	out->records_known = b->records_known;
 	memcpy(out->skipped, b->skipped, sizeof(out->skipped));
 	*file = b->file;
 	return b->err;

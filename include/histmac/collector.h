@@ -73,6 +73,9 @@ struct hm_collector_stats {
 	uint64_t bytes;			/* bytes read from the source */
 	uint64_t lines;			/* complete lines seen */
 	uint64_t records;		/* records auparse handed back */
+	uint64_t records_known;		/* of which a parser had decoded
+					 * before: not parsed again (files;
+					 * depends on the threads) */
 	uint64_t events;		/* events delivered by next() */
 	uint64_t eoe_injected;		/* EOE lines fed to auparse */
 	uint64_t eoe_window;		/* of which for events left open */
@@ -131,10 +134,11 @@ struct hm_collector_stats {
  *	this many threads: @threads - 1 workers, and the caller's thread,
  *	which also reads, groups and assembles events in the log's order
  *	(and parses a batch while it would wait for one); the events,
- *	their order, the counters and the diagnostics are those of one
- *	thread.  0 or 1 (default): one thread.  Other sources keep one
- *	thread (latency).  Input in flight is bounded by bytes (1 MiB),
- *	not by threads.
+ *	their order, the counters and the diagnostics are the same on any
+ *	number.  0 or 1 (default): one thread, which parses files in the
+ *	same batches.  Other sources keep one thread and are fed to
+ *	auparse as they come (latency).  Input in flight is bounded by
+ *	bytes (1 MiB), not by threads.
  */
 struct hm_collector_opts {
 	int resolve;

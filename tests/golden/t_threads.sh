@@ -1,58 +1,75 @@
 #!/bin/bash
-# t_threads.sh - --threads N gives what one thread gives: events (TSV and
-# JSON, with every skip named and the counters), learn (policy files,
-# summary, warnings) and check (report), byte for byte, on every log of
-# the test data and the sample, on a rotated pair read as one stream,
-# and on logs large enough to be cut into many batches (an interleaved
-# one with damaged lines among them, so the diagnostics of one batch
-# must be told between the events of others exactly as one thread does).
+# t_threads.sh - --threads N gives what one thread reading the log
+# straight (as a followed log is read: fed to auparse as it comes, no
+# batches, nothing taken out for the memo) gives: events (TSV and JSON,
+# with every skip named and the counters), learn (policy files, summary,
+# warnings) and check (report), byte for byte, with one parser and with
+# three, on every log of the test data and the sample, on a rotated pair
+# read as one stream, and on logs large enough to be cut into many
+# batches (an interleaved one with damaged lines among them, so the
+# diagnostics of one batch must be told between the events of others
+# exactly as one thread does).
 . "$(dirname "$0")/lib.sh"
 
 gen=$HM_SRC/tests/data/hostile/gen.pl
 
-# same WHAT: $tmp/o.1 $tmp/e.1 $tmp/rc.1 against the .3 ones.
+# same WHAT: $tmp/o.s $tmp/e.s $tmp/rc.s against the .1 and .3 ones.
 same() {
-	cmp -s "$tmp/o.1" "$tmp/o.3" || fail "$1: stdout differs" \
-		"$(diff "$tmp/o.1" "$tmp/o.3" | head -5)"
-	cmp -s "$tmp/e.1" "$tmp/e.3" || fail "$1: stderr differs" \
-		"$(diff "$tmp/e.1" "$tmp/e.3" | head -5)"
-	[ "$(cat "$tmp/rc.1")" = "$(cat "$tmp/rc.3")" ] ||
-		fail "$1: exit $(cat "$tmp/rc.1") vs $(cat "$tmp/rc.3")"
+	local n
+
+	for n in 1 3; do
+		cmp -s "$tmp/o.s" "$tmp/o.$n" ||
+			fail "$1: stdout differs ($n)" \
+			"$(diff "$tmp/o.s" "$tmp/o.$n" | head -5)"
+		cmp -s "$tmp/e.s" "$tmp/e.$n" ||
+			fail "$1: stderr differs ($n)" \
+			"$(diff "$tmp/e.s" "$tmp/e.$n" | head -5)"
+		[ "$(cat "$tmp/rc.s")" = "$(cat "$tmp/rc.$n")" ] ||
+			fail "$1: exit $(cat "$tmp/rc.s") vs $(cat "$tmp/rc.$n")"
+	done
 }
 
-# both N CMD...: CMD with --threads N, output in $tmp/{o,e,rc}.N.  Every
-# worker parses with a private copy of libauparse (loaded with dlmopen;
-# the first one otherwise uses the program's), so that a log of one
-# batch is parsed by such a copy every time.
+# both N CMD...: CMD with --threads N (s: one, read straight), output in
+# $tmp/{o,e,rc}.N.  Every parser uses a private copy of libauparse
+# (loaded with dlmopen; the first one otherwise uses the program's), so
+# that a log of one batch is parsed by such a copy every time.
 both() {
 	local n=$1 rc=0
 	shift
-	HISTMAC_TEST_PRIVATE_AUPARSE=1 "$@" --threads "$n" >"$tmp/o.$n" \
-		2>"$tmp/e.$n" || rc=$?
+	if [ "$n" = s ]; then
+		HISTMAC_TEST_STRAIGHT=1 "$@" --threads 1 >"$tmp/o.$n" \
+			2>"$tmp/e.$n" || rc=$?
+	else
+		HISTMAC_TEST_PRIVATE_AUPARSE=1 "$@" --threads "$n" \
+			>"$tmp/o.$n" 2>"$tmp/e.$n" || rc=$?
+	fi
 	echo "$rc" >"$tmp/rc.$n"
 }
 
-# compare WHAT LOG...: events, learn and check on LOG... with 1 and 3.
+# compare WHAT LOG...: events, learn and check on LOG... straight, with
+# one parser and with three.
 compare() {
 	local what=$1 n
 	shift
 	for fmt in tsv json; do
-		for n in 1 3; do
+		for n in s 1 3; do
 			both $n "$HISTMAC" events -v -s --format $fmt -i "$@"
 		done
 		same "$what: events $fmt"
 	done
-	for n in 1 3; do
+	for n in s 1 3; do
 		rm -rf "$tmp/p"
 		both $n "$HISTMAC" learn -v -p "$tmp/p" -i "$@"
 		rm -rf "$tmp/p.$n"
 		mv "$tmp/p" "$tmp/p.$n"
 	done
 	same "$what: learn"
-	diff -r "$tmp/p.1" "$tmp/p.3" >/dev/null ||
-		fail "$what: learned policies differ"
-	mv "$tmp/p.1" "$tmp/p"
-	for n in 1 3; do
+	diff -r "$tmp/p.s" "$tmp/p.1" >/dev/null ||
+		fail "$what: learned policies differ (1)"
+	diff -r "$tmp/p.s" "$tmp/p.3" >/dev/null ||
+		fail "$what: learned policies differ (3)"
+	mv "$tmp/p.s" "$tmp/p"
+	for n in s 1 3; do
 		both $n "$HISTMAC" check -v -p "$tmp/p" -i "$@"
 	done
 	same "$what: check"
