@@ -4,7 +4,8 @@
  * hm_collector_next(), fully normalised (paths joined and cleaned, argv
  * and hex decoded, socket types tracked).  Prints one line in the same
  * form as bench_auparse (CPU time of the process), plus the collector's
- * counters.
+ * counters, among them the records a parser had decoded before and did
+ * not parse again (known).
  * usage: bench_collector [--resolve] LOG...
  */
 #include <stdio.h>
@@ -55,9 +56,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < HM_SKIP_MAX; i++)
 		skipped += st->skipped[i];
 	s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("events %llu records %llu paths %llu bytes %llu cpu-seconds %.3f "
-	       "events/s %.0f MB/s %.1f eoe-injected %llu eoe-window %llu skipped %llu "
-	       "check %llu\n", events, (unsigned long long)st->records, paths,
+	printf("events %llu records %llu known %llu paths %llu bytes %llu "
+	       "cpu-seconds %.3f events/s %.0f MB/s %.1f eoe-injected %llu "
+	       "eoe-window %llu skipped %llu check %llu\n", events,
+	       (unsigned long long)st->records,
+	       (unsigned long long)st->records_known, paths,
 	       (unsigned long long)st->bytes, s, events / s,
 	       st->bytes / s / 1e6, (unsigned long long)st->eoe_injected,
 	       (unsigned long long)st->eoe_window,

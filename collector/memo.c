@@ -178,9 +178,7 @@ static int memo_type(const struct line_parts *lp)
 		return AUDIT_PATH;
 	if (lp->type_len == 3 && !memcmp(lp->type, "CWD", 3))
 		return AUDIT_CWD;
-	static int nosc = -1;
-	if (nosc < 0) nosc = getenv("HM_NOSC") != NULL;
-	if (!nosc && lp->type_len == 7 && !memcmp(lp->type, "SYSCALL", 7))
+	if (lp->type_len == 7 && !memcmp(lp->type, "SYSCALL", 7))
 		return AUDIT_SYSCALL;
 	return 0;
 }
@@ -262,64 +260,81 @@ static int ref_add(struct hm_memo_refs *refs, const struct memo_slot *s,
 	return 0;
 }
 
-/*
- * May the line @l (@lp, of @type) be taken out: the next line has its
- * stamp and is no EOE (alone, auparse would drop it), and for a SYSCALL
- * record, the line before (@prev, may be NULL)
- * does not (it starts its event)?
- */
-static bool may_cut(const char *l, const struct line_parts *lp, int type,
-		    const char *prev, const struct line_parts *pp,
-		    const char *next, const char *end)
-{
-	const char *nnl;
-	struct line_parts np;
+/* One line of a batch: where it is, and its parts (ok: it has a stamp). */
+struct line {
+	const char *l;
+	const char *nl;			/* its '\n', NULL: none */
+	bool ok;
+	struct line_parts p;
+};
 
-	if (next >= end || !(nnl = memchr(next, '\n', (size_t)(end - next))) ||
-	    !split_line(next, nnl, &np) || !same_stamp(l, lp, next, &np) ||
-	    (np.type_len == 3 && !memcmp(np.type, "EOE", 3)))
+static void line_at(struct line *x, const char *l, const char *end)
+{
+	x->l = l;
+	x->nl = l < end ? memchr(l, '\n', (size_t)(end - l)) : NULL;
+	x->ok = x->nl && split_line(l, x->nl, &x->p);
+}
+
+static bool same_event(const struct line *a, const struct line *b)
+{
+	return a->ok && b->ok && same_stamp(a->l, &a->p, b->l, &b->p);
+}
+
+/*
+ * May @cur (of @type) be taken out: the next line has its stamp and is no
+ * EOE (alone, auparse would drop it), and a SYSCALL record starts its
+ * event (@first)?
+ */
+static bool may_cut(const struct line *cur, const struct line *next,
+		    int type, bool first)
+{
+	if (!type || cur->p.body_len > MEMO_BODY_MAX ||
+	    !same_event(cur, next) ||
+	    (next->p.type_len == 3 && !memcmp(next->p.type, "EOE", 3)))
 		return false;
-	return type != AUDIT_SYSCALL || !prev || !same_stamp(l, lp, prev, pp);
+	return type != AUDIT_SYSCALL || first;
 }
 
 int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 		struct hm_sbuf *out, struct hm_memo_refs *refs,
 		struct hm_arena *a)
 {
-	const char *end = in + len, *l = in, *keep = in, *prev = NULL;
-	struct line_parts lp = { 0 }, pp = { 0 };
+	const char *end = in + len, *keep = in;
+	struct line prev = { 0 }, cur, next;
 	uint64_t kept = 0, key[3], last[3] = { 0 };
 
 	refs->n = refs->next = 0;
 	refs->fed = 0;
 	refs->bad = false;
 	hm_sbuf_reset(out);
-	for (const char *next; l < end; prev = l, pp = lp, l = next) {
-		const char *nl = memchr(l, '\n', (size_t)(end - l));
+	for (line_at(&cur, in, end); cur.l < end; prev = cur, cur = next) {
 		const struct memo_slot *s;
+		bool first;
 		uint64_t h;
 		int type;
 
-		next = nl ? nl + 1 : end;
-		if (!nl || !split_line(l, nl, &lp))
+		if (!cur.ok)
 			return 1;
-		if (!prev || !same_stamp(l, &lp, prev, &pp)) {
+		line_at(&next, cur.nl + 1, end);
+		first = !same_event(&cur, &prev);
+		if (first) {
 			/* a new event: auparse hands back the oldest first */
-			if (!stamp_key(&lp, key) || (prev && !later(key, last)))
+			if (!stamp_key(&cur.p, key) ||
+			    (prev.l && !later(key, last)))
 				return 1;
 			memcpy(last, key, sizeof(last));
 		}
-		kept++;
-		if (!(type = memo_type(&lp)) || lp.body_len > MEMO_BODY_MAX ||
-		    !(s = find(m, type, lp.body, lp.body_len, &h)) ||
-		    !may_cut(l, &lp, type, prev, &pp, next, end))
+		type = memo_type(&cur.p);
+		if (!may_cut(&cur, &next, type, first) ||
+		    !(s = find(m, type, cur.p.body, cur.p.body_len, &h))) {
+			kept++;
 			continue;
+		}
 		/* the kept lines before this one, then this one's place */
-		kept--;
-		if (hm_sbuf_add(out, keep, (size_t)(l - keep)) < 0 ||
+		if (hm_sbuf_add(out, keep, (size_t)(cur.l - keep)) < 0 ||
 		    ref_add(refs, s, kept, key[2], a) < 0)
 			return -ENOMEM;
-		keep = next;
+		keep = next.l;
 	}
 	return hm_sbuf_add(out, keep, (size_t)(end - keep));
 }
