@@ -33,8 +33,10 @@
  * Bounds: MEMO_SLOTS records of each table (SYSCALL; PATH and CWD) of at
  * most MEMO_BODY_MAX bytes each (a longer one is always parsed), each
  * replaced by the next one of the same hash, and kept only the second
- * time its hash is seen: at most about 3 MiB per worker, whatever the
- * log, and little for a log of records seen once.
+ * time its hash is seen: at most about 5 MiB per parser whatever the log
+ * (a record, its decoded strings and what it gave: 1.3 KiB at most),
+ * and little for a log of records seen once (bench/RESULTS.md has the
+ * peak RSS).
  *
  * Owns: the slots and their copies.  Next: parallel.c feeds auparse what
  * is left; assemble.c splices and fills.
