@@ -919,14 +919,29 @@ static int cmp_item(const void *a, const void *b)
 	return (x->item > y->item) - (x->item < y->item);
 }
 
+/* A cut argv: counted, and told once (@argc: what EXECVE said). */
+static void argv_cut(struct hm_assembler *as, struct hm_event *ev)
+{
+	ev->argv_truncated = true;
+	hm_report_skip_event(as->rep, HM_SKIP_ARGV_CUT, as->serial,
+			     "argc %u, %u arguments kept", ev->argc,
+			     as->nargs);
+}
+
+/* argv as decoded: ev->argc entries in ev->argv, whatever argc= said. */
 static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 {
 	struct hm_bytes *argv;
 	char *bytes;
 	size_t start = 0;
 
-	if (!as->nargs)
+	if (!as->nargs) {
+		/* an argc= without one argument: none kept */
+		if (ev->argc)
+			argv_cut(as, ev);
+		ev->argc = 0;
 		return 0;
+	}
 	argv = hm_arena_alloc(as->a, as->nargs * sizeof(*argv));
 	bytes = hm_arena_alloc(as->a, as->args.len + as->nargs);
 	if (!argv || !bytes)
@@ -943,12 +958,8 @@ static int finish_argv(struct hm_assembler *as, struct hm_event *ev)
 		start = as->arg_end[i];
 	}
 	ev->argv = argv;
-	if (ev->argc != as->nargs || as->cut_argv) {
-		ev->argv_truncated = true;
-		hm_report_skip_event(as->rep, HM_SKIP_ARGV_CUT, as->serial,
-					"argc %u, %u arguments kept", ev->argc,
-					as->nargs);
-	}
+	if (ev->argc != as->nargs || as->cut_argv)
+		argv_cut(as, ev);
 	ev->argc = as->nargs;
 	return 0;
 }

@@ -25,6 +25,20 @@ has "$tmp/out" 'not learned: no usable path +2$' "truncated: pathless counted"
 has "$tmp/trunc/domain_policy.conf" '^file read /tmp/whole$' "truncated: learned"
 has "$tmp/trunc/domain_policy.conf" '^file read /tmp/last-line-cut$' "truncated: last line learned"
 
+# --- an EXECVE record with argc= and not one argument (a crafted or cut
+# log): no argument kept, counted, and both formats write the event
+cat >"$tmp/noargs.log" <<'EOF'
+type=SYSCALL msg=audit(1700000100.005:5): arch=c000003e syscall=59 success=yes exit=0 a0=1 a1=2 a2=3 a3=0 items=1 ppid=1 pid=701 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=1 comm="t" exe="/bin/x"
+type=EXECVE msg=audit(1700000100.005:5): argc=3
+type=PATH msg=audit(1700000100.005:5): item=0 name="/bin/x" inode=2 dev=fe:00 mode=0100755 ouid=0 ogid=0 rdev=00:00 nametype=NORMAL
+type=PROCTITLE msg=audit(1700000100.005:5): proctitle=74
+EOF
+for fmt in tsv json; do
+	run 0 "$HISTMAC" events -s --format $fmt -i "$tmp/noargs.log"
+	has "$tmp/err" 'skipped argv-truncated +1$' "no arguments: counted ($fmt)"
+done
+has "$tmp/out" '"argv":\[\],"argv_truncated":true' "no arguments: none written"
+
 # --- interleaved records: two events whose records alternate with other
 # events' between them are assembled whole
 run 0 "$HISTMAC" events -i "$hostile/interleaved.log"
