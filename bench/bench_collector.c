@@ -6,9 +6,10 @@
  * form as bench_auparse (CPU time of the process), plus the collector's
  * counters, among them the records a parser had decoded before and did
  * not parse again (known).
- * usage: bench_collector [--resolve] LOG...
+ * usage: bench_collector [--resolve] [--threads N] LOG...
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,12 +27,21 @@ int main(int argc, char **argv)
 	int first = 1, rc;
 
 	hm_collector_opts_init(&o);
-	if (argc > 1 && !strcmp(argv[1], "--resolve")) {
-		o.resolve = 1;
-		first = 2;
+	for (;;) {
+		if (argc > first && !strcmp(argv[first], "--resolve")) {
+			o.resolve = 1;
+			first++;
+		} else if (argc > first + 1 &&
+			   !strcmp(argv[first], "--threads")) {
+			o.threads = (unsigned int)atoi(argv[first + 1]);
+			first += 2;
+		} else {
+			break;
+		}
 	}
 	if (argc <= first) {
-		fprintf(stderr, "usage: bench_collector [--resolve] LOG...\n");
+		fprintf(stderr, "usage: bench_collector [--resolve] "
+			"[--threads N] LOG...\n");
 		return 2;
 	}
 	if (hm_collector_open_files(&c, (const char *const *)argv + first,
