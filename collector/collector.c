@@ -414,8 +414,9 @@ static void finish_one(struct hm_collector *c, const struct hm_dec_batch *b,
 	}
 	ev = &c->q[c->qn];
 	*ev = d->ev;
+	/* a batch without a PATH item has no items array */
 	queue(c, ev, hm_assemble_finish(c->as, ev, &c->arena, d,
-					b->items + d->item));
+					d->nitems ? b->items + d->item : NULL));
 }
 
 /*
