@@ -26,8 +26,9 @@
  * hm_memo_ref.line).  auparse hands back first the oldest event it holds
  * (auparse_timestamp_compare()), and with fewer lines it holds other
  * events at a time: a batch whose events are not in the order of their
- * stamps (logs joined out of order, clocks of several nodes) is fed
- * whole.  Should a batch still come back out of step (its serials
+ * stamps (logs joined out of order, clocks of several nodes), or two
+ * events of one stamp (a record auparse ends an event on, then more
+ * records of that stamp), is fed whole.  Should a batch still come back out of step (its serials
  * checked), parallel.c parses it again whole.
  *
  * Bounds: MEMO_SLOTS records of each table (SYSCALL; PATH and CWD) of at
@@ -268,6 +269,7 @@ struct line {
 	const char *nl;			/* its '\n', NULL: none */
 	bool ok;
 	struct line_parts p;
+	int type;			/* memo_type(): 0, not one kept */
 };
 
 static void line_at(struct line *x, const char *l, const char *end)
@@ -275,11 +277,34 @@ static void line_at(struct line *x, const char *l, const char *end)
 	x->l = l;
 	x->nl = l < end ? memchr(l, '\n', (size_t)(end - l)) : NULL;
 	x->ok = x->nl && split_line(l, x->nl, &x->p);
+	x->type = x->ok ? memo_type(&x->p) : 0;
 }
 
 static bool same_event(const struct line *a, const struct line *b)
 {
 	return a->ok && b->ok && same_stamp(a->l, &a->p, b->l, &b->p);
+}
+
+/*
+ * Might auparse end an event at this line (au_check_events(): PROCTITLE,
+ * EOE, a type below 1300 or from 1700 on, an unknown one)?  Then a next
+ * line with its stamp starts another event of the same time, and auparse
+ * hands back first whichever of the two sits first in its own list.
+ */
+static bool may_close(const struct line *x)
+{
+	char name[40];
+	int t;
+
+	if (x->type)
+		return false;	/* SYSCALL, PATH, CWD: most lines */
+	if (x->p.type_len >= sizeof(name))
+		return true;
+	memcpy(name, x->p.type, x->p.type_len);
+	name[x->p.type_len] = '\0';
+	t = audit_name_to_msg_type(name);
+	return t < AUDIT_FIRST_EVENT || t >= AUDIT_FIRST_ANOM_MSG ||
+	       t == AUDIT_PROCTITLE || t == AUDIT_EOE;
 }
 
 /*
@@ -313,11 +338,13 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 		const struct memo_slot *s;
 		bool first;
 		uint64_t h;
-		int type;
 
 		if (!cur.ok)
 			return 1;
 		line_at(&next, cur.nl + 1, end);
+		/* two events of one stamp: which comes first is auparse's */
+		if (same_event(&cur, &next) && may_close(&cur))
+			return 1;
 		first = !same_event(&cur, &prev);
 		if (first) {
 			/* a new event: auparse hands back the oldest first */
@@ -326,9 +353,8 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 				return 1;
 			memcpy(last, key, sizeof(last));
 		}
-		type = memo_type(&cur.p);
-		if (!may_cut(&cur, &next, type, first) ||
-		    !(s = find(m, type, cur.p.body, cur.p.body_len, &h))) {
+		if (!may_cut(&cur, &next, cur.type, first) ||
+		    !(s = find(m, cur.type, cur.p.body, cur.p.body_len, &h))) {
 			kept++;
 			continue;
 		}

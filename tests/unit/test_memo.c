@@ -4,7 +4,7 @@
  * before auparse parses it, and what it puts back where.  A line goes
  * only when its record was kept before, is not the last of its event nor
  * followed by its EOE, and (SYSCALL) starts its event; a batch whose
- * events go back in time is fed whole; a record longer than the bound is
+ * events go back in time, or holds two events of one stamp, is fed whole; a record longer than the bound is
  * never kept, and a record only from its second time.
  * Through the collector: the recorded sample read in batches on one
  * thread gives the events it gives read straight, with a third of its
@@ -200,6 +200,30 @@ static void test_back_in_time(void **state)
 	assert_int_equal(f->refs.v[1].serial, 9);
 }
 
+/* A record auparse ends an event on, then more of its stamp: two events
+ * of one time, handed back in the order of auparse's own list. */
+static void test_one_stamp_two_events(void **state)
+{
+	struct fx *f = *state;
+
+	keep(f, AUDIT_CWD, CWD_BODY);
+	assert_int_equal(cut(f,
+		L("CWD", "5.000:9", CWD_BODY)
+		L("PA(TH", "5.000:9", " item=0")
+		L("PROCTITLE", "5.000:9", "")), 1);
+	assert_int_equal(cut(f,
+		L("CWD", "5.000:9", CWD_BODY)
+		L("PROCTITLE", "5.000:9", "")
+		L("PATH", "5.000:9", " item=0")
+		L("PROCTITLE", "5.000:9", "")), 1);
+	/* EXECVE does not end one */
+	assert_int_equal(cut(f,
+		L("CWD", "5.000:9", CWD_BODY)
+		L("EXECVE", "5.000:9", " argc=1 a0=\"x\"")
+		L("PROCTITLE", "5.000:9", "")), 0);
+	assert_int_equal(f->refs.n, 1);
+}
+
 /* node= prefixes: the same stamp on another node is another event. */
 static void test_nodes(void **state)
 {
@@ -303,6 +327,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_syscall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back_in_time, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_one_stamp_two_events, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_nodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounds, setup, teardown),
