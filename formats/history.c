@@ -25,14 +25,32 @@
  * learns its own file) is written as several lines; they are joined with
  * tabs, which no encoded name holds, so the file keeps one line per entry.
  */
+static int put_key(struct hm_sbuf *b, const struct hm_model *m,
+		   const struct hm_acl_head *e)
+{
+	size_t start = b->len;
+	int r = hm_acl_format_to(b, m, e, KEY_DIALECT, NULL);
+	char *p = r || !b->s ? NULL : b->s + start;
+
+	while (p && (p = memchr(p, '\n', (size_t)(b->s + b->len - p))))
+		*p = '\t';
+	return r;
+}
+
 static int entry_key(const struct hm_model *m, const struct hm_acl_head *e,
 		     char **out)
 {
-	int r = hm_acl_format(m, e, KEY_DIALECT, out, NULL);
+	struct hm_sbuf b = { 0 };
+	int r = put_key(&b, m, e);
 
-	for (char *p = r ? NULL : *out; p && (p = strchr(p, '\n')); )
-		*p = '\t';
-	return r;
+	if (!r && !b.s)
+		r = hm_sbuf_add(&b, "", 0);	/* the empty key: "" */
+	if (r) {
+		hm_sbuf_free(&b);
+		return r;
+	}
+	*out = b.s;
+	return 0;
 }
 
 static bool stamped(const struct hm_acl_hist *h)
@@ -58,7 +76,6 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		return -ENOMEM;
 	for (size_t i = 0; i <= d->n_acl; i++) {
 		const struct hm_acl_hist *h = i < d->n_acl ? &v[i]->hist : NULL;
-		char *line = NULL;
 
 		if (h && !stamped(h))
 			continue;
@@ -73,14 +90,21 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		}
 		if (!h)
 			break;
-		if (entry_key(m, v[i], &line)) {
+		/* LEARNED GROWN USES USED KEY, made in place (no printf, no
+		 * copy): the file has a line for every entry */
+		hm_tomoyo_put_i64(b, h->learned);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_i64(b, h->grown);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_u64(b, h->uses);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_i64(b, h->used);
+		hm_sbuf_addc(b, ' ');
+		if (put_key(b, m, v[i])) {
 			free(v);
 			return -ENOMEM;
 		}
-		hm_sbuf_printf(b, "%" PRId64 " %" PRId64 " %" PRIu64 " %" PRId64
-			       " %s\n", h->learned, h->grown, h->uses, h->used,
-			       line);
-		free(line);
+		hm_sbuf_addc(b, '\n');
 	}
 	free(v);
 	return 0;

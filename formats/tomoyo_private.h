@@ -152,6 +152,20 @@ int hm_tomoyo_addr(struct hm_pctx *c, const char *s, size_t n,
 		   struct hm_addr *out);
 
 void hm_tomoyo_put_number(struct hm_sbuf *b, const struct hm_number *n);
+
+/* Decimal @v, as "%" PRIu64 / PRId64 write it, without printf's cost:
+ * a saved policy has a number or four on each of a million lines. */
+void hm_tomoyo_put_u64(struct hm_sbuf *b, uint64_t v);
+void hm_tomoyo_put_i64(struct hm_sbuf *b, int64_t v);
+
+/**
+ * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's
+ * line(s) in @dialect, without the last '\n'.
+ * Returns: 0, -EINVAL (no such dialect) or -ENOMEM (now or before).
+ */
+int hm_acl_format_to(struct hm_sbuf *b, const struct hm_model *m,
+		     const struct hm_acl_head *e, enum hm_dialect dialect,
+		     bool *is_comment);
 void hm_tomoyo_put_addr(struct hm_sbuf *b, const struct hm_addr *a);
 void hm_tomoyo_put_name_op(struct hm_sbuf *b, const struct hm_name_op *op);
 
