@@ -158,6 +158,23 @@ void hm_tomoyo_put_number(struct hm_sbuf *b, const struct hm_number *n);
 void hm_tomoyo_put_u64(struct hm_sbuf *b, uint64_t v);
 void hm_tomoyo_put_i64(struct hm_sbuf *b, int64_t v);
 
+/*
+ * struct hm_named - the files entries name (hm_acl_files()), gathered by
+ * hm_named_add(), each kept once by hm_named_unique() (in the order of
+ * their addresses: names of one model are equal only as one pointer).
+ * For the package stamp, which needs the set, and the history's objects,
+ * which gathers them while it writes the entries: on a large policy a
+ * walk over every entry, or a sort of them all by text, costs tens of
+ * milliseconds.  Zero-initialise; free(@v).
+ */
+struct hm_named {
+	const struct hm_name **v;
+	size_t n, cap;
+};
+
+int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
+void hm_named_unique(struct hm_named *f);
+
 /**
  * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's
  * line(s) in @dialect, without the last '\n'.
