@@ -166,11 +166,10 @@ static int unnamed_files(const struct hm_model *m, struct hm_named *f)
 	return 0;
 }
 
-int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
+int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
+		      struct hm_named *named, struct hm_file_out *out)
 {
 	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
-	struct hm_named named = { 0 };
-	struct hm_sbuf b = { 0 };
 	size_t n = 0, header;
 	int r = v ? 0 : -ENOMEM;
 
@@ -180,27 +179,36 @@ int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
 			v[n++] = m->domains[i];
 	if (v)
 		qsort(v, n, sizeof(*v), cmp_domain);
-	hm_sbuf_adds(&b, "# histmac entry history (not read by TOMOYO): per "
+	hm_sbuf_adds(b, "# histmac entry history (not read by TOMOYO): per "
 		     "domain the events since its\n# last new entry, per entry "
 		     "LEARNED GROWN USES USED (audit seconds, 0 unknown)\n");
-	header = b.len;
+	header = b->len;
 	for (size_t i = 0; !r && i < n; i++)
-		r = domain_text(&b, m, v[i], m->owners ? &named : NULL);
+		r = domain_text(b, m, v[i], m->owners ? named : NULL);
 	free(v);
 	if (!r && m->owners)
-		r = unnamed_files(m, &named);
+		r = unnamed_files(m, named);
 	if (!r && m->owners)
-		r = objects_text(&b, m, &named);
-	free(named.v);
-	if (!r && b.oom)
+		r = objects_text(b, m, named);
+	free(named->v);
+	named->v = NULL;
+	if (!r && b->oom)
 		r = -ENOMEM;
-	if (r || b.len == header) {	/* nothing stamped */
-		hm_sbuf_free(&b);
+	if (r || b->len == header) {	/* nothing stamped */
+		hm_sbuf_free(b);
 		return r;
 	}
-	out->text = b.s;
-	out->len = b.len;
+	out->text = b->s;
+	out->len = b->len;
 	return 0;
+}
+
+int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
+{
+	struct hm_named named = { 0 };
+	struct hm_sbuf b = { 0 };
+
+	return hm_history_render(m, &b, &named, out);
 }
 
 /* ------------------------------------------------------------- reading */

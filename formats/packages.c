@@ -148,9 +148,11 @@ static int owned_by(struct lookup *L, const struct want *w, const char *file,
  * WHOLE_MAX bytes (*@buf NULL otherwise: read it line by line): a thousand
  * lists, 9 MB, read a byte at a time through stdio took a fifth of a large
  * policy's stamp.  The lines are the same either way (each_line() skips
- * those over HM_MAX_LINE or with a NUL).
+ * those over HM_MAX_LINE or with a NUL).  The bound keeps what a file
+ * costs small: a 4 MB list read whole added as much to the peak memory of
+ * a small learner (the heap does not give it back).
  */
-#define WHOLE_MAX (16u << 20)
+#define WHOLE_MAX (1u << 20)
 
 static int whole(FILE *f, char **buf, size_t *len)
 {

@@ -176,6 +176,17 @@ int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
 void hm_named_unique(struct hm_named *f);
 
 /**
+ * hm_history_render() - hm_history_text() into @b, gathering the files
+ * named in @named, both of which the caller may have reserved: a save that
+ * renders the history on another thread reserves them on its own, so
+ * that they grow in its malloc arena (grown in the thread's arena, the
+ * copies they leave behind cost 5 MB of peak memory after a 1 GB log).
+ * Takes both: frees them, or hands @b's text to *@out.
+ */
+int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
+		      struct hm_named *named, struct hm_file_out *out);
+
+/**
  * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's
  * line(s) in @dialect, without the last '\n'.
  * Returns: 0, -EINVAL (no such dialect) or -ENOMEM (now or before).

@@ -157,6 +157,8 @@ static int render_all(const struct hm_model *m, const char *dir,
  */
 struct history_job {
 	const struct hm_model *m;
+	struct hm_sbuf b;
+	struct hm_named named;
 	struct hm_file_out out;
 	int r;
 };
@@ -165,8 +167,17 @@ static void *render_history(void *arg)
 {
 	struct history_job *j = arg;
 
-	j->r = hm_history_text(j->m, &j->out);
+	j->r = hm_history_render(j->m, &j->b, &j->named, &j->out);
 	return NULL;
+}
+
+/* The job's buffers start in this thread's malloc arena: realloc() grows
+ * a block in the arena it came from (hm_history_render()).  A failure
+ * here is met again there. */
+static void reserve_history(struct history_job *j)
+{
+	hm_sbuf_reserve(&j->b, 4096);
+	(void)HM_ARRAY_GROW(&j->named.v, &j->named.cap, 4096);
 }
 
 /* Files saved with a policy: its path rule, a merge's provenance. */
@@ -200,6 +211,7 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 		return -EINVAL;
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
+	reserve_history(&hj);
 	threaded = !pthread_create(&t, NULL, render_history, &hj);
 	r = render_all(m, dir, dialect, flags, st, f);
 	if (threaded)
