@@ -612,10 +612,10 @@ HM_CMD(learn)
 		progress(&L, true);
 		if (!r)
 			r = hm_cli_no_records(CMD, &L.in, hm_collector_stats(L.c));
+		hm_store_set_last(L.store);	/* the process exits after it */
 		/* A live learner keeps what it learned before a failure (it
 		 * saved periodically anyway); a run over files that failed
 		 * changes nothing. */
-		hm_store_set_last(L.store);	/* the process exits after it */
 		if (r && !live(&L))
 			status = HM_EXIT_FAIL;
 		else if (hm_learn_session_save(L.s) || r)

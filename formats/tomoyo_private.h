@@ -152,6 +152,8 @@ int hm_tomoyo_addr(struct hm_pctx *c, const char *s, size_t n,
 		   struct hm_addr *out);
 
 void hm_tomoyo_put_number(struct hm_sbuf *b, const struct hm_number *n);
+void hm_tomoyo_put_addr(struct hm_sbuf *b, const struct hm_addr *a);
+void hm_tomoyo_put_name_op(struct hm_sbuf *b, const struct hm_name_op *op);
 
 /* Decimal @v, as "%" PRIu64 / PRId64 write it, without printf's cost:
  * a saved policy has a number or four on each of a million lines. */
@@ -180,7 +182,7 @@ void hm_named_unique(struct hm_named *f);
  * named in @named, both of which the caller may have reserved: a save that
  * renders the history on another thread reserves them on its own, so
  * that they grow in its malloc arena (grown in the thread's arena, the
- * copies they leave behind cost 5 MB of peak memory after a 1 GB log).
+ * copies they leave behind cost 8 MB of peak memory after a 1 GB log).
  * Takes both: frees them, or hands @b's text to *@out.
  */
 int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
@@ -194,8 +196,6 @@ int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
 int hm_acl_format_to(struct hm_sbuf *b, const struct hm_model *m,
 		     const struct hm_acl_head *e, enum hm_dialect dialect,
 		     bool *is_comment);
-void hm_tomoyo_put_addr(struct hm_sbuf *b, const struct hm_addr *a);
-void hm_tomoyo_put_name_op(struct hm_sbuf *b, const struct hm_name_op *op);
 
 /* -------------------------------------------------- per-kind syntax */
 
