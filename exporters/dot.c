@@ -752,15 +752,7 @@ static GVC_t *gv_context(void)
 	return gvc;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HM_ASAN 1
-#endif
-#endif
-
-#ifdef HM_ASAN
+#ifdef HM_ASAN	/* histmac/common.h */
 const char *__lsan_default_suppressions(void);
 
 /*

@@ -25,14 +25,32 @@
  * learns its own file) is written as several lines; they are joined with
  * tabs, which no encoded name holds, so the file keeps one line per entry.
  */
+static int put_key(struct hm_sbuf *b, const struct hm_model *m,
+		   const struct hm_acl_head *e)
+{
+	size_t start = b->len;
+	int r = hm_acl_format_to(b, m, e, KEY_DIALECT, NULL);
+	char *p = r || !b->s ? NULL : b->s + start;
+
+	while (p && (p = memchr(p, '\n', (size_t)(b->s + b->len - p))))
+		*p = '\t';
+	return r;
+}
+
 static int entry_key(const struct hm_model *m, const struct hm_acl_head *e,
 		     char **out)
 {
-	int r = hm_acl_format(m, e, KEY_DIALECT, out, NULL);
+	struct hm_sbuf b = { 0 };
+	int r = put_key(&b, m, e);
 
-	for (char *p = r ? NULL : *out; p && (p = strchr(p, '\n')); )
-		*p = '\t';
-	return r;
+	if (!r && !b.s)
+		r = hm_sbuf_add(&b, "", 0);	/* the empty key: "" */
+	if (r) {
+		hm_sbuf_free(&b);
+		return r;
+	}
+	*out = b.s;
+	return 0;
 }
 
 static bool stamped(const struct hm_acl_hist *h)
@@ -48,8 +66,10 @@ static int cmp_domain(const void *a, const void *b)
 	return strcmp(x->name->str, y->name->str);
 }
 
+/* @d's lines; the files its entries name into @named (NULL: not
+ * wanted). */
 static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
-		       const struct hm_domain *d)
+		       const struct hm_domain *d, struct hm_named *named)
 {
 	const struct hm_acl_head **v = hm_domain_sorted_acl(d);
 	bool head = false;
@@ -58,8 +78,11 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		return -ENOMEM;
 	for (size_t i = 0; i <= d->n_acl; i++) {
 		const struct hm_acl_hist *h = i < d->n_acl ? &v[i]->hist : NULL;
-		char *line = NULL;
 
+		if (h && named && hm_named_add(named, v[i])) {
+			free(v);
+			return -ENOMEM;
+		}
 		if (h && !stamped(h))
 			continue;
 		if (!head && (h || d->quiet_events || d->package)) {
@@ -73,29 +96,47 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		}
 		if (!h)
 			break;
-		if (entry_key(m, v[i], &line)) {
+		/* LEARNED GROWN USES USED KEY, made in place (no printf, no
+		 * copy): the file has a line for every entry */
+		hm_tomoyo_put_i64(b, h->learned);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_i64(b, h->grown);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_u64(b, h->uses);
+		hm_sbuf_addc(b, ' ');
+		hm_tomoyo_put_i64(b, h->used);
+		hm_sbuf_addc(b, ' ');
+		if (put_key(b, m, v[i])) {
 			free(v);
 			return -ENOMEM;
 		}
-		hm_sbuf_printf(b, "%" PRId64 " %" PRId64 " %" PRIu64 " %" PRId64
-			       " %s\n", h->learned, h->grown, h->uses, h->used,
-			       line);
-		free(line);
+		hm_sbuf_addc(b, '\n');
 	}
 	free(v);
 	return 0;
 }
 
-/* "object PACKAGE VERSION FILE" for each file the entries name that a
- * package owned when learned (owners.h), by file name. */
-static int objects_text(struct hm_sbuf *b, const struct hm_model *m)
+static int cmp_name_ptr(const void *a, const void *b)
 {
-	const struct hm_name **v = NULL;
-	bool head = false;
-	size_t n = 0;
-	int r = m->owners ? hm_model_files(m, &v, &n) : 0;
+	return hm_name_cmp(*(const struct hm_name *const *)a,
+			   *(const struct hm_name *const *)b);
+}
 
-	for (size_t i = 0; !r && i < n; i++) {
+/* "object PACKAGE VERSION FILE" for each file the entries name (@f, as
+ * gathered) that a package owned when learned (owners.h), by file name:
+ * hm_model_files()' order, without its second walk over the entries. */
+static int objects_text(struct hm_sbuf *b, const struct hm_model *m,
+			struct hm_named *f)
+{
+	const struct hm_name **v = f->v;
+	bool head = false;
+	size_t n;
+
+	hm_named_unique(f);
+	n = f->n;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_name_ptr);
+	for (size_t i = 0; i < n; i++) {
 		const struct hm_owner *o = hm_owner_of(m, v[i]);
 
 		if (!o)
@@ -107,14 +148,28 @@ static int objects_text(struct hm_sbuf *b, const struct hm_model *m)
 		hm_sbuf_printf(b, "object %s %s %s\n", o->package->str,
 			       o->version->str, v[i]->str);
 	}
-	free(v);
-	return r;
+	return 0;
 }
 
-int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
+/* The files named by the entries of domains without a name (written
+ * nowhere else here). */
+static int unnamed_files(const struct hm_model *m, struct hm_named *f)
+{
+	for (size_t i = 0; i < m->n_domains; i++) {
+		if (m->domains[i]->name)
+			continue;
+		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
+		     e = e->next)
+			if (hm_named_add(f, e))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
+		      struct hm_named *named, struct hm_file_out *out)
 {
 	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
-	struct hm_sbuf b = { 0 };
 	size_t n = 0, header;
 	int r = v ? 0 : -ENOMEM;
 
@@ -124,24 +179,36 @@ int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
 			v[n++] = m->domains[i];
 	if (v)
 		qsort(v, n, sizeof(*v), cmp_domain);
-	hm_sbuf_adds(&b, "# histmac entry history (not read by TOMOYO): per "
+	hm_sbuf_adds(b, "# histmac entry history (not read by TOMOYO): per "
 		     "domain the events since its\n# last new entry, per entry "
 		     "LEARNED GROWN USES USED (audit seconds, 0 unknown)\n");
-	header = b.len;
+	header = b->len;
 	for (size_t i = 0; !r && i < n; i++)
-		r = domain_text(&b, m, v[i]);
+		r = domain_text(b, m, v[i], m->owners ? named : NULL);
 	free(v);
-	if (!r)
-		r = objects_text(&b, m);
-	if (!r && b.oom)
+	if (!r && m->owners)
+		r = unnamed_files(m, named);
+	if (!r && m->owners)
+		r = objects_text(b, m, named);
+	free(named->v);
+	named->v = NULL;
+	if (!r && b->oom)
 		r = -ENOMEM;
-	if (r || b.len == header) {	/* nothing stamped */
-		hm_sbuf_free(&b);
+	if (r || b->len == header) {	/* nothing stamped */
+		hm_sbuf_free(b);
 		return r;
 	}
-	out->text = b.s;
-	out->len = b.len;
+	out->text = b->s;
+	out->len = b->len;
 	return 0;
+}
+
+int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
+{
+	struct hm_named named = { 0 };
+	struct hm_sbuf b = { 0 };
+
+	return hm_history_render(m, &b, &named, out);
 }
 
 /* ------------------------------------------------------------- reading */

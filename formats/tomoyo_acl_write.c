@@ -34,16 +34,29 @@ static bool is_file_kind(unsigned kind)
 
 /* ------------------------------------------------------------ emitting */
 
-void hm_tomoyo_emit_line(struct hm_emit *em, const char *line, size_t len)
+/* A policy line starts: false when it is counted but not written. */
+static bool line_begin(struct hm_emit *em)
 {
 	em->n_lines++;
 	if (em->skip & HM_EMIT_SKIP_LINES)
-		return;
+		return false;
 	hm_sbuf_adds(em->sb, em->prefix);
-	hm_sbuf_add(em->sb, line, len);
+	return true;
+}
+
+static void line_end(struct hm_emit *em)
+{
 	hm_sbuf_addc(em->sb, '\n');
 	if (em->st)
 		em->st->lines++;
+}
+
+void hm_tomoyo_emit_line(struct hm_emit *em, const char *line, size_t len)
+{
+	if (!line_begin(em))
+		return;
+	hm_sbuf_add(em->sb, line, len);
+	line_end(em);
 }
 
 void hm_tomoyo_emit_comment(struct hm_emit *em, enum hm_conv_what what,
@@ -194,6 +207,17 @@ static uint32_t modern_bad_bits(const struct hm_acl_head *e,
 	return e->perm & ~allowed;
 }
 
+/* The line of @e with @perm, made in the policy text itself: a saved
+ * policy has a million of them, and a copy of each costs. */
+static void modern_line(struct hm_emit *em, const struct hm_acl_head *e,
+			uint32_t perm)
+{
+	if (!line_begin(em))
+		return;
+	put_modern(em->sb, e, perm);
+	line_end(em);
+}
+
 static void emit_modern(struct hm_emit *em, const struct hm_acl_head *e,
 			struct hm_sbuf *line)
 {
@@ -203,14 +227,11 @@ static void emit_modern(struct hm_emit *em, const struct hm_acl_head *e,
 	uint32_t exec = BIT(HM_FILE_EXECUTE);
 
 	if (e->kind == HM_ACL_PATH && (ok & exec) && ok != exec) {
-		put_modern(line, e, exec);
-		flush(em, line, e->kind, NULL);
+		modern_line(em, e, exec);
 		ok &= ~exec;
 	}
-	if (ok) {
-		put_modern(line, e, ok);
-		flush(em, line, e->kind, NULL);
-	}
+	if (ok)
+		modern_line(em, e, ok);
 	if (bad) {
 		put_modern(line, e, bad);
 		flush(em, line, e->kind, why);
@@ -443,30 +464,42 @@ void hm_tomoyo_emit_acl(struct hm_emit *em, const struct hm_acl_head *e)
 	hm_sbuf_free(&line);
 }
 
-int hm_acl_format(const struct hm_model *m, const struct hm_acl_head *e,
-		  enum hm_dialect dialect, char **out, bool *is_comment)
+int hm_acl_format_to(struct hm_sbuf *b, const struct hm_model *m,
+		     const struct hm_acl_head *e, enum hm_dialect dialect,
+		     bool *is_comment)
 {
-	struct hm_sbuf sb = { 0 };
 	struct hm_emit em = {
-		.sb = &sb, .m = m, .dialect = dialect, .prefix = "",
+		.sb = b, .m = m, .dialect = dialect, .prefix = "",
 	};
+	size_t start = b->len;
 
 	if ((int)dialect < 0 || dialect >= HM_DIALECT_MAX)
 		return -EINVAL;
 	hm_tomoyo_emit_acl(&em, e);
-	if (sb.oom) {
-		hm_sbuf_free(&sb);
+	if (b->oom)
 		return -ENOMEM;
+	if (b->len > start && b->s[b->len - 1] == '\n')
+		b->s[--b->len] = '\0';
+	if (is_comment)
+		*is_comment = em.n_lines == 0;
+	return 0;
+}
+
+int hm_acl_format(const struct hm_model *m, const struct hm_acl_head *e,
+		  enum hm_dialect dialect, char **out, bool *is_comment)
+{
+	struct hm_sbuf sb = { 0 };
+	int r = hm_acl_format_to(&sb, m, e, dialect, is_comment);
+
+	if (r) {
+		hm_sbuf_free(&sb);
+		return r;
 	}
 	if (!sb.s) {
 		sb.s = strdup("");
 		if (!sb.s)
 			return -ENOMEM;
 	}
-	if (sb.len && sb.s[sb.len - 1] == '\n')
-		sb.s[--sb.len] = '\0';
-	if (is_comment)
-		*is_comment = em.n_lines == 0;
 	*out = sb.s;
 	return 0;
 }

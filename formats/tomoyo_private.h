@@ -155,6 +155,48 @@ void hm_tomoyo_put_number(struct hm_sbuf *b, const struct hm_number *n);
 void hm_tomoyo_put_addr(struct hm_sbuf *b, const struct hm_addr *a);
 void hm_tomoyo_put_name_op(struct hm_sbuf *b, const struct hm_name_op *op);
 
+/* Decimal @v, as "%" PRIu64 / PRId64 write it, without printf's cost:
+ * a saved policy has a number or four on each of a million lines. */
+void hm_tomoyo_put_u64(struct hm_sbuf *b, uint64_t v);
+void hm_tomoyo_put_i64(struct hm_sbuf *b, int64_t v);
+
+/*
+ * struct hm_named - the files entries name (hm_acl_files()), gathered by
+ * hm_named_add(), each kept once by hm_named_unique() (in the order of
+ * their addresses: names of one model are equal only as one pointer).
+ * For the package stamp, which needs the set, and the history's objects,
+ * which gathers them while it writes the entries: on a large policy a
+ * walk over every entry, or a sort of them all by text, costs tens of
+ * milliseconds.  Zero-initialise; free(@v).
+ */
+struct hm_named {
+	const struct hm_name **v;
+	size_t n, cap;
+};
+
+int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
+void hm_named_unique(struct hm_named *f);
+
+/**
+ * hm_history_render() - hm_history_text() into @b, gathering the files
+ * named in @named, both of which the caller may have reserved: a save that
+ * renders the history on another thread reserves them on its own, so
+ * that they grow in its malloc arena (grown in the thread's arena, the
+ * copies they leave behind cost 8 MB of peak memory after a 1 GB log).
+ * Takes both: frees them, or hands @b's text to *@out.
+ */
+int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
+		      struct hm_named *named, struct hm_file_out *out);
+
+/**
+ * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's
+ * line(s) in @dialect, without the last '\n'.
+ * Returns: 0, -EINVAL (no such dialect) or -ENOMEM (now or before).
+ */
+int hm_acl_format_to(struct hm_sbuf *b, const struct hm_model *m,
+		     const struct hm_acl_head *e, enum hm_dialect dialect,
+		     bool *is_comment);
+
 /* -------------------------------------------------- per-kind syntax */
 
 /** hm_tomoyo_proto() - the protocol operand of @kind, or NULL. */

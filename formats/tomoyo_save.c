@@ -10,6 +10,7 @@
  * has rolled the journal forward, the new one - never a mix.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,38 @@ static int render_all(const struct hm_model *m, const char *dir,
 	return r;
 }
 
+/*
+ * The entries' history (histmac_entries.conf) is rendered on a thread of
+ * its own while this one renders the policy: they are the two largest
+ * files of a save (14 and 10 MB after a 1 GB log) and only read the
+ * model.  A learner's last save runs after the parsers are done, with a
+ * core idle.  When no thread can be made, it is rendered here after.
+ */
+struct history_job {
+	const struct hm_model *m;
+	struct hm_sbuf b;
+	struct hm_named named;
+	struct hm_file_out out;
+	int r;
+};
+
+static void *render_history(void *arg)
+{
+	struct history_job *j = arg;
+
+	j->r = hm_history_render(j->m, &j->b, &j->named, &j->out);
+	return NULL;
+}
+
+/* The job's buffers start in this thread's malloc arena: realloc() grows
+ * a block in the arena it came from (hm_history_render()).  A failure
+ * here is met again there. */
+static void reserve_history(struct history_job *j)
+{
+	hm_sbuf_reserve(&j->b, 4096);
+	(void)HM_ARRAY_GROW(&j->named.v, &j->named.cap, 4096);
+}
+
 /* Files saved with a policy: its path rule, a merge's provenance. */
 #define HM_SAVE_EXTRA_MAX 4
 
@@ -169,21 +202,30 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 		{ HM_HISTORY_FILE },	/* the entries' stamps (history.h) */
 		{ HM_SAVES_FILE },	/* a learner's saves (history.h) */
 	};
+	struct history_job hj = { .m = m };
+	bool threaded;
+	pthread_t t;
 	int r;
 
 	if ((int)dialect < 0 || dialect >= HM_DIALECT_MAX)
 		return -EINVAL;
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
+	reserve_history(&hj);
+	threaded = !pthread_create(&t, NULL, render_history, &hj);
 	r = render_all(m, dir, dialect, flags, st, f);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		render_history(&hj);
+	f[5].text = (char *)hj.out.text;
+	f[5].len = hj.out.len;
+	if (!r)
+		r = hj.r;
 	if (!r) {
 		struct hm_file_out h;
 
-		r = hm_history_text(m, &h);
-		f[5].text = (char *)h.text;
-		f[5].len = h.len;
-		if (!r)
-			r = hm_saves_text(m, &h);
+		r = hm_saves_text(m, &h);
 		f[6].text = (char *)h.text;
 		f[6].len = h.len;
 	}

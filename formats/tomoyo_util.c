@@ -384,6 +384,28 @@ bad:
 	return -EINVAL;
 }
 
+void hm_tomoyo_put_u64(struct hm_sbuf *b, uint64_t v)
+{
+	char buf[20];	/* UINT64_MAX has 20 digits */
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	hm_sbuf_add(b, buf + i, sizeof(buf) - i);
+}
+
+void hm_tomoyo_put_i64(struct hm_sbuf *b, int64_t v)
+{
+	if (v < 0) {
+		hm_sbuf_addc(b, '-');
+		hm_tomoyo_put_u64(b, -(uint64_t)v);	/* INT64_MIN too */
+		return;
+	}
+	hm_tomoyo_put_u64(b, (uint64_t)v);
+}
+
 static void put_ulong(struct hm_sbuf *b, uint64_t v, uint8_t radix)
 {
 	if (radix == HM_RADIX_OCT)
@@ -391,7 +413,7 @@ static void put_ulong(struct hm_sbuf *b, uint64_t v, uint8_t radix)
 	else if (radix == HM_RADIX_HEX)
 		hm_sbuf_printf(b, "0x%llX", (unsigned long long)v);
 	else
-		hm_sbuf_printf(b, "%llu", (unsigned long long)v);
+		hm_tomoyo_put_u64(b, v);
 }
 
 void hm_tomoyo_put_number(struct hm_sbuf *b, const struct hm_number *n)

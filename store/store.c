@@ -33,6 +33,7 @@ struct hm_store {
 	struct hm_collector *c;
 	struct hm_convert_stats conv;
 	bool counting;			/* uses saved are added to disk's */
+	bool last;			/* no base after the next save */
 };
 
 /* The files an administrator edits; a change to one means an edit. */
@@ -365,6 +366,11 @@ void hm_store_set_counting(struct hm_store *s, bool on)
 	s->counting = on;
 }
 
+void hm_store_set_last(struct hm_store *s)
+{
+	s->last = true;
+}
+
 int hm_store_load_state(struct hm_store *s, struct hm_tracker *t,
 			const char *path)
 {
@@ -472,7 +478,7 @@ static int save_locked(struct hm_store *s, const struct hm_model *m,
 	if (r)
 		return failed(s, s->o.dir, "saving", r);
 	stat_files(s, st);
-	r = set_base(s, m, st);
+	r = set_base(s, s->last ? NULL : m, st);
 	if (r)
 		return failed(s, s->o.dir, "saving", r);
 	if (s->t && s->state && (r = hm_tracker_save(s->t, s->state)))

@@ -22,6 +22,15 @@
 #endif
 #define HM_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define HM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* HM_ASAN: built with AddressSanitizer (HISTMAC_SANITIZE), whose leak
+ * check needs what a program frees at exit freed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HM_ASAN 1
+#endif
+#endif
 #define hm_container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 

@@ -86,6 +86,75 @@ static void test_write_set(void **state)
 	assert_int_equal(hm_atomic_recover(dir), 0);
 }
 
+/* Is NAME exactly @len bytes of @text? */
+static bool holds(const char *name, const char *text, size_t len)
+{
+	char p[128];
+	char *buf = malloc(len + 1);
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "r");
+	if (!f || !buf) {
+		free(buf);
+		if (f)
+			fclose(f);
+		return false;
+	}
+	n = fread(buf, 1, len + 1, f);
+	fclose(f);
+	n = n == len && !memcmp(buf, text, len);
+	free(buf);
+	return n;
+}
+
+static ino_t inode_of(const char *name)
+{
+	char p[128];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return stat(p, &st) ? 0 : st.st_ino;
+}
+
+/* The largest file of a big set is written on a thread of its own: it is
+ * committed with the others, and left alone when it did not change. */
+static void test_write_set_large(void **state)
+{
+	size_t big = 3u << 20, mid = 3u << 19;
+	char *b = malloc(big), *m = malloc(mid);
+	struct hm_file_out f[] = {
+		{ "s.conf", "s 1\n", 4 },
+		{ "big.conf", b, big },
+		{ "mid.conf", m, mid },
+	};
+	ino_t ino;
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(m);
+	for (size_t i = 0; i < big; i++)
+		b[i] = (char)('a' + i % 26);
+	for (size_t i = 0; i < mid; i++)
+		m[i] = (char)('A' + i % 26);
+	put("big.conf", "old\n");
+	assert_int_equal(hm_atomic_write_set(dir, f, 3), 0);
+	assert_true(holds("big.conf", b, big));
+	assert_true(holds("mid.conf", m, mid));
+	assert_string_equal(get("s.conf"), "s 1\n");
+	assert_string_equal(get(".big.conf.hmnew"), "");
+	ino = inode_of("big.conf");
+	f[0].text = "s 2\n";
+	assert_int_equal(hm_atomic_write_set(dir, f, 3), 0);
+	assert_string_equal(get("s.conf"), "s 2\n");
+	assert_int_equal(inode_of("big.conf"), ino);	/* not rewritten */
+	assert_true(holds("big.conf", b, big));
+	assert_string_equal(get(HM_COMMIT_JOURNAL), "");
+	free(b);
+	free(m);
+}
+
 /* Killed before the commit point: new files written, no journal. */
 static void test_crash_before_commit(void **state)
 {
@@ -138,6 +207,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_set_large, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_crash_before_commit, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_crash_after_commit, setup,
