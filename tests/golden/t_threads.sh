@@ -85,13 +85,16 @@ compare "rotated pair" "$HM_SRC/tests/data/rotated.log.1" \
 	"$HM_SRC/tests/data/rotated.log"
 
 # many batches: 3 MB of one writer's events; interleaved events with a
-# line of each kind of damage every 500 lines
+# line of each kind of damage every 500 lines (the last: a stamp past the
+# 80 bytes where auparse looks for it, after a record of its event)
 perl "$HM_SRC/bench/genlog.pl" 2 >"$tmp/quiet.log"
 compare "quiet, 2 copies" "$tmp/quiet.log"
 perl "$gen" interleave 3000 | awk '
 	NR % 500 == 100 { print "garbage without a stamp" }
 	NR % 500 == 200 { print "type=PATH msg=audit(1.000:" NR "): name=\"a b" }
 	NR % 500 == 300 { print "type=CWD msg=audit(1.000:" NR "): cwd=\"/\" cwd=\"/x\"" }
+	NR % 500 == 400 { print "type=PATH msg=audit(1700000000.000:" NR "): item=0 name=\"/x\""
+			  print "type=PROCTITLE_NAMED_LONGER_THAN_AUPARSE_LOOKS_FOR_ITS_STAMP msg=audit(1700000000.000:" NR "): x=1" }
 	{ print }' >"$tmp/damaged.log"
 [ "$(wc -c <"$tmp/damaged.log")" -gt $((2 << 20)) ] ||
 	fail "the damaged log is smaller than the window it must overflow"
