@@ -177,16 +177,44 @@ struct hm_named {
 int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
 void hm_named_unique(struct hm_named *f);
 
-/**
- * hm_history_render() - hm_history_text() into @b, gathering the files
- * named in @named, both of which the caller may have reserved: a save that
- * renders the history on another thread reserves them on its own, so
- * that they grow in its malloc arena (grown in the thread's arena, the
- * copies they leave behind cost 8 MB of peak memory after a 1 GB log).
- * Takes both: frees them, or hands @b's text to *@out.
+/*
+ * The history (histmac_entries.conf) in two steps: hm_history_entries()
+ * renders the domains and entries and gathers the files they name, and
+ * hm_history_finish() adds what the package stamp sets (packages.h).
+ * With @late, the first does not read the stamps, so it can run while
+ * hm_packages_lookup() does, and the second puts the domains' package
+ * lines where @mk marked them (a save: the stamp reads a thousand files).
+ * The caller may reserve @b and @named first: a save that renders the
+ * history on another thread reserves them on its own, so that they grow
+ * in its malloc arena (grown in the thread's arena, the copies they leave
+ * behind cost 8 MB of peak memory after a 1 GB log).
  */
-int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
-		      struct hm_named *named, struct hm_file_out *out);
+struct hm_history_mark {
+	const struct hm_domain *d;
+	size_t start;	/* where its text starts in @b */
+	size_t head;	/* where its first lines end (0: none written) */
+	size_t ins;	/* where its package lines start, in put_packages() */
+};
+
+struct hm_history_part {
+	bool late;	/* the stamp is set between the two steps */
+	struct hm_sbuf b;
+	struct hm_named named;
+	struct hm_history_mark *mk;	/* @late: one per named domain */
+	size_t n_mk, header;
+};
+
+/** hm_history_entries() - the first step.  Returns: 0 or -ENOMEM (then
+ * hm_history_part_free()). */
+int hm_history_entries(const struct hm_model *m, struct hm_history_part *h);
+
+/** hm_history_finish() - the second step, as hm_history_text() into *@out;
+ * takes @h's buffers (frees them, or hands @b's text to *@out).
+ * Returns: 0 or -ENOMEM. */
+int hm_history_finish(const struct hm_model *m, struct hm_history_part *h,
+		      struct hm_file_out *out);
+
+void hm_history_part_free(struct hm_history_part *h);
 
 /**
  * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's
