@@ -176,10 +176,18 @@ static int unnamed_files(const struct hm_model *m, struct hm_named *f)
 	return 0;
 }
 
+/* @f's files each once, by name (objects_text()'s order). */
+static void by_name(struct hm_named *f)
+{
+	hm_named_unique(f);
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof(*f->v), cmp_name_ptr);
+}
+
 int hm_history_entries(const struct hm_model *m, struct hm_history_part *h)
 {
 	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
-	struct hm_named *named = h->late || m->owners ? &h->named : NULL;
+	struct hm_named *named = !h->late && m->owners ? &h->named : NULL;
 	struct hm_sbuf *b = &h->b;
 	size_t n = 0;
 	int r = v ? 0 : -ENOMEM;
@@ -201,12 +209,8 @@ int hm_history_entries(const struct hm_model *m, struct hm_history_part *h)
 	free(v);
 	if (!r && named)
 		r = unnamed_files(m, named);
-	if (!r && named) {
-		hm_named_unique(named);
-		if (named->n > 1)
-			qsort(named->v, named->n, sizeof(*named->v),
-			      cmp_name_ptr);
-	}
+	if (!r && named)
+		by_name(named);
 	return r ? r : b->oom ? -ENOMEM : 0;
 }
 
@@ -265,6 +269,8 @@ int hm_history_finish(const struct hm_model *m, struct hm_history_part *h,
 	int r = h->late ? put_packages(h) : 0;
 
 	*out = (struct hm_file_out){ HM_HISTORY_FILE, NULL, 0 };
+	if (h->late)
+		by_name(&h->named);	/* the stamp's files with an owner */
 	if (!r && m->owners)
 		objects_text(b, m, &h->named);
 	free(h->named.v);

@@ -627,7 +627,21 @@ int hm_packages_lookup(const struct hm_model *m, const char *root,
 	return r;
 }
 
-int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k)
+/* The files of @k that have an owner now, into @owned. */
+static void give_owned(struct hm_pkg_lookup *k, size_t n_domains,
+		       struct hm_named *owned)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < k->f.n; i++)
+		if (k->q.pkg[n_domains + i])
+			k->f.v[j++] = k->f.v[i];
+	*owned = (struct hm_named){ k->f.v, j, k->f.cap };
+	k->f = (struct hm_named){ 0 };
+}
+
+int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k,
+		      struct hm_named *owned)
 {
 	int r;
 
@@ -637,6 +651,8 @@ int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k)
 		m->domains[i]->package = m->domains[i]->package_version = NULL;
 	hm_owners_clear(m);
 	r = stamp(m, &k->q, k->f.v);
+	if (!r && owned)
+		give_owned(k, m->n_domains, owned);
 	hm_packages_lookup_free(k);
 	return r;
 }
@@ -646,5 +662,5 @@ int hm_packages_stamp(struct hm_model *m, const char *root)
 	struct hm_pkg_lookup *k;
 	int r = hm_packages_lookup(m, root, &k);
 
-	return r ? r : hm_packages_apply(m, k);
+	return r ? r : hm_packages_apply(m, k, NULL);
 }

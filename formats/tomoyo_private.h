@@ -178,12 +178,40 @@ int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
 void hm_named_unique(struct hm_named *f);
 
 /*
+ * hm_packages_stamp() (packages.h) in two steps, so that the slow one
+ * (reading the database: a thousand files, 9 MB on a desktop) can run on
+ * another thread while a save renders the files that do not show the
+ * stamps: hm_packages_lookup() only reads @m (and the database), which
+ * must not change until hm_packages_apply() sets the stamps it found.
+ */
+struct hm_pkg_lookup;
+
+/** hm_packages_lookup() - the owners of @m's programs and of the files
+ * its entries name, under @root, into *@out (NULL on error).
+ * Returns: 0 or -ENOMEM. */
+int hm_packages_lookup(const struct hm_model *m, const char *root,
+		       struct hm_pkg_lookup **out);
+
+/** hm_packages_apply() - stamp @m with what @k found; frees @k.  @owned:
+ * NULL, or empty and given the files now owned (hm_owner_of() of each is
+ * set; no other file has an owner), each once.
+ * Returns: 0 or -ENOMEM. */
+int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k,
+		      struct hm_named *owned);
+
+/** hm_packages_lookup_free() - free @k unapplied (NULL: nothing). */
+void hm_packages_lookup_free(struct hm_pkg_lookup *k);
+
+/*
  * The history (histmac_entries.conf) in two steps: hm_history_entries()
  * renders the domains and entries and gathers the files they name, and
  * hm_history_finish() adds what the package stamp sets (packages.h).
  * With @late, the first does not read the stamps, so it can run while
  * hm_packages_lookup() does, and the second puts the domains' package
- * lines where @mk marked them (a save: the stamp reads a thousand files).
+ * lines where @mk marked them (a save: the stamp reads a thousand files);
+ * the files with an owner are then the ones hm_packages_apply() gave in
+ * @named (the stamp looked up every file named, the gathering here would
+ * be its second walk and a sort of them all).
  * The caller may reserve @b and @named first: a save that renders the
  * history on another thread reserves them on its own, so that they grow
  * in its malloc arena (grown in the thread's arena, the copies they leave
@@ -199,7 +227,7 @@ struct hm_history_mark {
 struct hm_history_part {
 	bool late;	/* the stamp is set between the two steps */
 	struct hm_sbuf b;
-	struct hm_named named;
+	struct hm_named named;	/* @late: filled in by the caller */
 	struct hm_history_mark *mk;	/* @late: one per named domain */
 	size_t n_mk, header;
 };

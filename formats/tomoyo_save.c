@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "histmac/history.h"
-#include "histmac/packages.h"
 #include "tomoyo_private.h"
 
 /* As /usr/lib/tomoyo/init_policy writes it (tomoyo-tools 2.6). */
@@ -176,7 +175,8 @@ static void *render_history(void *arg)
 static void reserve_history(struct history_job *j)
 {
 	hm_sbuf_reserve(&j->h.b, 4096);
-	(void)HM_ARRAY_GROW(&j->h.named.v, &j->h.named.cap, 4096);
+	if (!j->h.late)	/* late, the stamp's list of them comes */
+		(void)HM_ARRAY_GROW(&j->h.named.v, &j->h.named.cap, 4096);
 }
 
 /*
@@ -241,7 +241,7 @@ static int render_set(struct hm_model *m, const char *dir,
 	if (root)
 		done(u, ts, look_up_owners, &sj);
 	if (root && !sj.r) {	/* stamped, as before a save that fails */
-		int a = hm_packages_apply(m, sj.k);
+		int a = hm_packages_apply(m, sj.k, &hj.h.named);
 
 		r = r ? r : a;
 	}

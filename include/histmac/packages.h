@@ -31,27 +31,6 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
  */
 int hm_packages_stamp(struct hm_model *m, const char *root);
 
-/*
- * hm_packages_stamp() in two steps, so that the slow one (reading the
- * database: a thousand files, 9 MB on a desktop) can run on another
- * thread while a save renders the files that do not show the stamps:
- * hm_packages_lookup() only reads @m (and the database), which must not
- * change until hm_packages_apply() sets the stamps it found on @m.
- */
-struct hm_pkg_lookup;
-
-/** hm_packages_lookup() - the owners of @m's programs and files under
- * @root into *@out (NULL on error).  Returns: 0 or -ENOMEM. */
-int hm_packages_lookup(const struct hm_model *m, const char *root,
-		       struct hm_pkg_lookup **out);
-
-/** hm_packages_apply() - stamp @m with what @k found; frees @k.
- * Returns: 0 or -ENOMEM. */
-int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k);
-
-/** hm_packages_lookup_free() - free @k unapplied (NULL: nothing). */
-void hm_packages_lookup_free(struct hm_pkg_lookup *k);
-
 /* Called for a domain with its program's package and version (NULL:
  * not owned); a non-zero return stops hm_packages_each() with it. */
 typedef int (*hm_package_fn)(struct hm_model *m, struct hm_domain *d,
