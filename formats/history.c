@@ -66,16 +66,33 @@ static int cmp_domain(const void *a, const void *b)
 	return strcmp(x->name->str, y->name->str);
 }
 
+/* A domain's first lines, and its package's (packages.h). */
+static void put_head(struct hm_sbuf *b, const struct hm_domain *d)
+{
+	hm_sbuf_printf(b, "%s\nquiet %" PRIu64 "\n", d->name->str,
+		       d->quiet_events);
+}
+
+static void put_package(struct hm_sbuf *b, const struct hm_domain *d)
+{
+	hm_sbuf_printf(b, "package %s %s\n", d->package->str,
+		       d->package_version->str);
+}
+
 /* @d's lines; the files its entries name into @named (NULL: not
- * wanted). */
+ * wanted).  With @mk (the stamp comes later), no package line: where it
+ * goes is marked in @mk instead. */
 static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
-		       const struct hm_domain *d, struct hm_named *named)
+		       const struct hm_domain *d, struct hm_named *named,
+		       struct hm_history_mark *mk)
 {
 	const struct hm_acl_head **v = hm_domain_sorted_acl(d);
 	bool head = false;
 
 	if (!v && d->n_acl)
 		return -ENOMEM;
+	if (mk)
+		*mk = (struct hm_history_mark){ d, b->len, 0, 0 };
 	for (size_t i = 0; i <= d->n_acl; i++) {
 		const struct hm_acl_hist *h = i < d->n_acl ? &v[i]->hist : NULL;
 
@@ -85,13 +102,12 @@ static int domain_text(struct hm_sbuf *b, const struct hm_model *m,
 		}
 		if (h && !stamped(h))
 			continue;
-		if (!head && (h || d->quiet_events || d->package)) {
-			hm_sbuf_printf(b, "%s\nquiet %" PRIu64 "\n",
-				       d->name->str, d->quiet_events);
-			if (d->package)
-				hm_sbuf_printf(b, "package %s %s\n",
-					       d->package->str,
-					       d->package_version->str);
+		if (!head && (h || d->quiet_events || (!mk && d->package))) {
+			put_head(b, d);
+			if (mk)
+				mk->head = b->len;
+			else if (d->package)
+				put_package(b, d);
 			head = true;
 		}
 		if (!h)
@@ -123,21 +139,16 @@ static int cmp_name_ptr(const void *a, const void *b)
 }
 
 /* "object PACKAGE VERSION FILE" for each file the entries name (@f, as
- * gathered) that a package owned when learned (owners.h), by file name:
- * hm_model_files()' order, without its second walk over the entries. */
-static int objects_text(struct hm_sbuf *b, const struct hm_model *m,
-			struct hm_named *f)
+ * gathered, each once and by name) that a package owned when learned
+ * (owners.h): hm_model_files()' order, without its second walk over the
+ * entries. */
+static void objects_text(struct hm_sbuf *b, const struct hm_model *m,
+			 const struct hm_named *f)
 {
-	const struct hm_name **v = f->v;
 	bool head = false;
-	size_t n;
 
-	hm_named_unique(f);
-	n = f->n;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_name_ptr);
-	for (size_t i = 0; i < n; i++) {
-		const struct hm_owner *o = hm_owner_of(m, v[i]);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct hm_owner *o = hm_owner_of(m, f->v[i]);
 
 		if (!o)
 			continue;
@@ -146,9 +157,8 @@ static int objects_text(struct hm_sbuf *b, const struct hm_model *m,
 				     "each file named, when learned\n");
 		head = true;
 		hm_sbuf_printf(b, "object %s %s %s\n", o->package->str,
-			       o->version->str, v[i]->str);
+			       o->version->str, f->v[i]->str);
 	}
-	return 0;
 }
 
 /* The files named by the entries of domains without a name (written
@@ -166,35 +176,110 @@ static int unnamed_files(const struct hm_model *m, struct hm_named *f)
 	return 0;
 }
 
-int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
-		      struct hm_named *named, struct hm_file_out *out)
+/* @f's files each once, by name (objects_text()'s order). */
+static void by_name(struct hm_named *f)
+{
+	hm_named_unique(f);
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof(*f->v), cmp_name_ptr);
+}
+
+int hm_history_entries(const struct hm_model *m, struct hm_history_part *h)
 {
 	const struct hm_domain **v = calloc(m->n_domains + 1, sizeof(*v));
-	size_t n = 0, header;
+	struct hm_named *named = !h->late && m->owners ? &h->named : NULL;
+	struct hm_sbuf *b = &h->b;
+	size_t n = 0;
 	int r = v ? 0 : -ENOMEM;
 
-	*out = (struct hm_file_out){ HM_HISTORY_FILE, NULL, 0 };
 	for (size_t i = 0; v && i < m->n_domains; i++)
 		if (m->domains[i]->name)
 			v[n++] = m->domains[i];
 	if (v)
 		qsort(v, n, sizeof(*v), cmp_domain);
+	if (!r && h->late && !(h->mk = calloc(n + 1, sizeof(*h->mk))))
+		r = -ENOMEM;
 	hm_sbuf_adds(b, "# histmac entry history (not read by TOMOYO): per "
 		     "domain the events since its\n# last new entry, per entry "
 		     "LEARNED GROWN USES USED (audit seconds, 0 unknown)\n");
-	header = b->len;
+	h->header = b->len;
 	for (size_t i = 0; !r && i < n; i++)
-		r = domain_text(b, m, v[i], m->owners ? named : NULL);
+		r = domain_text(b, m, v[i], named, h->mk ? &h->mk[i] : NULL);
+	h->n_mk = h->mk ? n : 0;
 	free(v);
-	if (!r && m->owners)
+	if (!r && named)
 		r = unnamed_files(m, named);
+	if (!r && named)
+		by_name(named);
+	return r ? r : b->oom ? -ENOMEM : 0;
+}
+
+/*
+ * The package lines of a history rendered before the stamp, put in place
+ * from the end backwards: the text moves once, in its own buffer (a copy
+ * would double the largest file of a save in memory).  The lines are
+ * made first by the same calls as domain_text()'s.
+ */
+static int put_packages(struct hm_history_part *h)
+{
+	struct hm_sbuf *b = &h->b, ins = { 0 };
+	size_t src, dst;
+
+	for (size_t i = 0; i < h->n_mk; i++) {
+		struct hm_history_mark *mk = &h->mk[i];
+
+		if (!mk->d->package)
+			continue;
+		mk->ins = ins.len;
+		if (!mk->head)	/* nothing written for it yet */
+			put_head(&ins, mk->d);
+		put_package(&ins, mk->d);
+	}
+	if (!ins.len || ins.oom || hm_sbuf_reserve(b, ins.len)) {
+		int r = ins.oom || b->oom ? -ENOMEM : 0;
+
+		hm_sbuf_free(&ins);
+		return r;
+	}
+	src = b->len;
+	dst = b->len + ins.len;
+	for (size_t i = h->n_mk, end = ins.len; i-- > 0;) {
+		const struct hm_history_mark *mk = &h->mk[i];
+		size_t at = mk->head ? mk->head : mk->start;
+
+		if (!mk->d->package)
+			continue;
+		dst -= src - at;
+		memmove(b->s + dst, b->s + at, src - at);
+		src = at;
+		dst -= end - mk->ins;
+		memcpy(b->s + dst, ins.s + mk->ins, end - mk->ins);
+		end = mk->ins;
+	}
+	b->len += ins.len;
+	b->s[b->len] = '\0';
+	hm_sbuf_free(&ins);
+	return 0;
+}
+
+int hm_history_finish(const struct hm_model *m, struct hm_history_part *h,
+		      struct hm_file_out *out)
+{
+	struct hm_sbuf *b = &h->b;
+	int r = h->late ? put_packages(h) : 0;
+
+	*out = (struct hm_file_out){ HM_HISTORY_FILE, NULL, 0 };
+	if (h->late)
+		by_name(&h->named);	/* the stamp's files with an owner */
 	if (!r && m->owners)
-		r = objects_text(b, m, named);
-	free(named->v);
-	named->v = NULL;
+		objects_text(b, m, &h->named);
+	free(h->named.v);
+	free(h->mk);
+	h->named.v = NULL;
+	h->mk = NULL;
 	if (!r && b->oom)
 		r = -ENOMEM;
-	if (r || b->len == header) {	/* nothing stamped */
+	if (r || b->len == h->header) {	/* nothing stamped */
 		hm_sbuf_free(b);
 		return r;
 	}
@@ -203,12 +288,25 @@ int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
 	return 0;
 }
 
+void hm_history_part_free(struct hm_history_part *h)
+{
+	free(h->named.v);
+	free(h->mk);
+	hm_sbuf_free(&h->b);
+	*h = (struct hm_history_part){ 0 };
+}
+
 int hm_history_text(const struct hm_model *m, struct hm_file_out *out)
 {
-	struct hm_named named = { 0 };
-	struct hm_sbuf b = { 0 };
+	struct hm_history_part h = { 0 };
+	int r = hm_history_entries(m, &h);
 
-	return hm_history_render(m, &b, &named, out);
+	if (r) {
+		hm_history_part_free(&h);
+		*out = (struct hm_file_out){ HM_HISTORY_FILE, NULL, 0 };
+		return r;
+	}
+	return hm_history_finish(m, &h, out);
 }
 
 /* ------------------------------------------------------------- reading */

@@ -480,7 +480,8 @@ static int raw_name(const char *s, size_t len, char **out)
 	return 0;
 }
 
-static int owners_of(struct hm_model *m, const char *root, bool stamped,
+static int owners_of(const struct hm_model *m, const char *root,
+		     bool stamped,
 		     const struct hm_name *const *files, size_t n_files,
 		     struct owners *q)
 {
@@ -595,10 +596,53 @@ static int file_set(const struct hm_model *m, struct hm_named *f)
 	return 0;
 }
 
-int hm_packages_stamp(struct hm_model *m, const char *root)
+/* What hm_packages_lookup() found, for hm_packages_apply(). */
+struct hm_pkg_lookup {
+	struct hm_named f;	/* the files entries name */
+	struct owners q;	/* the domains' programs, then @f */
+};
+
+void hm_packages_lookup_free(struct hm_pkg_lookup *k)
 {
-	struct hm_named f = { 0 };
-	struct owners q = { 0 };
+	if (!k)
+		return;
+	owners_free(&k->q);
+	free(k->f.v);
+	free(k);
+}
+
+int hm_packages_lookup(const struct hm_model *m, const char *root,
+		       struct hm_pkg_lookup **out)
+{
+	struct hm_pkg_lookup *k = calloc(1, sizeof(*k));
+	int r = k ? file_set(m, &k->f) : -ENOMEM;
+
+	if (!r)
+		r = owners_of(m, root, false, k->f.v, k->f.n, &k->q);
+	if (r) {
+		hm_packages_lookup_free(k);
+		k = NULL;
+	}
+	*out = k;
+	return r;
+}
+
+/* The files of @k that have an owner now, into @owned. */
+static void give_owned(struct hm_pkg_lookup *k, size_t n_domains,
+		       struct hm_named *owned)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < k->f.n; i++)
+		if (k->q.pkg[n_domains + i])
+			k->f.v[j++] = k->f.v[i];
+	*owned = (struct hm_named){ k->f.v, j, k->f.cap };
+	k->f = (struct hm_named){ 0 };
+}
+
+int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k,
+		      struct hm_named *owned)
+{
 	int r;
 
 	/* a domain whose program is not absolute (or no longer owned)
@@ -606,12 +650,17 @@ int hm_packages_stamp(struct hm_model *m, const char *root)
 	for (size_t i = 0; i < m->n_domains; i++)
 		m->domains[i]->package = m->domains[i]->package_version = NULL;
 	hm_owners_clear(m);
-	r = file_set(m, &f);
-	if (!r)
-		r = owners_of(m, root, false, f.v, f.n, &q);
-	if (!r)
-		r = stamp(m, &q, f.v);
-	owners_free(&q);
-	free(f.v);
+	r = stamp(m, &k->q, k->f.v);
+	if (!r && owned)
+		give_owned(k, m->n_domains, owned);
+	hm_packages_lookup_free(k);
 	return r;
+}
+
+int hm_packages_stamp(struct hm_model *m, const char *root)
+{
+	struct hm_pkg_lookup *k;
+	int r = hm_packages_lookup(m, root, &k);
+
+	return r ? r : hm_packages_apply(m, k, NULL);
 }

@@ -177,16 +177,72 @@ struct hm_named {
 int hm_named_add(struct hm_named *f, const struct hm_acl_head *e);
 void hm_named_unique(struct hm_named *f);
 
-/**
- * hm_history_render() - hm_history_text() into @b, gathering the files
- * named in @named, both of which the caller may have reserved: a save that
- * renders the history on another thread reserves them on its own, so
- * that they grow in its malloc arena (grown in the thread's arena, the
- * copies they leave behind cost 8 MB of peak memory after a 1 GB log).
- * Takes both: frees them, or hands @b's text to *@out.
+/*
+ * hm_packages_stamp() (packages.h) in two steps, so that the slow one
+ * (reading the database: a thousand files, 9 MB on a desktop) can run on
+ * another thread while a save renders the files that do not show the
+ * stamps: hm_packages_lookup() only reads @m (and the database), which
+ * must not change until hm_packages_apply() sets the stamps it found.
  */
-int hm_history_render(const struct hm_model *m, struct hm_sbuf *b,
-		      struct hm_named *named, struct hm_file_out *out);
+struct hm_pkg_lookup;
+
+/** hm_packages_lookup() - the owners of @m's programs and of the files
+ * its entries name, under @root, into *@out (NULL on error).
+ * Returns: 0 or -ENOMEM. */
+int hm_packages_lookup(const struct hm_model *m, const char *root,
+		       struct hm_pkg_lookup **out);
+
+/** hm_packages_apply() - stamp @m with what @k found; frees @k.  @owned:
+ * NULL, or empty and given the files now owned (hm_owner_of() of each is
+ * set; no other file has an owner), each once.
+ * Returns: 0 or -ENOMEM. */
+int hm_packages_apply(struct hm_model *m, struct hm_pkg_lookup *k,
+		      struct hm_named *owned);
+
+/** hm_packages_lookup_free() - free @k unapplied (NULL: nothing). */
+void hm_packages_lookup_free(struct hm_pkg_lookup *k);
+
+/*
+ * The history (histmac_entries.conf) in two steps: hm_history_entries()
+ * renders the domains and entries and gathers the files they name, and
+ * hm_history_finish() adds what the package stamp sets (packages.h).
+ * With @late, the first does not read the stamps, so it can run while
+ * hm_packages_lookup() does, and the second puts the domains' package
+ * lines where @mk marked them (a save: the stamp reads a thousand files);
+ * the files with an owner are then the ones hm_packages_apply() gave in
+ * @named (the stamp looked up every file named, the gathering here would
+ * be its second walk and a sort of them all).
+ * The caller may reserve @b and @named first: a save that renders the
+ * history on another thread reserves them on its own, so that they grow
+ * in its malloc arena (grown in the thread's arena, the copies they leave
+ * behind cost 8 MB of peak memory after a 1 GB log).
+ */
+struct hm_history_mark {
+	const struct hm_domain *d;
+	size_t start;	/* where its text starts in @b */
+	size_t head;	/* where its first lines end (0: none written) */
+	size_t ins;	/* where its package lines start, in put_packages() */
+};
+
+struct hm_history_part {
+	bool late;	/* the stamp is set between the two steps */
+	struct hm_sbuf b;
+	struct hm_named named;	/* @late: filled in by the caller */
+	struct hm_history_mark *mk;	/* @late: one per named domain */
+	size_t n_mk, header;
+};
+
+/** hm_history_entries() - the first step.  Returns: 0 or -ENOMEM (then
+ * hm_history_part_free()). */
+int hm_history_entries(const struct hm_model *m, struct hm_history_part *h);
+
+/** hm_history_finish() - the second step, as hm_history_text() into *@out;
+ * takes @h's buffers (frees them, or hands @b's text to *@out).
+ * Returns: 0 or -ENOMEM. */
+int hm_history_finish(const struct hm_model *m, struct hm_history_part *h,
+		      struct hm_file_out *out);
+
+void hm_history_part_free(struct hm_history_part *h);
 
 /**
  * hm_acl_format_to() - hm_acl_format() appended to @b (no copy): @e's

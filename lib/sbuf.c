@@ -61,14 +61,23 @@ int hm_sbuf_addc(struct hm_sbuf *b, char c)
 	return hm_sbuf_add(b, &c, 1);
 }
 
+/* Formatted once into the room the buffer has (the common case: a few
+ * words into a growing policy), twice only when it does not fit. */
 int hm_sbuf_printf(struct hm_sbuf *b, const char *fmt, ...)
 {
+	size_t room = b->s && !b->oom ? b->cap - b->len : 0;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n < room) {
+		b->len += (size_t)n;
+		return 0;
+	}
+	if (room)	/* what did not fit is not part of the text */
+		b->s[b->len] = '\0';
 	if (n < 0) {
 		b->oom = true;	/* EOVERFLOW: the text is dropped all the same */
 		return -ENOMEM;

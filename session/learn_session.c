@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 
 #include "histmac/convergence.h"
-#include "histmac/packages.h"
 #include "histmac/profile.h"
 #include "histmac/session.h"
 #include "histmac/tracker.h"
@@ -62,6 +61,17 @@ static int new_learner(struct hm_learn_session *s)
 	return hm_learner_new(s->m, o->lo, o->profile >= 0 ?
 			      (uint8_t)o->profile : HM_PROFILE_LEARNING,
 			      o->diag, &s->l);
+}
+
+/* Each domain stamped with its program's package where the names are
+ * this host's or an image's (not a foreign log's read as written): by
+ * the save (hm_store_set_stamp()), while it renders.  The rule is the
+ * one in use now (the caller fills it in after hm_learn_session_new()). */
+static const char *stamp_root(const struct hm_path_rule *p)
+{
+	if (p && !p->resolve)
+		return NULL;
+	return p && p->root ? p->root : "/";
 }
 
 int hm_learn_session_new(struct hm_learn_session **out,
@@ -189,17 +199,6 @@ static int sync_disk(struct hm_learn_session *s)
 	return 0;
 }
 
-/* Each domain stamped with its program's package where the names are
- * this host's or an image's (not a foreign log's read as written). */
-static int stamp_packages(struct hm_learn_session *s)
-{
-	const struct hm_path_rule *p = s->o.paths;
-
-	if (p && !p->resolve)
-		return 0;
-	return hm_packages_stamp(s->m, p && p->root ? p->root : "/");
-}
-
 /* Entries learned and widened after @since, by their stamps (as the
  * curve per day counts them, convergence.h). */
 static void count_new(const struct hm_model *m, int64_t since,
@@ -249,11 +248,9 @@ int hm_learn_session_save(struct hm_learn_session *s)
 
 	s->last_save = time(NULL);
 	hm_learner_stats(s->l, &now);
+	hm_store_set_stamp(s->o.store, stamp_root(s->o.paths));
 	for (int i = 0; r == -ESTALE && i < SAVE_TRIES; i++) {
-		rec = 0;
-		r = stamp_packages(s);
-		if (!r)
-			r = rec = add_record(s, &now);
+		r = rec = add_record(s, &now);
 		if (r >= 0)
 			r = hm_store_save(s->o.store, s->m, NULL, 0);
 		if (r)	/* a reload below replaces the model, record too */

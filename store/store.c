@@ -28,6 +28,7 @@ struct hm_store {
 	struct hm_model *base;		/* o.learning: as loaded or saved */
 	struct stat seen[HM_STORE_EDITED];
 	const struct hm_path_rule *paths;
+	const char *stamp_root;		/* packages.h; NULL: no stamp */
 	struct hm_tracker *t;
 	const char *state;
 	struct hm_collector *c;
@@ -353,6 +354,11 @@ void hm_store_set_paths(struct hm_store *s, const struct hm_path_rule *r)
 	s->paths = r;
 }
 
+void hm_store_set_stamp(struct hm_store *s, const char *root)
+{
+	s->stamp_root = root;
+}
+
 void hm_store_set_state(struct hm_store *s, struct hm_tracker *t,
 			const char *path, struct hm_collector *c)
 {
@@ -398,9 +404,10 @@ static int write_policy(struct hm_store *s, const struct hm_model *m,
 	for (size_t i = 0; i < n_extra; i++)
 		f[n++] = extra[i];
 	r = hm_mkdir_p(s->o.dir, 0700);
-	if (!r)
-		r = hm_policy_save_dir_with(m, s->o.dir, dialect, 0, &s->conv,
-					    f, n);
+	if (!r)	/* stamping sets only the packages, the save's own */
+		r = hm_policy_save_dir_stamped((struct hm_model *)m, s->o.dir,
+					       dialect, &s->conv, f, n,
+					       s->stamp_root);
 	if (s->paths)
 		free((char *)f[0].text);
 	return r;

@@ -257,6 +257,19 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 			    const struct hm_file_out *extra, size_t n_extra);
 
 /**
+ * hm_policy_save_dir_stamped() - hm_policy_save_dir_with() (no flags),
+ * with @m's package stamps set from @root's dpkg database first, as
+ * hm_packages_stamp() (packages.h) sets them; the lookup runs while the
+ * files that do not show them render.  @m keeps the stamps found also
+ * when the save then fails (as a stamp before the save left it).
+ */
+int hm_policy_save_dir_stamped(struct hm_model *m, const char *dir,
+			       enum hm_dialect dialect,
+			       struct hm_convert_stats *st,
+			       const struct hm_file_out *extra, size_t n_extra,
+			       const char *root);
+
+/**
  * hm_dialect_parse() - "tomoyo", "tomoyo-2.6", "2.6", "tomoyo-2.1", "2.1",
  * "tomoyo-1.8", "1.8" to an enum hm_dialect.
  * Returns: the dialect, or -EINVAL.

@@ -179,6 +179,13 @@ void hm_store_forget(struct hm_store *s);
 void hm_store_set_paths(struct hm_store *s, const struct hm_path_rule *r);
 
 /**
+ * hm_store_set_stamp() - stamp the model's packages from @root's dpkg
+ * database (hm_policy_save_dir_stamped()) in every policy save; borrowed;
+ * NULL (the default): no stamp.
+ */
+void hm_store_set_stamp(struct hm_store *s, const char *root);
+
+/**
  * hm_store_set_state() - after each policy save, save the process table
  * of @t to @path, then the checkpoint of @c; each may be NULL; borrowed.
  */

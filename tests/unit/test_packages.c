@@ -6,7 +6,9 @@
  * with a diversion (the diverting package's file stays, the other's is at
  * the new name), an administrator's diversion, and a diversions file
  * whose first line is not part of a triple; a policy stamped from it (a
- * file named with a TOMOYO escape).
+ * file named with a TOMOYO escape), and a save that stamps while it
+ * renders (hm_policy_save_dir_stamped()) writing what a stamp and then a
+ * save write.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,9 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "histmac/history.h"
 #include "histmac/owners.h"
 #include "histmac/packages.h"
 #include "policy_fixture.h"
@@ -102,6 +106,91 @@ static void test_stamp(void **state)
 	hm_model_free(m);
 }
 
+#define DPKG_ROOT HM_SOURCE_DIR "/tests/data/dpkg"
+
+/* Three domains, by name: a's (owned) with stamped entries, d's (not
+ * owned) with stamped entries, x's (owned by b) with none: its package
+ * line comes with its first lines, at the end of the file. */
+static struct hm_model *three_domains(void)
+{
+	struct hm_model *m = parse("<kernel> /usr/bin/a\nuse_profile 1\n"
+				   "file read /usr/share/a/two\\040words\n"
+				   "file read /usr/bin/x.a\n\n"
+				   "<kernel> /usr/bin/d\nuse_profile 1\n"
+				   "file read /usr/bin/d\n\n"
+				   "<kernel> /usr/bin/x\nuse_profile 1\n"
+				   "file read /etc/a.conf.dpkg\n");
+
+	for (size_t i = 0; i < m->n_domains; i++) {
+		struct hm_domain *d = m->domains[i];
+
+		if (strstr(d->name->str, "/usr/bin/x"))
+			continue;
+		d->quiet_events = 3;
+		for (struct hm_acl_head *e = d->acl; e; e = e->next)
+			e->hist.learned = 1000;
+	}
+	return m;
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char *path, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	assert_int_equal(getdelim(&text, &len, '\0', f) > 0, 1);
+	fclose(f);
+	unlink(path);
+	free(path);
+	return text;
+}
+
+static void test_save_stamped(void **state)
+{
+	static const char *const files[] = {
+		HM_DOMAIN_POLICY, HM_EXCEPTION_POLICY, HM_HISTORY_FILE,
+		HM_REWRITE_CONF, HM_PROFILE_CONF, HM_MANAGER_CONF,
+	};
+	char a[] = "/tmp/hm-test-packages.XXXXXX";
+	char b[] = "/tmp/hm-test-packages.XXXXXX";
+	struct hm_model *m = three_domains(), *n = three_domains();
+	char *h = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(a));
+	assert_non_null(mkdtemp(b));
+	assert_int_equal(hm_policy_save_dir_stamped(m, a, HM_DIALECT_26, NULL,
+						    NULL, 0, DPKG_ROOT), 0);
+	assert_int_equal(hm_packages_stamp(n, DPKG_ROOT), 0);
+	assert_int_equal(hm_policy_save_dir(n, b, HM_DIALECT_26, 0, NULL), 0);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(files); i++) {
+		char *x = slurp(a, files[i]), *y = slurp(b, files[i]);
+
+		if (strcmp(x, y))
+			fail_msg("%s differs:\n%s\n---\n%s", files[i], x, y);
+		if (!strcmp(files[i], HM_HISTORY_FILE))
+			h = x;
+		else
+			free(x);
+		free(y);
+	}
+	assert_non_null(strstr(h, "<kernel> /usr/bin/a\nquiet 3\n"
+				  "package a 1.0-1\n1000 "));
+	assert_non_null(strstr(h, "<kernel> /usr/bin/d\nquiet 3\n1000 "));
+	assert_non_null(strstr(h, "<kernel> /usr/bin/x\nquiet 0\n"
+				  "package b 2:3\n# the Debian"));
+	assert_non_null(strstr(h, "object a 1.0-1 /usr/bin/x.a\n"));
+	free(h);
+	assert_int_equal(rmdir(a), 0);
+	assert_int_equal(rmdir(b), 0);
+	hm_model_free(m);
+	hm_model_free(n);
+}
+
 /* No database (a foreign image): nothing owned, no error. */
 static void test_no_database(void **state)
 {
@@ -120,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_owners),
 		cmocka_unit_test(test_stamp),
+		cmocka_unit_test(test_save_stamped),
 		cmocka_unit_test(test_no_database),
 	};
 
