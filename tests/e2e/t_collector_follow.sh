@@ -24,14 +24,19 @@ mkdir -p "$w"
 
 fpid=
 start_follower() {
-	"$HISTMAC" events --follow "$log" --checkpoint "$ck" -o "$out" \
+	"$HISTMAC" events -v --follow "$log" --checkpoint "$ck" -o "$out" \
 		2>>"$HM_TMP/follow.err" &
 	fpid=$!
 	hm_on_exit "hm_stop_pid $fpid"
 }
 stop_follower() {
+	local rc=0
+
 	kill -TERM "$fpid"
-	wait "$fpid" || hm_fail "follower exited $?"
+	wait "$fpid" || rc=$?
+	# exit 1 is input it skipped: say what (-v names each line)
+	[ "$rc" = 0 ] || { tail -n 20 "$HM_TMP/follow.err" >&2
+		hm_fail "follower exited $rc"; }
 }
 wait_serial() {
 	hm_wait_for "awk -F'\t' '\$2 == $1 {f=1} END {exit !f}' '$out'" 200 ||

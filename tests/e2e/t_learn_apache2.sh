@@ -69,8 +69,14 @@ hm_ok "chain: $domain"
 # with apache2 below it, as the tracker names them from now on
 "$HISTMAC" patternize -p "$pol" --apply >"$HM_TMP/patternize.out" ||
 	hm_fail "histmac patternize --apply failed"
-grep -q 'apache2\.pid' "$HM_TMP/patternize.out" ||
-	{ cat "$HM_TMP/patternize.out" >&2; hm_fail "no rule for the pid file's temp name"; }
+grep -q 'apache2\.pid' "$HM_TMP/patternize.out" || {
+	cat "$HM_TMP/patternize.out" >&2
+	# not learned, or learned and not generalised?
+	echo "the pid file in the policy and in the log:" >&2
+	grep 'apache2\.pid' "$pol/domain_policy.conf" >&2 || true
+	grep -c 'apache2\.pid' "$HM_TMP/run1.log" >&2 || true
+	hm_fail "no rule for the pid file's temp name"
+}
 domain='<kernel> /usr/sbin/apache2ctl /usr/sbin/apache2'
 grep -qxF "$domain" "$pol/domain_policy.conf" || {
 	cat "$HM_TMP/patternize.out" >&2
