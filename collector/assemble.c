@@ -721,7 +721,8 @@ static void memo_keep(struct hm_assembler *as, const struct hm_evread *x,
 	default:
 		return;
 	}
-	if (text && hm_memo_put(as->memo, type, text, &r) < 0)
+	if (text && hm_memo_put(as->memo, type, text, &r,
+				hm_memo_fed_hash(as->refs, text)) < 0)
 		as->err = -ENOMEM;
 }
 

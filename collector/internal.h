@@ -473,12 +473,21 @@ struct hm_memo_ref {
 };
 
 /* The lines taken out of one batch, in order; the decoder's place. */
+/* A line fed to auparse that memo.c looked up: its hash, and its length
+ * (the record's text is checked against it before the hash is used). */
+struct hm_memo_fed {
+	uint64_t hash;			/* 0: not looked up */
+	size_t len;
+};
+
 struct hm_memo_refs {
 	struct hm_memo_ref *v;
 	size_t n, cap;
 	size_t next;			/* the next to splice */
 	uint64_t fed;			/* records handed back so far */
 	bool bad;			/* out of step: parse it again whole */
+	struct hm_memo_fed *lines;	/* by line fed */
+	size_t nlines, lines_cap;
 };
 
 struct hm_memo;
@@ -494,9 +503,14 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 		struct hm_sbuf *out, struct hm_memo_refs *refs,
 		struct hm_arena *a);
 /* hm_memo_put() - keep what a record of @type whose text (as auparse
- * gives it) is @text decoded to.  0 or -ENOMEM. */
+ * gives it) is @text decoded to; @h: its hash if hm_memo_cut() had it
+ * (hm_memo_fed_hash()), else 0.  0 or -ENOMEM. */
 int hm_memo_put(struct hm_memo *m, int type, const char *text,
-		const struct hm_memo_rec *r);
+		const struct hm_memo_rec *r, uint64_t h);
+/* hm_memo_fed_hash() - the hash of the record auparse handed back last
+ * (@refs->fed of them so far) whose text is @text, or 0 (also when
+ * @refs is NULL: a batch fed whole). */
+uint64_t hm_memo_fed_hash(const struct hm_memo_refs *refs, const char *text);
 
 /* A batch's events, decoded (hm_par_next()). */
 struct hm_dec_batch {

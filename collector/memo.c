@@ -26,18 +26,26 @@
  * hm_memo_ref.line).  auparse hands back first the oldest event it holds
  * (auparse_timestamp_compare()), and with fewer lines it holds other
  * events at a time: a batch whose events are not in the order of their
- * stamps (logs joined out of order, clocks of several nodes), or two
- * events of one stamp (a record auparse ends an event on, then more
- * records of that stamp), is fed whole.  Should a batch still come back out of step (its serials
- * checked), parallel.c parses it again whole.
+ * stamps (logs joined out of order, clocks of several nodes) is fed
+ * whole, and so are two events of one stamp (a record auparse ends an
+ * event on, such as LOGIN, then more records of that stamp): none of
+ * their lines is cut, the rest of the batch is.  Should a batch still
+ * come back out of step (its serials checked), parallel.c parses it
+ * again whole.
  *
- * Bounds: MEMO_SLOTS records of each table (SYSCALL; PATH and CWD) of at
- * most MEMO_BODY_MAX bytes each (a longer one is always parsed), each
- * replaced by the next one of the same hash, and kept only the second
- * time its hash is seen: at most about 5 MiB per parser whatever the log
- * (a record, its decoded strings and what it gave: 1.3 KiB at most),
- * and little for a log of records seen once (bench/RESULTS.md has the
- * peak RSS).
+ * A line looked up and not found is fed with its hash (struct
+ * hm_memo_fed), so keeping what decoding it gave hashes nothing again.
+ *
+ * Bounds: PATH_SLOTS PATH and CWD records and SC_SLOTS SYSCALL records
+ * of at most MEMO_BODY_MAX bytes each (a longer one is always parsed),
+ * each replaced by the next one of the same hash, and kept only the
+ * second time its hash is seen: at most about 13 MiB per parser whatever
+ * the log (a record, its decoded strings and what it gave: 1.3 KiB at
+ * most; a log's PATH records are a few hundred bytes), and little for a
+ * log of records seen once (bench/RESULTS.md has the peak RSS).  A log
+ * holds a few thousand distinct PATH and CWD records (5,405 in 100 MB of
+ * the bench's): with 2,048 slots for them, 3 % fewer records were found
+ * than with 8,192.
  *
  * Owns: the slots and their copies.  Next: parallel.c feeds auparse what
  * is left; assemble.c splices and fills.
@@ -49,7 +57,8 @@
 
 #include "internal.h"
 
-#define MEMO_SLOTS	2048		/* per table; a power of 2 */
+#define PATH_SLOTS	8192		/* PATH and CWD; a power of 2 */
+#define SC_SLOTS	2048		/* SYSCALL; a power of 2 */
 #define MEMO_BODY_MAX	512
 
 /* A record kept: its hm_memo_rec (as much as its type needs), its bytes,
@@ -64,8 +73,9 @@ struct memo_slot {
 /* SYSCALL records apart: they are many and mostly new, and would push
  * the PATH and CWD records, fewer and mostly old, out. */
 struct hm_memo {
-	struct memo_slot s[2][MEMO_SLOTS];
-	uint64_t seen[2][MEMO_SLOTS];	/* records seen once, by hash */
+	struct memo_slot path[PATH_SLOTS], sc[SC_SLOTS];
+	uint64_t path_seen[PATH_SLOTS], sc_seen[SC_SLOTS]; /* seen once,
+							      * by hash */
 };
 
 struct hm_memo *hm_memo_new(void)
@@ -77,10 +87,10 @@ void hm_memo_free(struct hm_memo *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < MEMO_SLOTS; i++) {
-		free(m->s[0][i].blob);
-		free(m->s[1][i].blob);
-	}
+	for (size_t i = 0; i < PATH_SLOTS; i++)
+		free(m->path[i].blob);
+	for (size_t i = 0; i < SC_SLOTS; i++)
+		free(m->sc[i].blob);
 	free(m);
 }
 
@@ -188,7 +198,9 @@ static int memo_type(const struct line_parts *lp)
 
 static struct memo_slot *slot(struct hm_memo *m, int type, uint64_t h)
 {
-	return &m->s[type == AUDIT_SYSCALL][h & (MEMO_SLOTS - 1)];
+	if (type == AUDIT_SYSCALL)
+		return &m->sc[h & (SC_SLOTS - 1)];
+	return &m->path[h & (PATH_SLOTS - 1)];
 }
 
 static struct memo_slot *find(struct hm_memo *m, int type, const char *body,
@@ -322,29 +334,60 @@ static bool may_cut(const struct line *cur, const struct line *next,
 	return type != AUDIT_SYSCALL || first;
 }
 
+/* Line @kept fed to auparse (hash 0: not looked up); 0 or -ENOMEM. */
+static int fed_add(struct hm_memo_refs *refs, uint64_t kept, uint64_t h,
+		   const struct line *x)
+{
+	if (HM_ARRAY_GROW(&refs->lines, &refs->lines_cap, kept + 1))
+		return -ENOMEM;
+	refs->lines[kept] = (struct hm_memo_fed){ h,
+						  (size_t)(x->nl - x->l) };
+	refs->nlines = kept + 1;
+	return 0;
+}
+
+uint64_t hm_memo_fed_hash(const struct hm_memo_refs *refs, const char *text)
+{
+	const struct hm_memo_fed *f;
+
+	if (!refs || !refs->fed || refs->fed > refs->nlines)
+		return 0;
+	f = &refs->lines[refs->fed - 1];
+	return f->hash && strlen(text) == f->len ? f->hash : 0;
+}
+
+/* Where a batch's cut stood at an event's first line (hm_memo_cut()). */
+struct cut_mark {
+	size_t out_len;
+	const char *keep;
+	uint64_t kept;
+	size_t nrefs;
+};
+
 int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 		struct hm_sbuf *out, struct hm_memo_refs *refs,
 		struct hm_arena *a)
 {
 	const char *end = in + len, *keep = in;
 	struct line prev = { 0 }, cur, next;
-	uint64_t kept = 0, key[3], last[3] = { 0 };
+	uint64_t kept = 0, key[3], last[3] = { 0 }, in_stamp = 0;
+	struct cut_mark mark = { 0, in, 0, 0 };
+	bool hold = false;
 
 	refs->n = refs->next = 0;
 	refs->fed = 0;
+	refs->nlines = 0;
 	refs->bad = false;
 	hm_sbuf_reset(out);
-	for (line_at(&cur, in, end); cur.l < end; prev = cur, cur = next) {
-		const struct memo_slot *s;
+	for (line_at(&cur, in, end); cur.l < end;
+	     prev = cur, cur = next, in_stamp++) {
+		const struct memo_slot *s = NULL;
+		uint64_t h = 0;
 		bool first;
-		uint64_t h;
 
 		if (!cur.ok)
 			return 1;
 		line_at(&next, cur.nl + 1, end);
-		/* two events of one stamp: which comes first is auparse's */
-		if (same_event(&cur, &next) && may_close(&cur))
-			return 1;
 		first = !same_event(&cur, &prev);
 		if (first) {
 			/* a new event: auparse hands back the oldest first */
@@ -352,10 +395,27 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 			    (prev.l && !later(key, last)))
 				return 1;
 			memcpy(last, key, sizeof(last));
+			mark = (struct cut_mark){ out->len, keep, kept,
+						  refs->n };
+			in_stamp = 0;
+			hold = false;
 		}
-		if (!may_cut(&cur, &next, cur.type, first) ||
+		/* two events of one stamp: which comes first is auparse's,
+		 * so they go as they came, none of their lines cut */
+		if (!hold && same_event(&cur, &next) && may_close(&cur)) {
+			out->len = mark.out_len;
+			keep = mark.keep;
+			refs->n = mark.nrefs;
+			for (kept = mark.kept; kept < mark.kept + in_stamp;
+			     kept++)
+				if (fed_add(refs, kept, 0, &cur) < 0)
+					return -ENOMEM;
+			hold = true;
+		}
+		if (hold || !may_cut(&cur, &next, cur.type, first) ||
 		    !(s = find(m, cur.type, cur.p.body, cur.p.body_len, &h))) {
-			kept++;
+			if (fed_add(refs, kept++, h, &cur) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		/* the kept lines before this one, then this one's place */
@@ -368,29 +428,38 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 }
 
 int hm_memo_put(struct hm_memo *m, int type, const char *text,
-		const struct hm_memo_rec *r)
+		const struct hm_memo_rec *r, uint64_t h)
 {
-	const char *end = text + strlen(text);
 	size_t head = rec_size(type), strs = 0, off;
 	struct hm_memo_rec *kept;
-	struct line_parts lp;
+	struct line_parts lp = { 0 };
 	struct memo_slot *s;
-	uint64_t h, *seen;
+	uint64_t *seen;
 	char *blob;
 
-	if (!split_line(text, end, &lp) || lp.body_len > MEMO_BODY_MAX ||
-	    find(m, type, lp.body, lp.body_len, &h))
+	if (!h) {
+		if (!split_line(text, text + strlen(text), &lp) ||
+		    lp.body_len > MEMO_BODY_MAX)
+			return 0;
+		h = hash(lp.body, lp.body_len, type);
+	}
+	/* one of this hash is kept (this one, put earlier in its batch) */
+	s = slot(m, type, h);
+	if (s->blob && s->type == type && s->hash == h)
 		return 0;
 	/*
 	 * Kept from the second time: most SYSCALL records, and in a flood of
 	 * new names every PATH record, are seen once, and keeping them would
 	 * only churn the memory.
 	 */
-	seen = &m->seen[type == AUDIT_SYSCALL][h & (MEMO_SLOTS - 1)];
+	seen = type == AUDIT_SYSCALL ? &m->sc_seen[h & (SC_SLOTS - 1)] :
+				       &m->path_seen[h & (PATH_SLOTS - 1)];
 	if (*seen != h) {
 		*seen = h;
 		return 0;
 	}
+	if (!lp.body && !split_line(text, text + strlen(text), &lp))
+		return 0;
 	for (size_t i = 0; i < HM_ARRAY_SIZE(r->s); i++)
 		strs += r->s[i].s ? r->s[i].len + 1 : 0;
 	blob = malloc(head + lp.body_len + strs);
@@ -408,7 +477,6 @@ int hm_memo_put(struct hm_memo *m, int type, const char *text,
 		kept->s[i].s = blob + off;
 		off += r->s[i].len + 1;
 	}
-	s = slot(m, type, h);
 	free(s->blob);
 	s->blob = blob;
 	s->hash = h;

@@ -412,6 +412,7 @@ void hm_par_free(struct hm_par *p)
 		hm_assembler_free(p->w[i].dec);
 		hm_memo_free(p->w[i].memo);
 		free(p->w[i].refs.v);
+		free(p->w[i].refs.lines);
 		hm_sbuf_free(&p->w[i].cut);
 	}
 	for (size_t i = 0; i < SLOTS; i++)

@@ -53,6 +53,7 @@ static int teardown(void **state)
 
 	hm_memo_free(f->m);
 	free(f->refs.v);
+	free(f->refs.lines);
 	hm_sbuf_free(&f->out);
 	hm_arena_free(&f->a);
 	free(f);
@@ -79,8 +80,8 @@ static void keep(struct fx *f, int type, const char *body)
 		r.s[1] = (struct hm_bytes){ "/usr/bin/x", 10 };
 	}
 	/* kept the second time it is seen */
-	assert_int_equal(hm_memo_put(f->m, type, text, &r), 0);
-	assert_int_equal(hm_memo_put(f->m, type, text, &r), 0);
+	assert_int_equal(hm_memo_put(f->m, type, text, &r, 0), 0);
+	assert_int_equal(hm_memo_put(f->m, type, text, &r, 0), 0);
 }
 
 static int cut(struct fx *f, const char *in)
@@ -160,7 +161,7 @@ static void test_syscall(void **state)
 
 	assert_int_equal(hm_memo_put(f->m, AUDIT_SYSCALL,
 				     "type=SYSCALL msg=audit(1.0:1):" SC_BODY,
-				     &r), 0);
+				     &r, 0), 0);
 	assert_int_equal(cut(f, in), 0);
 	assert_int_equal(f->refs.n, 0);		/* seen once: not kept */
 	keep(f, AUDIT_SYSCALL, SC_BODY);
@@ -201,21 +202,43 @@ static void test_back_in_time(void **state)
 }
 
 /* A record auparse ends an event on, then more of its stamp: two events
- * of one time, handed back in the order of auparse's own list. */
+ * of one time, handed back in the order of auparse's own list.  None of
+ * their lines is cut (one already cut is put back); the other events'
+ * are. */
 static void test_one_stamp_two_events(void **state)
 {
 	struct fx *f = *state;
+#define TWO	L("CWD", "5.000:9", CWD_BODY)		\
+		L("PROCTITLE", "5.000:9", "")		\
+		L("PATH", "5.000:9", " item=0")		\
+		L("PROCTITLE", "5.000:9", "")
 
 	keep(f, AUDIT_CWD, CWD_BODY);
 	assert_int_equal(cut(f,
 		L("CWD", "5.000:9", CWD_BODY)
 		L("PA(TH", "5.000:9", " item=0")
-		L("PROCTITLE", "5.000:9", "")), 1);
-	assert_int_equal(cut(f,
+		L("PROCTITLE", "5.000:9", "")), 0);
+	assert_int_equal(f->refs.n, 0);
+	assert_string_equal(out(f),
 		L("CWD", "5.000:9", CWD_BODY)
-		L("PROCTITLE", "5.000:9", "")
-		L("PATH", "5.000:9", " item=0")
-		L("PROCTITLE", "5.000:9", "")), 1);
+		L("PA(TH", "5.000:9", " item=0")
+		L("PROCTITLE", "5.000:9", ""));
+	assert_int_equal(cut(f,
+		L("CWD", "5.000:8", CWD_BODY)
+		L("PROCTITLE", "5.000:8", "")
+		TWO
+		L("CWD", "5.000:10", CWD_BODY)
+		L("PROCTITLE", "5.000:10", "")), 0);
+	assert_string_equal(out(f),
+		L("PROCTITLE", "5.000:8", "")
+		TWO
+		L("PROCTITLE", "5.000:10", ""));
+	assert_int_equal(f->refs.n, 2);
+	assert_int_equal(f->refs.v[0].line, 0);
+	assert_int_equal(f->refs.v[0].serial, 8);
+	assert_int_equal(f->refs.v[1].line, 5);
+	assert_int_equal(f->refs.v[1].serial, 10);
+#undef TWO
 	/* EXECVE does not end one */
 	assert_int_equal(cut(f,
 		L("CWD", "5.000:9", CWD_BODY)
