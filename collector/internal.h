@@ -472,7 +472,6 @@ struct hm_memo_ref {
 	struct hm_memo_rec rec;		/* strings in the batch's arena */
 };
 
-/* The lines taken out of one batch, in order; the decoder's place. */
 /* A line fed to auparse that memo.c looked up: its hash, and its length
  * (the record's text is checked against it before the hash is used). */
 struct hm_memo_fed {
@@ -480,6 +479,7 @@ struct hm_memo_fed {
 	size_t len;
 };
 
+/* The lines taken out of one batch, in order; the decoder's place. */
 struct hm_memo_refs {
 	struct hm_memo_ref *v;
 	size_t n, cap;
