@@ -406,6 +406,7 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 			out->len = mark.out_len;
 			keep = mark.keep;
 			refs->n = mark.nrefs;
+			/* fed now, not looked up (hash 0: no length read) */
 			for (kept = mark.kept; kept < mark.kept + in_stamp;
 			     kept++)
 				if (fed_add(refs, kept, 0, &cur) < 0)
