@@ -138,6 +138,19 @@ learn "$tmp/gamma" "$tmp/sample-5.log"
 	fail "plugin: its saves added other than gamma's: $(jq -c .saves "$tmp/pj")"
 [ "$(jq '.saves[-1].time' "$tmp/pj")" = "$(jq '.saves[-1].time' "$g")" ] ||
 	fail "plugin: the last save is not at the sample's end"
+# A save in the middle of a second: what the rest of that second teaches
+# is the next save's (stamps are whole seconds).  The sample cut at 4/5,
+# where a second has entries on both sides.
+n=$(wc -l <"$tmp/sample-5.log")
+{ head -n $((n * 4 / 5)) "$tmp/sample-5.log"; sleep 7
+  tail -n +$((n * 4 / 5 + 1)) "$tmp/sample-5.log"; } |
+	"$HISTMAC" learn -q --no-resolve -p "$tmp/cut" --plugin \
+	--save-interval 3 2>/dev/null || fail "learn --plugin (cut) exited $?"
+"$HISTMAC" stats -p "$tmp/cut" --format json | jq .convergence >"$tmp/cj"
+[ "$(jq '.saves | length' "$tmp/cj")" -ge 2 ] ||
+	fail "cut: not saved twice: $(jq -c .saves "$tmp/cj")"
+[ "$(jq '[.saves[].added] | add' "$tmp/cj")" = "$(jq '.saves[2].added' "$g")" ] ||
+	fail "cut: its saves added other than gamma's save of the sample: $(jq -c .saves "$tmp/cj")"
 # an older directory (no file) loads; a bad line is named and skipped
 cp -r "$tmp/gamma" "$tmp/old"
 rm "$tmp/old/histmac_saves.conf"
