@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -40,9 +41,31 @@ static void put(const char *path, const char *text, mode_t mode)
 	assert_int_equal(chmod(path, mode), 0);
 }
 
-/* Wait until @pid runs @want (its exe link), up to 5 s. */
-/* Has @pid exec'd @want, with its command name @comm?  The kernel sets
- * the exe link before the command name, and the naming reads both. */
+/* Has @pid's exec set up its auxiliary vector (AT_EXECFN)?  The kernel
+ * writes it after the exe link and the command name, at the end of the
+ * exec; the enforcer names an exec at the proc connector's exec event,
+ * which comes later still.  Until then /proc/PID/auxv reads as zeros. */
+static bool auxv_done(pid_t pid)
+{
+	unsigned long av[128];
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, av, sizeof(av));
+	close(fd);
+	for (size_t i = 0; n > 0 && i + 1 < (size_t)n / sizeof(av[0]); i += 2)
+		if (av[i] == AT_EXECFN)
+			return true;
+	return false;
+}
+
+/* Has @pid exec'd @want (its exe link), with its command name @comm, and
+ * finished the exec?  Waits up to 5 s. */
 static bool runs(pid_t pid, const char *want, const char *comm)
 {
 	char link[64], have[PATH_MAX];
@@ -59,7 +82,8 @@ static bool runs(pid_t pid, const char *want, const char *comm)
 			f = fopen(link, "r");
 			if (f && fgets(have + n + 1, (int)(sizeof(have) - n - 1), f)) {
 				have[n + 1 + strcspn(have + n + 1, "\n")] = '\0';
-				if (!strcmp(have, want) && !strcmp(have + n + 1, comm)) {
+				if (!strcmp(have, want) && !strcmp(have + n + 1, comm) &&
+				    auxv_done(pid)) {
 					fclose(f);
 					return true;
 				}
