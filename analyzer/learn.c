@@ -100,12 +100,28 @@ static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
 	l->st.quota_hits++;
 }
 
+/*
+ * The stamp of what an event of second @sec adds: its second, or the one
+ * after the model's last save when that save came within @sec.  Stamps
+ * are whole seconds, and a save ends within a second as often as not:
+ * what the rest of that second teaches is the next save's, and so the
+ * saves' counts (histmac_saves.conf) and what stats gives each domain
+ * per save, both by stamps, agree.
+ */
+static int64_t stamp(const struct hm_model *m, int64_t sec)
+{
+	int64_t after = m->n_saves ? m->saves[m->n_saves - 1].time + 1 : 0;
+
+	return sec && sec < after ? after : sec;
+}
+
 /* Returns 1 when something was added, 0, or negative errno.  What is
- * added is stamped with the event's time (convergence, stats). */
+ * added is stamped with the event's time (stamp(); convergence, stats). */
 static int add_entry(struct hm_learner *l, struct hm_domain *d,
-		     const union hm_acl_any *e, int64_t sec)
+		     const union hm_acl_any *e, int64_t ev_sec)
 {
 	struct hm_learn_added res;
+	int64_t sec = stamp(l->m, ev_sec);
 	int r = hm_learn_add(l->m, d, e, &res);
 
 	if (r)

@@ -29,8 +29,7 @@ struct hm_learn_session {
 	time_t last_save;
 	unsigned long n;		/* events since the last PROGRESS */
 	struct hm_learn_stats saved;	/* the learner's, at the last save */
-	struct hm_save_rec edge;	/* entries stamped in the last save's */
-};					/* second that it counted (.time) */
+};
 
 static struct hm_tracker *tracker(const struct hm_learn_session *s)
 {
@@ -75,38 +74,6 @@ static const char *stamp_root(const struct hm_path_rule *p)
 	return p && p->root ? p->root : "/";
 }
 
-/* Entries learned and widened after @t (into @after) and in @t's second
- * (into @at), by their stamps, as the curve per day counts them
- * (convergence.h).  A stamp of 0 is none: never learned or widened. */
-static void count_stamps(const struct hm_model *m, int64_t t,
-			 struct hm_save_rec *after, struct hm_save_rec *at)
-{
-	for (size_t i = 0; i < m->n_domains; i++)
-		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
-		     e = e->next) {
-			after->added += e->hist.learned > t;
-			after->widened += e->hist.grown > t;
-			at->added += t && e->hist.learned == t;
-			at->widened += t && e->hist.grown == t;
-		}
-}
-
-static int64_t last_save_time(const struct hm_model *m)
-{
-	return m->n_saves ? m->saves[m->n_saves - 1].time : 0;
-}
-
-/* The entries in the last save's second, all counted by it: a save ends
- * within a second as often as not, and what the rest of that second
- * teaches belongs to the next save. */
-static void mark_edge(struct hm_learn_session *s)
-{
-	struct hm_save_rec after = { 0 };
-
-	s->edge = (struct hm_save_rec){ .time = last_save_time(s->m) };
-	count_stamps(s->m, s->edge.time, &after, &s->edge);
-}
-
 int hm_learn_session_new(struct hm_learn_session **out,
 			 const struct hm_learn_session_opts *o,
 			 struct hm_model *m)
@@ -126,7 +93,6 @@ int hm_learn_session_new(struct hm_learn_session **out,
 	}
 	hm_store_set_paths(o->store, o->paths);
 	load_state(s);
-	mark_edge(s);
 	*out = s;
 	return 0;
 }
@@ -233,25 +199,19 @@ static int sync_disk(struct hm_learn_session *s)
 	return 0;
 }
 
-static uint64_t grown_by(uint64_t now, uint64_t then)
-{
-	return now > then ? now - then : 0;
-}
-
-/* Entries learned and widened since the last save: after its second, and
- * in it beyond what it counted when it was ours (another writer's save,
- * or one from before a reload, counted its whole second). */
-static void count_new(const struct hm_learn_session *s,
+/* Entries learned and widened after @since, by their stamps (as the
+ * curve per day counts them, convergence.h).  What was learned after the
+ * save before, in its second, is stamped with the next (learn.c):
+ * counted here, not there. */
+static void count_new(const struct hm_model *m, int64_t since,
 		      struct hm_save_rec *rec)
 {
-	struct hm_save_rec at = { 0 };
-	int64_t since = last_save_time(s->m);
-
-	count_stamps(s->m, since, rec, &at);
-	if (since != s->edge.time)
-		return;
-	rec->added += grown_by(at.added, s->edge.added);
-	rec->widened += grown_by(at.widened, s->edge.widened);
+	for (size_t i = 0; i < m->n_domains; i++)
+		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
+		     e = e->next) {
+			rec->added += e->hist.learned > since;
+			rec->widened += e->hist.grown > since;
+		}
 }
 
 /*
@@ -263,6 +223,7 @@ static int add_record(struct hm_learn_session *s,
 		      const struct hm_learn_stats *now)
 {
 	const struct hm_model *m = s->m;
+	int64_t since = m->n_saves ? m->saves[m->n_saves - 1].time : 0;
 	struct hm_save_rec rec = {
 		.time = hm_convergence_end(m),
 		.events = now->events_new - s->saved.events_new,
@@ -270,7 +231,9 @@ static int add_record(struct hm_learn_session *s,
 
 	if (!rec.events)
 		return 0;
-	count_new(s, &rec);
+	if (rec.time < since)	/* entries deleted by an edit */
+		rec.time = since;
+	count_new(m, since, &rec);
 	return hm_model_add_save(s->m, &rec) ? -ENOMEM : 1;
 }
 
@@ -302,8 +265,6 @@ int hm_learn_session_save(struct hm_learn_session *s)
 	}
 	if (!r)
 		s->saved = now;
-	if (!r && rec == 1)
-		mark_edge(s);
 	if (r == -ESTALE)
 		return failed(s, hm_store_dir(s->o.store), "saving "
 			      "(the policy keeps being edited)", r);
