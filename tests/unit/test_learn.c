@@ -283,6 +283,55 @@ static void test_learn_scenario(void **state)
 	hm_model_free(m);
 }
 
+/* The path entry of @d on @p. */
+static const struct hm_acl_head *path_entry(struct hm_model *m, const char *d,
+					    const char *p)
+{
+	for (const struct hm_acl_head *e = dom(m, d)->acl; e; e = e->next) {
+		const struct hm_acl_path *x = (const void *)e;
+
+		if (e->kind == HM_ACL_PATH && x->name.name &&
+		    !strcmp(x->name.name->str, p))
+			return e;
+	}
+	fail_msg("no entry on %s in %s", p, d);
+	return NULL;
+}
+
+/* What is learned after a save within its second is stamped with the
+ * next second: the save counted its second's entries, by stamp, and
+ * stats gives an entry to the first save at or after its stamp. */
+static void test_stamp_after_save(void **state)
+{
+	const int64_t t = 1700000000;
+	struct hm_model *m = hm_model_new();
+	struct hm_save_rec save = { .time = t, .events = 2, .added = 2 };
+	struct hm_learner *l;
+	struct ev v[5];
+
+	(void)state;
+	v[0] = exec_ev(1, 0, "/sbin/init", NULL);
+	v[1] = open_ev(1, 0, "/sbin/init", "/etc/a", O_RDONLY, false);
+	v[2] = open_ev(1, 0, "/sbin/init", "/etc/b", O_RDONLY, false);
+	v[3] = open_ev(1, 0, "/sbin/init", "/etc/a", O_WRONLY, false);
+	v[4] = open_ev(1, 0, "/sbin/init", "/etc/c", O_RDONLY, false);
+	v[4].e.sec = t + 5;
+	assert_int_equal(hm_learner_new(m, NULL, HM_PROFILE_LEARNING, NULL, &l), 0);
+	for (size_t i = 0; i < 5; i++) {
+		v[i].e.paths = v[i].paths;
+		v[i].e.serial = i + 1;
+		if (i == 2)	/* the save, within second t */
+			assert_int_equal(hm_model_add_save(m, &save), 0);
+		assert_int_equal(hm_learner_event(l, &v[i].e) > 0, i > 0);
+	}
+	assert_int_equal(path_entry(m, INIT, "/etc/a")->hist.learned, t);
+	assert_int_equal(path_entry(m, INIT, "/etc/a")->hist.grown, t + 1);
+	assert_int_equal(path_entry(m, INIT, "/etc/b")->hist.learned, t + 1);
+	assert_int_equal(path_entry(m, INIT, "/etc/c")->hist.learned, t + 5);
+	hm_learner_free(l);
+	hm_model_free(m);
+}
+
 static void test_check_after_learn(void **state)
 {
 	struct hm_model *m = hm_model_new();
@@ -627,6 +676,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_learn_scenario),
+		cmocka_unit_test(test_stamp_after_save),
 		cmocka_unit_test(test_check_after_learn),
 		cmocka_unit_test(test_missing_domain_and_groups),
 		cmocka_unit_test(test_quota_and_rewrite),
