@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -28,6 +27,7 @@
 #include <cmocka.h>
 
 #include "enforcer_private.h"
+#include "exec_fixture.h"
 #include "histmac/pattern.h"
 #include "histmac/policy_io.h"
 
@@ -39,29 +39,6 @@ static void put(const char *path, const char *text, mode_t mode)
 	fputs(text, f);
 	fclose(f);
 	assert_int_equal(chmod(path, mode), 0);
-}
-
-/* Has @pid's exec set up its auxiliary vector (AT_EXECFN)?  The kernel
- * writes it after the exe link and the command name, at the end of the
- * exec; the enforcer names an exec at the proc connector's exec event,
- * which comes later still.  Until then /proc/PID/auxv reads as zeros. */
-static bool auxv_done(pid_t pid)
-{
-	unsigned long av[128];
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	n = read(fd, av, sizeof(av));
-	close(fd);
-	for (size_t i = 0; n > 0 && i + 1 < (size_t)n / sizeof(av[0]); i += 2)
-		if (av[i] == AT_EXECFN)
-			return true;
-	return false;
 }
 
 /* Has @pid exec'd @want (its exe link), with its command name @comm, and
@@ -83,7 +60,7 @@ static bool runs(pid_t pid, const char *want, const char *comm)
 			if (f && fgets(have + n + 1, (int)(sizeof(have) - n - 1), f)) {
 				have[n + 1 + strcspn(have + n + 1, "\n")] = '\0';
 				if (!strcmp(have, want) && !strcmp(have + n + 1, comm) &&
-				    auxv_done(pid)) {
+				    exec_done(pid)) {
 					fclose(f);
 					return true;
 				}

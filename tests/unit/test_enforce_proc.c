@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "enforcer_private.h"
+#include "exec_fixture.h"
 
 static void test_maps_line(void **state)
 {
@@ -204,7 +205,7 @@ static void release(struct tree *tr)
  * what the child does ("stay", "exec": run sleep, "fork": fork the one
  * that stays and exit; "hold": stay, and @gone exits only at
  * release())).  Into @tr; the processes that exited are reaped on
- * return, and an exec of the child has happened.
+ * return, and an exec of the child ("exec") has finished.
  */
 static void gone_parent(const char *then, struct tree *tr)
 {
@@ -236,7 +237,7 @@ static void gone_parent(const char *then, struct tree *tr)
 		release(tr);
 	for (int i = 0; i < 2000 && !strcmp(then, "exec"); i++) {
 		exe_of(tr->child, now, sizeof(now));
-		if (strstr(now, "sleep"))
+		if (strstr(now, "sleep") && exec_done(tr->child))
 			break;
 		usleep(1000);
 	}
