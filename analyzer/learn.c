@@ -101,18 +101,20 @@ static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
 }
 
 /*
- * The stamp of what an event of second @sec adds: its second, or the one
- * after the model's last save when that save came within @sec.  Stamps
- * are whole seconds, and a save ends within a second as often as not:
- * what the rest of that second teaches is the next save's, and so the
- * saves' counts (histmac_saves.conf) and what stats gives each domain
- * per save, both by stamps, agree.
+ * The stamp of what an event of second @sec adds: its second, or the next
+ * when the model's last save came within @sec.  Stamps are whole
+ * seconds, and a save ends within a second as often as not: what the
+ * rest of that second teaches is the next save's, and so the saves'
+ * counts (histmac_saves.conf) and what stats gives each domain per save,
+ * both by stamps, agree.  An older event (a rotated log learned after a
+ * newer one) keeps its own second: the curve per day is in the log's
+ * time.
  */
 static int64_t stamp(const struct hm_model *m, int64_t sec)
 {
-	int64_t after = m->n_saves ? m->saves[m->n_saves - 1].time + 1 : 0;
+	int64_t last = m->n_saves ? m->saves[m->n_saves - 1].time : 0;
 
-	return sec && sec < after ? after : sec;
+	return sec && sec == last ? sec + 1 : sec;
 }
 
 /* Returns 1 when something was added, 0, or negative errno.  What is

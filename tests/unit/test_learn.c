@@ -307,7 +307,7 @@ static void test_stamp_after_save(void **state)
 	struct hm_model *m = hm_model_new();
 	struct hm_save_rec save = { .time = t, .events = 2, .added = 2 };
 	struct hm_learner *l;
-	struct ev v[5];
+	struct ev v[6];
 
 	(void)state;
 	v[0] = exec_ev(1, 0, "/sbin/init", NULL);
@@ -316,8 +316,10 @@ static void test_stamp_after_save(void **state)
 	v[3] = open_ev(1, 0, "/sbin/init", "/etc/a", O_WRONLY, false);
 	v[4] = open_ev(1, 0, "/sbin/init", "/etc/c", O_RDONLY, false);
 	v[4].e.sec = t + 5;
+	v[5] = open_ev(1, 0, "/sbin/init", "/etc/old", O_RDONLY, false);
+	v[5].e.sec = t - 100;	/* an older log's: its own second */
 	assert_int_equal(hm_learner_new(m, NULL, HM_PROFILE_LEARNING, NULL, &l), 0);
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		v[i].e.paths = v[i].paths;
 		v[i].e.serial = i + 1;
 		if (i == 2)	/* the save, within second t */
@@ -328,6 +330,7 @@ static void test_stamp_after_save(void **state)
 	assert_int_equal(path_entry(m, INIT, "/etc/a")->hist.grown, t + 1);
 	assert_int_equal(path_entry(m, INIT, "/etc/b")->hist.learned, t + 1);
 	assert_int_equal(path_entry(m, INIT, "/etc/c")->hist.learned, t + 5);
+	assert_int_equal(path_entry(m, INIT, "/etc/old")->hist.learned, t - 100);
 	hm_learner_free(l);
 	hm_model_free(m);
 }
