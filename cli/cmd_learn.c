@@ -552,6 +552,8 @@ static int setup(struct learn *L)
 		r = start_session(L);
 	if (r == HM_EXIT_OK && open_input(L))
 		r = HM_EXIT_FAIL;
+	if (r == HM_EXIT_OK && !live(L))
+		hm_heap_huge_start();	/* a read that ends: lib/heap.c */
 	if (r == HM_EXIT_OK)
 		hm_learn_session_start(L->s, L->c);
 	return r;

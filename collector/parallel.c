@@ -518,6 +518,7 @@ void hm_par_release(struct hm_par *p)
 {
 	struct batch *b = slot(p, p->next);
 
+	hm_heap_huge();		/* what the events just finished grew */
 	pthread_mutex_lock(&p->lock);
 	p->bytes -= b->in.len;
 	p->next++;

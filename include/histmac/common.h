@@ -171,6 +171,15 @@ uint64_t hm_now_ns(void);
 uint64_t hm_now_ms(void);
 
 /**
+ * hm_heap_huge_start() - from now on the main heap grows in large steps
+ * and in transparent huge pages (lib/heap.c): for a learn from logs read
+ * whole.  hm_heap_huge() - advise MADV_HUGEPAGE what it grew by since
+ * the last call; nothing unless started.  Called as the read goes.
+ */
+void hm_heap_huge_start(void);
+void hm_heap_huge(void);
+
+/**
  * hm_atomic_write() - replace @path with @len bytes of @data atomically:
  * temp file in the same directory, fsync, rename, fsync the directory.
  * A file that already holds @data is left alone.

@@ -8,7 +8,8 @@
  * whose first line is not part of a triple; a policy stamped from it (a
  * file named with a TOMOYO escape), and a save that stamps while it
  * renders (hm_policy_save_dir_stamped()) writing what a stamp and then a
- * save write.
+ * save write; and many at once: wants that repeat, among names no
+ * package lists, and a policy of thousands of files named twice.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -24,6 +25,7 @@
 #include "histmac/history.h"
 #include "histmac/owners.h"
 #include "histmac/packages.h"
+#include "histmac/sbuf.h"
 #include "policy_fixture.h"
 
 static const struct {
@@ -204,6 +206,72 @@ static void test_no_database(void **state)
 	assert_null(ver[0]);
 }
 
+/*
+ * Many wants, each case 150 times over among as many names no package
+ * lists: the index of the wanted paths (one slot a path, its duplicates
+ * after it) answers for every one.
+ */
+static void test_many_wants(void **state)
+{
+	enum { REP = 300, N = REP * HM_ARRAY_SIZE(cases) };
+	const char **paths = calloc(N, sizeof(*paths));
+	char **pkg = calloc(N, sizeof(*pkg)), **ver = calloc(N, sizeof(*ver));
+	char (*none)[32] = calloc(N, sizeof(*none));
+	size_t k = HM_ARRAY_SIZE(cases);
+
+	(void)state;
+	assert_true(paths && pkg && ver && none);
+	for (size_t i = 0; i < N; i++) {
+		snprintf(none[i], sizeof(none[i]), "/usr/share/n%zu", i);
+		paths[i] = (i / k) % 2 ? none[i] : cases[i % k].path;
+	}
+	assert_int_equal(hm_packages_owners(DPKG_ROOT, paths, N, pkg, ver), 0);
+	for (size_t i = 0; i < N; i++) {
+		const char *want = (i / k) % 2 ? NULL : cases[i % k].pkg;
+
+		if (want ? !pkg[i] || strcmp(pkg[i], want) : pkg[i] != NULL)
+			fail_msg("%s (%zu): %s, not %s", paths[i], i,
+				 pkg[i] ? pkg[i] : "-", want ? want : "-");
+		free(pkg[i]);
+		free(ver[i]);
+	}
+	free(paths);
+	free(pkg);
+	free(ver);
+	free(none);
+}
+
+/* A policy of 3,000 files, one owned, each named in two domains: the set
+ * of its files (grown from 1,024) holds each once, and the owned one is
+ * stamped. */
+static void test_many_files(void **state)
+{
+	struct hm_sbuf b = { 0 };
+	struct hm_model *m;
+	const struct hm_name *n;
+	const struct hm_owner *o;
+
+	(void)state;
+	for (int d = 0; d < 2; d++) {
+		hm_sbuf_printf(&b, "<kernel> /usr/bin/%c\nuse_profile 1\n",
+			       d ? 'x' : 'a');
+		for (int i = 0; i < 3000; i++)
+			hm_sbuf_printf(&b, "file read /srv/f%d\n", i);
+		hm_sbuf_adds(&b, "file read /usr/bin/x.a\n\n");
+	}
+	assert_false(b.oom);
+	m = parse(b.s);
+	hm_sbuf_free(&b);
+	assert_int_equal(hm_packages_stamp(m, DPKG_ROOT), 0);
+	assert_int_equal(hm_model_intern(m, "/usr/bin/x.a", 12, &n), 0);
+	o = hm_owner_of(m, n);
+	assert_non_null(o);
+	assert_string_equal(o->package->str, "a");
+	assert_int_equal(hm_model_intern(m, "/srv/f2999", 10, &n), 0);
+	assert_null(hm_owner_of(m, n));
+	hm_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +279,8 @@ int main(void)
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_save_stamped),
 		cmocka_unit_test(test_no_database),
+		cmocka_unit_test(test_many_wants),
+		cmocka_unit_test(test_many_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
