@@ -34,6 +34,8 @@ struct hm_lines {
 	unsigned long lineno;
 	bool too_long;		/* the line was cut at HM_MAX_LINE */
 	bool has_nul;		/* the line holds a NUL byte */
+	char *chunk;		/* @f's bytes read ahead */
+	size_t cpos, clen;
 };
 
 /**

@@ -23,6 +23,8 @@ const char *const hm_dialect_titles[HM_DIALECT_MAX] = {
 
 /* ---------------------------------------------------------- line reader */
 
+#define CHUNK	(64u << 10)	/* of a FILE read ahead */
+
 int hm_lines_open(struct hm_lines *l, FILE *f, const char *buf, size_t len)
 {
 	memset(l, 0, sizeof(*l));
@@ -30,47 +32,72 @@ int hm_lines_open(struct hm_lines *l, FILE *f, const char *buf, size_t len)
 	l->buf = buf;
 	l->len = len;
 	l->line = malloc(HM_MAX_LINE + 1);
-	return l->line ? 0 : -ENOMEM;
+	l->chunk = f ? malloc(CHUNK) : NULL;
+	return l->line && (!f || l->chunk) ? 0 : -ENOMEM;
 }
 
 void hm_lines_close(struct hm_lines *l)
 {
 	free(l->line);
-	l->line = NULL;
+	free(l->chunk);
+	l->line = l->chunk = NULL;
 }
 
 int hm_lines_rewind(struct hm_lines *l)
 {
 	l->pos = 0;
 	l->lineno = 0;
+	l->cpos = l->clen = 0;
 	if (l->f && fseeko(l->f, 0, SEEK_SET) < 0)
 		return -errno;
 	return 0;
 }
 
-/* Keep byte @c of the current line, or note that the line is too long. */
-static void keep_byte(struct hm_lines *l, char c)
+/* Keep @n bytes at @p of the current line, as many as fit. */
+static void keep(struct hm_lines *l, const char *p, size_t n)
 {
-	if (c == '\0')
+	size_t room = HM_MAX_LINE - l->n;
+
+	if (memchr(p, '\0', n))
 		l->has_nul = true;
-	if (l->n < HM_MAX_LINE)
-		l->line[l->n++] = c;
-	else
+	if (n > room) {
 		l->too_long = true;
+		n = room;
+	}
+	memcpy(l->line + l->n, p, n);
+	l->n += n;
 }
 
+/*
+ * A line of @f, read a chunk at a time and cut with memchr(): a history
+ * of 14 MB read a byte at a time through stdio took 17 instructions a
+ * byte.  1: a line, 0: at the end, -EIO.
+ */
 static int next_from_file(struct hm_lines *l)
 {
-	int c = EOF;
 	bool any = false;
 
-	while ((c = getc_unlocked(l->f)) != EOF && c != '\n') {
+	for (;;) {
+		const char *p, *nl;
+		size_t n;
+
+		if (l->cpos == l->clen) {
+			l->cpos = 0;
+			l->clen = fread(l->chunk, 1, CHUNK, l->f);
+			if (ferror(l->f))
+				return -EIO;
+			if (!l->clen)
+				return any;
+		}
+		p = l->chunk + l->cpos;
+		nl = memchr(p, '\n', l->clen - l->cpos);
+		n = nl ? (size_t)(nl - p) : l->clen - l->cpos;
+		keep(l, p, n);
+		l->cpos += n + (nl != NULL);
+		if (nl)
+			return 1;
 		any = true;
-		keep_byte(l, (char)c);
 	}
-	if (ferror(l->f))
-		return -EIO;
-	return any || c == '\n';
 }
 
 static int next_from_buf(struct hm_lines *l)

@@ -19,6 +19,7 @@
 
 #include "histmac/common.h"
 #include "histmac/policy_io.h"
+#include "tomoyo_private.h"
 
 #define D26 HM_DIALECT_26
 #define D21 HM_DIALECT_21
@@ -565,6 +566,66 @@ static void test_hostile_lines(void **state)
 			 (1u << HM_FILE_READ) | (1u << HM_FILE_WRITE));
 	hm_diag_free(&diag);
 	hm_model_free(m);
+	free(text);
+}
+
+/* ------------------------------------------------------ the line reader */
+
+/* Lines of @text read from @f (a FILE, read ahead a chunk at a time) and
+ * from the buffer: the same lines, cut, flagged and numbered alike. */
+static void same_lines(const char *text, size_t len, size_t *count)
+{
+	struct hm_lines a, b;
+	FILE *f = fmemopen((void *)text, len, "r");
+	int ra, rb;
+
+	assert_non_null(f);
+	assert_int_equal(hm_lines_open(&a, f, NULL, 0), 0);
+	assert_int_equal(hm_lines_open(&b, NULL, text, len), 0);
+	*count = 0;
+	do {
+		ra = hm_lines_next(&a);
+		rb = hm_lines_next(&b);
+		assert_int_equal(ra, rb);
+		if (ra <= 0)
+			break;
+		assert_int_equal(a.n, b.n);
+		assert_int_equal(a.too_long, b.too_long);
+		assert_int_equal(a.has_nul, b.has_nul);
+		assert_int_equal(a.lineno, b.lineno);
+		assert_memory_equal(a.line, b.line, a.n + 1);
+		(*count)++;
+	} while (1);
+	assert_int_equal(hm_lines_rewind(&a), 0);	/* and again */
+	assert_int_equal(hm_lines_next(&a), *count ? 1 : 0);
+	assert_int_equal(a.lineno, *count ? 1 : 0);
+	hm_lines_close(&a);
+	hm_lines_close(&b);
+	fclose(f);
+}
+
+static void test_lines_file(void **state)
+{
+	size_t big = HM_MAX_LINE + 70000, cap = 3 * big, n = 0, count;
+	char *text = malloc(cap);
+
+	(void)state;
+	assert_non_null(text);
+	n += (size_t)sprintf(text + n, "<kernel>\n\nfile read /a");
+	text[n++] = '\0';	/* a NUL in line 3 */
+	n += (size_t)sprintf(text + n, "b\n");
+	memset(text + n, 'x', big);	/* line 4: too long, over chunks */
+	n += big;
+	text[n++] = '\n';
+	while (n < 3 * 65536 - 5)	/* a line across a chunk's end */
+		n += (size_t)sprintf(text + n, "file read /%zu\n", n);
+	n += (size_t)sprintf(text + n, "file write /last");	/* no '\n' */
+	assert_true(n < cap);
+	same_lines(text, n, &count);
+	assert_true(count > 4);
+	same_lines(text, n - 16, &count);	/* ends with its '\n' */
+	same_lines("", 0, &count);
+	assert_int_equal(count, 0);
 	free(text);
 }
 
@@ -1156,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_cond_vars),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_hostile_lines),
+		cmocka_unit_test(test_lines_file),
 		cmocka_unit_test(test_merge_on_load),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_file_round_trips),
