@@ -350,13 +350,12 @@ static const char *const sc_names[SF_MAX] = {
 
 static int sc_find(struct hm_assembler *as, const char *n)
 {
-	unsigned int k = as->sc_next;
+	/* from the expected name on, round: a field the record lacks
+	 * (subj= without an LSM) costs one comparison more, where the key=
+	 * after it was searched for from the first name on */
+	for (unsigned int i = 0; i < SF_MAX; i++) {
+		unsigned int k = (as->sc_next + i) % SF_MAX;
 
-	if (k < SF_MAX && eq(n, sc_names[k])) {
-		as->sc_next = k + 1;
-		return (int)k;
-	}
-	for (k = 0; k < SF_MAX; k++) {
 		if (eq(n, sc_names[k])) {
 			as->sc_next = k + 1;
 			return (int)k;
