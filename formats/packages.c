@@ -32,7 +32,7 @@ struct divert {
 	char *from, *to, *by;
 };
 
-/* The wanted paths by hash: each distinct one's first want (sorted). */
+/* A wanted path by hash: its wants chained (lookup.next). */
 struct want_slot {
 	uint32_t hash, len;
 	size_t first;		/* index in lookup.w + 1; 0: empty */
@@ -43,17 +43,14 @@ struct lookup {
 	size_t n, cap;
 	struct want_slot *slot;	/* a power of 2 of them, half empty */
 	size_t mask;
+	size_t *next;		/* per want: the next of its path + 1 */
+	uint64_t *bits;		/* the hashes' bits, bmask + 1 of them */
+	size_t bmask;
 	char **pkg, **ver;
 	struct divert *d;	/* from ROOT/var/lib/dpkg/diversions */
 	size_t n_d, cap_d;
 	struct divert **by_to;	/* @d sorted by @to; @d by @from */
 };
-
-static int cmp_want(const void *a, const void *b)
-{
-	return strcmp(((const struct want *)a)->path,
-		      ((const struct want *)b)->path);
-}
 
 static int want(struct lookup *L, char *path, size_t i, const char *only,
 		const char *except)
@@ -213,46 +210,61 @@ struct list_arg {
 };
 
 /*
- * The sorted wants indexed by their paths' hashes: a list line costs one
- * hash and mostly no compare, where a binary search of 100,000 wants
- * took 17 (a large policy's stamp: 150,000 lines of lists).
+ * The wants by their paths' hashes: a slot per path holds its first want,
+ * the others of that path (several domains run one program) chained after
+ * it.  A list line costs one hash and mostly no compare, where a binary
+ * search of 100,000 wants took 17 (a large policy's stamp: 150,000 lines
+ * of lists); and a bitmap of the hashes, 16 bits a want and small enough
+ * to stay in the cache, turns most of them away before the table, which
+ * is not, is read.
  */
 static int index_wants(struct lookup *L)
 {
-	size_t size = 16;
+	size_t size = 16, bits = 1u << 12;
 
 	while (size < 2 * L->n)
 		size *= 2;
+	while (bits < 16 * L->n && bits < (1u << 22))
+		bits *= 2;
 	L->slot = calloc(size, sizeof(*L->slot));
-	if (!L->slot)
+	L->next = calloc(L->n + 1, sizeof(*L->next));
+	L->bits = calloc(bits / 64, sizeof(*L->bits));
+	if (!L->slot || !L->next || !L->bits)
 		return -ENOMEM;
 	L->mask = size - 1;
+	L->bmask = bits - 1;
 	for (size_t i = 0; i < L->n; i++) {
-		size_t len = strlen(L->w[i].path);
-		uint32_t h = hm_hash_bytes(L->w[i].path, len);
-		size_t k = h & L->mask;
+		const char *p = L->w[i].path;
+		size_t len = strlen(p), k;
+		uint32_t h = hm_hash_bytes(p, len);
 
-		if (i && !cmp_want(&L->w[i - 1], &L->w[i]))
-			continue;	/* several domains run one program */
-		while (L->slot[k].first)
-			k = (k + 1) & L->mask;
-		L->slot[k] = (struct want_slot){ h, (uint32_t)len, i + 1 };
+		L->bits[(h & L->bmask) / 64] |= 1ull << (h % 64);
+		for (k = h & L->mask; L->slot[k].first; k = (k + 1) & L->mask)
+			if (L->slot[k].hash == h && L->slot[k].len == len &&
+			    !strcmp(L->w[L->slot[k].first - 1].path, p))
+				break;
+		if (!L->slot[k].first)
+			L->slot[k] = (struct want_slot){ h, (uint32_t)len, 0 };
+		L->next[i] = L->slot[k].first;
+		L->slot[k].first = i + 1;
 	}
 	return 0;
 }
 
-/* The first want of the path @line (@n bytes), or NULL. */
-static const struct want *wanted(const struct lookup *L, const char *line,
-				 size_t n)
+/* The slot of the path @line (@n bytes), or NULL. */
+static const struct want_slot *wanted(const struct lookup *L,
+				      const char *line, size_t n)
 {
 	uint32_t h = hm_hash_bytes(line, n);
 
+	if (!(L->bits[(h & L->bmask) / 64] & (1ull << (h % 64))))
+		return NULL;
 	for (size_t k = h & L->mask; L->slot[k].first; k = (k + 1) & L->mask) {
 		const struct want_slot *s = &L->slot[k];
 
 		if (s->hash == h && s->len == n &&
 		    !memcmp(L->w[s->first - 1].path, line, n))
-			return &L->w[s->first - 1];
+			return s;
 	}
 	return NULL;
 }
@@ -262,11 +274,11 @@ static int list_line(char *line, size_t n, void *arg)
 {
 	struct list_arg *a = arg;
 	struct lookup *L = a->L;
-	const struct want *w = wanted(L, line, n);
+	const struct want_slot *s = wanted(L, line, n);
 	int r = 0;
 
-	for (; w && w < L->w + L->n && !r && !strcmp(w->path, line); w++)
-		r = owned_by(L, w, a->file, strlen(a->file) - 5);
+	for (size_t j = s ? s->first : 0; j && !r; j = L->next[j - 1])
+		r = owned_by(L, &L->w[j - 1], a->file, strlen(a->file) - 5);
 	return r;
 }
 
@@ -435,6 +447,8 @@ static void lookup_free(struct lookup *L)
 		free(L->w[i].path);
 	free(L->w);
 	free(L->slot);
+	free(L->next);
+	free(L->bits);
 	for (size_t k = 0; k < L->n_d; k++) {
 		free(L->d[k].from);
 		free(L->d[k].to);
@@ -455,13 +469,10 @@ int hm_packages_owners(const char *root, const char *const *paths, size_t n,
 	r = read_diversions(&L, root);
 	for (size_t i = 0; !r && i < n; i++)
 		r = paths[i] ? want_both(&L, paths[i], i) : 0;
-	if (!r && L.n) {
-		qsort(L.w, L.n, sizeof(*L.w), cmp_want);
+	if (!r && L.n)
 		r = index_wants(&L);
-	}
-	if (!r && L.n) {
+	if (!r && L.n)
 		r = read_lists(&L, root);
-	}
 	if (!r && L.n)
 		r = read_status(&L, root, n);
 	lookup_free(&L);
