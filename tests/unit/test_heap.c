@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_heap.c - hm_heap_huge() (lib/heap.c): nothing before
+ * hm_heap_huge_start(); after it, the heap grows in large steps and the
+ * part it grew by is advised huge pages (the "hg" flag of its mapping in
+ * /proc/self/smaps), the part touched before is not.  Under an allocator
+ * that is not brk's (ASan's, valgrind's) there is no such heap to look
+ * at: the test says so and skips.
+ */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "histmac/common.h"
+
+#define SMALL	100		/* bytes: from the heap, not mmap() */
+#define MANY	200000		/* 20 MB of them */
+
+/* Is @p in a mapping with @flag among its VmFlags? -1: not found. */
+static int has_flag(const void *p, const char *flag)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	uintptr_t a = (uintptr_t)p, lo = 0, hi = 0;
+	bool in = false;
+	int r = -1;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &lo, &hi) == 2) {
+			in = a >= lo && a < hi;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			char want[8];
+
+			snprintf(want, sizeof(want), " %s", flag);
+			r = strstr(line + 8, want) != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+static bool in_brk_heap(const void *p, uintptr_t start)
+{
+	return (uintptr_t)p >= start && (uintptr_t)p < (uintptr_t)sbrk(0);
+}
+
+static void test_advised_after_start(void **state)
+{
+	uintptr_t start = (uintptr_t)sbrk(0);
+	char *before = malloc(SMALL), **v = calloc(MANY, sizeof(*v));
+
+	(void)state;
+	assert_non_null(before);
+	assert_non_null(v);
+	hm_heap_huge();		/* not started: nothing */
+	hm_heap_huge_start();
+	for (size_t i = 0; i < MANY; i++) {
+		v[i] = malloc(SMALL);
+		assert_non_null(v[i]);
+		memset(v[i], 1, SMALL);
+	}
+	if (!in_brk_heap(v[MANY - 1], start)) {
+		print_message("the allocator is not brk's: no heap to advise\n");
+		skip();
+	}
+	hm_heap_huge();
+	assert_int_equal(has_flag(v[MANY - 1], "hg"), 1);
+	assert_int_equal(has_flag(before, "hg"), 0);
+	for (size_t i = 0; i < MANY; i++)
+		free(v[i]);
+	free(v);
+	free(before);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_advised_after_start),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
