@@ -214,9 +214,9 @@ struct list_arg {
  * the others of that path (several domains run one program) chained after
  * it.  A list line costs one hash and mostly no compare, where a binary
  * search of 100,000 wants took 17 (a large policy's stamp: 150,000 lines
- * of lists); and a bitmap of the hashes, 16 bits a want and small enough
- * to stay in the cache, turns most of them away before the table, which
- * is not, is read.
+ * of lists).  A bitmap of the hashes in front (16 bits a want, at most
+ * 512 KiB: it stays in the cache, the table does not) turns most lines
+ * away before the table is read.
  */
 static int index_wants(struct lookup *L)
 {

@@ -31,7 +31,14 @@ for ((i = 1; i <= rounds; i++)); do
 	snapshot "$pol" >"$tmp/old.txt"
 	cmp -s "$tmp/old.txt" "$tmp/want.txt" && die "round $i learns nothing new"
 
-	HISTMAC_TEST_SAVE_DELAY_US=$((RANDOM % 3000)) \
+	# Each step of the save waits up to 3 ms, or a fiftieth of an
+	# unkilled run where that is longer (ASan: a run of a second), so
+	# the commit (about ten steps) keeps its share of the kill window
+	# whatever the build: with 3 ms under ASan, 0 of 200 kills once
+	# landed inside a commit.
+	delay_max=$((took / 1000 / 50))
+	[ "$delay_max" -ge 3000 ] || delay_max=3000
+	HISTMAC_TEST_SAVE_DELAY_US=$(((RANDOM * 32768 + RANDOM) % delay_max)) \
 		"$HISTMAC" learn -q -p "$pol" -i "$tmp/in.log" 2>/dev/null &
 	pid=$!
 	# Kill anywhere in up to 1.5 times an
