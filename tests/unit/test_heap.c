@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_heap.c - hm_heap_huge() (lib/heap.c): nothing before
- * hm_heap_huge_start(); after it, the heap grows in large steps and the
- * part it grew by is advised huge pages (the "hg" flag of its mapping in
- * /proc/self/smaps), the part touched before is not.  Under an allocator
+ * hm_heap_huge_start() (a heap grown before it is not advised); after
+ * it, the part the heap grew by is advised huge pages (the "hg" flag of
+ * its mapping in /proc/self/smaps).  Under an allocator
  * that is not brk's (ASan's, valgrind's) there is no such heap to look
  * at: the test says so and skips.
  */
@@ -57,33 +57,47 @@ static bool in_brk_heap(const void *p, uintptr_t start)
 	return (uintptr_t)p >= start && (uintptr_t)p < (uintptr_t)sbrk(0);
 }
 
-static void test_advised_after_start(void **state)
+/* MANY blocks of SMALL bytes, touched: the heap grows. */
+static char **grow(void)
 {
-	uintptr_t start = (uintptr_t)sbrk(0);
-	char *before = malloc(SMALL), **v = calloc(MANY, sizeof(*v));
-	int grown = -1, old = -1;
-	bool brk;
+	char **v = calloc(MANY, sizeof(*v));
 
-	(void)state;
-	assert_non_null(before);
 	assert_non_null(v);
-	hm_heap_huge();		/* not started: nothing */
-	hm_heap_huge_start();
 	for (size_t i = 0; i < MANY; i++) {
 		v[i] = malloc(SMALL);
 		assert_non_null(v[i]);
 		memset(v[i], 1, SMALL);
 	}
-	brk = in_brk_heap(v[MANY - 1], start);
-	if (brk) {
-		hm_heap_huge();
-		grown = has_flag(v[MANY - 1], "hg");
-		old = has_flag(before, "hg");
-	}
+	return v;
+}
+
+static void drop(char **v)
+{
 	for (size_t i = 0; i < MANY; i++)
 		free(v[i]);
 	free(v);
-	free(before);
+}
+
+static void test_advised_after_start(void **state)
+{
+	uintptr_t start = (uintptr_t)sbrk(0);
+	char **u, **v;
+	int grown = -1, old = -1;
+	bool brk;
+
+	(void)state;
+	u = grow();		/* before the start: grown, but not advised */
+	hm_heap_huge();
+	hm_heap_huge_start();
+	v = grow();
+	brk = in_brk_heap(u[MANY - 1], start) && in_brk_heap(v[MANY - 1], start);
+	if (brk) {
+		hm_heap_huge();
+		grown = has_flag(v[MANY - 1], "hg");
+		old = has_flag(u[MANY - 1], "hg");
+	}
+	drop(u);
+	drop(v);
 	if (!brk) {
 		print_message("the allocator is not brk's: no heap to advise\n");
 		skip();
