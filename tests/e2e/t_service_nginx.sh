@@ -14,7 +14,7 @@ set -eu
 
 hm_need nginx curl logrotate chattr
 [ -x /etc/init.d/nginx ] && [ -x /etc/init.d/fcgiwrap ] ||
-	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
+	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh test)"
 # the audit lock first: it keeps the per-service tests (which share
 # /srv/histmac-e2e) apart
 hm_svc_begin nginx fcgiwrap

@@ -14,7 +14,7 @@ set -eu
 
 hm_need nginx curl logrotate setsid spawn-fcgi
 [ -x /etc/init.d/nginx ] && [ -x /etc/init.d/fcgiwrap ] ||
-	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
+	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh test)"
 hm_svc_begin nginx fcgiwrap
 
 S=/srv/histmac-e2e

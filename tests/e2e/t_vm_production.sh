@@ -21,7 +21,7 @@ set -eu
 
 hm_vm_need jq
 if [ ! -x /etc/init.d/nginx ] || [ ! -x /etc/init.d/fcgiwrap ]; then
-	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh services)"
+	hm_skip "nginx or fcgiwrap is not installed (scripts/deps.sh test)"
 fi
 
 out=${HM_VM_OUT:-$HM_TMP/vm}
