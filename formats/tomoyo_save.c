@@ -275,7 +275,8 @@ int hm_policy_save_dir(const struct hm_model *m, const char *dir,
 static int save_dir(struct hm_model *m, const char *dir,
 		    enum hm_dialect dialect, unsigned flags,
 		    struct hm_convert_stats *st, const struct hm_file_out *extra,
-		    size_t n_extra, const char *root)
+		    size_t n_extra, const char *root,
+		    const struct hm_commit_guard *guard)
 {
 	/* The order files are replaced in: see policy_io.h. */
 	struct out_file f[] = {
@@ -302,7 +303,7 @@ static int save_dir(struct hm_model *m, const char *dir,
 							 f[i].len };
 		for (size_t i = 0; i < n_extra; i++)
 			set[n++] = extra[i];
-		r = hm_atomic_write_set(dir, set, n);
+		r = hm_atomic_write_set_guarded(dir, set, n, guard);
 	}
 	for (size_t i = 0; i < HM_ARRAY_SIZE(f); i++)
 		free(f[i].text);
@@ -316,14 +317,15 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
 {
 	/* without a stamp nothing changes @m */
 	return save_dir((struct hm_model *)m, dir, dialect, flags, st, extra,
-			n_extra, NULL);
+			n_extra, NULL, NULL);
 }
 
 int hm_policy_save_dir_stamped(struct hm_model *m, const char *dir,
 			       enum hm_dialect dialect,
 			       struct hm_convert_stats *st,
 			       const struct hm_file_out *extra, size_t n_extra,
-			       const char *root)
+			       const char *root,
+			       const struct hm_commit_guard *guard)
 {
-	return save_dir(m, dir, dialect, 0, st, extra, n_extra, root);
+	return save_dir(m, dir, dialect, 0, st, extra, n_extra, root, guard);
 }

@@ -92,14 +92,34 @@ static bool same_content(const char *path, const char *text, size_t len)
 	return same;
 }
 
-int hm_atomic_write(const char *path, const void *data, size_t len)
+/* Copy all of @src, from its start, to @fd. */
+static int copy_all(int src, int fd)
+{
+	char buf[65536];
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(src, buf, sizeof(buf), off);
+		int r;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		if ((r = write_all(fd, buf, (size_t)n)))
+			return r;
+		off += n;
+	}
+}
+
+/* @path replaced by a temp file holding @len bytes of @data or, when
+ * @data is NULL, what @src holds. */
+static int replace(const char *path, const void *data, size_t len, int src)
 {
 	char *tmp = NULL;
 	int fd;
 	int r;
 
-	if (same_content(path, data, len))
-		return 0;	/* already there: no new inode, no new time */
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
 		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -108,7 +128,7 @@ int hm_atomic_write(const char *path, const void *data, size_t len)
 		free(tmp);
 		return r;
 	}
-	r = write_all(fd, data, len);
+	r = data ? write_all(fd, data, len) : copy_all(src, fd);
 	if (!r && fchmod(fd, 0600) < 0)
 		r = -errno;
 	if (!r && fsync(fd) < 0)
@@ -123,6 +143,18 @@ int hm_atomic_write(const char *path, const void *data, size_t len)
 		r = fsync_dir_of(path);
 	free(tmp);
 	return r;
+}
+
+int hm_atomic_write(const char *path, const void *data, size_t len)
+{
+	if (same_content(path, data, len))
+		return 0;	/* already there: no new inode, no new time */
+	return replace(path, data ? data : "", len, -1);
+}
+
+int hm_atomic_write_fd(const char *path, int src)
+{
+	return replace(path, NULL, 0, src);
 }
 
 /* ------------------------------------------------- sets of files */
@@ -153,8 +185,10 @@ static int fsync_dir(const char *dir)
 	return r;
 }
 
-/* Write and fsync @f as ".NAME.hmnew" (replacing a stale one). */
-static int write_new(const char *dir, const struct hm_file_out *f)
+/* Write and fsync @f as ".NAME.hmnew" (replacing a stale one); @st: the
+ * new file's identity. */
+static int write_new(const char *dir, const struct hm_file_out *f,
+		     struct stat *st)
 {
 	char *path = in_dir(dir, ".%s.hmnew", f->name);
 	int fd;
@@ -172,6 +206,8 @@ static int write_new(const char *dir, const struct hm_file_out *f)
 	r = write_all(fd, f->text, f->len);
 	if (!r && fsync(fd) < 0)
 		r = -errno;
+	if (!r && fstat(fd, st) < 0)
+		r = -errno;
 	if (close(fd) < 0 && !r)
 		r = -errno;
 	if (r)
@@ -182,14 +218,22 @@ static int write_new(const char *dir, const struct hm_file_out *f)
 
 /*
  * Tests make saving slow on purpose (HISTMAC_TEST_SAVE_DELAY_US between
- * the steps of a save), so that a SIGKILL lands inside one.  Only in test
- * builds (HISTMAC_TEST_HOOKS).
+ * the steps of a save), so that a SIGKILL lands inside one, and edit files
+ * at a step (hm_atomic_test_step).  Only in test builds (HISTMAC_TEST_HOOKS).
  */
 #ifndef HM_TEST_HOOKS
 static void test_delay(void)
 {
 }
+
+static void test_step(const char *dir, enum hm_atomic_step step)
+{
+	(void)dir;
+	(void)step;
+}
 #else
+void (*hm_atomic_test_step)(const char *dir, enum hm_atomic_step step);
+
 static void test_delay(void)
 {
 	static long us = -1;
@@ -203,6 +247,12 @@ static void test_delay(void)
 	}
 	if (us)
 		usleep((useconds_t)us);
+}
+
+static void test_step(const char *dir, enum hm_atomic_step step)
+{
+	if (hm_atomic_test_step)
+		hm_atomic_test_step(dir, step);
 }
 #endif
 
@@ -243,10 +293,11 @@ static bool unchanged(const char *dir, const struct hm_file_out *f)
 }
 
 /* One file of a set made ready: left alone (unchanged) or written as
- * ".NAME.hmnew".  @r: 0 or a negative errno. */
+ * ".NAME.hmnew" (@st, else zeroed).  @r: 0 or a negative errno. */
 struct stage {
 	const char *dir;
 	const struct hm_file_out *f;
+	struct stat *st;
 	bool written;
 	int r;
 };
@@ -256,7 +307,7 @@ static void *stage_file(void *arg)
 	struct stage *s = arg;
 
 	s->written = s->f->text && !unchanged(s->dir, s->f);
-	s->r = s->written ? write_new(s->dir, s->f) : 0;
+	s->r = s->written ? write_new(s->dir, s->f, s->st) : 0;
 	return NULL;
 }
 
@@ -280,10 +331,11 @@ static const struct hm_file_out *largest(const struct hm_file_out *f,
 	return big;
 }
 
-/* Write the ".NAME.hmnew" of each file that changed and list them in
- * @names, in @f's order (the order they are renamed in). */
+/* Write the ".NAME.hmnew" of each file that changed (its identity in
+ * @st[i]) and list them in @names, in @f's order (the order they are
+ * renamed in). */
 static int stage_all(const char *dir, const struct hm_file_out *f, size_t n,
-		     struct hm_sbuf *names)
+		     struct stat *st, struct hm_sbuf *names)
 {
 	struct stage *s = calloc(n + 1, sizeof(*s));
 	const struct hm_file_out *big = largest(f, n);
@@ -293,7 +345,7 @@ static int stage_all(const char *dir, const struct hm_file_out *f, size_t n,
 	pthread_t t;
 
 	for (size_t i = 0; s && i < n; i++)
-		s[i] = (struct stage){ dir, &f[i], false, 0 };
+		s[i] = (struct stage){ dir, &f[i], &st[i], false, 0 };
 	if (s && big)
 		threaded = !pthread_create(&t, NULL, stage_file, &s[alone]);
 	for (size_t i = 0; !r && i < n; i++) {
@@ -319,19 +371,29 @@ static int stage_all(const char *dir, const struct hm_file_out *f, size_t n,
 int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 			size_t n)
 {
+	return hm_atomic_write_set_guarded(dir, f, n, NULL);
+}
+
+int hm_atomic_write_set_guarded(const char *dir, const struct hm_file_out *f,
+				size_t n, const struct hm_commit_guard *g)
+{
 	char *journal = in_dir(dir, "%s", HM_COMMIT_JOURNAL);
+	struct stat *st = calloc(n + 1, sizeof(*st));
 	struct hm_sbuf names = { 0 };
-	int r = journal ? hm_atomic_recover(dir) : -ENOMEM;
+	int r = journal && st ? hm_atomic_recover(dir) : -ENOMEM;
 
 	if (r >= 0)
-		r = stage_all(dir, f, n, &names);
+		r = stage_all(dir, f, n, st, &names);
 	if (names.oom && r >= 0)
 		r = -ENOMEM;
-	if (r >= 0 && !names.len) {	/* every file as it was: no commit */
-		hm_sbuf_free(&names);
-		free(journal);
-		return 0;
-	}
+	if (r >= 0)
+		test_step(dir, HM_ATOMIC_STAGED);
+	if (r >= 0 && g)	/* the last word before the commit point */
+		r = g->check(g->arg, f, st, n);
+	if (r >= 0)
+		test_step(dir, HM_ATOMIC_CHECKED);
+	if (r >= 0 && !names.len)	/* every file as it was: no commit */
+		goto out;
 	if (r >= 0)
 		r = fsync_dir(dir);
 	if (r >= 0)	/* the commit point */
@@ -341,15 +403,19 @@ int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 		r = roll_forward(dir, names.s);
 	test_delay();
 	if (r >= 0)
+		test_step(dir, HM_ATOMIC_RENAMED);
+	if (r >= 0)
 		r = fsync_dir(dir);
 	if (r >= 0 && unlink(journal) < 0)
 		r = -errno;
 	if (r >= 0)
 		r = fsync_dir(dir);
-	if (r < 0)
+out:
+	if (r < 0 && journal)
 		hm_atomic_recover(dir);	/* forget what did not commit */
 	hm_sbuf_free(&names);
 	free(journal);
+	free(st);
 	return r < 0 ? r : 0;
 }
 

@@ -10,6 +10,7 @@
  * path rule, the process table, the collector.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,18 +229,23 @@ int hm_store_load(struct hm_store *s, bool may_be_missing,
 #define SETTLE_MS 100
 #define SETTLE_TRIES 30
 
-static bool settled(const struct stat *st)
+/* Was @st changed in the last SETTLE_MS? */
+static bool fresh(const struct stat *st)
 {
 	struct timespec now;
+	int64_t age_ms;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
-		int64_t age_ms = (now.tv_sec - st[i].st_mtim.tv_sec) * 1000 +
-				 (now.tv_nsec - st[i].st_mtim.tv_nsec) / 1000000;
+	age_ms = (now.tv_sec - st->st_mtim.tv_sec) * 1000 +
+		 (now.tv_nsec - st->st_mtim.tv_nsec) / 1000000;
+	return st->st_ino && age_ms < SETTLE_MS;
+}
 
-		if (st[i].st_ino && age_ms < SETTLE_MS)
+static bool settled(const struct stat *st)
+{
+	for (size_t i = 0; i < HM_STORE_EDITED; i++)
+		if (fresh(&st[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -387,9 +393,10 @@ int hm_store_load_state(struct hm_store *s, struct hm_tracker *t,
 
 #define EXTRA_MAX 2
 
-/* The policy, its path rule and @extra: one commit. */
+/* The policy, its path rule and @extra: one commit, if @g lets it. */
 static int write_policy(struct hm_store *s, const struct hm_model *m,
-			const struct hm_file_out *extra, size_t n_extra)
+			const struct hm_file_out *extra, size_t n_extra,
+			const struct hm_commit_guard *g)
 {
 	struct hm_file_out f[EXTRA_MAX + 1] = { 0 };
 	enum hm_dialect dialect = s->o.dialect >= 0 ?
@@ -407,7 +414,7 @@ static int write_policy(struct hm_store *s, const struct hm_model *m,
 	if (!r)	/* stamping sets only the packages, the save's own */
 		r = hm_policy_save_dir_stamped((struct hm_model *)m, s->o.dir,
 					       dialect, &s->conv, f, n,
-					       s->stamp_root);
+					       s->stamp_root, g);
 	if (s->paths)
 		free((char *)f[0].text);
 	return r;
@@ -457,17 +464,142 @@ static int add_disk_uses(const struct hm_store *s, struct hm_model *m)
 	return r;
 }
 
+/*
+ * An administrator's edit can land while a save renders and commits
+ * (a second and more for a large policy and its package stamps).  So the
+ * save looks again just before its commit point (before_commit(), which
+ * holds each edited file open from then) and once more after it
+ * (as_left()):
+ *  - an edit in place of a file the commit then replaced went into the
+ *    replaced inode, which no name reaches any more: it is put back;
+ *  - any other change (written after our rename, renamed in, written in
+ *    place of a file the save left alone) is on disk already.
+ * Either way the save reports -ESTALE and keeps its base, so the writer
+ * reads the edit and rebases all it learned onto it.  Not seen: an
+ * editor's rename in the moment between the look before the commit and
+ * our rename over it.
+ */
+struct watch {
+	struct hm_store *s;
+	int fd[HM_STORE_EDITED];		/* as last seen; -1: none */
+	struct stat staged[HM_STORE_EDITED];	/* ours; st_ino 0: left alone */
+};
+
+static void edited_path(const struct hm_store *s, size_t i, char *path,
+			size_t size)
+{
+	snprintf(path, size, "%s/%s", s->o.dir, edited[i]);
+}
+
+/* @fd's identity, zeroed for none (as stat_files() leaves a missing one) */
+static void fd_stat(int fd, struct stat *st)
+{
+	if (fd < 0 || fstat(fd, st) < 0)
+		memset(st, 0, sizeof(*st));
+}
+
+static int before_commit(void *arg, const struct hm_file_out *f,
+			 const struct stat *staged, size_t n)
+{
+	struct watch *w = arg;
+	char path[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
+		edited_path(w->s, i, path, sizeof(path));
+		/* O_NONBLOCK: a FIFO in its place does not stall the save */
+		w->fd[i] = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+					      O_NOCTTY);
+		fd_stat(w->fd[i], &st);
+		if (!same_file(&st, &w->s->seen[i]))
+			return -ESTALE;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(f[j].name, edited[i]))
+				w->staged[i] = staged[j];
+	}
+	return 0;
+}
+
+static void unwatch(struct watch *w)
+{
+	for (size_t i = 0; i < HM_STORE_EDITED; i++)
+		if (w->fd[i] >= 0)
+			close(w->fd[i]);
+}
+
+/* The same inode, not written since?  Renaming it, or over it, changes
+ * only its ctime (the file the save wrote, the file it replaced). */
+static bool unwritten(const struct stat *now, const struct stat *then)
+{
+	return now->st_ino == then->st_ino && now->st_dev == then->st_dev &&
+	       now->st_size == then->st_size &&
+	       now->st_mtim.tv_sec == then->st_mtim.tv_sec &&
+	       now->st_mtim.tv_nsec == then->st_mtim.tv_nsec;
+}
+
+/* The edit in @fd, which the commit replaced, back in place of ours once
+ * it holds still (as hm_store_read() waits). */
+static void put_back(struct hm_store *s, size_t i, int fd)
+{
+	char path[4096];
+	struct stat st;
+	int r;
+
+	for (int k = 0; k < SETTLE_TRIES; k++) {
+		fd_stat(fd, &st);
+		if (!fresh(&st))
+			break;
+		usleep(SETTLE_MS * 1000);
+	}
+	edited_path(s, i, path, sizeof(path));
+	r = hm_atomic_write_fd(path, fd);
+	if (r)
+		failed(s, path, "putting back an edit made while saving", r);
+	else if (s->o.diag)
+		hm_diag_add(s->o.diag, HM_DIAG_NOTE, path, 0,
+			    "edited while it was saved: the edit stays, and "
+			    "what was learned is added to it");
+}
+
+/* After the commit: are the edited files as the save left them (@now:
+ * their identity)?  Else an edit landed meanwhile (put back where it went
+ * into a replaced file). */
+static bool as_left(struct hm_store *s, struct watch *w, struct stat *now)
+{
+	bool clean = true;
+	struct stat held;
+
+	stat_files(s, now);
+	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
+		fd_stat(w->fd[i], &held);
+		if (!w->staged[i].st_ino) {
+			clean &= same_file(&now[i], &s->seen[i]);
+		} else if (!unwritten(&now[i], &w->staged[i])) {
+			clean = false;
+		} else if (w->fd[i] >= 0 && !unwritten(&held, &s->seen[i])) {
+			put_back(s, i, w->fd[i]);
+			clean = false;
+		}
+	}
+	return clean;
+}
+
 /* Under the lock: the policy, then the process table, then the
  * checkpoint (the events it says are done are in the files above). */
 static int save_locked(struct hm_store *s, const struct hm_model *m,
 		       const struct hm_file_out *extra, size_t n_extra)
 {
+	struct watch w = { .s = s };
+	struct hm_commit_guard g = { before_commit, &w };
 	struct stat st[HM_STORE_EDITED];
 	uint64_t *own = NULL;
+	bool clean;
 	int r;
 
 	if (hm_store_edited(s))
 		return -ESTALE;
+	for (size_t i = 0; i < HM_STORE_EDITED; i++)
+		w.fd[i] = -1;
 	if (s->counting) {
 		own = take_uses(m);
 		r = own ? add_disk_uses(s, (struct hm_model *)m) : -ENOMEM;
@@ -478,13 +610,20 @@ static int save_locked(struct hm_store *s, const struct hm_model *m,
 			return failed(s, s->o.dir, "reading its use counts", r);
 		}
 	}
-	r = write_policy(s, m, extra, n_extra);
+	r = write_policy(s, m, extra, n_extra, &g);
 	if (own)
 		put_uses((struct hm_model *)m, own);
 	free(own);
+	clean = !r && as_left(s, &w, st);
+	unwatch(&w);
+	if (r == -ESTALE)
+		return r;
 	if (r)
 		return failed(s, s->o.dir, "saving", r);
-	stat_files(s, st);
+	if (!clean) {	/* the base stays what the edit is measured from */
+		hm_store_forget(s);
+		return -ESTALE;
+	}
 	r = set_base(s, s->last ? NULL : m, st);
 	if (r)
 		return failed(s, s->o.dir, "saving", r);

@@ -187,6 +187,14 @@ void hm_heap_huge(void);
  */
 int hm_atomic_write(const char *path, const void *data, size_t len);
 
+/**
+ * hm_atomic_write_fd() - replace @path, as hm_atomic_write() does, with
+ * all that the open file @src holds (read from its start; its offset is
+ * not moved).
+ * Returns: 0 or a negative errno; on failure @path is untouched.
+ */
+int hm_atomic_write_fd(const char *path, int src);
+
 /* One file of a set replaced together by hm_atomic_write_set(). */
 struct hm_file_out {
 	const char *name;	/* a plain name inside the directory */
@@ -208,6 +216,35 @@ struct hm_file_out {
  */
 int hm_atomic_write_set(const char *dir, const struct hm_file_out *f,
 			size_t n);
+
+struct stat;
+
+/*
+ * A last word before a set's commit point: @check gets the set and, for
+ * each file, the identity of its ".NAME.hmnew" (st_ino 0: left alone, as
+ * it already held its text).  A negative return abandons the set (no file
+ * was replaced) and is what hm_atomic_write_set_guarded() returns.  The
+ * store uses it to see an administrator's edit made while it rendered and
+ * staged (store.c).
+ */
+struct hm_commit_guard {
+	int (*check)(void *arg, const struct hm_file_out *f,
+		     const struct stat *staged, size_t n);
+	void *arg;
+};
+
+/* hm_atomic_write_set(), asking @g (NULL: no one) before the commit. */
+int hm_atomic_write_set_guarded(const char *dir, const struct hm_file_out *f,
+				size_t n, const struct hm_commit_guard *g);
+
+/* Steps of hm_atomic_write_set_guarded() a test can act at: the new
+ * files written, the guard said yes (before the commit point), renamed. */
+enum hm_atomic_step { HM_ATOMIC_STAGED, HM_ATOMIC_CHECKED, HM_ATOMIC_RENAMED };
+
+#ifdef HM_TEST_HOOKS
+/* Test builds: called at each step with the set's directory; NULL: none. */
+extern void (*hm_atomic_test_step)(const char *dir, enum hm_atomic_step step);
+#endif
 
 /**
  * hm_atomic_recover() - finish or forget an interrupted

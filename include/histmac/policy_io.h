@@ -261,13 +261,16 @@ int hm_policy_save_dir_with(const struct hm_model *m, const char *dir,
  * with @m's package stamps set from @root's dpkg database first, as
  * hm_packages_stamp() (packages.h) sets them; the lookup runs while the
  * files that do not show them render.  @m keeps the stamps found also
- * when the save then fails (as a stamp before the save left it).
+ * when the save then fails (as a stamp before the save left it).  @guard
+ * (NULL: none) has the last word before the files are replaced
+ * (hm_atomic_write_set_guarded()).
  */
 int hm_policy_save_dir_stamped(struct hm_model *m, const char *dir,
 			       enum hm_dialect dialect,
 			       struct hm_convert_stats *st,
 			       const struct hm_file_out *extra, size_t n_extra,
-			       const char *root);
+			       const char *root,
+			       const struct hm_commit_guard *guard);
 
 /**
  * hm_dialect_parse() - "tomoyo", "tomoyo-2.6", "2.6", "tomoyo-2.1", "2.1",

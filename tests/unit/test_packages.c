@@ -166,7 +166,8 @@ static void test_save_stamped(void **state)
 	assert_non_null(mkdtemp(a));
 	assert_non_null(mkdtemp(b));
 	assert_int_equal(hm_policy_save_dir_stamped(m, a, HM_DIALECT_26, NULL,
-						    NULL, 0, DPKG_ROOT), 0);
+						    NULL, 0, DPKG_ROOT, NULL),
+			 0);
 	assert_int_equal(hm_packages_stamp(n, DPKG_ROOT), 0);
 	assert_int_equal(hm_policy_save_dir(n, b, HM_DIALECT_26, 0, NULL), 0);
 	for (size_t i = 0; i < HM_ARRAY_SIZE(files); i++) {

@@ -6,7 +6,12 @@
  * adopting it keeps the edit (a deleted entry stays deleted, an added
  * domain stays) and adds what was learned since; an edit with an error
  * is read with the error counted and said at its line; a writer that holds the
- * lock only to save finds another's lock and is told who holds it.
+ * lock only to save finds another's lock and is told who holds it.  An
+ * edit made in place while a save commits is not lost: written before
+ * the save's last look it refuses the save, written into the file the
+ * commit replaces it is put back, written into the file the save wrote it
+ * stays; each time the save says -ESTALE and the edit and what was
+ * learned both end up saved.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -107,6 +112,36 @@ static bool lock_exists(const struct fixture *f)
 	return access(p, F_OK) == 0;
 }
 
+/* The administrator's edit: /etc/one deleted, a domain added. */
+static const char edit_text[] =
+	"<kernel>\nuse_profile 1\n\n"
+	"<kernel> /bin/a\nuse_profile 1\nfile read /etc/two\n\n"
+	"<kernel> /bin/b\nuse_profile 3\nfile read /etc/b\n";
+
+/* After a save refused for @f's edit: read, adopt, save; the edit and
+ * what @m learned are both there.  Closes @s, frees @m. */
+static void adopt_keeps_both(struct fixture *f, struct hm_store *s,
+			     struct hm_model *m)
+{
+	struct hm_store_snap snap;
+	char *text;
+
+	assert_int_equal(hm_store_read(s, &snap, &f->d), 0);
+	assert_int_equal(snap.errors, 0);
+	assert_int_equal(hm_store_adopt(s, &snap, m), 0);
+	hm_model_free(m);
+	m = snap.m;
+	assert_int_equal(hm_store_save(s, m, NULL, 0), 0);
+	hm_store_close(s, false);
+	text = read_file(f->file);
+	assert_null(strstr(text, "file read /etc/one\n"));	/* deleted */
+	assert_non_null(strstr(text, "file read /etc/two\n"));
+	assert_non_null(strstr(text, "<kernel> /bin/b\nuse_profile 3\n"));
+	assert_non_null(strstr(text, "file read /etc/learned\n"));
+	free(text);
+	hm_model_free(m);
+}
+
 static void test_save_holds_lock(void **state)
 {
 	struct fixture *f = *state;
@@ -131,7 +166,6 @@ static void test_edit_is_kept(void **state)
 {
 	struct fixture *f = *state;
 	struct hm_store *s = open_store(f, true);
-	struct hm_store_snap snap;
 	struct hm_model *m;
 	char *text;
 
@@ -139,28 +173,13 @@ static void test_edit_is_kept(void **state)
 	learn(m, "/etc/learned");
 	/* the administrator deletes /etc/one and adds a domain, in place */
 	usleep(20000);
-	write_file(f->file, "<kernel>\nuse_profile 1\n\n"
-		   "<kernel> /bin/a\nuse_profile 1\nfile read /etc/two\n\n"
-		   "<kernel> /bin/b\nuse_profile 3\nfile read /etc/b\n");
+	write_file(f->file, edit_text);
 	assert_true(hm_store_edited(s));
 	assert_int_equal(hm_store_save(s, m, NULL, 0), -ESTALE);
 	text = read_file(f->file);
 	assert_null(strstr(text, "/etc/learned"));	/* nothing written */
 	free(text);
-	assert_int_equal(hm_store_read(s, &snap, &f->d), 0);
-	assert_int_equal(snap.errors, 0);
-	assert_int_equal(hm_store_adopt(s, &snap, m), 0);
-	hm_model_free(m);
-	m = snap.m;
-	assert_int_equal(hm_store_save(s, m, NULL, 0), 0);
-	hm_store_close(s, false);
-	text = read_file(f->file);
-	assert_null(strstr(text, "file read /etc/one\n"));	/* deleted */
-	assert_non_null(strstr(text, "file read /etc/two\n"));
-	assert_non_null(strstr(text, "<kernel> /bin/b\nuse_profile 3\n"));
-	assert_non_null(strstr(text, "file read /etc/learned\n"));
-	free(text);
-	hm_model_free(m);
+	adopt_keeps_both(f, s, m);
 }
 
 /* An edit left with an error: read, counted, said with its line. */
@@ -182,6 +201,66 @@ static void test_broken_edit(void **state)
 	hm_store_snap_free(&snap);
 	hm_store_close(s, false);
 	hm_model_free(m);
+}
+
+/* The edit an administrator makes at a step of a save's commit. */
+static const char *edit_path;
+static enum hm_atomic_step edit_step;
+
+static void edit_at(const char *dir, enum hm_atomic_step step)
+{
+	(void)dir;
+	if (step != edit_step)
+		return;
+	hm_atomic_test_step = NULL;	/* once */
+	write_file(edit_path, edit_text);	/* in place, as cat > does */
+}
+
+static bool said(const struct hm_diag *d, const char *what)
+{
+	for (size_t i = 0; i < d->n_msgs; i++)
+		if (strstr(d->msgs[i].text, what))
+			return true;
+	return false;
+}
+
+static void save_while_edited(struct fixture *f, enum hm_atomic_step step)
+{
+	struct hm_store *s = open_store(f, true);
+	struct hm_model *m;
+	char *text;
+
+	assert_int_equal(hm_store_load(s, false, &m), 0);
+	learn(m, "/etc/learned");
+	edit_path = f->file;
+	edit_step = step;
+	hm_atomic_test_step = edit_at;
+	assert_int_equal(hm_store_save(s, m, NULL, 0), -ESTALE);
+	assert_null(hm_atomic_test_step);	/* the edit was made */
+	text = read_file(f->file);
+	assert_string_equal(text, edit_text);
+	free(text);
+	assert_int_equal(said(&f->d, "edited while it was saved"),
+			 step == HM_ATOMIC_CHECKED);
+	adopt_keeps_both(f, s, m);
+}
+
+/* Written while the save rendered: its last look refuses it. */
+static void test_edit_before_commit(void **state)
+{
+	save_while_edited(*state, HM_ATOMIC_STAGED);
+}
+
+/* Written into the file the commit then replaced: put back. */
+static void test_edit_in_replaced(void **state)
+{
+	save_while_edited(*state, HM_ATOMIC_CHECKED);
+}
+
+/* Written into the file the save had just put there. */
+static void test_edit_after_rename(void **state)
+{
+	save_while_edited(*state, HM_ATOMIC_RENAMED);
 }
 
 static void test_other_writer(void **state)
@@ -213,6 +292,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_broken_edit, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_writer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_edit_before_commit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_edit_in_replaced, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_edit_after_rename, setup,
 						teardown),
 	};
 
