@@ -112,9 +112,7 @@ static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
  */
 static int64_t stamp(const struct hm_model *m, int64_t sec)
 {
-	int64_t last = m->n_saves ? m->saves[m->n_saves - 1].time : 0;
-
-	return sec && sec == last ? sec + 1 : sec;
+	return sec && sec == hm_model_last_save(m) ? sec + 1 : sec;
 }
 
 /* Returns 1 when something was added, 0, or negative errno.  What is

@@ -223,7 +223,7 @@ static int add_record(struct hm_learn_session *s,
 		      const struct hm_learn_stats *now)
 {
 	const struct hm_model *m = s->m;
-	int64_t since = m->n_saves ? m->saves[m->n_saves - 1].time : 0;
+	int64_t since = hm_model_last_save(m);
 	struct hm_save_rec rec = {
 		.time = hm_convergence_end(m),
 		.events = now->events_new - s->saved.events_new,

@@ -682,6 +682,13 @@ void hm_acl_hist_use(const struct hm_acl_head *e, int64_t sec);
  * Returns: 0 or -ENOMEM. */
 int hm_model_add_save(struct hm_model *m, const struct hm_save_rec *r);
 
+/** hm_model_last_save() - the time of @m's last save record, 0: none
+ * (inline: the learner asks it for every entry an event adds). */
+static inline int64_t hm_model_last_save(const struct hm_model *m)
+{
+	return m->n_saves ? m->saves[m->n_saves - 1].time : 0;
+}
+
 
 /**
  * hm_domain_remove() - remove the permission bits @perm of the entry equal
