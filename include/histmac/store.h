@@ -228,7 +228,9 @@ int hm_store_load_state(struct hm_store *s, struct hm_tracker *t,
  * lock for the save when the store does not hold it.
  * @extra: up to 2 more files of the same commit; may be NULL.
  * Returns: 0, -ESTALE (a policy file changed since it was loaded, read or
- * saved: nothing written; read it again and adopt), -EWOULDBLOCK (another
+ * saved: nothing written; or while this save committed: the edit is kept,
+ * put back if the commit replaced it, and the base is not moved; either
+ * way read it again and adopt), -EWOULDBLOCK (another
  * writer holds the lock), or another negative errno (described in the
  * diag).
  */
