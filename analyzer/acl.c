@@ -409,7 +409,7 @@ static void index_slot(struct hm_acl_index *ix, const struct hm_acl_head *e,
 		size_t plen = dir_prefix_len(w);
 
 		*map = &ix->patterned;
-		*key = word_key(hm_hash_bytes(w->str, plen), plen);
+		*key = word_key(hm_hash_fnv(w->str, plen), plen);
 	}
 }
 
@@ -720,7 +720,7 @@ static const struct hm_acl_head *
 patterned_match(const struct hm_model *m, const struct hm_acl_index *ix,
 		const struct hm_name *name, const struct hm_request *r)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a of "", as hm_hash_bytes */
+	uint32_t h = HM_FNV_BASIS;	/* of "", as hm_hash_fnv() */
 	const struct hm_acl_head *e;
 
 	for (size_t i = 0;; i++) {
@@ -732,8 +732,7 @@ patterned_match(const struct hm_model *m, const struct hm_acl_index *ix,
 		}
 		if (i == name->len)
 			return NULL;
-		h ^= (unsigned char)name->str[i];
-		h *= 16777619u;
+		h = hm_fnv_step(h, (unsigned char)name->str[i]);
 	}
 }
 

@@ -71,6 +71,8 @@ struct pend {
 	uint64_t last_line;
 	uint64_t hnext;		/* next seq in the hash chain, or NONE */
 	struct hm_sbuf lines;	/* its records, ENRICHED part cut off */
+	size_t in_out;		/* or, bytes of them at the end of out */
+	bool direct;		/* its records go to out (it is the head) */
 };
 
 struct type_slot {
@@ -96,7 +98,9 @@ struct hm_stream {
 	size_t bytes;		/* bytes of lines waiting */
 	uint64_t line_no;
 	struct hm_sbuf partial;
-	struct hm_sbuf out;	/* whole events for auparse */
+	struct hm_sbuf out;	/* whole events for auparse, then the
+				 * head's records so far (struct pend.direct) */
+	struct hm_sbuf held;	/* those records, over a flush */
 	struct hm_sbuf fix;	/* a line with its unpaired quotes cut */
 	bool skipping_long;	/* inside an over-long line */
 	uint64_t consumed;	/* bytes of whole lines in this file */
@@ -155,6 +159,7 @@ void hm_stream_free(struct hm_stream *s)
 	free(s->q);
 	hm_sbuf_free(&s->partial);
 	hm_sbuf_free(&s->out);
+	hm_sbuf_free(&s->held);
 	hm_sbuf_free(&s->fix);
 	free(s);
 }
@@ -414,21 +419,25 @@ static int grow(struct hm_stream *s)
 	return 0;
 }
 
-static int feed_eoe(struct hm_stream *s, const struct pend *e)
+/* An EOE line after @e's records, whose first line is @l (@len bytes of
+ * records). */
+static int feed_eoe(struct hm_stream *s, const struct pend *e, const char *l,
+		    size_t len)
 {
-	const char *l = e->lines.s;
+	char buf[NODE_MAX + 96];
 	size_t node = 0;
-	char buf[96];
 	int n;
 
-	/* the node= prefix, as the event's first line has it */
-	if (e->node_len && e->lines.len > 5 && !memcmp(l, "node=", 5))
+	/* the node= prefix, as the event's first line has it (@l may
+	 * point into out: copied before out grows) */
+	if (e->node_len && len > 5 && !memcmp(l, "node=", 5)) {
 		node = 5 + e->node_len + 1;
-	if (node && hm_sbuf_add(&s->out, l, node) < 0)
-		return -ENOMEM;
-	n = snprintf(buf, sizeof(buf), "type=EOE msg=audit(%lld.%03u:%llu): \n",
+		memcpy(buf, l, node);
+	}
+	n = snprintf(buf + node, sizeof(buf) - node,
+		     "type=EOE msg=audit(%lld.%03u:%llu): \n",
 		     (long long)e->sec, e->msec, (unsigned long long)e->serial);
-	return hm_sbuf_add(&s->out, buf, (size_t)n);
+	return hm_sbuf_add(&s->out, buf, node + (size_t)n);
 }
 
 /* Hand auparse the complete events at the head of the queue. */
@@ -436,16 +445,22 @@ static int drain(struct hm_stream *s)
 {
 	while (s->head != s->tail && at(s, s->head)->complete) {
 		struct pend *e = at(s, s->head);
+		size_t len = e->direct ? e->in_out : e->lines.len;
+		const char *l = e->direct ? s->out.s + s->out.len - len :
+					    e->lines.s;
 
-		if (hm_sbuf_add(&s->out, e->lines.s, e->lines.len) < 0)
+		/* a direct event's records are there already, at the end */
+		if (!e->direct && hm_sbuf_add(&s->out, l, len) < 0)
 			return -ENOMEM;
 		if (e->need_eoe) {
-			if (feed_eoe(s, e) < 0)
+			if (feed_eoe(s, e, l, len) < 0)
 				return -ENOMEM;
 			s->rep->st.eoe_injected++;
 		}
-		s->bytes -= e->lines.len;
+		s->bytes -= len;
 		hm_sbuf_reset(&e->lines);
+		e->in_out = 0;
+		e->direct = false;
 		s->head++;
 	}
 	return 0;
@@ -490,6 +505,10 @@ static int push(struct hm_stream *s, const struct stamp *st,
 	e->need_eoe = false;
 	e->nrec = 0;
 	hm_sbuf_reset(&e->lines);
+	/* the only event waiting: its records need not wait apart, as
+	 * nothing goes to out before it is complete (one copy less) */
+	e->direct = s->head == s->tail;
+	e->in_out = 0;
 	b = bucket(st, node_hash);
 	e->hnext = s->hash[b];
 	s->hash[b] = s->tail;
@@ -563,6 +582,7 @@ static int track(struct hm_stream *s, const struct stamp *st,
 	int type = type_of(s, st->type, st->type_len);
 	uint32_t node_hash = st->node_len ? hm_hash_bytes(st->node,
 							  st->node_len) : 0;
+	struct hm_sbuf *to;
 	struct pend *e;
 	uint64_t seq;
 	size_t len;
@@ -583,11 +603,14 @@ static int track(struct hm_stream *s, const struct stamp *st,
 		return rc;
 	e = at(s, seq);
 	len = record_len(s, type, st, line, end);
-	if (hm_sbuf_reserve(&e->lines, len + 1) < 0)
+	to = e->direct ? &s->out : &e->lines;
+	if (hm_sbuf_reserve(to, len + 1) < 0)
 		return -ENOMEM;
-	memcpy(e->lines.s + e->lines.len, line, len);
-	e->lines.s[e->lines.len + len] = '\n';
-	e->lines.len += len + 1;
+	memcpy(to->s + to->len, line, len);
+	to->s[to->len + len] = '\n';
+	to->len += len + 1;
+	if (e->direct)
+		e->in_out += len + 1;
 	s->bytes += len + 1;
 	e->nrec++;
 	e->last_line = s->line_no;
@@ -798,15 +821,25 @@ done:
  */
 static int flush_out(struct hm_stream *s)
 {
+	const struct pend *h = s->head != s->tail ? at(s, s->head) : NULL;
+	/* an open head's records stay: only whole events go */
+	size_t keep = h && h->direct ? h->in_out : 0;
 	int rc = 0;
 
-	if (!s->out.len)
+	if (s->out.len == keep)
 		return 0;
+	hm_sbuf_reset(&s->held);
+	if (keep && hm_sbuf_add(&s->held, s->out.s + s->out.len - keep,
+				keep) < 0)
+		return -ENOMEM;
+	s->out.len -= keep;
 	if (s->sink)
-		return s->sink(s->sink_user, &s->out);
-	if (auparse_feed(s->au, s->out.s, s->out.len) < 0)
+		rc = s->sink(s->sink_user, &s->out);
+	else if (auparse_feed(s->au, s->out.s, s->out.len) < 0)
 		rc = -ENOMEM;
 	hm_sbuf_reset(&s->out);
+	if (keep && hm_sbuf_add(&s->out, s->held.s, keep) < 0)
+		return -ENOMEM;
 	return rc;
 }
 

@@ -180,14 +180,40 @@ void hm_mem_free(struct hm_mem *mem, enum hm_mem_cat cat, void *p,
 	free(p);
 }
 
+/*
+ * Eight bytes a step: names, paths and package list lines are hashed on
+ * every event, and FNV-1a's multiply per byte cost 3 % of a learn.
+ */
+static inline uint64_t hash_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+	return h ^ (h >> 32);
+}
+
 uint32_t hm_hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *s = p;
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ len, w;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= s[i];
-		h *= 16777619u;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = hash_mix(h, w);
 	}
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = hash_mix(h, w);
+	}
+	h *= 0xC4CEB9FE1A85EC53ull;
+	return (uint32_t)(h >> 32);
+}
+
+uint32_t hm_hash_fnv(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint32_t h = HM_FNV_BASIS;
+
+	for (size_t i = 0; i < len; i++)
+		h = hm_fnv_step(h, s[i]);
 	return h;
 }

@@ -163,8 +163,20 @@ static inline int hm_hex_digit(char c)
  */
 bool hm_hex_decode(void *out, const char *s, size_t n);
 
-/** hm_hash_bytes() - FNV-1a 32-bit; stable across runs (golden output). */
+/** hm_hash_bytes() - a 32-bit hash of @len bytes, the same in every run. */
 uint32_t hm_hash_bytes(const void *p, size_t len);
+
+/*
+ * FNV-1a 32-bit, for a hash grown a byte at a time (every prefix of a
+ * name in turn: analyzer/acl.c): hm_hash_fnv(p, n) is hm_fnv_step()
+ * applied to each byte from HM_FNV_BASIS.
+ */
+#define HM_FNV_BASIS	2166136261u
+static inline uint32_t hm_fnv_step(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * 16777619u;
+}
+uint32_t hm_hash_fnv(const void *p, size_t len);
 
 /* The monotonic clock (lib/clock.c), for intervals and deadlines. */
 uint64_t hm_now_ns(void);
