@@ -29,6 +29,8 @@ struct hm_learn_session {
 	time_t last_save;
 	unsigned long n;		/* events since the last PROGRESS */
 	struct hm_learn_stats saved;	/* the learner's, at the last save */
+	bool saved_once;		/* a save succeeded in this run */
+	struct hm_collector_stats at_save; /* the collector's, then */
 };
 
 static struct hm_tracker *tracker(const struct hm_learn_session *s)
@@ -263,8 +265,12 @@ int hm_learn_session_save(struct hm_learn_session *s)
 		if (r == -ESTALE && (r = sync_disk(s)) == 0)
 			r = -ESTALE;	/* adopted: save that */
 	}
-	if (!r)
+	if (!r) {
 		s->saved = now;
+		s->saved_once = true;
+		if (s->c)
+			s->at_save = *hm_collector_stats(s->c);
+	}
 	if (r == -ESTALE)
 		return failed(s, hm_store_dir(s->o.store), "saving "
 			      "(the policy keeps being edited)", r);
@@ -293,6 +299,26 @@ static bool save_due(const struct hm_learn_session *s)
 	       time(NULL) - s->last_save >= (time_t)s->o.save_interval;
 }
 
+/*
+ * Nothing read and no event handed out since the last save (an event the
+ * log left open comes out later, when it is closed for it): the policy,
+ * the process table and the checkpoint are as it wrote them, and saving again would only render
+ * the whole policy and stamp its packages once more (a fleet's learner
+ * sits idle most of the time).  An administrator's edit meanwhile is
+ * noticed at the next save that has something to add, or on SIGHUP.
+ */
+static bool idle_since_save(const struct hm_learn_session *s)
+{
+	const struct hm_collector_stats *st;
+
+	if (!s->saved_once || !s->c)
+		return false;
+	st = hm_collector_stats(s->c);
+	return st->bytes == s->at_save.bytes &&
+	       st->lines == s->at_save.lines &&
+	       st->events == s->at_save.events;
+}
+
 int hm_learn_session_run(struct hm_learn_session *s)
 {
 	const struct hm_event *ev;
@@ -317,7 +343,9 @@ int hm_learn_session_run(struct hm_learn_session *s)
 			return failed(s, "audit records", "reading", r);
 		}
 		if (save_due(s)) {
-			return tick_saved(hm_learn_session_save(s));
+			if (!idle_since_save(s))
+				return tick_saved(hm_learn_session_save(s));
+			s->last_save = time(NULL);
 		}
 		if (r == -EAGAIN)
 			return HM_SESSION_IDLE;
