@@ -633,6 +633,70 @@ static void test_text(void **state)
 	}
 }
 
+/*
+ * Quotes are counted eight bytes a step (stream.c): a quote at every
+ * offset of a word, one to three of them, is read as paired or not.
+ */
+static void test_quote_parity(void **state)
+{
+	(void)state;
+	for (int at = 0; at < 20; at++)
+		for (int q = 1; q <= 3; q++) {
+			char val[40], *text;
+			struct run r;
+
+			memset(val, 'k', 32);
+			val[32] = '\0';
+			for (int i = 0; i < q; i++)
+				val[at + 5 * i] = '"';
+			assert_true(asprintf(&text, SC "syscall=62 success=yes exit=0 a0=1 a1=f a2=0 a3=0 items=0 ppid=1 pid=7 key=%s\n" PT,
+					     1, val, 1) > 0);
+			run_buffer(&r, text, NULL);
+			assert_true(has_event(&r, "signal kill ok sig=15"));
+			assert_int_equal(r.st.skipped[HM_SKIP_STRAY_QUOTE],
+					 q % 2);
+			run_free(&r);
+			free(text);
+		}
+}
+
+/*
+ * A NUL byte skips the line it is in and no other: one read holds lines
+ * before, between and after two of them (the NUL is looked for once a
+ * read).
+ */
+static void test_nul_lines(void **state)
+{
+	static const char line[] = "type=SYSCALL msg=audit(1700000000.001:%d): arch=c000003e syscall=62 success=yes exit=0 a0=1 a1=f a2=0 a3=0 items=0 ppid=1 pid=7\n"
+				   "type=PROCTITLE msg=audit(1700000000.001:%d): proctitle=41\n";
+	char buf[4096];
+	size_t len = 0, kills = 0;
+	struct hm_collector *c;
+	struct run r;
+
+	(void)state;
+	for (int i = 1; i <= 6; i++) {
+		size_t at = len;
+
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, line,
+					i, i);
+		if (i == 2 || i == 5)	/* its SYSCALL record's last byte */
+			strchr(buf + at, '\n')[-1] = '\0';
+	}
+	assert_int_equal(hm_collector_open_buffer(&c, buf, len, "test", NULL),
+			 0);
+	run_collector(c, &r);
+	assert_int_equal(r.st.skipped[HM_SKIP_GARBAGE], 2);
+	for (size_t i = 0; i < r.n; i++) {
+		bool kill = strstr(r.lines[i], "signal kill ok") != NULL;
+
+		assert_false(kill && (r.serials[i] == 2 || r.serials[i] == 5));
+		kills += kill;
+	}
+	assert_int_equal(kills, 4);
+	run_free(&r);
+}
+
 /* argv over the cap: cut, flagged, counted, memory bounded. */
 static void test_huge_argv(void **state)
 {
@@ -1070,6 +1134,8 @@ int main(void)
 		cmocka_unit_test(test_rotated),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_quote_parity),
+		cmocka_unit_test(test_nul_lines),
 		cmocka_unit_test(test_huge_argv),
 		cmocka_unit_test(test_abend),
 		cmocka_unit_test(test_resolve_root),
