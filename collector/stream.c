@@ -638,22 +638,7 @@ static void quiet(struct hm_stream *s)
  */
 static bool quotes_paired(const char *line, const char *end)
 {
-	const uint64_t ones = 0x0101010101010101ull, low7 = ones * 0x7f;
-	const char *p = line;
-	uint64_t n = 0, w;
-
-	/* eight bytes a step (this runs on every line): a byte of w ^ '"'
-	 * is 0 where a quote is; the count of those is the sum of the
-	 * bytes' flags, which the multiply adds into the top byte */
-	for (; end - p >= 8; p += 8) {
-		memcpy(&w, p, 8);
-		w ^= ones * '"';
-		w = ~(((w & low7) + low7) | w) & ~low7;
-		n += ((w >> 7) * ones) >> 56;
-	}
-	for (; p < end; p++)
-		n += *p == '"';
-	return !(n & 1);
+	return !(hm_memcount(line, (size_t)(end - line), '"') & 1);
 }
 
 /*

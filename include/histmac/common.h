@@ -163,6 +163,9 @@ static inline int hm_hex_digit(char c)
  */
 bool hm_hex_decode(void *out, const char *s, size_t n);
 
+/** hm_memcount() - how many of the @n bytes at @p are @c. */
+size_t hm_memcount(const void *p, size_t n, unsigned char c);
+
 /** hm_hash_bytes() - a 32-bit hash of @len bytes, the same in every run. */
 uint32_t hm_hash_bytes(const void *p, size_t len);
 

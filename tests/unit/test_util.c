@@ -183,6 +183,34 @@ static void test_crash_after_commit(void **state)
 	assert_int_equal(hm_atomic_recover(dir), 1);
 }
 
+/* hm_memcount() against a byte loop: every length up to past one flush of
+ * its lanes (255 steps of 16), every offset, sparse and dense matches. */
+static void test_memcount(void **state)
+{
+	static unsigned char buf[4200];
+	unsigned int seed = 7;
+
+	(void)state;
+	for (size_t len = 0; len < sizeof(buf); len += len < 64 ? 1 : 61)
+		for (int dense = 0; dense < 2; dense++) {
+			size_t want = 0, off = len % 13;
+
+			for (size_t i = 0; i + off < sizeof(buf) && i < len;
+			     i++) {
+				seed = seed * 1103515245u + 12345u;
+				buf[off + i] = (seed >> 16) % (dense ? 2 : 40) ?
+					       'x' : '"';
+				want += buf[off + i] == '"';
+			}
+			if (off + len > sizeof(buf))
+				continue;
+			assert_int_equal(hm_memcount(buf + off, len, '"'),
+					 want);
+		}
+	memset(buf, '"', sizeof(buf));
+	assert_int_equal(hm_memcount(buf, sizeof(buf), '"'), sizeof(buf));
+}
+
 static void test_diag_bounded(void **state)
 {
 	struct hm_diag d = { .max_kept = 3 };
@@ -214,6 +242,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_crash_after_commit, setup,
 						teardown),
 		cmocka_unit_test(test_diag_bounded),
+		cmocka_unit_test(test_memcount),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
