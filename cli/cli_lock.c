@@ -107,9 +107,12 @@ int hm_cli_store_save(const char *cmd, struct hm_store *s,
 	int r = hm_store_save(s, m, extra, n_extra);
 
 	print_diag(s);
+	/* refused before its commit, or an edit met while it committed
+	 * (kept; the other files of the commit are this command's) */
 	if (r == -ESTALE) {
-		warnx("%s: %s was edited while this command ran; nothing was "
-		      "saved (run it again)", cmd, dir);
+		warnx("%s: %s was edited while this command ran; the edit is "
+		      "kept, and this command's change may not be saved (run "
+		      "it again)", cmd, dir);
 		return HM_EXIT_FAIL;
 	}
 	if (r) {
