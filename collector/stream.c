@@ -33,6 +33,9 @@
  * HM_EOE_WINDOW lines later, or when the queue holds too much, is closed
  * with an EOE line.  auparse thus holds one event at a time, no event is
  * lost or split, and events come out in the order of their first record.
+ * An event that starts while none waits is the head at once: its lines
+ * are written straight to what auparse is fed next (most events of a
+ * quiet log), and held back only when a feed comes before it is whole.
  *
  * Owns: the partial line, the queue of pending events and their lines,
  * the type-name cache, the latest quiet place (a line end where no event
