@@ -36,6 +36,17 @@ expect_rc() {
 	head -c 2000 "$tmp/err" >&2
 }
 
+# wait_until CMD...: run CMD (stderr dropped) every 0.1 s until it
+# succeeds, for 30 s at most; its last status.  For a follower's saves.
+wait_until() {
+	local _
+	for _ in $(seq 300); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # finish NAME: exit 1 if anything failed, else say NAME passed.
 finish() {
 	[ "$fails" -eq 0 ] || { echo "$1: $fails failure(s)" >&2; exit 1; }

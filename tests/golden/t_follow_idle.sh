@@ -13,14 +13,9 @@ trap cleanup EXIT
 log=$tmp/audit.log
 : >"$log"
 saves() { grep -c '^learn: saved ' "$tmp/follow.err" || true; }
+saved_at_least() { [ "$(saves)" -ge "$1" ]; }
 # wait_saves N: until the follower has said N saves (30 s at most)
-wait_saves() {
-	for _ in $(seq 300); do
-		[ "$(saves)" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_saves() { wait_until saved_at_least "$1"; }
 
 "$HISTMAC" learn -p "$tmp/pol" --follow "$log" --save-interval 1 \
 	2>"$tmp/follow.err" &
@@ -35,12 +30,8 @@ sleep 3.5
 cat "$HM_SRC/tests/data/file.log" >>"$log"
 last=$(tail -n1 "$HM_SRC/tests/data/file.log" |
 	sed 's/.*audit(\([0-9.:]*\)).*/\1/')
-for _ in $(seq 300); do
-	grep -qxF "# histmac: learned - $last" "$tmp/pol/domain_policy.conf" \
-		2>/dev/null && break
-	sleep 0.1
-done
-grep -qxF "# histmac: learned - $last" "$tmp/pol/domain_policy.conf" ||
+wait_until grep -qxF "# histmac: learned - $last" \
+	"$tmp/pol/domain_policy.conf" ||
 	fail "the records appended were not saved"
 n=$(saves)
 [ "$n" -ge 2 ] || fail "no save said after the records"

@@ -97,20 +97,13 @@ follower=$!
 # A follower without checkpoint starts at the end of the log: wait for its
 # first save (the checkpoint), which comes after it opened the log; the
 # lock file appears before that (an append then would be skipped).
-for _ in $(seq 300); do
-	[ -e "$tmp/live/follow.checkpoint" ] && break
-	sleep 0.1
-done
+wait_until test -e "$tmp/live/follow.checkpoint"
 cat "$HM_SRC/tests/data/file.log" >>"$log"
 # A save may come between two events of the log; wait for the one whose
 # learned mark is the log's last event, so step 6 finds its entries.
 last=$(tail -n1 "$HM_SRC/tests/data/file.log" | sed 's/.*audit(\([0-9.:]*\)).*/\1/')
-for _ in $(seq 300); do
-	grep -qxF "# histmac: learned - $last" "$tmp/live/domain_policy.conf" \
-		2>/dev/null && break
-	sleep 0.1
-done
-grep -qxF "# histmac: learned - $last" "$tmp/live/domain_policy.conf" ||
+wait_until grep -qxF "# histmac: learned - $last" \
+	"$tmp/live/domain_policy.conf" ||
 	fail "the follower did not save all of the log"
 expect_rc 3 "$HISTMAC" learn -q -p "$tmp/live" -i "$sample"
 said "is being written by pid $follower"
@@ -140,10 +133,7 @@ kill -HUP "$follower"
 # new learning, by another program (the edited domain now enforces)
 sed 's|/tmp/hmrec/|/tmp/hmrec-new/|g; s|/workload|/workload2|g; s/pid=1/pid=2/g' \
 	"$HM_SRC/tests/data/file.log" >>"$log"
-for _ in $(seq 300); do
-	grep -q '/tmp/hmrec-new/' "$tmp/live/domain_policy.conf" && break
-	sleep 0.1
-done
+wait_until grep -q '/tmp/hmrec-new/' "$tmp/live/domain_policy.conf"
 kill -TERM "$follower"
 wait "$follower" || fail "the follower exited $?"
 follower=
