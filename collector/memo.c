@@ -204,13 +204,11 @@ static struct memo_slot *slot(struct hm_memo *m, int type, uint64_t h)
 }
 
 static struct memo_slot *find(struct hm_memo *m, int type, const char *body,
-			      size_t len, uint64_t *h)
+			      size_t len, uint64_t h)
 {
-	struct memo_slot *s;
+	struct memo_slot *s = slot(m, type, h);
 
-	*h = hash(body, len, type);
-	s = slot(m, type, *h);
-	if (s->blob && s->type == type && s->hash == *h && s->len == len &&
+	if (s->blob && s->type == type && s->hash == h && s->len == len &&
 	    !memcmp(slot_body(s), body, len))
 		return s;
 	return NULL;
@@ -282,14 +280,23 @@ struct line {
 	bool ok;
 	struct line_parts p;
 	int type;			/* memo_type(): 0, not one kept */
+	uint64_t hash;			/* of its body, when of a type kept */
 };
 
-static void line_at(struct line *x, const char *l, const char *end)
+/* ...and the slot its hash leads to asked for now, so that it is in the
+ * cache when the line is looked up (the table is larger than the L1). */
+static void line_at(struct hm_memo *m, struct line *x, const char *l,
+		    const char *end)
 {
 	x->l = l;
 	x->nl = l < end ? memchr(l, '\n', (size_t)(end - l)) : NULL;
 	x->ok = x->nl && split_line(l, x->nl, &x->p);
 	x->type = x->ok ? memo_type(&x->p) : 0;
+	x->hash = 0;
+	if (x->type && x->p.body_len <= MEMO_BODY_MAX) {
+		x->hash = hash(x->p.body, x->p.body_len, x->type);
+		__builtin_prefetch(slot(m, x->type, x->hash));
+	}
 }
 
 static bool same_event(const struct line *a, const struct line *b)
@@ -379,7 +386,7 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 	refs->nlines = 0;
 	refs->bad = false;
 	hm_sbuf_reset(out);
-	for (line_at(&cur, in, end); cur.l < end;
+	for (line_at(m, &cur, in, end); cur.l < end;
 	     prev = cur, cur = next, in_stamp++) {
 		const struct memo_slot *s = NULL;
 		uint64_t h = 0;
@@ -387,7 +394,7 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 
 		if (!cur.ok)
 			return 1;
-		line_at(&next, cur.nl + 1, end);
+		line_at(m, &next, cur.nl + 1, end);
 		first = !same_event(&cur, &prev);
 		if (first) {
 			/* a new event: auparse hands back the oldest first */
@@ -413,8 +420,11 @@ int hm_memo_cut(struct hm_memo *m, const char *in, size_t len,
 					return -ENOMEM;
 			hold = true;
 		}
-		if (hold || !may_cut(&cur, &next, cur.type, first) ||
-		    !(s = find(m, cur.type, cur.p.body, cur.p.body_len, &h))) {
+		if (!hold && may_cut(&cur, &next, cur.type, first)) {
+			h = cur.hash;
+			s = find(m, cur.type, cur.p.body, cur.p.body_len, h);
+		}
+		if (!s) {
 			if (fed_add(refs, kept++, h, &cur) < 0)
 				return -ENOMEM;
 			continue;
