@@ -302,10 +302,11 @@ static bool save_due(const struct hm_learn_session *s)
 /*
  * Nothing read and no event handed out since the last save (an event the
  * log left open comes out later, when it is closed for it): the policy,
- * the process table and the checkpoint are as it wrote them, and saving again would only render
- * the whole policy and stamp its packages once more (a fleet's learner
- * sits idle most of the time).  An administrator's edit meanwhile is
- * noticed at the next save that has something to add, or on SIGHUP.
+ * the process table and the checkpoint are as it wrote them, and saving
+ * again would only render the whole policy and stamp its packages once
+ * more (a fleet's learner sits idle most of the time).  An administrator's
+ * edit meanwhile is noticed at the next save that has something to add,
+ * or on SIGHUP.
  */
 static bool idle_since_save(const struct hm_learn_session *s)
 {
@@ -315,7 +316,6 @@ static bool idle_since_save(const struct hm_learn_session *s)
 		return false;
 	st = hm_collector_stats(s->c);
 	return st->bytes == s->at_save.bytes &&
-	       st->lines == s->at_save.lines &&
 	       st->events == s->at_save.events;
 }
 
