@@ -64,42 +64,6 @@ static void refuse(struct hm_domain *d, struct hm_learn_added *out)
 	d->flags |= HM_DOMAIN_QUOTA_EXCEEDED;
 }
 
-int hm_learn_add(struct hm_model *m, struct hm_domain *d,
-		 const union hm_acl_any *e, struct hm_learn_added *out)
-{
-	size_t before = d->n_acl;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if (!e || (hm_learn_full(m, d) && !hm_domain_find(d, &e->head))) {
-		refuse(d, out);
-		return 0;
-	}
-	r = hm_domain_add(m, d, &e->head, &out->in);
-	if (r <= 0)
-		return r;	/* 0: the entry already had those bits */
-	if (d->n_acl == before) {
-		out->what = HM_LEARN_WIDENED;
-		return 0;
-	}
-	out->what = HM_LEARN_ADDED;
-	r = hm_domain_fold(m, d, out->in);
-	if (r < 0)
-		return r;
-	out->folded = (uint32_t)r;
-	return 0;
-}
-
-static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
-{
-	if (first)
-		hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
-			    "%s: max_learning_entry (%u) reached; "
-			    "learning stops for this domain",
-			    d->name->str, l->m->max_learning_entry);
-	l->st.quota_hits++;
-}
-
 /*
  * The stamp of what an event of second @sec adds: its second, or the next
  * when the model's last save came within @sec.  Stamps are whole
@@ -115,14 +79,70 @@ static int64_t stamp(const struct hm_model *m, int64_t sec)
 	return sec && sec == hm_model_last_save(m) ? sec + 1 : sec;
 }
 
-/* Returns 1 when something was added, 0, or negative errno.  What is
- * added is stamped with the event's time (stamp(); convergence, stats). */
+/* What @out says was added or widened at second @sec, stamped, and @d's
+ * quiet count restarted (convergence, stats). */
+static void stamp_added(const struct hm_model *m, struct hm_domain *d,
+			const struct hm_learn_added *out, int64_t sec)
+{
+	struct hm_acl_hist *h = &out->in->hist;
+
+	sec = stamp(m, sec);
+	if (out->what == HM_LEARN_WIDENED) {
+		/* within the second it was learned in: part of learning it */
+		if (sec > h->grown && sec > h->learned)
+			h->grown = sec;
+	} else if (!h->learned || sec < h->learned) {
+		/* earlier when it folded entries learned before */
+		h->learned = sec;
+	}
+	d->quiet_events = 0;
+}
+
+int hm_learn_add(struct hm_model *m, struct hm_domain *d,
+		 const union hm_acl_any *e, int64_t sec,
+		 struct hm_learn_added *out)
+{
+	size_t before = d->n_acl;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!e || (hm_learn_full(m, d) && !hm_domain_find(d, &e->head))) {
+		refuse(d, out);
+		return 0;
+	}
+	r = hm_domain_add(m, d, &e->head, &out->in);
+	if (r <= 0)
+		return r;	/* 0: the entry already had those bits */
+	if (d->n_acl == before) {
+		out->what = HM_LEARN_WIDENED;
+		stamp_added(m, d, out, sec);
+		return 0;
+	}
+	out->what = HM_LEARN_ADDED;
+	r = hm_domain_fold(m, d, out->in);
+	if (r < 0)
+		return r;
+	out->folded = (uint32_t)r;
+	stamp_added(m, d, out, sec);
+	return 0;
+}
+
+static void quota_hit(struct hm_learner *l, struct hm_domain *d, bool first)
+{
+	if (first)
+		hm_diag_add(l->d, HM_DIAG_WARNING, NULL, 0,
+			    "%s: max_learning_entry (%u) reached; "
+			    "learning stops for this domain",
+			    d->name->str, l->m->max_learning_entry);
+	l->st.quota_hits++;
+}
+
+/* Returns 1 when something was added, 0, or negative errno. */
 static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		     const union hm_acl_any *e, int64_t ev_sec)
 {
 	struct hm_learn_added res;
-	int64_t sec = stamp(l->m, ev_sec);
-	int r = hm_learn_add(l->m, d, e, &res);
+	int r = hm_learn_add(l->m, d, e, ev_sec, &res);
 
 	if (r)
 		return r;
@@ -132,18 +152,10 @@ static int add_entry(struct hm_learner *l, struct hm_domain *d,
 		return 0;
 	case HM_LEARN_WIDENED:
 		l->st.perms_new++;
-		/* within the second it was learned in: part of learning it */
-		if (sec > res.in->hist.grown && sec > res.in->hist.learned)
-			res.in->hist.grown = sec;
-		d->quiet_events = 0;
 		return 1;
 	case HM_LEARN_ADDED:
 		l->st.entries_new++;
 		l->st.folded += res.folded;
-		/* earlier when it folded entries learned before */
-		if (!res.in->hist.learned || sec < res.in->hist.learned)
-			res.in->hist.learned = sec;
-		d->quiet_events = 0;
 		return 1;
 	default:
 		return 0;

@@ -349,6 +349,8 @@ struct hm_live {
 	struct hm_generalizer *g;
 	struct hm_model *scratch;	/* learning at max_learning_entry */
 	bool dirty;			/* learned since the last save */
+	bool seen;			/* a learning domain's events
+					 * counted since the last save */
 	bool used;			/* --record-use: uses counted since
 					 * the last save (the model's use
 					 * counts are only those) */
@@ -375,6 +377,7 @@ int hm_live_reload_start(struct hm_live *L);
  * 0 when there is nothing to take, -errno when it was refused. */
 int hm_live_reload_finish(struct hm_live *L);
 /* Learn @perm (bitmask of enum hm_file_op; 0: read) on @path. */
+void hm_live_seen(struct hm_live *L, struct hm_domain *d);
 int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 		  uint32_t perm, const struct hm_name *path,
 		  const struct hm_cond_ctx *ctx);

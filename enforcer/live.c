@@ -16,6 +16,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "enforcer_private.h"
@@ -385,9 +386,33 @@ static int reindex(struct hm_live *L)
 	return 0;
 }
 
+/* One more event of learning domain @d: quiet until one adds something
+ * (hm_learn_add() restarts the count), as `learn` counts audit events. */
+static void seen(struct hm_domain *d)
+{
+	d->events++;
+	d->quiet_events++;
+}
+
+/**
+ * hm_live_seen() - an open of a learning domain the policy allowed: one
+ * more quiet event for `histmac stats`' verdict (saved with the next save
+ * that has something else to write, or at stop).
+ * @L: the live policy.
+ * @d: the process's domain; NULL (the policy lacks it): nothing.
+ */
+void hm_live_seen(struct hm_live *L, struct hm_domain *d)
+{
+	if (!d)
+		return;
+	seen(d);
+	L->seen = true;
+}
+
 /**
  * hm_live_learn() - add what a learning domain did to the policy, as the
- * learner would (generalized), within max_learning_entry.
+ * learner would (generalized), within max_learning_entry, stamped with
+ * the wall-clock second (as audit times are) for `histmac stats`.
  * @L: the live policy.
  * @domain_name: the process's domain (created when missing).
  * @perm: bitmask of enum hm_file_op; 0: read.
@@ -406,14 +431,18 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 	struct hm_domain *d;
 	int r = learn_domain(L, domain_name, &d);
 
-	if (!r)
+	if (!r) {
+		seen(d);	/* quiet unless what follows adds */
+		L->seen = true;
 		r = hm_learn_quota(L->m, d, L->g, &L->scratch, NULL, &req,
 				   &res);
+	}
 	if (r > 0) {
 		r = hm_generalize_request(L->g, L->m, &req, NULL, &e);
 		e.head.perm = perm ? perm : 1u << HM_FILE_READ;
 		if (!r)
-			r = hm_learn_add(L->m, d, &e, &res); /* learn's own */
+			r = hm_learn_add(L->m, d, &e, (int64_t)time(NULL),
+					 &res);	/* learn's own, stamped */
 	}
 	if (r || res.what == HM_LEARN_KNOWN)
 		return r;
@@ -430,14 +459,15 @@ int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 
 /**
  * hm_live_unsaved() - is there something to save: entries learned, or
- * uses counted (--record-use), since the last save?  Counts alone are
- * not saved over a policy with errors (permissive mode runs one): the
- * save would drop its bad lines; they wait for a reload without errors.
+ * uses (--record-use) or a learning domain's events counted, since the
+ * last save?  Counts alone are not saved over a policy with errors
+ * (permissive mode runs one): the save would drop its bad lines; they
+ * wait for a reload without errors.
  * @L: the live policy.
  */
 bool hm_live_unsaved(const struct hm_live *L)
 {
-	return L->dirty || (L->used && !L->errors);
+	return L->dirty || ((L->used || L->seen) && !L->errors);
 }
 
 static void saved(struct hm_live *L)
@@ -447,6 +477,7 @@ static void saved(struct hm_live *L)
 		hm_model_clear_uses(L->m);
 	L->used = false;
 	L->dirty = false;
+	L->seen = false;
 	L->c->saves++;
 	hm_log("policy saved to %s", L->o->policy);
 }

@@ -770,6 +770,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 		violation(l, e, prof, &a);
 		return;
 	}
+	if (prof == HM_PROFILE_LEARNING && !e->dry)
+		hm_live_seen(l->cfg.live, e->v.domain);	/* taught nothing */
 	/* both read e->fd, which the answer closes */
 	if (a.global && !e->exec && !e->dry && !e->foreign &&
 	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)

@@ -187,13 +187,18 @@ struct hm_learn_added {
  * no new entry (it is flagged HM_DOMAIN_QUOTA_EXCEEDED), only bits merged
  * into an entry it holds; a duplicate merges; a new patterned entry folds
  * the literal entries it covers (hm_domain_fold()).
+ * What it adds or widens is stamped with @sec (the event's wall-clock
+ * second: an audit record's, or the enforcer's clock) and restarts @d's
+ * count of quiet events (convergence, `histmac stats`).
  * @e: the generalized entry, its names interned in @m; NULL for one known
  *	to be new in a full domain (a name @m lacks: not interned for a
  *	refusal), which is refused.
+ * @sec: 0 when unknown.
  * Returns: 0 (see @out) or negative errno.
  */
 int hm_learn_add(struct hm_model *m, struct hm_domain *d,
-		 const union hm_acl_any *e, struct hm_learn_added *out);
+		 const union hm_acl_any *e, int64_t sec,
+		 struct hm_learn_added *out);
 
 /**
  * hm_learn_quota() - may learning add to @d of @m the entry @req would

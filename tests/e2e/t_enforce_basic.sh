@@ -6,12 +6,14 @@
 #     learned files, and an exec of an unlearned binary get EPERM; the
 #     denial is in the audit log and `histmac check` reports it;
 #   permissive: everything succeeds and each violation is logged;
-#   learning: the new entries are in the saved policy afterwards.
+#   learning: the new entries are in the saved policy afterwards,
+#     stamped with when they were learned, and the opens the policy
+#     already allowed count as quiet events (`histmac stats`).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
 
-hm_need auditd auditctl
+hm_need auditd auditctl jq
 hm_enf_setup
 
 # --- learn from the real audit trail ---------------------------------------
@@ -87,6 +89,7 @@ cmp -s "$dp" "$HM_TMP/policy.learned/domain_policy.conf" ||
 hm_ok "permissive: everything allowed, violations logged"
 
 # --- learning: new entries are saved ------------------------------------------
+t0=$(date +%s)
 hm_enf_start --mode learning
 hm_enf_ok "$T/helper" read "$T/c"
 hm_enf_ok "$T/helper" exec "$T/unlearned" read "$T/a"
@@ -99,6 +102,12 @@ for want in "file read $T/c" "file execute $T/unlearned" "file read $T/a"; do
 done
 grep -qxF "$H $T/unlearned" "$dp" ||
 	{ cat "$dp" >&2; hm_fail "learning mode did not save domain '$H $T/unlearned'"; }
+# stamped with when it was learned (LEARNED GROWN USES USED ENTRY)
+learned=$(awk -v e="file read $T/c" \
+	'substr($0, length($0) - length(e) + 1) == e && NF == 7 { print $1 }' \
+	"$POL/histmac_entries.conf")
+[ -n "$learned" ] && [ "$learned" -ge "$t0" ] && [ "$learned" -le "$(date +%s)" ] ||
+	hm_fail "learning mode stamped 'file read $T/c' with '$learned' (run began $t0)"
 # and what was learned is enforced next time
 hm_enf_start --mode enforcing
 hm_enf_ok "$T/helper" read "$T/c"
@@ -106,6 +115,22 @@ hm_enf_ok "$T/helper" exec "$T/unlearned" read "$T/a"
 hm_enf_eperm "$T/other" read "$T/c"
 hm_enf_stop
 hm_ok "learning: new entries saved and then enforced"
+
+# --- learning: stamped when learned; allowed opens are quiet events -----------
+# (the convergence `histmac learn` keeps from audit times, kept live too)
+hm_enf_start --mode learning
+hm_enf_ok "$T/helper" read "$T/a" "$T/c"
+hm_enf_stop
+"$HISTMAC" stats -p "$POL" --format json --quiet-events 2 >"$HM_TMP/stats.json" ||
+	hm_enf_fail "stats failed: $(cat "$HM_TMP/stats.json")"
+jq -e --arg d "$H" --argjson now "$(date +%s)" '
+	[.convergence.domains[] | select(.domain == $d)] | length == 1 and
+	(.[0] | .verdict == "quiet_events" and .quiet_events >= 2 and
+	 .last_new > $now - 600)' \
+	"$HM_TMP/stats.json" >/dev/null ||
+	hm_enf_fail "stats after learning live: $(jq -c --arg d "$H" \
+		'.convergence.domains[] | select(.domain == $d)' "$HM_TMP/stats.json")"
+hm_ok "learning: entries stamped when learned, allowed opens counted quiet"
 
 # --- a kernel audit backlog one burst of denials fills is said at start ------
 # (with 64, the kernel's default that an auditd started without its rules
