@@ -36,6 +36,9 @@ struct hm_store {
 	struct hm_convert_stats conv;
 	bool counting;			/* uses saved are added to disk's */
 	bool last;			/* no base after the next save */
+	int held[HM_STORE_EDITED];	/* an edit made while saving that
+					 * could not be put back yet: the
+					 * replaced file, open; -1 none */
 };
 
 /* The files an administrator edits; a change to one means an edit. */
@@ -107,6 +110,8 @@ int hm_store_open(const struct hm_store_opts *o, struct hm_store **out)
 	if (!s)
 		return -ENOMEM;
 	s->o = *o;
+	for (size_t i = 0; i < HM_STORE_EDITED; i++)
+		s->held[i] = -1;
 	if (o->hold && (r = take_lock(s, &s->lock))) {
 		*out = s;	/* for hm_store_holder(); close it */
 		return r;
@@ -114,15 +119,6 @@ int hm_store_open(const struct hm_store_opts *o, struct hm_store **out)
 	stat_files(s, s->seen);
 	*out = s;
 	return 0;
-}
-
-void hm_store_close(struct hm_store *s, bool fail)
-{
-	if (!s)
-		return;
-	hm_lock_release(s->lock, fail);
-	hm_model_free(s->base);
-	free(s);
 }
 
 const char *hm_store_dir(const struct hm_store *s)
@@ -538,8 +534,8 @@ static bool unwritten(const struct stat *now, const struct stat *then)
 }
 
 /* The edit in @fd, which the commit replaced, back in place of ours once
- * it holds still (as hm_store_read() waits). */
-static void put_back(struct hm_store *s, size_t i, int fd)
+ * it holds still (as hm_store_read() waits).  Returns 0 or -errno. */
+static int put_back(struct hm_store *s, size_t i, int fd)
 {
 	char path[4096];
 	struct stat st;
@@ -553,35 +549,107 @@ static void put_back(struct hm_store *s, size_t i, int fd)
 	}
 	edited_path(s, i, path, sizeof(path));
 	r = hm_atomic_write_fd(path, fd);
-	if (r)
+	if (r) {
 		failed(s, path, "putting back an edit made while saving", r);
-	else if (s->o.diag)
+		if (s->o.diag)
+			hm_diag_add(s->o.diag, HM_DIAG_ERROR, path, 0,
+				    "the edit is held open and put back "
+				    "before the next save");
+	} else if (s->o.diag) {
 		hm_diag_add(s->o.diag, HM_DIAG_NOTE, path, 0,
 			    "edited while it was saved: the edit stays, and "
 			    "what was learned is added to it");
+	}
+	return r;
 }
 
-/* After the commit: are the edited files as the save left them (@now:
- * their identity)?  Else an edit landed meanwhile (put back where it went
- * into a replaced file). */
-static bool as_left(struct hm_store *s, struct watch *w, struct stat *now)
+/*
+ * An edit a put-back could not write (a full disk) lives only in the
+ * replaced file, which the store holds open: it goes back first, before
+ * anything else is saved.  Returns 1 when one went back (the directory
+ * changed: read it again), 0 when none is held, or -errno (still held).
+ */
+static int put_back_held(struct hm_store *s)
 {
-	bool clean = true;
+	int r = 0;
+
+	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
+		int e = s->held[i] >= 0 ? put_back(s, i, s->held[i]) : 0;
+
+		if (e < 0)
+			return e;
+		if (s->held[i] >= 0) {
+			close(s->held[i]);
+			s->held[i] = -1;
+			r = 1;
+		}
+	}
+	if (r)
+		hm_store_forget(s);
+	return r;
+}
+
+/* At close, a held edit's last chance (under the lock, as a save). */
+static void close_held(struct hm_store *s)
+{
+	struct hm_lock *lock = NULL;
+	char path[4096];
+
+	if (!s->lock && take_lock(s, &lock))
+		lock = NULL;	/* put back all the same: else it is lost */
+	put_back_held(s);
+	hm_lock_release(lock, false);
+	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
+		if (s->held[i] < 0)
+			continue;
+		edited_path(s, i, path, sizeof(path));
+		if (s->o.diag)
+			hm_diag_add(s->o.diag, HM_DIAG_ERROR, path, 0,
+				    "an edit made while saving could not be "
+				    "put back and is lost");
+		close(s->held[i]);
+	}
+}
+
+void hm_store_close(struct hm_store *s, bool fail)
+{
+	if (!s)
+		return;
+	close_held(s);
+	hm_lock_release(s->lock, fail);
+	hm_model_free(s->base);
+	free(s);
+}
+
+/*
+ * After the commit, or a failure past it: are the edited files as the
+ * save left them (@now: their identity)?  Else an edit landed meanwhile,
+ * put back where it went into a replaced file (or held when that fails).
+ * Returns 0 clean, 1 edited, or the -errno of a put-back that failed.
+ */
+static int as_left(struct hm_store *s, struct watch *w, struct stat *now)
+{
+	int r = 0;
 	struct stat held;
 
 	stat_files(s, now);
 	for (size_t i = 0; i < HM_STORE_EDITED; i++) {
 		fd_stat(w->fd[i], &held);
 		if (!w->staged[i].st_ino) {
-			clean &= same_file(&now[i], &s->seen[i]);
+			r = r ? r : !same_file(&now[i], &s->seen[i]);
 		} else if (!unwritten(&now[i], &w->staged[i])) {
-			clean = false;
+			r = r ? r : 1;
 		} else if (w->fd[i] >= 0 && !unwritten(&held, &s->seen[i])) {
-			put_back(s, i, w->fd[i]);
-			clean = false;
+			int e = put_back(s, i, w->fd[i]);
+
+			if (e < 0) {		/* the store keeps it open */
+				s->held[i] = w->fd[i];
+				w->fd[i] = -1;
+			}
+			r = r < 0 ? r : e < 0 ? e : 1;
 		}
 	}
-	return clean;
+	return r;
 }
 
 /* Under the lock: the policy, then the process table, then the
@@ -593,9 +661,12 @@ static int save_locked(struct hm_store *s, const struct hm_model *m,
 	struct hm_commit_guard g = { before_commit, &w };
 	struct stat st[HM_STORE_EDITED];
 	uint64_t *own = NULL;
-	bool clean;
+	int edit;
 	int r;
 
+	r = put_back_held(s);
+	if (r)
+		return r < 0 ? r : -ESTALE;
 	if (hm_store_edited(s))
 		return -ESTALE;
 	for (size_t i = 0; i < HM_STORE_EDITED; i++)
@@ -614,13 +685,16 @@ static int save_locked(struct hm_store *s, const struct hm_model *m,
 	if (own)
 		put_uses((struct hm_model *)m, own);
 	free(own);
-	clean = !r && as_left(s, &w, st);
+	/* a commit that failed past its renames replaced the files too */
+	edit = r == -ESTALE ? 0 : as_left(s, &w, st);
 	unwatch(&w);
 	if (r == -ESTALE)
 		return r;
 	if (r)
 		return failed(s, s->o.dir, "saving", r);
-	if (!clean) {	/* the base stays what the edit is measured from */
+	if (edit < 0)
+		return edit;	/* said; the base stays, as below */
+	if (edit) {	/* the base stays what the edit is measured from */
 		hm_store_forget(s);
 		return -ESTALE;
 	}

@@ -11,15 +11,18 @@
  * the save's last look it refuses the save, written into the file the
  * commit replaces it is put back, written into the file the save wrote it
  * stays; each time the save says -ESTALE and the edit and what was
- * learned both end up saved.
+ * learned both end up saved.  A put-back that fails (no file can be
+ * written) holds the edit and puts it back before the next save.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -263,6 +266,64 @@ static void test_edit_after_rename(void **state)
 	save_while_edited(*state, HM_ATOMIC_RENAMED);
 }
 
+/*
+ * From the commit's renames on, no file can be opened (EMFILE; a full
+ * disk would fail the same writes): the commit fails past its renames
+ * and the put-back of the edit written into the replaced file fails.
+ */
+static struct rlimit nofile;
+
+static void edit_then_starve(const char *dir, enum hm_atomic_step step)
+{
+	struct rlimit none = nofile;
+	int fd;
+
+	(void)dir;
+	if (step == HM_ATOMIC_CHECKED) {
+		write_file(edit_path, edit_text);
+		return;
+	}
+	if (step != HM_ATOMIC_RENAMED)
+		return;
+	hm_atomic_test_step = NULL;	/* once */
+	fd = open("/dev/null", O_RDONLY);	/* the lowest free one */
+	assert_true(fd >= 0);
+	close(fd);
+	none.rlim_cur = (rlim_t)fd;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
+}
+
+/* The edit a put-back could not write is held, and put back first at
+ * the next save, which is refused for it: nothing of it is lost. */
+static void test_put_back_fails(void **state)
+{
+	struct fixture *f = *state;
+	struct hm_store *s = open_store(f, true);
+	struct hm_model *m;
+	char *text;
+	int r;
+
+	assert_int_equal(hm_store_load(s, false, &m), 0);
+	learn(m, "/etc/learned");
+	edit_path = f->file;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &nofile), 0);
+	hm_atomic_test_step = edit_then_starve;
+	r = hm_store_save(s, m, NULL, 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	assert_null(hm_atomic_test_step);	/* the edit was made */
+	assert_int_equal(r, -EMFILE);
+	assert_true(said(&f->d, "held open and put back"));
+	text = read_file(f->file);		/* ours, for now */
+	assert_non_null(strstr(text, "file read /etc/learned\n"));
+	free(text);
+	assert_int_equal(hm_store_save(s, m, NULL, 0), -ESTALE);
+	assert_true(said(&f->d, "edited while it was saved"));
+	text = read_file(f->file);
+	assert_string_equal(text, edit_text);
+	free(text);
+	adopt_keeps_both(f, s, m);
+}
+
 static void test_other_writer(void **state)
 {
 	struct fixture *f = *state;
@@ -298,6 +359,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_edit_in_replaced, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_edit_after_rename, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_put_back_fails, setup,
 						teardown),
 	};
 
