@@ -594,7 +594,12 @@ static void close_held(struct hm_store *s)
 {
 	struct hm_lock *lock = NULL;
 	char path[4096];
+	bool any = false;
 
+	for (size_t i = 0; i < HM_STORE_EDITED; i++)
+		any |= s->held[i] >= 0;
+	if (!any)
+		return;
 	if (!s->lock && take_lock(s, &lock))
 		lock = NULL;	/* put back all the same: else it is lost */
 	put_back_held(s);

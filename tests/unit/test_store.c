@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -329,13 +330,21 @@ static void test_other_writer(void **state)
 	struct fixture *f = *state;
 	struct hm_store *holder = open_store(f, true);
 	struct hm_store *s = open_store(f, false);	/* locks to save only */
+	struct hm_store *other;
 	struct hm_model *m;
+	time_t start;
 
 	assert_int_equal(hm_store_load(s, false, &m), 0);
 	learn(m, "/etc/later");
 	assert_int_equal(hm_store_save(s, m, NULL, 0), -EWOULDBLOCK);
 	assert_int_equal(hm_store_holder(s)->pid, getpid());
 	assert_string_equal(hm_store_holder(s)->command, "test_store");
+	/* with nothing to put back, closing does not wait for the lock */
+	other = open_store(f, false);
+	hm_store_set_wait(other, 5);
+	start = time(NULL);
+	hm_store_close(other, false);
+	assert_true(time(NULL) - start < 2);
 	hm_store_close(holder, false);
 	assert_int_equal(hm_store_save(s, m, NULL, 0), 0);
 	assert_false(lock_exists(f));	/* taken for the save only */
