@@ -376,8 +376,9 @@ int hm_live_reload_start(struct hm_live *L);
 /* Returns 1 when the new policy is in place (caches must be flushed),
  * 0 when there is nothing to take, -errno when it was refused. */
 int hm_live_reload_finish(struct hm_live *L);
-/* Learn @perm (bitmask of enum hm_file_op; 0: read) on @path. */
+/* An open of learning domain @d that the policy allowed: a quiet event. */
 void hm_live_seen(struct hm_live *L, struct hm_domain *d);
+/* Learn @perm (bitmask of enum hm_file_op; 0: read) on @path. */
 int hm_live_learn(struct hm_live *L, const struct hm_name *domain_name,
 		  uint32_t perm, const struct hm_name *path,
 		  const struct hm_cond_ctx *ctx);

@@ -396,8 +396,8 @@ static void seen(struct hm_domain *d)
 
 /**
  * hm_live_seen() - an open of a learning domain the policy allowed: one
- * more quiet event for `histmac stats`' verdict (saved with the next save
- * that has something else to write, or at stop).
+ * more quiet event for `histmac stats`' verdict (saved at the next save:
+ * every --save-interval while they come, and at stop).
  * @L: the live policy.
  * @d: the process's domain; NULL (the policy lacks it): nothing.
  */
