@@ -43,6 +43,7 @@ int hm_cli_usage_error(const char *cmd, const char *fmt, ...) HM_PRINTF(2, 3);
 
 /** hm_cli_print_diag() - print every kept message, then a dropped count. */
 void hm_cli_print_diag(const struct hm_diag *d, FILE *f);
+void hm_cli_print_diag_from(const struct hm_diag *d, size_t from, FILE *f);
 
 /** hm_cli_stderr_is_tty() - progress output only when stderr is a tty. */
 int hm_cli_stderr_is_tty(void);

@@ -634,7 +634,14 @@ HM_CMD(learn)
 			status = HM_EXIT_FINDINGS;
 	}
 	end_session(&L);
-	hm_store_close(L.store, status == HM_EXIT_FAIL);
+	{
+		/* what closing says (an edit it could not put back) */
+		size_t said = L.diag.n_msgs;
+
+		hm_store_close(L.store, status == HM_EXIT_FAIL);
+		L.store = NULL;
+		hm_cli_print_diag_from(&L.diag, said, stderr);
+	}
 	cleanup(&L);
 	return status;
 }

@@ -87,7 +87,16 @@ int hm_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 void hm_cli_print_diag(const struct hm_diag *d, FILE *f)
 {
-	for (size_t i = 0; i < d->n_msgs; i++) {
+	hm_cli_print_diag_from(d, 0, f);
+}
+
+/* The messages of @d from the @from'th on (those told since it was
+ * printed). */
+void hm_cli_print_diag_from(const struct hm_diag *d, size_t from, FILE *f)
+{
+	if (from && from >= d->n_msgs)
+		return;
+	for (size_t i = from; i < d->n_msgs; i++) {
 		char *s = hm_diag_format(&d->msgs[i]);
 
 		fprintf(f, "%s\n", s ? s : "(out of memory)");

@@ -189,6 +189,7 @@ void hm_live_free(struct hm_live *L)
 	hm_model_free(L->m);
 	hm_model_free(L->scratch);
 	hm_store_close(L->st, false);
+	print_diag(&L->diag);	/* what closing said: an edit lost */
 	hm_diag_free(&L->diag);
 	free(L);
 }

@@ -325,6 +325,29 @@ static void test_put_back_fails(void **state)
 	adopt_keeps_both(f, s, m);
 }
 
+/* Closed while the edit still cannot be put back: said to be lost. */
+static void test_put_back_lost(void **state)
+{
+	struct fixture *f = *state;
+	struct hm_store *s = open_store(f, true);
+	struct hm_model *m;
+	struct rlimit none;
+
+	assert_int_equal(hm_store_load(s, false, &m), 0);
+	learn(m, "/etc/learned");
+	edit_path = f->file;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &nofile), 0);
+	hm_atomic_test_step = edit_then_starve;
+	assert_int_equal(hm_store_save(s, m, NULL, 0), -EMFILE);
+	assert_false(said(&f->d, "is lost"));
+	hm_store_close(s, false);	/* still no file can be opened */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &none), 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	assert_true(none.rlim_cur < nofile.rlim_cur);
+	assert_true(said(&f->d, "could not be put back and is lost"));
+	hm_model_free(m);
+}
+
 static void test_other_writer(void **state)
 {
 	struct fixture *f = *state;
@@ -370,6 +393,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_edit_after_rename, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_put_back_fails, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_put_back_lost, setup,
 						teardown),
 	};
 
