@@ -27,7 +27,8 @@ t0=$(date +%s)
 	{ tail -n 30 "$HM_TMP/build.log" >&2; hm_fail "dpkg-buildpackage failed"; }
 deb=$(ls "$HM_TMP"/histmac_*_*.deb)
 hm_ok "dpkg-buildpackage built $(basename "$deb") in $(($(date +%s) - t0)) s"
-lintian --fail-on error "$deb" >"$HM_TMP/lintian" 2>&1 ||
+# its temporary files in ours (lintian leaves a mldbm-elf-* one behind)
+TMPDIR=$HM_TMP lintian --fail-on error "$deb" >"$HM_TMP/lintian" 2>&1 ||
 	{ cat "$HM_TMP/lintian" >&2; hm_fail "lintian errors"; }
 hm_ok "lintian: no errors ($(grep -c '^[WI]:' "$HM_TMP/lintian" || true) warnings/info)"
 
