@@ -147,6 +147,12 @@ int hm_cli_open_store(const char *cmd, const char *dir, int wait_s,
 		      struct hm_store **out);
 
 /**
+ * hm_cli_close_store() - hm_store_close(), then print what closing said
+ * (an edit it could not put back is lost: the user must hear it).
+ */
+void hm_cli_close_store(struct hm_store *s, bool failed);
+
+/**
  * hm_cli_store_load() - load @s's policy, printing every diagnostic; as
  * hm_cli_load_policy().
  */

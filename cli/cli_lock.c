@@ -75,6 +75,16 @@ int hm_cli_open_store(const char *cmd, const char *dir, int wait_s,
 	return HM_EXIT_FAIL;
 }
 
+void hm_cli_close_store(struct hm_store *s, bool failed)
+{
+	struct hm_diag *d = s ? hm_store_diag(s) : NULL;
+	size_t said = d ? d->n_msgs : 0;
+
+	hm_store_close(s, failed);
+	if (d)		/* the diag is the caller's: still there */
+		hm_cli_print_diag_from(d, said, stderr);
+}
+
 int hm_cli_store_load(const char *cmd, struct hm_store *s,
 		      bool may_be_missing, struct hm_model **out)
 {

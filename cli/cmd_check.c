@@ -326,7 +326,7 @@ static int record_uses(const char *dir, const struct hm_model *m)
 	}
 	if (!r)
 		r = hm_cli_store_save(CMD, s, now, NULL, 0);
-	hm_store_close(s, r != 0);
+	hm_cli_close_store(s, r != 0);
 	hm_model_free(now);
 	hm_diag_free(&d);
 	return r;

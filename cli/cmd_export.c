@@ -138,8 +138,8 @@ static int to_dir(const struct hm_model *m, const char *dir, enum hm_dialect d,
 	r = hm_store_save(s, m, NULL, 0);
 	*st = *hm_store_converted(s);
 	hm_cli_print_diag(&diag, stderr);
+	hm_cli_close_store(s, r != 0);	/* prints what it adds */
 	hm_diag_free(&diag);
-	hm_store_close(s, r != 0);
 	return r;
 }
 

@@ -87,7 +87,8 @@ static int store(struct hm_model *m, const char *dir, int dialect,
 		      "as comments", CMD, hm_store_converted(s)->n_commented,
 		      hm_dialect_names[m->dialect]);
 	hm_model_free(old);
-	hm_store_close(s, status != HM_EXIT_OK);
+	hm_cli_close_store(s, status != HM_EXIT_OK);
+	hm_diag_free(&d);
 	return status;
 }
 

@@ -634,14 +634,8 @@ HM_CMD(learn)
 			status = HM_EXIT_FINDINGS;
 	}
 	end_session(&L);
-	{
-		/* what closing says (an edit it could not put back) */
-		size_t said = L.diag.n_msgs;
-
-		hm_store_close(L.store, status == HM_EXIT_FAIL);
-		L.store = NULL;
-		hm_cli_print_diag_from(&L.diag, said, stderr);
-	}
+	hm_cli_close_store(L.store, status == HM_EXIT_FAIL);
+	L.store = NULL;
 	cleanup(&L);
 	return status;
 }

@@ -182,7 +182,8 @@ HM_CMD(merge)
 			printf("merged %d policies into %s: %zu domains\n",
 			       argc - optind, output, out->n_domains);
 	}
-	hm_store_close(s, status != HM_EXIT_OK);
+	hm_cli_close_store(s, status != HM_EXIT_OK);
+	hm_diag_free(&d);
 	hm_model_free(out);
 	hm_provenance_free(prov);
 	return status;

@@ -202,7 +202,8 @@ HM_CMD(patternize)
 		      hm_cli_load_policy(CMD, policy, HM_DIALECT_AUTO, false,
 					 &m);
 	if (status != HM_EXIT_OK) {
-		hm_store_close(st, true);
+		hm_cli_close_store(st, true);
+		hm_diag_free(&d);
 		hm_model_free(m);
 		return status;
 	}
@@ -214,7 +215,8 @@ HM_CMD(patternize)
 		if (do_apply)
 			status = apply(m, st, s, n);
 	}
-	hm_store_close(st, status != HM_EXIT_OK);
+	hm_cli_close_store(st, status != HM_EXIT_OK);
+	hm_diag_free(&d);
 	hm_suggestions_free(s, n);
 	hm_model_free(m);
 	return status;

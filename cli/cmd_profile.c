@@ -154,7 +154,8 @@ HM_CMD(profile)
 	if (status == HM_EXIT_OK)
 		status = s ? set(m, s, profile, argv + optind + 1,
 				 argc - optind - 1, subtree) : list(m);
-	hm_store_close(s, status == HM_EXIT_FAIL);
+	hm_cli_close_store(s, status == HM_EXIT_FAIL);
+	hm_diag_free(&d);
 	hm_model_free(m);
 	return status;
 }

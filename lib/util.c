@@ -152,6 +152,7 @@ void hm_diag_free(struct hm_diag *d)
 	free(d->msgs);
 	d->msgs = NULL;
 	d->n_msgs = d->cap = 0;
+	d->n_dropped = 0;
 }
 
 void *hm_mem_alloc(struct hm_mem *mem, enum hm_mem_cat cat, size_t size)
