@@ -226,8 +226,8 @@ static void *loader(void *arg)
 
 /**
  * hm_live_reload_start() - load the policy directory again in a thread;
- * SIGUSR2 says it is done.  What was learned and not saved yet is added
- * to what is read when it is taken (hm_live_reload_finish()), so neither
+ * SIGUSR2 says it is done.  What was learned or counted and not saved
+ * yet is added to what is read when it is taken (hm_live_reload_finish()), so neither
  * an administrator's edit nor learning is lost.
  * @L: the live policy.
  * Returns: 0 (also when a reload is under way already) or -errno.
@@ -257,15 +257,17 @@ static int loaded_ok(struct hm_live *L)
 }
 
 /*
- * Take the policy read: what this enforcer learned since its last save
- * is added to it (the store's rebase), then it is indexed again.
+ * Take the policy read: what this enforcer learned or counted since its
+ * last save is added to it (the store's rebase: entries, and the quiet
+ * counts, which are ours), then it is indexed again.
  * Returns 0 or a negative errno (the old policy stays).
  */
 static int adopt(struct hm_live *L)
 {
-	int r = hm_store_adopt(L->st, &L->loaded, L->dirty ? L->m : NULL);
+	bool ours = L->dirty || L->seen;
+	int r = hm_store_adopt(L->st, &L->loaded, ours ? L->m : NULL);
 
-	if (r || !L->dirty)
+	if (r || !ours)
 		return r;
 	hm_enf_index_free(L->loaded_ix);
 	L->loaded_ix = NULL;

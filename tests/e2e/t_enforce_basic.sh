@@ -118,14 +118,15 @@ hm_ok "learning: new entries saved and then enforced"
 
 # --- learning: stamped when learned; allowed opens are quiet events -----------
 # (the convergence `histmac learn` keeps from audit times, kept live too)
+# (each file read twice: the second answered from the decision cache)
 hm_enf_start --mode learning
-hm_enf_ok "$T/helper" read "$T/a" "$T/c"
+hm_enf_ok "$T/helper" read "$T/a" "$T/c" "$T/a" "$T/c"
 hm_enf_stop
 "$HISTMAC" stats -p "$POL" --format json --quiet-events 2 >"$HM_TMP/stats.json" ||
 	hm_enf_fail "stats failed: $(cat "$HM_TMP/stats.json")"
 jq -e --arg d "$H" --argjson now "$(date +%s)" '
 	[.convergence.domains[] | select(.domain == $d)] | length == 1 and
-	(.[0] | .verdict == "quiet_events" and .quiet_events >= 2 and
+	(.[0] | .verdict == "quiet_events" and .quiet_events == 4 and
 	 .last_new > $now - 600)' \
 	"$HM_TMP/stats.json" >/dev/null ||
 	hm_enf_fail "stats after learning live: $(jq -c --arg d "$H" \

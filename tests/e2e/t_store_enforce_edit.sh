@@ -5,7 +5,8 @@
 # profile changed) and sends SIGHUP: the files hold the edit and what was
 # learned.  It learns more; a second edit, then the periodic save: the
 # same.  It learns more and stops (SIGTERM): the same, every learned entry
-# and both edits in the files.
+# and both edits in the files.  Last, opens that taught nothing, counted
+# and not saved yet, are not lost to an edit and SIGHUP.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -69,3 +70,29 @@ check_edit2 "SIGTERM"
 has "$C" "file read $T/c" "SIGTERM"
 [ ! -e "$POL/.histmac.lock" ] || hm_enf_fail "the lock file outlived the enforcer"
 hm_ok "SIGTERM: the edits and every learned entry are in the files"
+
+# opens that taught nothing, counted but not saved yet (no periodic save
+# in this run), survive an edit and SIGHUP: the reload adds them too
+quiet() {
+	"$HISTMAC" stats -p "$POL" --format json |
+		jq -e --arg d "$1" '.convergence.domains[] |
+			select(.domain == $d) | .quiet_events'
+}
+q0=$(quiet "$H") || hm_fail "stats: no '$H'"
+hm_enf_start --save-interval 3600
+hm_enf_ok "$T/helper" read "$T/b" "$T/c" "$T/b"
+edit "
+	\$0 == \"$O\" { d = 2; print; next }
+	/^<kernel>/ { d = 0 }
+	d == 2 && /^use_profile / { print \"use_profile 1\"; next }
+	{ print }"
+n=$(saves)
+kill -HUP "$DPID"
+hm_wait_for "[ \$(saves) -gt $n ]" 100 || hm_enf_fail "no save after SIGHUP"
+q1=$(quiet "$H") || hm_fail "stats: no '$H'"
+[ "$q1" -eq $((q0 + 3)) ] ||
+	hm_enf_fail "quiet events of '$H': $q1 after the reload, $q0 before 3 more"
+acl "$O" | grep -qx "use_profile 1" ||
+	{ cat "$dp" >&2; hm_enf_fail "the profile edit of '$O' was lost"; }
+hm_enf_stop
+hm_ok "an edit and SIGHUP: the quiet counts not saved yet are kept"
