@@ -18,7 +18,7 @@ const struct hm_cmd hm_commands[] = {
 	{ "check", cmd_check, "check audit records against a policy" },
 	{ "merge", cmd_merge, "merge policies learned on several hosts" },
 	{ "diff", cmd_diff, "domains and permissions added or removed" },
-	{ "stats", cmd_stats, "size of a policy: domains, entries, memory" },
+	{ "stats", cmd_stats, "size of a policy, is learning done, unused entries" },
 	{ "patternize", cmd_patternize, "suggest rewrite rules and initialize_domain" },
 	{ "match", cmd_match, "match TOMOYO patterns, validate words" },
 	{ "encode", cmd_encode, "encode raw bytes as TOMOYO names" },

@@ -30,10 +30,10 @@ function(hm_install_layout target)
 		COMMAND ${target} rules --arch both --exe ${HM_BINDIR}/histmac
 			> ${b}/histmac.rules
 		DEPENDS ${target} VERBATIM)
-	# one page per subcommand from its --help (events/rules: man/)
+	# one page per subcommand from its --help (events: man/)
 	add_custom_command(OUTPUT ${b}/man/histmac-learn.1
 		COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/man-from-help.sh
-			$<TARGET_FILE:${target}> ${b}/man events rules
+			$<TARGET_FILE:${target}> ${b}/man events
 		DEPENDS ${target} ${CMAKE_SOURCE_DIR}/scripts/man-from-help.sh
 		VERBATIM)
 	add_custom_target(${target}_dist ALL
