@@ -192,11 +192,36 @@ struct hm_stream *hm_stream_new(auparse_state_t *au, struct hm_report *rep,
 				bool proctitle);
 void hm_stream_free(struct hm_stream *s);
 /*
- * Whole events as auparse would be fed them, in log order: the sink takes
- * @out's bytes (it may swap the buffer) and leaves @out empty.  Returns 0
- * or -errno.
+ * Where, in whole events fed to auparse, an event starts that is older
+ * (its stamp: auparse_timestamp_compare()) than the one before it:
+ * offsets of the text.  auparse hands back first the oldest event it
+ * holds, so an older event fed with the ones before it would come back
+ * before them, and how a log is cut into reads would change the order of
+ * its events.  Each piece is fed apart, auparse emptied in between
+ * (hm_feed_pieces()): events come back in the order of their first
+ * record, however the log was read.
  */
-typedef int (*hm_stream_sink_fn)(void *user, struct hm_sbuf *out);
+struct hm_cuts {
+	size_t *at;
+	size_t n, cap;
+};
+
+/*
+ * hm_feed_pieces() - @text fed to @au through @feed (auparse_feed(), or a
+ * private copy's) piece by piece at @cuts, each followed by an empty feed,
+ * which makes auparse hand back the events it completed.
+ * Returns 0 or -ENOMEM.
+ */
+int hm_feed_pieces(__typeof__(auparse_feed) *feed, auparse_state_t *au,
+		   const struct hm_sbuf *text, const struct hm_cuts *cuts);
+
+/*
+ * Whole events as auparse would be fed them, in log order, with where
+ * they are to be fed apart: the sink takes @out's bytes and @cuts (it may
+ * swap the buffers) and leaves both empty.  Returns 0 or -errno.
+ */
+typedef int (*hm_stream_sink_fn)(void *user, struct hm_sbuf *out,
+				 struct hm_cuts *cuts);
 /* hm_stream_set_sink() - feed @fn instead of auparse (parallel.c). */
 void hm_stream_set_sink(struct hm_stream *s, hm_stream_sink_fn fn,
 			void *user);
@@ -538,7 +563,7 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file,
 void hm_par_free(struct hm_par *p);
 /* The stream's sink (@user: the hm_par).  Never blocks; call only when
  * hm_par_room(). */
-int hm_par_sink(void *user, struct hm_sbuf *out);
+int hm_par_sink(void *user, struct hm_sbuf *out, struct hm_cuts *cuts);
 /* May the reader cut more batches (the window in bytes and slots)? */
 bool hm_par_room(const struct hm_par *p);
 /* Batches cut and not yet released. */

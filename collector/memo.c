@@ -26,8 +26,10 @@
  * hm_memo_ref.line).  auparse hands back first the oldest event it holds
  * (auparse_timestamp_compare()), and with fewer lines it holds other
  * events at a time: a batch whose events are not in the order of their
- * stamps (logs joined out of order, clocks of several nodes) is fed
- * whole, and so are two events of one stamp (a record auparse ends an
+ * stamps (a system call that blocked, logs joined out of order, clocks of
+ * several nodes) is fed whole (parallel.c does not even ask when the
+ * stream cut it in pieces: struct hm_cuts), and so are two events of one
+ * stamp (a record auparse ends an
  * event on, such as LOGIN, then more records of that stamp): none of
  * their lines is cut, the rest of the batch is.  Should a batch still
  * come back out of step (its serials checked), parallel.c parses it

@@ -66,6 +66,7 @@
 
 struct batch {
 	struct hm_sbuf in;		/* whole events, as auparse is fed */
+	struct hm_cuts cuts;		/* where they are fed apart */
 	const char *file;		/* the file they came from */
 	struct hm_diag staged;		/* the stream's, before they were cut */
 	/* filled by a worker: */
@@ -164,12 +165,12 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
  * The decoder tells into the batch, counts and messages, for the
  * collector's thread to add where one thread would have told them.
  */
-static void feed(struct worker *w, struct batch *b, const struct hm_sbuf *in)
+static void feed(struct worker *w, struct batch *b, const struct hm_sbuf *in,
+		 const struct hm_cuts *cuts)
 {
 	w->rep.st.records = 0;
 	memset(w->rep.st.skipped, 0, sizeof(w->rep.st.skipped));
-	if (w->api.feed(w->au, in->s, in->len) < 0 ||
-	    w->api.feed(w->au, "", 0) < 0)
+	if (hm_feed_pieces(w->api.feed, w->au, in, cuts) < 0)
 		b->err = -ENOMEM;
 }
 
@@ -189,24 +190,29 @@ static void unparse(struct batch *b)
  * The decoder tells into the batch, counts and messages, for the
  * collector's thread to add where one thread would have told them.
  * Without the lines its memo knows (memo.c); should they not all go back
- * in step, the batch is parsed again whole.
+ * in step, the batch is parsed again whole.  A batch fed in pieces (its
+ * events not in the order of their stamps) is parsed whole: the memo
+ * would refuse it.
  */
 static void parse(struct worker *w, struct batch *b)
 {
+	static const struct hm_cuts whole;
+
 	w->cur = b;
 	w->rep.file = b->file;
 	w->rep.diag = &b->msgs;
-	if (w->memo && !hm_memo_cut(w->memo, b->in.s, b->in.len, &w->cut,
-				    &w->refs, &b->arena)) {
+	if (w->memo && !b->cuts.n &&
+	    !hm_memo_cut(w->memo, b->in.s, b->in.len, &w->cut, &w->refs,
+			 &b->arena)) {
 		hm_decoder_memo(w->dec, w->memo, &w->refs);
-		feed(w, b, &w->cut);
+		feed(w, b, &w->cut, &whole);
 		hm_decoder_memo(w->dec, w->memo, NULL);
 		b->records_known = w->refs.n;
 		if (!w->refs.bad && w->refs.next == w->refs.n)
 			goto done;
 	}
 	unparse(b);
-	feed(w, b, &b->in);
+	feed(w, b, &b->in, &b->cuts);
 done:
 	b->records = w->rep.st.records;
 	memcpy(b->skipped, w->rep.st.skipped, sizeof(b->skipped));
@@ -386,6 +392,7 @@ struct hm_par *hm_par_new(unsigned int n, const char *const *file,
 static void batch_free(struct batch *b)
 {
 	hm_sbuf_free(&b->in);
+	free(b->cuts.at);
 	hm_diag_free(&b->staged);
 	hm_diag_free(&b->msgs);
 	free(b->ev);
@@ -455,17 +462,22 @@ static void diag_move(struct hm_diag *to, struct hm_diag *from)
 	*from = (struct hm_diag){ .max_kept = SIZE_MAX };
 }
 
-int hm_par_sink(void *user, struct hm_sbuf *out)
+int hm_par_sink(void *user, struct hm_sbuf *out, struct hm_cuts *cuts)
 {
 	struct hm_par *p = user;
 	struct batch *b = slot(p, p->cut);
 	struct hm_sbuf t;
+	struct hm_cuts c;
 
 	/* the slot is free (hm_par_room()); its buffers are reused */
 	t = b->in;
 	b->in = *out;
 	*out = t;
 	hm_sbuf_reset(out);
+	c = b->cuts;
+	b->cuts = *cuts;
+	*cuts = c;
+	cuts->n = 0;
 	b->file = p->file ? *p->file : NULL;
 	b->nev = b->nitems = 0;
 	hm_arena_reset(&b->arena);
@@ -529,12 +541,10 @@ void hm_par_release(struct hm_par *p)
 	if (b->in.len > KEEP_MAX || b->nitems * sizeof(*b->items) > KEEP_MAX ||
 	    b->nev * sizeof(*b->ev) > KEEP_MAX) {
 		batch_free(b);
-		b->ev = NULL;
-		b->items = NULL;
-		b->nev = b->evcap = b->nitems = b->itemcap = 0;
-		b->in = (struct hm_sbuf){ 0 };
-		b->arena = (struct hm_arena){ 0 };
-		b->staged = (struct hm_diag){ .max_kept = SIZE_MAX };
+		*b = (struct batch){
+			.staged = { .max_kept = SIZE_MAX },
+			.msgs = { .max_kept = SIZE_MAX },
+		};
 	}
 }
 

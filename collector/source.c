@@ -53,7 +53,28 @@ struct hm_source {
 	int next_rot;			/* follow: the file to open next */
 	char *cur_name;			/* follow: name of the file read */
 	char *rbuf;
+	size_t chunk;			/* bytes a read gives at most */
 };
+
+/*
+ * HM_READ_CHUNK.  Test builds (HISTMAC_TEST_HOOKS) take a smaller one from
+ * HISTMAC_TEST_READ_CHUNK, so that a small log is cut into many reads, and
+ * so many batches (tests/fuzz/fuzz_collector.c, tests/golden/t_threads.sh).
+ */
+#ifndef HM_TEST_HOOKS
+static size_t read_chunk(void)
+{
+	return HM_READ_CHUNK;
+}
+#else
+static size_t read_chunk(void)
+{
+	const char *e = getenv("HISTMAC_TEST_READ_CHUNK");
+	unsigned long n = e ? strtoul(e, NULL, 10) : 0;
+
+	return n && n < HM_READ_CHUNK ? n : HM_READ_CHUNK;
+}
+#endif
 
 int hm_source_new(struct hm_source **out, enum hm_src_mode mode,
 		  struct hm_report *rep)
@@ -67,6 +88,7 @@ int hm_source_new(struct hm_source **out, enum hm_src_mode mode,
 	s->mode = mode;
 	s->rep = rep;
 	s->fd = -1;
+	s->chunk = read_chunk();
 	*out = s;
 	return 0;
 }
@@ -228,7 +250,7 @@ static void start_file(struct hm_source *s, int fd, bool own,
 /* Read one chunk of @s->fd: HM_SRC_DATA, 0 end of file, -EAGAIN, -errno. */
 static int read_fd(struct hm_source *s, struct hm_chunk *out)
 {
-	ssize_t n = read(s->fd, s->rbuf, HM_READ_CHUNK);
+	ssize_t n = read(s->fd, s->rbuf, s->chunk);
 
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? -EAGAIN : -errno;
@@ -287,8 +309,8 @@ static int read_buffer(struct hm_source *s, struct hm_chunk *out)
 
 	if (!n)
 		return 0;
-	if (n > HM_READ_CHUNK)
-		n = HM_READ_CHUNK;
+	if (n > s->chunk)
+		n = s->chunk;
 	s->rep->st.bytes += n;
 	out->p = s->buf + s->bufoff;
 	out->len = n;

@@ -32,7 +32,10 @@
  * when a record 2 s later in log time arrives (auparse's own rule), or
  * HM_EOE_WINDOW lines later, or when the queue holds too much, is closed
  * with an EOE line.  auparse thus holds one event at a time, no event is
- * lost or split, and events come out in the order of their first record.
+ * lost or split, and events come out in the order of their first record:
+ * auparse hands back the oldest event it holds first, so an event older
+ * than one before it in what it is fed is fed apart (mark_order(), struct
+ * hm_cuts), or the order would depend on where a read ended.
  * An event that starts while none waits is the head at once: its lines
  * are written straight to what auparse is fed next (most events of a
  * quiet log), and held back only when a feed comes before it is whole.
@@ -103,6 +106,10 @@ struct hm_stream {
 	struct hm_sbuf partial;
 	struct hm_sbuf out;	/* whole events for auparse, then the
 				 * head's records so far (struct pend.direct) */
+	struct hm_cuts cuts;	/* where out is fed apart */
+	int64_t out_sec;	/* stamp of the last event put in out */
+	uint32_t out_msec;
+	uint64_t out_serial;
 	struct hm_sbuf held;	/* those records, over a flush */
 	struct hm_sbuf fix;	/* a line with its unpaired quotes cut */
 	bool skipping_long;	/* inside an over-long line */
@@ -162,6 +169,7 @@ void hm_stream_free(struct hm_stream *s)
 	free(s->q);
 	hm_sbuf_free(&s->partial);
 	hm_sbuf_free(&s->out);
+	free(s->cuts.at);
 	hm_sbuf_free(&s->held);
 	hm_sbuf_free(&s->fix);
 	free(s);
@@ -443,6 +451,43 @@ static int feed_eoe(struct hm_stream *s, const struct pend *e, const char *l,
 	return hm_sbuf_add(&s->out, buf, node + (size_t)n);
 }
 
+/*
+ * @e's records go to out next: to be fed apart from the events before it
+ * there when it is older than the last of them (struct hm_cuts).
+ */
+static int mark_order(struct hm_stream *s, const struct pend *e)
+{
+	bool older = e->sec != s->out_sec ? e->sec < s->out_sec :
+		     e->msec != s->out_msec ? e->msec < s->out_msec :
+		     e->serial < s->out_serial;
+
+	s->out_sec = e->sec;
+	s->out_msec = e->msec;
+	s->out_serial = e->serial;
+	if (!older || !s->out.len)
+		return 0;
+	if (HM_ARRAY_GROW(&s->cuts.at, &s->cuts.cap, s->cuts.n + 1))
+		return -ENOMEM;
+	s->cuts.at[s->cuts.n++] = s->out.len;
+	return 0;
+}
+
+int hm_feed_pieces(__typeof__(auparse_feed) *feed, auparse_state_t *au,
+		   const struct hm_sbuf *text, const struct hm_cuts *cuts)
+{
+	size_t from = 0;
+
+	for (size_t i = 0; i <= cuts->n; i++) {
+		size_t to = i < cuts->n ? cuts->at[i] : text->len;
+
+		if (feed(au, text->s + from, to - from) < 0 ||
+		    feed(au, "", 0) < 0)
+			return -ENOMEM;
+		from = to;
+	}
+	return 0;
+}
+
 /* Hand auparse the complete events at the head of the queue. */
 static int drain(struct hm_stream *s)
 {
@@ -453,7 +498,8 @@ static int drain(struct hm_stream *s)
 					    e->lines.s;
 
 		/* a direct event's records are there already, at the end */
-		if (!e->direct && hm_sbuf_add(&s->out, l, len) < 0)
+		if (!e->direct && (mark_order(s, e) < 0 ||
+				   hm_sbuf_add(&s->out, l, len) < 0))
 			return -ENOMEM;
 		if (e->need_eoe) {
 			if (feed_eoe(s, e, l, len) < 0)
@@ -512,6 +558,8 @@ static int push(struct hm_stream *s, const struct stamp *st,
 	 * nothing goes to out before it is complete (one copy less) */
 	e->direct = s->head == s->tail;
 	e->in_out = 0;
+	if (e->direct && mark_order(s, e) < 0)
+		return -ENOMEM;
 	b = bucket(st, node_hash);
 	e->hnext = s->hash[b];
 	s->hash[b] = s->tail;
@@ -832,11 +880,15 @@ static int flush_out(struct hm_stream *s)
 				keep) < 0)
 		return -ENOMEM;
 	s->out.len -= keep;
+	/* the head's own cut: what is before it goes now */
+	while (s->cuts.n && s->cuts.at[s->cuts.n - 1] >= s->out.len)
+		s->cuts.n--;
 	if (s->sink)
-		rc = s->sink(s->sink_user, &s->out);
-	else if (auparse_feed(s->au, s->out.s, s->out.len) < 0)
-		rc = -ENOMEM;
+		rc = s->sink(s->sink_user, &s->out, &s->cuts);
+	else
+		rc = hm_feed_pieces(auparse_feed, s->au, &s->out, &s->cuts);
 	hm_sbuf_reset(&s->out);
+	s->cuts.n = 0;
 	if (keep && hm_sbuf_add(&s->out, s->held.s, keep) < 0)
 		return -ENOMEM;
 	return rc;

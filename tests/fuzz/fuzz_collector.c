@@ -7,7 +7,9 @@
  * must find nothing to report (learn-then-check is clean), and the
  * counters must add up.  The same bytes read as a file (in batches, the
  * records a parser decoded before not parsed again: collector/memo.c)
- * must give the same events, as JSON lines, and the same counters.
+ * must give the same events, as JSON lines, and the same counters; and
+ * so must the same bytes read a few hundred at a time, straight and on
+ * two threads.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -69,13 +71,29 @@ static void render(struct hm_collector *c, char **text,
 	check(fclose(f) == 0);
 }
 
-/* @data read straight (a buffer) and read as a file: the same. */
+/* @t2, @s2 are @t1, @s1 (freed). */
+static void same(const char *t1, const struct hm_collector_stats *s1,
+		 char *t2, const struct hm_collector_stats *s2)
+{
+	check(!strcmp(t1, t2));
+	check(s1->events == s2->events && s1->records == s2->records);
+	check(!memcmp(s1->skipped, s2->skipped, sizeof(s1->skipped)));
+	free(t2);
+}
+
+/*
+ * @data read straight (a buffer) and read as a file: the same.  Also in
+ * reads of a few hundred bytes (HISTMAC_TEST_READ_CHUNK), so that lines
+ * and events are cut between reads, and so between batches: straight,
+ * and as a file on two threads (parallel.c), whose batches are then
+ * parsed by either thread, each with its own memo.
+ */
 static void same_as_file(const uint8_t *data, size_t size)
 {
 	struct hm_collector_stats s1, s2;
 	struct hm_collector_opts o;
 	struct hm_collector *c;
-	char path[64], *t1, *t2;
+	char path[64], chunk[16], *t1, *t2;
 	const char *p = path;
 	int fd = memfd_create("fuzz", 0);
 
@@ -88,12 +106,20 @@ static void same_as_file(const uint8_t *data, size_t size)
 	render(c, &t1, &s1);
 	check(hm_collector_open_files(&c, &p, 1, &o) == 0);
 	render(c, &t2, &s2);
+	same(t1, &s1, t2, &s2);
+
+	snprintf(chunk, sizeof(chunk), "%zu", 64 + size % 449);
+	check(setenv("HISTMAC_TEST_READ_CHUNK", chunk, 1) == 0);
+	check(hm_collector_open_buffer(&c, data, size, "fuzz", &o) == 0);
+	render(c, &t2, &s2);
+	same(t1, &s1, t2, &s2);
+	o.threads = 2;
+	check(hm_collector_open_files(&c, &p, 1, &o) == 0);
+	render(c, &t2, &s2);
+	same(t1, &s1, t2, &s2);
+	check(unsetenv("HISTMAC_TEST_READ_CHUNK") == 0);
 	close(fd);
-	check(!strcmp(t1, t2));
-	check(s1.events == s2.events && s1.records == s2.records);
-	check(!memcmp(s1.skipped, s2.skipped, sizeof(s1.skipped)));
 	free(t1);
-	free(t2);
 }
 
 static int learn(void *arg, const struct hm_event *ev)

@@ -102,6 +102,34 @@ compare "interleaved, damaged" "$tmp/damaged.log"
 grep -q 'line-without-audit-stamp' "$tmp/e.1" ||
 	fail "the damaged log's skips were not named"
 
+# events older than the one before them (a system call is stamped when it
+# began and written when it ended: one that blocked comes after younger
+# ones): every other event of file.log 7 ms older.  auparse hands back the
+# oldest event it holds first, so how the log was cut into reads decided
+# their order; now they come out as the log has them, read straight, on
+# one parser and on three, in reads of 97 bytes, 4 KiB and 64 KiB
+perl -pe 'if (/msg=audit\((\d+)\.(\d+):(\d+)\)/ && $3 % 2 == 0 && $2 >= 7) {
+	my $t = sprintf("%d.%03d", $1, $2 - 7); s/msg=audit\(\d+\.\d+:/msg=audit($t:/ }' \
+	"$HM_SRC/tests/data/file.log" >"$tmp/older.log"
+grep -o 'audit([0-9.]*:[0-9]*)' "$tmp/older.log" | tr -d 'audit()' |
+	uniq >"$tmp/older.stamps"
+! cut -d: -f1 "$tmp/older.stamps" | sort -n -c 2>/dev/null ||
+	fail "older.log: no event is older than the one before it"
+cut -d: -f2 "$tmp/older.stamps" >"$tmp/older.want"
+for chunk in 97 4096 0; do
+	export HISTMAC_TEST_READ_CHUNK=$chunk
+	compare "events older than the one before, reads of ${chunk/#0/65536}" \
+		"$tmp/older.log"
+	for n in 1 3; do
+		"$HISTMAC" events --threads $n -i "$tmp/older.log" |
+			cut -f2 >"$tmp/older.got"
+		cmp -s "$tmp/older.got" "$tmp/older.want" ||
+			fail "older.log, reads of $chunk, $n threads: not in" \
+			"log order: $(tr '\n' ' ' <"$tmp/older.got")"
+	done
+	unset HISTMAC_TEST_READ_CHUNK
+done
+
 # --threads takes 1 and up; follow and plugin keep one thread
 expect_rc 2 "$HISTMAC" events --threads 0 -i "$HM_SRC/tests/data/file.log"
 grep -q -- '--threads takes 1 to' "$tmp/err" || fail "--threads 0 not refused"
