@@ -27,11 +27,12 @@
  * (auparse_timestamp_compare()), and with fewer lines it holds other
  * events at a time: a batch whose events are not in the order of their
  * stamps (a system call that blocked, logs joined out of order, clocks of
- * several nodes) is fed whole (parallel.c does not even ask when the
- * stream cut it in pieces: struct hm_cuts), and so are two events of one
- * stamp (a record auparse ends an
- * event on, such as LOGIN, then more records of that stamp): none of
- * their lines is cut, the rest of the batch is.  Should a batch still
+ * several nodes) is fed whole; the stream cuts a batch in pieces before
+ * each such event (struct hm_cuts), and parallel.c gives each piece here
+ * on its own.  Two events of one stamp (a record auparse ends an event
+ * on, such as LOGIN, then more records of that stamp) are cut apart too;
+ * in one input, none of their lines is cut, the rest of it is.  Should a
+ * batch still
  * come back out of step (its serials checked), parallel.c parses it
  * again whole.
  *

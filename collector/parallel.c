@@ -160,18 +160,12 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *user)
 		b->err = -ENOMEM;
 }
 
-/*
- * One batch: whole events in, so nothing stays open in auparse after.
- * The decoder tells into the batch, counts and messages, for the
- * collector's thread to add where one thread would have told them.
- */
-static void feed(struct worker *w, struct batch *b, const struct hm_sbuf *in,
-		 const struct hm_cuts *cuts)
+/* What a batch's parse counts starts at nothing (again when it is parsed
+ * again whole). */
+static void count_afresh(struct worker *w)
 {
 	w->rep.st.records = 0;
 	memset(w->rep.st.skipped, 0, sizeof(w->rep.st.skipped));
-	if (hm_feed_pieces(w->api.feed, w->au, in, cuts) < 0)
-		b->err = -ENOMEM;
 }
 
 /* Forget what decoding @b gave, to decode it again. */
@@ -186,34 +180,54 @@ static void unparse(struct batch *b)
 }
 
 /*
+ * @b piece by piece (struct hm_cuts), each without the lines the memo
+ * knows (memo.c), the decoder putting back what they gave.  Returns
+ * whether every piece came back in step; if not (or the memo refused
+ * one), what it decoded is to be forgotten.
+ */
+static bool parse_known(struct worker *w, struct batch *b)
+{
+	static const struct hm_cuts whole;
+	size_t from = 0;
+
+	for (size_t i = 0; i <= b->cuts.n; i++) {
+		size_t to = i < b->cuts.n ? b->cuts.at[i] : b->in.len;
+
+		if (hm_memo_cut(w->memo, b->in.s + from, to - from, &w->cut,
+				&w->refs, &b->arena))
+			return false;
+		hm_decoder_memo(w->dec, w->memo, &w->refs);
+		if (hm_feed_pieces(w->api.feed, w->au, &w->cut, &whole) < 0)
+			b->err = -ENOMEM;
+		hm_decoder_memo(w->dec, w->memo, NULL);
+		b->records_known += w->refs.n;
+		if (w->refs.bad || w->refs.next != w->refs.n)
+			return false;
+		from = to;
+	}
+	return true;
+}
+
+/*
  * One batch: whole events in, so nothing stays open in auparse after.
  * The decoder tells into the batch, counts and messages, for the
  * collector's thread to add where one thread would have told them.
- * Without the lines its memo knows (memo.c); should they not all go back
- * in step, the batch is parsed again whole.  A batch fed in pieces (its
- * events not in the order of their stamps) is parsed whole: the memo
- * would refuse it.
+ * Without the lines its memo knows; should they not all go back in step,
+ * the batch is parsed again whole.
  */
 static void parse(struct worker *w, struct batch *b)
 {
-	static const struct hm_cuts whole;
-
 	w->cur = b;
 	w->rep.file = b->file;
 	w->rep.diag = &b->msgs;
-	if (w->memo && !b->cuts.n &&
-	    !hm_memo_cut(w->memo, b->in.s, b->in.len, &w->cut, &w->refs,
-			 &b->arena)) {
-		hm_decoder_memo(w->dec, w->memo, &w->refs);
-		feed(w, b, &w->cut, &whole);
-		hm_decoder_memo(w->dec, w->memo, NULL);
-		b->records_known = w->refs.n;
-		if (!w->refs.bad && w->refs.next == w->refs.n)
-			goto done;
+	count_afresh(w);
+	b->records_known = 0;
+	if (!w->memo || !parse_known(w, b)) {
+		unparse(b);
+		count_afresh(w);
+		if (hm_feed_pieces(w->api.feed, w->au, &b->in, &b->cuts) < 0)
+			b->err = -ENOMEM;
 	}
-	unparse(b);
-	feed(w, b, &b->in, &b->cuts);
-done:
 	b->records = w->rep.st.records;
 	memcpy(b->skipped, w->rep.st.skipped, sizeof(b->skipped));
 	w->rep.diag = NULL;

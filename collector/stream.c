@@ -453,13 +453,15 @@ static int feed_eoe(struct hm_stream *s, const struct pend *e, const char *l,
 
 /*
  * @e's records go to out next: to be fed apart from the events before it
- * there when it is older than the last of them (struct hm_cuts).
+ * there when it is older than the last of them, or of its stamp (a record
+ * auparse ends an event on, then more of that stamp: auparse would hand
+ * back the two in the order of its own list), struct hm_cuts.
  */
 static int mark_order(struct hm_stream *s, const struct pend *e)
 {
 	bool older = e->sec != s->out_sec ? e->sec < s->out_sec :
 		     e->msec != s->out_msec ? e->msec < s->out_msec :
-		     e->serial < s->out_serial;
+		     e->serial <= s->out_serial;
 
 	s->out_sec = e->sec;
 	s->out_msec = e->msec;
