@@ -32,9 +32,8 @@
  * on its own.  Two events of one stamp (a record auparse ends an event
  * on, such as LOGIN, then more records of that stamp) are cut apart too;
  * in one input, none of their lines is cut, the rest of it is.  Should a
- * batch still
- * come back out of step (its serials checked), parallel.c parses it
- * again whole.
+ * batch still come back out of step (its serials checked), parallel.c
+ * parses it again whole.
  *
  * A line looked up and not found is fed with its hash (struct
  * hm_memo_fed), so keeping what decoding it gave hashes nothing again.
