@@ -227,8 +227,9 @@ static void *loader(void *arg)
 /**
  * hm_live_reload_start() - load the policy directory again in a thread;
  * SIGUSR2 says it is done.  What was learned or counted and not saved
- * yet is added to what is read when it is taken (hm_live_reload_finish()), so neither
- * an administrator's edit nor learning is lost.
+ * yet is added to what is read when it is taken
+ * (hm_live_reload_finish()), so neither an administrator's edit nor
+ * learning is lost.
  * @L: the live policy.
  * Returns: 0 (also when a reload is under way already) or -errno.
  */

@@ -689,11 +689,12 @@ static void cond_ctx(struct hm_loop *l, struct ev *e)
 	cond_obj(&e->stx, &e->ctx);
 }
 
-/* An allowed open of a learning domain taught nothing: a quiet event for
- * `histmac stats` (a cache hit too: it is as much an event). */
-static void seen(struct hm_loop *l, const struct ev *e, uint8_t own)
+/* An allowed open of a learning domain (@prof: the profile that applies)
+ * taught nothing: a quiet event for `histmac stats` (a cache hit too: it
+ * is as much an event). */
+static void seen(struct hm_loop *l, const struct ev *e, uint8_t prof)
 {
-	if (!e->dry && hm_live_profile(l->cfg.live, own) == HM_PROFILE_LEARNING)
+	if (prof == HM_PROFILE_LEARNING && !e->dry)
 		hm_live_seen(l->cfg.live, e->v.domain);
 }
 
@@ -744,7 +745,9 @@ static void judge(struct hm_loop *l, struct ev *e)
 	set_key(e);
 	if (e->cache_ok && !e->exec && cached(l, e)) {
 		l->c->cache_allowed++;
-		seen(l, e, e->v.domain ? e->v.domain->profile : 0);
+		if (e->v.domain)
+			seen(l, e, hm_live_profile(l->cfg.live,
+						   e->v.domain->profile));
 		finish(l, e, true, false);
 		return;
 	}
@@ -779,7 +782,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 		violation(l, e, prof, &a);
 		return;
 	}
-	seen(l, e, a.profile);
+	seen(l, e, prof);
 	/* both read e->fd, which the answer closes */
 	if (a.global && !e->exec && !e->dry && !e->foreign &&
 	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)
