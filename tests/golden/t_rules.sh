@@ -21,6 +21,11 @@ own=$(grep -n "^-a never,exit -F exe=$self -F uid=0\$" "$tmp/self" | cut -d: -f1
 [ -n "$own" ] && [ "$own" -lt "$first_always" ] ||
 	die "the exclusion of histmac is missing or after an always rule"
 
+# any user can run any of the excluded programs (with LD_PRELOAD, say):
+# each exclusion holds for root alone
+grep '^-a never' "$tmp/self" | grep -v -- ' -F uid=0$' >"$tmp/open" &&
+	die "exclusions any user can step into: $(cat "$tmp/open")"
+
 "$HISTMAC" rules --arch b64 >"$tmp/b64"
 ! grep -q 'arch=b32' "$tmp/b64" || die "--arch b64 kept b32 rules"
 grep -q 'arch=b64 -S execve' "$tmp/b64" || die "--arch b64 lost execve"
@@ -28,16 +33,23 @@ grep -q 'arch=b64 -S execve' "$tmp/b64" || die "--arch b64 lost execve"
 ! grep -q 'arch=b64' "$tmp/b32" || die "--arch b32 kept b64 rules"
 grep -q 'arch=b32 -S socketcall' "$tmp/b32" || die "--arch b32 lost socketcall"
 
-# every syscall the collector learns from is in a rule, for both ABIs
+# every syscall the collector learns from or counts as blinding the trail
+# is in a rule, for both ABIs
 for sc in execve execveat open openat openat2 creat unlink unlinkat rename \
 	renameat renameat2 mkdir mkdirat rmdir mknod mknodat symlink \
 	symlinkat link linkat truncate chmod fchmodat chown fchownat socket \
 	bind connect listen accept4 sendto recvfrom mount umount2 pivot_root \
-	chroot kill tkill tgkill; do
+	chroot kill tkill tgkill open_tree move_mount fsopen fsmount fspick \
+	mount_setattr unshare setns io_uring_setup prctl; do
 	for arch in b64 b32; do
 		grep -E "^-a always,exit -F arch=$arch -S ([a-z0-9_]+,)*$sc(,|[ ])" \
 			"$tmp/rules" >/dev/null || die "no $arch rule for $sc"
 	done
+done
+
+for arch in b64 b32; do
+	grep -qx -- "-a always,exit -F arch=$arch -S prctl -F a0=35 -k hm_blind" \
+		"$tmp/rules" || die "no $arch rule for prctl(PR_SET_MM) alone"
 done
 
 rc=0; "$HISTMAC" rules --arch b16 >/dev/null 2>&1 || rc=$?

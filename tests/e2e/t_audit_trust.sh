@@ -1,0 +1,64 @@
+#!/bin/bash
+# t_audit_trust.sh - an ordinary user cannot step out of `histmac rules`.
+#  exclusion  uid 65534 runs /usr/sbin/auditd (world-executable) with an
+#             LD_PRELOAD library that opens a file: the open is in the
+#             trail, learned, and reported by check once the policy lacks
+#             it.  Control: root doing the same is left out (the rule
+#             that keeps the real daemon from auditing itself).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+hm_need auditd auditctl
+[ -x /usr/sbin/auditd ] || hm_fail "no /usr/sbin/auditd"
+hm_audit_start
+"$HISTMAC" rules >"$HM_TMP/rules"
+grep -qx -- '-a never,exit -F exe=/usr/sbin/auditd -F uid=0' "$HM_TMP/rules" ||
+	hm_fail "the exclusion of auditd is not limited to uid 0"
+hm_audit_rules "$HM_TMP/rules"
+
+# a directory nobody can read and traverse (HM_TMP is private)
+pub=$(mktemp -d /tmp/hm-trust.XXXXXX)
+hm_on_exit "rm -rf '$pub'"
+chmod 755 "$pub"
+hm_e2e_install open_exit.so "$pub/open_exit.so"
+hm_e2e_install setuser "$pub/setuser"
+echo user >"$pub/user-file"
+echo root >"$pub/root-file"
+chmod 644 "$pub/user-file" "$pub/root-file"
+
+# the preload goes to auditd alone (setuser would run it first)
+cat >"$pub/preloaded-auditd" <<EOS
+#!/bin/sh
+LD_PRELOAD=$pub/open_exit.so HM_PRELOAD_OPEN=\$1 exec /usr/sbin/auditd
+EOS
+chmod 755 "$pub/preloaded-auditd"
+
+hm_audit_from_now
+hm_audit_marker >/dev/null
+"$pub/setuser" 65534 65534 "$pub/preloaded-auditd" "$pub/user-file" ||
+	hm_fail "the preloaded auditd could not open the file as uid 65534"
+"$pub/preloaded-auditd" "$pub/root-file" ||
+	hm_fail "the preloaded auditd failed as root"
+hm_audit_marker >/dev/null
+hm_audit_copy "$HM_TMP/audit.log"
+
+# --- exclusion
+"$HISTMAC" events -i "$HM_TMP/audit.log" |
+	awk -F '\t' '$4 == "open" && $17 == "/usr/sbin/auditd"' >"$HM_TMP/opens"
+grep -qF "$pub/user-file" "$HM_TMP/opens" ||
+	hm_fail "uid 65534's open through /usr/sbin/auditd is not in the trail"
+! grep -qF "$pub/root-file" "$HM_TMP/opens" ||
+	hm_fail "control: root's run of /usr/sbin/auditd was audited"
+p=$HM_TMP/policy
+"$HISTMAC" learn -p "$p" -i "$HM_TMP/audit.log" >"$HM_TMP/learn.out" ||
+	hm_fail "learn failed"
+grep -qx "file read $pub/user-file" "$p/domain_policy.conf" ||
+	hm_fail "the open through the preloaded auditd was not learned"
+grep -vx "file read $pub/user-file" "$p/domain_policy.conf" >"$HM_TMP/dp"
+cp "$HM_TMP/dp" "$p/domain_policy.conf"
+rc=0
+"$HISTMAC" check -p "$p" -i "$HM_TMP/audit.log" >"$HM_TMP/check.out" || rc=$?
+[ "$rc" = 1 ] && grep -qx "file read $pub/user-file" "$HM_TMP/check.out" ||
+	hm_fail "check did not report the open (exit $rc)"
+hm_ok "a user's run of /usr/sbin/auditd is audited, learned and checked; root's is left out"
+
