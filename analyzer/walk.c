@@ -33,6 +33,25 @@ const char *const hm_walk_skip_ids[HM_WSKIP_MAX] = {
 #undef X
 };
 
+const char *const hm_walk_blind_names[HM_WBLIND_MAX] = {
+#define X(e, id, s) [HM_WBLIND_##e] = s,
+	HM_WALK_BLIND(X)
+#undef X
+};
+
+const char *const hm_walk_blind_ids[HM_WBLIND_MAX] = {
+#define X(e, id, s) [HM_WBLIND_##e] = id,
+	HM_WALK_BLIND(X)
+#undef X
+};
+
+/* The event kind each row of HM_WALK_BLIND counts. */
+static const uint8_t blind_kind[HM_WBLIND_MAX] = {
+#define X(e, id, s) [HM_WBLIND_##e] = HM_EV_##e,
+	HM_WALK_BLIND(X)
+#undef X
+};
+
 struct hm_walker {
 	struct hm_model *m;
 	struct hm_tracker *t;
@@ -97,6 +116,8 @@ void hm_walker_free(struct hm_walker *w)
 		return;
 	hm_tracker_free(w->t);
 	hm_names_free(w->scratch);
+	for (int i = 0; i < HM_WBLIND_MAX; i++)
+		free(w->st.blind_domain[i]);
 	free(w->buf);
 	free(w->argv);
 	free(w);
@@ -915,6 +936,31 @@ static int decision_access(struct walk *k)
  * is an attempt.  An exec moves the process only when it succeeds.
  * Returns 0 to go on, 1 when the event is skipped.
  */
+/*
+ * A call after which the trail cannot name what the process reaches: no
+ * access, but counted in the acting domain's name, so a review sees who
+ * made it (a failed one changed nothing, and is skipped as failed).
+ */
+static int blind_call(struct walk *k)
+{
+	struct hm_walk_stats *st = &k->w->st;
+	const struct hm_name *dn;
+	int i = 0, r;
+
+	while (i < HM_WBLIND_MAX && blind_kind[i] != k->ev->kind)
+		i++;
+	if (i == HM_WBLIND_MAX)
+		return skip(k, HM_WSKIP_UNSUPPORTED);
+	r = acting_domain(k);
+	if (r)
+		return r;
+	dn = k->a.dom.name;
+	if (!st->blind[i]++ && dn &&
+	    !(st->blind_domain[i] = strndup(dn->str, dn->len)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int judge_result(struct walk *k)
 {
 	const struct hm_event *ev = k->ev;
@@ -928,7 +974,8 @@ static int judge_result(struct walk *k)
 		return 0;
 	if (k->w->o.learn_failed && ev->kind != HM_EV_EXEC)
 		o = HM_OUTCOME_PASSED;
-	if (ev->kind == HM_EV_EXEC || o == HM_OUTCOME_FAILED)
+	if (ev->kind == HM_EV_EXEC || hm_event_kind_blind(ev->kind) ||
+	    o == HM_OUTCOME_FAILED)
 		return skip(k, HM_WSKIP_FAILED), 1;
 	k->a.attempt = o == HM_OUTCOME_ATTEMPT;
 	if (k->a.attempt)
@@ -966,6 +1013,8 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		return exec_access(&k);
 	if (ev->kind == HM_EV_FORK)
 		return fork_access(&k);
+	if (hm_event_kind_blind(ev->kind))
+		return blind_call(&k);
 	if (ev->kind == HM_EV_OTHER || ev->kind == HM_EV_SOCKET ||
 	    ev->kind == HM_EV_FANOTIFY || ev->kind == HM_EV_HM_DECISION)
 		return skip(&k, HM_WSKIP_UNSUPPORTED);

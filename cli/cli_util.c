@@ -109,6 +109,12 @@ void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f)
 		fprintf(f, "  learned: %-40s %llu\n",
 			"failed after the check had passed",
 			(unsigned long long)st->failed_passed);
+	for (int i = 0; i < HM_WBLIND_MAX; i++)	/* docs/SECURITY.md */
+		if (st->blind[i])
+			fprintf(f, "  trail blind after: %-34s %llu (first in "
+				"%s)\n", hm_walk_blind_names[i],
+				(unsigned long long)st->blind[i],
+				st->blind_domain[i] ? st->blind_domain[i] : "?");
 }
 
 /* Every input is readable before anything is read: a run with one bad

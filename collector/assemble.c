@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -1730,6 +1731,11 @@ int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
 		ev->kind = si->kind;
 		if (si->name && !strcmp(si->name, "socketcall"))
 			socket_call(ev);
+		/* prctl() changes the exe= the trail shows only with
+		 * PR_SET_MM (the same number on every arch); its other
+		 * options are not of this kind */
+		if (ev->kind == HM_EV_SET_MM && ev->a[0] != PR_SET_MM)
+			ev->kind = HM_EV_OTHER;
 		arguments(as, ev);
 		network(as, ev, !si->name || strcmp(si->name, "socketcall"));
 	}

@@ -288,6 +288,32 @@ static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
 			       hm_checker_own_reads(c) == 1 ? "" : "es");
 }
 
+/* What no audit trail shows, and the calls of this one after which it
+ * could not name what a process reached (docs/SECURITY.md): an access
+ * made that way is neither learned nor reported, so say so. */
+static void text_blind(struct hm_sbuf *b, const struct hm_walk_stats *w)
+{
+	uint64_t n = 0;
+
+	hm_sbuf_adds(b, "# not in any audit trail: reads and writes through "
+		     "open descriptors, mmap, io_uring operations\n");
+	for (int i = 0; w && i < HM_WBLIND_MAX; i++)
+		n += w->blind[i];
+	if (!n)
+		return;
+	hm_sbuf_printf(b, "# %llu call%s after which the trail cannot name "
+		       "what a process reaches:\n", (unsigned long long)n,
+		       n == 1 ? "" : "s");
+	for (int i = 0; i < HM_WBLIND_MAX; i++) {
+		if (!w->blind[i])
+			continue;
+		hm_sbuf_printf(b, "#   %llu %s, first in %s\n",
+			       (unsigned long long)w->blind[i],
+			       hm_walk_blind_names[i],
+			       w->blind_domain[i] ? w->blind_domain[i] : "?");
+	}
+}
+
 int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			const struct hm_check_summary *s, FILE *f)
 {
@@ -311,6 +337,7 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       "over %d distinct missing entries\n",
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
+	text_blind(&b, s->walk);
 	text_landlock(&b, c);
 	text_list(&b, vm, v, n, dialect, "", s);
 	text_attempts(c, dialect, s->list_attempts, &b);
@@ -439,6 +466,16 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 				 strlen(hm_walk_skip_ids[i]));
 		hm_sbuf_printf(&b, ":%llu",
 			       (unsigned long long)s->walk->skipped[i]);
+	}
+	hm_sbuf_adds(&b, "},\"blind\":{");
+	for (int i = 0, k = 0; s->walk && i < HM_WBLIND_MAX; i++) {
+		if (!s->walk->blind[i])
+			continue;
+		hm_sbuf_printf(&b, "%s\"%s\":{\"count\":%llu,", k++ ? "," : "",
+			       hm_walk_blind_ids[i],
+			       (unsigned long long)s->walk->blind[i]);
+		json_key_str(&b, "first_domain", s->walk->blind_domain[i]);
+		hm_sbuf_addc(&b, '}');
 	}
 	hm_sbuf_adds(&b, "}}\n");
 	if (b.oom) {

@@ -44,7 +44,11 @@
 	X(SIGNAL, "signal")        \
 	X(FANOTIFY, "fanotify")    \
 	X(HM_DECISION, "decision") \
-	X(FORK, "fork")
+	X(FORK, "fork")            \
+	X(MOUNT_API, "mount-api")  \
+	X(NAMESPACE, "namespace")  \
+	X(SET_MM, "set-mm")        \
+	X(IO_URING, "io-uring")
 
 enum hm_event_kind {
 #define X(e, s) HM_EV_##e,
@@ -54,6 +58,17 @@ enum hm_event_kind {
 };
 
 extern const char *const hm_event_kind_names[HM_EV_KIND_MAX];
+
+/*
+ * The kinds from HM_EV_MOUNT_API on are calls after which the trail
+ * cannot name what the process reaches: a mount of the new API or
+ * another namespace changes what a name means for it, prctl(PR_SET_MM)
+ * its exe=, and io_uring opens files with no system call audit sees.
+ */
+static inline bool hm_event_kind_blind(int kind)
+{
+	return kind >= HM_EV_MOUNT_API && kind < HM_EV_KIND_MAX;
+}
 
 /* A byte string with its length; @s is NUL-terminated, may be NULL. */
 struct hm_bytes {

@@ -107,6 +107,29 @@ extern const char *const hm_walk_skip_names[HM_WSKIP_MAX];	/* text */
 extern const char *const hm_walk_skip_ids[HM_WSKIP_MAX];	/* JSON */
 
 /*
+ * Calls after which the trail cannot name what a process reaches
+ * (hm_event_kind_blind()): never learned or judged, counted by kind, the
+ * first domain that made each kept, so learn's and check's summaries say
+ * where the trail went blind.  X(event kind suffix, id in JSON, text)
+ */
+#define HM_WALK_BLIND(X)                                                     \
+	X(MOUNT_API, "mount_api",                                            \
+	  "new mount API (open_tree, move_mount, fsmount...)")              \
+	X(NAMESPACE, "namespace", "unshare or setns")                        \
+	X(SET_MM, "set_mm", "prctl(PR_SET_MM): exe= no longer the program")  \
+	X(IO_URING, "io_uring", "io_uring set up: its opens are not audited")
+
+enum hm_walk_blind {
+#define X(e, id, s) HM_WBLIND_##e,
+	HM_WALK_BLIND(X)
+#undef X
+	HM_WBLIND_MAX
+};
+
+extern const char *const hm_walk_blind_names[HM_WBLIND_MAX];	/* text */
+extern const char *const hm_walk_blind_ids[HM_WBLIND_MAX];	/* JSON */
+
+/*
  * struct hm_access - one permission check TOMOYO would have made.
  * @dom: the domain it is checked in (domain NULL when the model lacks it).
  * @req: literal request; names borrowed until the next event.
@@ -135,6 +158,8 @@ struct hm_walk_stats {
 	uint64_t guessed_socket_type;
 	uint64_t failed_passed;	/* failed calls whose check had passed */
 	uint64_t attempts;	/* failed calls that made an attempt */
+	uint64_t blind[HM_WBLIND_MAX];	/* successful calls of each kind */
+	char *blind_domain[HM_WBLIND_MAX];	/* the first one's domain */
 };
 
 struct hm_walker;

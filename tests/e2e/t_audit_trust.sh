@@ -5,6 +5,12 @@
 #             trail, learned, and reported by check once the policy lacks
 #             it.  Control: root doing the same is left out (the rule
 #             that keeps the real daemon from auditing itself).
+#  blind      uid 65534 makes one successful call of each kind after
+#             which the trail cannot name what it reaches (unshare of a
+#             user and mount namespace, open_tree, prctl(PR_SET_MM),
+#             io_uring_setup): learn and check count each and name the
+#             domain that made it, in text and JSON.  Control: a run
+#             without those calls has no such line.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +28,7 @@ hm_on_exit "rm -rf '$pub'"
 chmod 755 "$pub"
 hm_e2e_install open_exit.so "$pub/open_exit.so"
 hm_e2e_install setuser "$pub/setuser"
+hm_e2e_install blind_calls "$pub/blind_calls"
 echo user >"$pub/user-file"
 echo root >"$pub/root-file"
 chmod 644 "$pub/user-file" "$pub/root-file"
@@ -39,6 +46,8 @@ hm_audit_marker >/dev/null
 	hm_fail "the preloaded auditd could not open the file as uid 65534"
 "$pub/preloaded-auditd" "$pub/root-file" ||
 	hm_fail "the preloaded auditd failed as root"
+"$pub/setuser" 65534 65534 "$pub/blind_calls" >"$HM_TMP/blind.out" ||
+	hm_fail "blind_calls failed as uid 65534: $(cat "$HM_TMP/blind.out")"
 hm_audit_marker >/dev/null
 hm_audit_copy "$HM_TMP/audit.log"
 
@@ -62,3 +71,32 @@ rc=0
 	hm_fail "check did not report the open (exit $rc)"
 hm_ok "a user's run of /usr/sbin/auditd is audited, learned and checked; root's is left out"
 
+# --- blind
+for kind in namespace mount-api set-mm io-uring; do
+	grep -qx "$kind ok" "$HM_TMP/blind.out" || hm_fail "blind_calls: no $kind"
+done
+dom="<kernel> $pub/setuser $pub/blind_calls"
+for text in "unshare or setns" "new mount API (open_tree, move_mount, fsmount...)" \
+	"prctl(PR_SET_MM): exe= no longer the program" \
+	"io_uring set up: its opens are not audited"; do
+	grep -qxF "#   1 $text, first in $dom" "$HM_TMP/check.out" ||
+		hm_fail "check does not name '$text' in $dom"
+	grep -qF "trail blind after: $text" "$HM_TMP/learn.out" ||
+		hm_fail "learn's summary does not count '$text'"
+done
+grep -qx '# 4 calls after which the trail cannot name what a process reaches:' \
+	"$HM_TMP/check.out" || hm_fail "check's summary does not count 4 blind calls"
+grep -q '^# not in any audit trail: .*io_uring operations$' "$HM_TMP/check.out" ||
+	hm_fail "check's summary does not say what no trail shows"
+"$HISTMAC" check --format json -p "$p" -i "$HM_TMP/audit.log" >"$HM_TMP/check.json" || true
+for id in namespace mount_api set_mm io_uring; do
+	jq -e --arg id "$id" --arg d "$dom" \
+		'.blind[$id].count == 1 and .blind[$id].first_domain == $d' \
+		"$HM_TMP/check.json" >/dev/null || hm_fail "JSON: no blind.$id"
+done
+# control: the same log without blind_calls' events has no such line
+grep -v "blind_calls" "$HM_TMP/audit.log" >"$HM_TMP/plain.log"
+"$HISTMAC" check -p "$p" -i "$HM_TMP/plain.log" >"$HM_TMP/plain.out" || true
+! grep -q 'after which the trail cannot name' "$HM_TMP/plain.out" ||
+	hm_fail "control: blind calls counted in a log without them"
+hm_ok "calls that blind the trail are counted and named in learn and check"
