@@ -6,15 +6,19 @@
  * rules and initialize_domain entries; applies them on request.  Reads
  * the model; owns its suggestions; changes the model only in apply.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include <pcre2.h>
+
 #include "histmac/pattern.h"
 #include "histmac/patternize.h"
 #include "histmac/sbuf.h"
+#include "histmac/sensitive.h"
 #include "map.h"
 
 /* ------------------------------------------------------------- shapes */
@@ -68,6 +72,8 @@ struct cand {
 	uint32_t off, len;	/* in the name */
 	uint8_t kind;		/* enum cand_kind */
 	bool mid;		/* in a directory, not the last component */
+	bool suffix;		/* ends its component after a word and '.',
+				 * '-' or '_', as mkstemp()'s XXXXXX does */
 };
 
 static unsigned num(const char *s, size_t n)
@@ -140,12 +146,12 @@ static bool is_temp_suffix(const char *s, size_t i, size_t j, size_t end)
 }
 
 static bool add_cand(struct cand *v, size_t *n, size_t off, size_t len,
-		     int kind, bool mid)
+		     int kind, bool mid, bool suffix)
 {
 	if (*n >= MAX_CANDS)
 		return false;
 	v[(*n)++] = (struct cand){ (uint32_t)off, (uint32_t)len,
-				   (uint8_t)kind, mid };
+				   (uint8_t)kind, mid, suffix };
 	return true;
 }
 
@@ -155,25 +161,26 @@ static bool add_cand(struct cand *v, size_t *n, size_t off, size_t len,
  * run (mktemp -d's dl.XXXXXX); its numbers and letters name versions,
  * users and releases (python3.11/, x86_64-linux-gnu/).
  */
-static void run_cands(const char *s, size_t i, size_t j, size_t end,
-		      bool mid, struct cand *v, size_t *n)
+static void run_cands(const char *s, size_t i, size_t j, size_t start,
+		      size_t end, bool mid, struct cand *v, size_t *n)
 {
 	int kind = classify(s + i, j - i);
+	bool suffix = i > start + 1 && j == end && strchr(".-_", s[i - 1]);
 	size_t k = i;
 
 	if (kind < 0 && is_temp_suffix(s, i, j, end))
 		kind = C_TEMP;
 	if (mid) {
 		if (kind == C_RANDOM || kind == C_TEMP)
-			add_cand(v, n, i, j - i, kind, true);
+			add_cand(v, n, i, j - i, kind, true, suffix);
 		return;
 	}
 	if (kind >= 0) {
-		add_cand(v, n, i, j - i, kind, false);
+		add_cand(v, n, i, j - i, kind, false, suffix);
 		return;
 	}
 	if (j - i == 1 && is_letter(s[i])) {
-		add_cand(v, n, i, 1, C_LETTER, false);
+		add_cand(v, n, i, 1, C_LETTER, false, false);
 		return;
 	}
 	while (k < j && is_letter(s[k]))	/* a stem and its number */
@@ -184,7 +191,7 @@ static void run_cands(const char *s, size_t i, size_t j, size_t end,
 		while (l < j && is_digit(s[l]))
 			l++;
 		if (l == j)
-			add_cand(v, n, k, j - k, C_DIGITS, false);
+			add_cand(v, n, k, j - k, C_DIGITS, false, false);
 	}
 }
 
@@ -192,6 +199,8 @@ static void run_cands(const char *s, size_t i, size_t j, size_t end,
 static void comp_cands(const char *s, size_t i, size_t end, bool mid,
 		       struct cand *v, size_t *n)
 {
+	size_t start = i;
+
 	while (i < end) {
 		size_t j = i;
 
@@ -205,7 +214,7 @@ static void comp_cands(const char *s, size_t i, size_t end, bool mid,
 		}
 		while (j < end && is_alnum(s[j]))
 			j++;
-		run_cands(s, i, j, end, mid, v, n);
+		run_cands(s, i, j, start, end, mid, v, n);
 		i = j;
 	}
 }
@@ -292,6 +301,8 @@ struct group {
 	size_t n_names;
 	size_t n_domains;
 	size_t n_absent;
+	size_t n_lived;	/* names the policy both makes and removes */
+	const char *sensitive;	/* what a sensitive name of it is */
 	size_t wide;	/* index + 1 of the group with directories generalized */
 	const struct hm_domain *last_domain;
 };
@@ -301,6 +312,7 @@ struct collect {
 	struct hm_names *shapes;	/* shape text -> interned */
 	struct hm_map by_shape;		/* shape name -> group index + 1 */
 	struct hm_map seen;		/* literal name -> 1 */
+	struct hm_map life;		/* literal name -> LIFE_* bits */
 	struct hm_sbuf shape, re;	/* scratch */
 	struct group *g;
 	size_t n;
@@ -377,10 +389,68 @@ static void note_variation(struct group *g, const struct hm_name *w,
 	}
 }
 
+/*
+ * What the policy shows of a name's life: made (create, mkdir, mkfifo,
+ * mksock, mkblock, mkchar, the new name of a link or rename) and removed
+ * (unlink, rmdir, the old name of a rename).  A name both made and
+ * removed lived in the trail: evidence of a temporary file that absence
+ * from the disk alone is not (a failed connect() learns a name that never
+ * existed).
+ */
+enum { LIFE_MADE = 1, LIFE_REMOVED = 2, LIFE_BOTH = 3 };
+
+/* The LIFE_* bits entry @e gives its @nth name. */
+static uintptr_t life_of(const struct hm_acl_head *e, unsigned nth)
+{
+	const uint32_t made = (1u << HM_FILE_CREATE) | (1u << HM_FILE_MKDIR) |
+			      (1u << HM_FILE_MKFIFO) | (1u << HM_FILE_MKSOCK);
+	const uint32_t removed = (1u << HM_FILE_UNLINK) | (1u << HM_FILE_RMDIR);
+	const uint32_t renamed = 1u << HM_FILE_RENAME;
+
+	switch (e->kind) {
+	case HM_ACL_PATH:
+		return e->perm & removed ? LIFE_REMOVED : 0;
+	case HM_ACL_PATH_NUMBER:
+		return e->perm & made ? LIFE_MADE : 0;
+	case HM_ACL_MKDEV:
+		return LIFE_MADE;
+	case HM_ACL_PATH2:
+		if (nth)
+			return e->perm & (renamed | (1u << HM_FILE_LINK)) ?
+			       LIFE_MADE : 0;
+		return e->perm & renamed ? LIFE_REMOVED : 0;
+	default:
+		return 0;
+	}
+}
+
+static int collect_life(struct collect *c, const struct hm_acl_head *e)
+{
+	unsigned nth = 0;
+
+	hm_for_each_operand(o, e->kind) {
+		const struct hm_name_op *op;
+		uintptr_t bits;
+		uint64_t key;
+
+		if (o->type != HM_OT_NAME)
+			continue;
+		op = hm_operand_ptr(e, o);
+		bits = life_of(e, nth++);
+		if (!op->name || !bits)
+			continue;
+		key = hm_map_ptr_key(op->name);
+		bits |= (uintptr_t)hm_map_get(&c->life, key);
+		if (hm_map_put(&c->life, key, (void *)bits))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Count @w (in domain @d) in group @g; @gone: absent, -1 seen before. */
 static void count_name(struct group *g, const struct hm_domain *d,
 		       const struct hm_name *w, const struct cand *v, size_t n,
-		       int gone)
+		       int gone, bool lived)
 {
 	if (g->last_domain != d) {
 		g->last_domain = d;
@@ -391,6 +461,9 @@ static void count_name(struct group *g, const struct hm_domain *d,
 	note_variation(g, w, v, n);
 	g->n_names++;
 	g->n_absent += (size_t)gone;
+	g->n_lived += lived;
+	if (!g->sensitive)
+		g->sensitive = hm_sensitive_why(w->str);
 }
 
 /* @w in the group of its last component's shape and, when a directory
@@ -401,6 +474,7 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 	struct cand v[MAX_CANDS];
 	size_t n, n_mid, last = 0, wide = 0;
 	int gone = -1;
+	bool lived;
 
 	if (!w || !cands_of(w, v, &n, &n_mid))
 		return 0;
@@ -412,12 +486,14 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 			return -ENOMEM;
 		gone = absent(c, w);
 	}
+	lived = (uintptr_t)hm_map_get(&c->life, hm_map_ptr_key(w)) == LIFE_BOTH;
 	if (n > n_mid) {
 		c->g[last].wide = n_mid ? wide + 1 : 0;
-		count_name(&c->g[last], d, w, v + n_mid, n - n_mid, gone);
+		count_name(&c->g[last], d, w, v + n_mid, n - n_mid, gone,
+			   lived);
 	}
 	if (n_mid)
-		count_name(&c->g[wide], d, w, v, n, gone);
+		count_name(&c->g[wide], d, w, v, n, gone, lived);
 	return 0;
 }
 
@@ -901,6 +977,10 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 {
 	bool gone = g->n_absent == g->n_names;
 	bool many = g->varied[k] && g->n_names >= min;
+	/* absence is a temporary life only for mkstemp()'s shape or a
+	 * name made and removed: a whole component of random letters that
+	 * is gone may never have existed */
+	bool temp = gone && (g->c[k].suffix || g->n_lived);
 
 	if (g->c[k].mid)	/* a directory: only seen varying, never gone */
 		return many && !g->word[k];
@@ -909,9 +989,9 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 		return g->varied[k] || gone;
 	case C_RANDOM:
 	case C_TEMP:
-		return (many && !g->word[k]) || gone;
+		return (many && !g->word[k]) || temp;
 	case C_HEX:
-		return many || gone;
+		return many || temp;
 	case C_DIGITS:
 		return many || (gone && follows_varied(g, k, min));
 	default:
@@ -933,6 +1013,154 @@ static bool widens_dir(const struct group *g, size_t min)
 			return false;
 	}
 	return any;
+}
+
+/* ------------------------------------------------------------ refusing */
+
+/* Directory entries looked at for one rule, at most. */
+#define MAX_DIR_ENTRIES 65536
+
+struct refusal {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	const char *why;
+	char *by;
+	int err;
+};
+
+static bool re_matches(struct refusal *f, const char *s, size_t len)
+{
+	return pcre2_match(f->re, (PCRE2_SPTR)s, len, 0, 0, f->md, NULL) >= 0;
+}
+
+static void refuse_as(struct refusal *f, const char *why, const char *by,
+		      size_t len)
+{
+	f->why = why;
+	f->by = strndup(by, len);
+	if (!f->by)
+		f->err = -ENOMEM;
+}
+
+static int covers_sensitive(const char *example, const char *why, void *arg)
+{
+	struct refusal *f = arg;
+
+	(void)why;
+	if (!re_matches(f, example, strlen(example)))
+		return 0;
+	refuse_as(f, "it would cover a sensitive name", example,
+		  strlen(example));
+	return 1;
+}
+
+/* Is @w a name of @g's shape (every candidate generalized)? */
+static bool of_shape(struct collect *c, const struct group *g,
+		     const struct hm_name *w)
+{
+	struct cand v[MAX_CANDS];
+	size_t n, n_mid, skip;
+	const struct hm_name *key;
+
+	if (!cands_of(w, v, &n, &n_mid))
+		return false;
+	/* its directories literal, as @g's, or generalized too */
+	skip = g->n_c && g->c[0].mid ? 0 : n_mid;
+	if (shape_of(w, v + skip, n - skip, NULL, &c->shape, &c->re) ||
+	    hm_name_intern_str(c->shapes, c->shape.s, &key))
+		return false;
+	return hm_map_get(&c->by_shape, hm_map_ptr_key(key)) == (void *)
+	       (uintptr_t)(g - c->g + 1);
+}
+
+/* A file in the directory of @g's names that the rule covers, on disk
+ * under --root, but of another shape: /etc/passwd for /etc/\*. */
+static void covers_other_files(struct collect *c, const struct group *g,
+			       struct refusal *f)
+{
+	const struct hm_name *w = g->first;
+	size_t dl = (size_t)((const char *)memrchr(w->str, '/', w->len -
+						   w->is_dir) - w->str) + 1;
+	char raw[HM_MAX_WORD], path[HM_MAX_WORD + 4096];
+	struct hm_sbuf b = { 0 };
+	struct dirent *de;
+	size_t len, seen = 0;
+	DIR *dir;
+
+	if (dl >= sizeof(raw) || hm_decode(raw, &len, w->str, dl) ||
+	    memchr(raw, 0, len))
+		return;
+	snprintf(path, sizeof(path), "%s%.*s", c->o->fs_root ?
+		 c->o->fs_root : "", (int)len, raw);
+	dir = opendir(path);
+	while (dir && !f->why && !f->err && (de = readdir(dir)) &&
+	       seen++ < MAX_DIR_ENTRIES) {
+		struct hm_name e;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		hm_sbuf_reset(&b);
+		hm_sbuf_add(&b, w->str, dl);
+		if (hm_sbuf_reserve(&b, hm_encode_len(de->d_name,
+						      strlen(de->d_name)) + 2))
+			break;
+		b.len += hm_encode(b.s + b.len, de->d_name, strlen(de->d_name));
+		if (de->d_type == DT_DIR)
+			hm_sbuf_addc(&b, '/');
+		e = (struct hm_name){ .str = b.s, .len = (uint32_t)b.len };
+		hm_name_fill(&e);
+		if (re_matches(f, e.str, e.len) && !of_shape(c, g, &e))
+			refuse_as(f, "it would cover a file of another shape",
+				  e.str, e.len);
+	}
+	if (b.oom)
+		f->err = -ENOMEM;
+	hm_sbuf_free(&b);
+	if (dir)
+		closedir(dir);
+}
+
+/*
+ * Would @s, group @g's rule, cover more than the names that motivated
+ * it?  A rewrite rule holds for every domain, and for whatever is learned
+ * from then on: one it would widen over a sensitive name (/etc/\* over
+ * /etc/shadow), or over a file on disk beside its names that is of
+ * another shape (/etc/[A-Za-z0-9]+ over /etc/passwd), is refused; so is
+ * one that a sensitive name of the group motivated.
+ */
+static int refuse(struct collect *c, const struct group *g, const bool *gen,
+		  struct hm_suggestion *s)
+{
+	struct refusal f = { 0 };
+	bool dirs = false;
+	int code;
+	PCRE2_SIZE off;
+
+	if (g->sensitive) {
+		refuse_as(&f, "a sensitive name motivated it", g->first->str,
+			  g->first->len);
+		goto out;
+	}
+	f.re = pcre2_compile((PCRE2_SPTR)s->regex, PCRE2_ZERO_TERMINATED, 0,
+			     &code, &off, NULL);
+	f.md = f.re ? pcre2_match_data_create_from_pattern(f.re, NULL) : NULL;
+	if (!f.md) {
+		f.err = -ENOMEM;
+		goto out;
+	}
+	hm_sensitive_each(covers_sensitive, &f);
+	for (size_t k = 0; k < g->n_c; k++)
+		dirs |= g->c[k].mid && gen[k];
+	/* (a rule that widens a directory is seen varying among --min
+	 * names of one shape, never made from absence) */
+	if (!f.why && !f.err && c->o->check_fs && !dirs)
+		covers_other_files(c, g, &f);
+out:
+	pcre2_match_data_free(f.md);
+	pcre2_code_free(f.re);
+	s->refused = f.why;
+	s->refused_by = f.by;
+	return f.err;
 }
 
 /*
@@ -967,10 +1195,11 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 		s.replacement = strdup(c->shape.s);
 		s.example = strdup(g->first->str);
 		if (!s.regex || !s.replacement || !s.example ||
-		    add_suggestion(v, n, cap, &s)) {
+		    refuse(c, g, gen, &s) || add_suggestion(v, n, cap, &s)) {
 			free(s.regex);
 			free(s.replacement);
 			free(s.example);
+			free(s.refused_by);
 			return -ENOMEM;
 		}
 	}
@@ -984,6 +1213,7 @@ static void collect_free(struct collect *c)
 	hm_sbuf_free(&c->re);
 	hm_map_fini(&c->by_shape);
 	hm_map_fini(&c->seen);
+	hm_map_fini(&c->life);
 	hm_names_free(c->shapes);
 }
 
@@ -1012,6 +1242,7 @@ static size_t drop_repeats(struct hm_suggestion *v, size_t n)
 			free(v[i].regex);
 			free(v[i].replacement);
 			free(v[i].example);
+			free(v[i].refused_by);
 			continue;
 		}
 		v[out++] = v[i];
@@ -1032,8 +1263,13 @@ int hm_patternize_suggest(const struct hm_model *m,
 	c.shapes = hm_names_new(NULL);
 	hm_map_init(&c.by_shape, NULL, HM_MEM_OTHER);
 	hm_map_init(&c.seen, NULL, HM_MEM_OTHER);
+	hm_map_init(&c.life, NULL, HM_MEM_OTHER);
 	if (!c.shapes)
 		r = -ENOMEM;
+	for (size_t i = 0; !r && i < m->n_domains; i++)
+		for (const struct hm_acl_head *e = m->domains[i]->acl; !r && e;
+		     e = e->next)
+			r = collect_life(&c, e);
 	for (size_t i = 0; !r && i < m->n_domains; i++)
 		for (const struct hm_acl_head *e = m->domains[i]->acl; !r && e;
 		     e = e->next)
@@ -1062,11 +1298,83 @@ void hm_suggestions_free(struct hm_suggestion *s, size_t n)
 		free(s[i].regex);
 		free(s[i].replacement);
 		free(s[i].example);
+		free(s[i].refused_by);
 	}
 	free(s);
 }
 
 /* ------------------------------------------------------------- apply */
+
+/* A literal name of @e that @re covers, or NULL. */
+static const struct hm_name *covered(const struct hm_acl_head *e,
+				     const pcre2_code *re,
+				     pcre2_match_data *md)
+{
+	hm_for_each_operand(o, e->kind) {
+		const struct hm_name_op *op;
+
+		if (o->type != HM_OT_NAME)
+			continue;
+		op = hm_operand_ptr(e, o);
+		if (op->name && !op->name->is_patterned &&
+		    pcre2_match(re, (PCRE2_SPTR)op->name->str, op->name->len,
+				0, 0, md, NULL) >= 0)
+			return op->name;
+	}
+	return NULL;
+}
+
+static int widens_one(const struct hm_model *m, const struct hm_suggestion *s,
+		      const pcre2_code *re, pcre2_match_data *md,
+		      int (*fn)(const struct hm_suggestion *,
+				const struct hm_domain *, size_t,
+				const struct hm_name *, void *), void *arg)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		const struct hm_name *example = NULL, *w;
+		size_t entries = 0;
+
+		for (const struct hm_acl_head *e = m->domains[i]->acl; e;
+		     e = e->next) {
+			if (!(w = covered(e, re, md)))
+				continue;
+			example = example ? example : w;
+			entries++;
+		}
+		if (entries)
+			r = fn(s, m->domains[i], entries, example, arg);
+	}
+	return r;
+}
+
+int hm_patternize_widens(const struct hm_model *m,
+			 const struct hm_suggestion *s, size_t n,
+			 int (*fn)(const struct hm_suggestion *s,
+				   const struct hm_domain *d, size_t entries,
+				   const struct hm_name *example, void *arg),
+			 void *arg)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		pcre2_code *re;
+		pcre2_match_data *md;
+		int code;
+		PCRE2_SIZE off;
+
+		if (s[i].type != HM_SUGGEST_REWRITE || s[i].refused)
+			continue;
+		re = pcre2_compile((PCRE2_SPTR)s[i].regex,
+				   PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+		md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
+		r = md ? widens_one(m, &s[i], re, md, fn, arg) : -ENOMEM;
+		pcre2_match_data_free(md);
+		pcre2_code_free(re);
+	}
+	return r;
+}
 
 /* Rewrite the literal names of one entry; 1 when it changed. */
 static int regeneralize(struct hm_model *m, struct hm_generalizer *g,
@@ -1133,6 +1441,8 @@ static int add_rules(struct hm_model *m, const struct hm_suggestion *s,
 		struct hm_transition_rule tr = { .type = HM_TR_INITIALIZE,
 						 .program = s[i].program };
 
+		if (s[i].refused)
+			continue;
 		if (s[i].type == HM_SUGGEST_REWRITE)
 			r = hm_model_add_rewrite(m, s[i].regex,
 						 s[i].replacement, 0);

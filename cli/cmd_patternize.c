@@ -42,8 +42,17 @@ static void usage(FILE *f)
 "dl.x9Kd2L/doc-3.txt -> dl.\\*/doc-\\$.txt); never for names gone alone.\n"
 "Without N names: a timestamp (YYYYMMDD, YYYYMMDDhhmmss, epoch seconds)\n"
 "that varies between two names or whose one name is gone from the disk;\n"
-"a random or mkstemp() suffix (with a digit or a capital) whose names\n"
-"are all gone.  A fixed name (/run/fcgiwrap.socket) is never generalized.\n"
+"a mkstemp() suffix (after a word and '.', '-' or '_', with a digit or a\n"
+"capital) whose names are all gone, and a random or hex name gone from\n"
+"the disk that the policy both creates and removes.  Absence alone never\n"
+"makes a name temporary: a failed connect() learns a name that never\n"
+"existed.  A fixed name (/run/fcgiwrap.socket) is never generalized.\n"
+"\n"
+"A rewrite rule holds for every domain and for what is learned later, so\n"
+"one is refused (shown commented out, never applied) when a sensitive\n"
+"name motivated it, when it would cover one (/etc/\\* covers\n"
+"/etc/shadow), or when a file beside its names on disk matches it but is\n"
+"of another shape (/etc/[A-Za-z0-9]+ and /etc/passwd).\n"
 "\n"
 "Services: initialize_domain PROG for a program in an sbin directory or\n"
 "/etc/init.d started as a service (by init, an init script, a helper,\n"
@@ -63,9 +72,11 @@ static void usage(FILE *f)
 "--apply its re-executions stay in <kernel> /usr/sbin/sshd.  Each\n"
 "suggestion is printed once.\n"
 "\n"
-"--apply adds the suggestions, then re-roots every domain the exception\n"
-"policy now names otherwise (initialize_domain, keep_domain, reset_domain\n"
-"and their no_ forms, hand-added ones too): \"<kernel> A B PROG C\" becomes\n"
+"--apply prints, for each rule, the domains whose entries it widens (how\n"
+"many, and one name), then adds the suggestions not refused, re-roots\n"
+"every domain the exception policy now names otherwise\n"
+"(initialize_domain, keep_domain, reset_domain and their no_ forms,\n"
+"hand-added ones too): \"<kernel> A B PROG C\" becomes\n"
 "\"<kernel> PROG C\"; domains that become one are merged (entries and their\n"
 "history united and folded under patterned entries, counters summed,\n"
 "flags united) and the old ones removed, so the policy allows what it was\n"
@@ -98,9 +109,12 @@ static void print(const struct hm_suggestion *s, size_t n)
 				printf("# rewrite.conf rules (REGEX<TAB>REPLACEMENT):\n");
 			rew = true;
 			printf("# %zu names in %zu domains, %zu absent now, "
-			       "e.g. %s\n%s\t%s\n", s[i].n_names, s[i].n_domains,
-			       s[i].n_absent, s[i].example, s[i].regex,
-			       s[i].replacement);
+			       "e.g. %s\n", s[i].n_names, s[i].n_domains,
+			       s[i].n_absent, s[i].example);
+			if (s[i].refused)	/* shown, never applied */
+				printf("# refused: %s: %s\n# ", s[i].refused,
+				       s[i].refused_by);
+			printf("%s\t%s\n", s[i].regex, s[i].replacement);
 		} else {
 			if (!init)
 				printf("%s# exception_policy.conf:\n",
@@ -119,12 +133,35 @@ static void print(const struct hm_suggestion *s, size_t n)
 		printf("# no suggestions\n");
 }
 
+static int print_widening(const struct hm_suggestion *s,
+			  const struct hm_domain *d, size_t entries,
+			  const struct hm_name *example, void *arg)
+{
+	const struct hm_suggestion **last = arg;
+
+	if (*last != s)
+		printf("# %s widens:\n", s->replacement);
+	*last = s;
+	printf("#   %s: %zu entr%s, e.g. %s\n", d->name->str, entries,
+	       entries == 1 ? "y" : "ies", example->str);
+	return 0;
+}
+
 static int apply(struct hm_model *m, struct hm_store *st,
 		 const struct hm_suggestion *s, size_t n)
 {
 	struct hm_diag d = { 0 };
 	struct hm_patternize_result res;
-	int r = hm_patternize_apply(m, s, n, &d, &res);
+	const struct hm_suggestion *last = NULL;
+	size_t refused = 0;
+	int r;
+
+	/* what each rule widens, per domain, before anything is written */
+	for (size_t i = 0; i < n; i++)
+		refused += s[i].refused != NULL;
+	r = hm_patternize_widens(m, s, n, print_widening, &last);
+	if (!r)
+		r = hm_patternize_apply(m, s, n, &d, &res);
 
 	hm_cli_print_diag(&d, stderr);
 	hm_diag_free(&d);
@@ -139,9 +176,10 @@ static int apply(struct hm_model *m, struct hm_store *st,
 	}
 	if (hm_cli_store_save(CMD, st, m, NULL, 0))
 		return HM_EXIT_FAIL;
-	printf("# applied %zu suggestions: %zu domains re-rooted (%zu new), "
-	       "%zu entries rewritten; saved %s\n", n, res.reroot.moved,
-	       res.reroot.created, res.rewritten, hm_store_dir(st));
+	printf("# applied %zu suggestions (%zu refused): %zu domains re-rooted "
+	       "(%zu new), %zu entries rewritten; saved %s\n", n - refused,
+	       refused, res.reroot.moved, res.reroot.created, res.rewritten,
+	       hm_store_dir(st));
 	return HM_EXIT_OK;
 }
 

@@ -26,6 +26,9 @@ enum hm_suggestion_type {
  * @example: one covered name (rewrite) or one parent domain.
  * @by_script: (initialize) a daemon its init script starts through
  *	helpers that execute at once, from one parent domain or more.
+ * @refused: (rewrite) why the rule is only shown, never applied: it
+ *	would cover more than the names that motivated it; NULL otherwise.
+ * @refused_by: the name it would cover, with @refused.
  */
 struct hm_suggestion {
 	enum hm_suggestion_type type;
@@ -37,6 +40,8 @@ struct hm_suggestion {
 	size_t n_absent;
 	char *example;
 	bool by_script;
+	const char *refused;
+	char *refused_by;
 };
 
 struct hm_patternize_opts {
@@ -55,6 +60,21 @@ int hm_patternize_suggest(const struct hm_model *m,
 			  struct hm_suggestion **out, size_t *n);
 
 void hm_suggestions_free(struct hm_suggestion *s, size_t n);
+
+/**
+ * hm_patternize_widens() - what the rewrite rules of @s that are not
+ * refused would widen in @m: @fn is called once per rule and domain
+ * with the number of entries whose literal names the rule covers there
+ * and one such name, in the model's domain order.  A non-zero return of
+ * @fn stops and is returned.
+ * Returns: 0, negative errno, or what @fn returned.
+ */
+int hm_patternize_widens(const struct hm_model *m,
+			 const struct hm_suggestion *s, size_t n,
+			 int (*fn)(const struct hm_suggestion *s,
+				   const struct hm_domain *d, size_t entries,
+				   const struct hm_name *example, void *arg),
+			 void *arg);
 
 /* What hm_patternize_reroot() did. */
 struct hm_reroot_stats {

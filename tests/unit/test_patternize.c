@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -97,6 +99,23 @@ static const struct {
 	{ "two random directories are fewer than --min 3, gone or not",
 	  D "file read /k/dl.aB3xYz/doc.txt\nfile read /k/dl.Q9wErT/doc.txt\n",
 	  3, true, "" },
+	{ "one gone random name alone is no temporary file (a failed connect)",
+	  D "file read /e/Xq7Rb2Kd\n", 3, true, "" },
+	{ "nor is a gone random hex name alone",
+	  D "file read /e/9f8e7d6c5b4a\n", 3, true, "" },
+	{ "one made and removed in the trail is",
+	  D "file create /e/Xq7Rb2Kd 0600\nfile unlink /e/Xq7Rb2Kd\n", 3, true,
+	  "/e/\\*" },
+	{ "made alone is not a temporary life",
+	  D "file create /e/Xq7Rb2Kd 0600\nfile read /e/Xq7Rb2Kd\n", 3, true,
+	  "" },
+	{ "random names that vary in /etc would cover /etc/shadow",
+	  D "file read /etc/Ab3dEfGh\nfile read /etc/Xq7Rb2Kd\n"
+	  "file read /etc/Pq9Zt4Mw\n", 3, false, "refused /etc/\\*" },
+	{ "a sensitive name never motivates a rule",
+	  D "file read /etc/ssl/private/k1.pem\nfile read /etc/ssl/private/k2.pem\n"
+	  "file read /etc/ssl/private/k3.pem\n", 3, false,
+	  "refused /etc/ssl/private/k\\$.pem" },
 	{ "a name seen in two domains is suggested once",
 	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
 	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
@@ -171,11 +190,13 @@ static const char daemons[] =
 	"<kernel> /usr/bin/bash /etc/init.d/app /sbin/start-stop-daemon /usr/bin/python3.11\n" S
 	"file read /srv/app.py\n\n";
 
-/* The suggestions as text: replacements, or "init PROGRAM". */
-static char *suggest(const char *policy, size_t min, bool gone)
+/* The suggestions as text: replacements, or "init PROGRAM"; "refused "
+ * before one that is only shown.  Existence is checked under @root. */
+static char *suggest_in(const char *policy, size_t min, bool check,
+			const char *root)
 {
-	struct hm_patternize_opts o = { .min_names = min, .check_fs = gone,
-					.fs_root = "/nonexistent-histmac" };
+	struct hm_patternize_opts o = { .min_names = min, .check_fs = check,
+					.fs_root = root };
 	struct hm_model *m = parse(policy);
 	struct hm_suggestion *s = NULL;
 	char *out = NULL;
@@ -185,7 +206,8 @@ static char *suggest(const char *policy, size_t min, bool gone)
 	assert_non_null(f);
 	assert_int_equal(hm_patternize_suggest(m, &o, &s, &n), 0);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s%s", i ? "\n" : "",
+		fprintf(f, "%s%s%s%s", i ? "\n" : "",
+			s[i].refused ? "refused " : "",
 			s[i].type == HM_SUGGEST_REWRITE ? "" : "init ",
 			s[i].type == HM_SUGGEST_REWRITE ? s[i].replacement :
 							  s[i].program->str);
@@ -193,6 +215,11 @@ static char *suggest(const char *policy, size_t min, bool gone)
 	hm_suggestions_free(s, n);
 	hm_model_free(m);
 	return out;
+}
+
+static char *suggest(const char *policy, size_t min, bool gone)
+{
+	return suggest_in(policy, min, gone, "/nonexistent-histmac");
 }
 
 static void test_names(void **state)
@@ -228,12 +255,66 @@ static void test_script_daemons(void **state)
 	free(got);
 }
 
+static void touch(const char *root, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+/* A rule that would cover a file of another shape beside its names is
+ * refused (it holds for every domain: /d/passwd, /t/tmp.conf); one that
+ * covers only files of its own shape is not (/t/tmp.zz9YY8). */
+static void test_refused_on_disk(void **state)
+{
+	char root[] = "/tmp/hm-patternize.XXXXXX";
+	char dir[256];
+	char *got;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/d", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/t", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	touch(root, "/t/tmp.zz9YY8");
+	got = suggest_in(D "file read /d/Ab3dEfGh\nfile read /d/Xq7Rb2Kd\n"
+			 "file read /d/Pq9Zt4Mw\n", 3, true, root);
+	assert_string_equal(got, "/d/\\*");	/* nothing else there */
+	free(got);
+	touch(root, "/d/passwd");
+	got = suggest_in(D "file read /d/Ab3dEfGh\nfile read /d/Xq7Rb2Kd\n"
+			 "file read /d/Pq9Zt4Mw\n", 3, true, root);
+	assert_string_equal(got, "refused /d/\\*");
+	free(got);
+	got = suggest_in(D "file read /t/tmp.Ab3dEf\nfile read /t/tmp.Xq7Rb2\n"
+			 "file read /t/tmp.Pq9Zt4\n", 3, true, root);
+	assert_string_equal(got, "/t/tmp.\\*");
+	free(got);
+	touch(root, "/t/tmp.conf");	/* a word: the rule would grant it */
+	got = suggest_in(D "file read /t/tmp.Ab3dEf\nfile read /t/tmp.Xq7Rb2\n"
+			 "file read /t/tmp.Pq9Zt4\n", 3, true, root);
+	assert_string_equal(got, "refused /t/tmp.\\*");
+	free(got);
+	for (const char *f = "/d/passwd\0/t/tmp.zz9YY8\0/t/tmp.conf\0/d\0/t\0";
+	     *f; f += strlen(f) + 1) {
+		snprintf(dir, sizeof(dir), "%s%s", root, f);
+		assert_int_equal(remove(dir), 0);
+	}
+	assert_int_equal(rmdir(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_service_roots),
 		cmocka_unit_test(test_script_daemons),
+		cmocka_unit_test(test_refused_on_disk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

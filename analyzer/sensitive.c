@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sensitive.c - the names whose access grants more than one file, one
+ * table: each row a TOMOYO pattern, a literal example of it (to try a
+ * rewrite rule's regex against) and what it is.
+ */
+#include "histmac/common.h"
+#include "histmac/pattern.h"
+#include "histmac/sensitive.h"
+
+static const struct {
+	const char *pattern;
+	const char *example;
+	const char *why;
+} rows[] = {
+	{ "/etc/shadow", "/etc/shadow", "password hashes" },
+	{ "/etc/shadow-", "/etc/shadow-", "password hashes" },
+	{ "/etc/gshadow", "/etc/gshadow", "password hashes" },
+	{ "/etc/gshadow-", "/etc/gshadow-", "password hashes" },
+	{ "/etc/security/opasswd", "/etc/security/opasswd", "password hashes" },
+	{ "/etc/sudoers", "/etc/sudoers", "sudo rules" },
+	{ "/etc/sudoers.d/\\*", "/etc/sudoers.d/admins", "sudo rules" },
+	{ "/etc/ssh/ssh_host_\\*_key", "/etc/ssh/ssh_host_ed25519_key",
+	  "ssh host key" },
+	{ "/etc/ssl/private/\\*", "/etc/ssl/private/server.key",
+	  "TLS private key" },
+	{ "/etc/krb5.keytab", "/etc/krb5.keytab", "Kerberos keys" },
+	{ "/root/\\*", "/root/.bash_history", "root's home" },
+	{ "/root/\\{\\*\\}/\\*", "/root/.ssh/id_rsa", "root's home" },
+	{ "/home/\\*/.ssh/\\*", "/home/user/.ssh/id_rsa", "ssh key" },
+	{ "/home/\\*/.gnupg/\\{\\*\\}/\\*", "/home/user/.gnupg/private-keys-v1.d/k.key",
+	  "gpg key" },
+	{ "proc:/\\$/mem", "proc:/1/mem", "another process's memory" },
+	{ "proc:/\\$/environ", "proc:/1/environ",
+	  "another process's environment" },
+};
+
+const char *hm_sensitive_why(const char *name)
+{
+	for (size_t i = 0; i < HM_ARRAY_SIZE(rows); i++)
+		if (hm_path_matches_str(name, rows[i].pattern) ||
+		    hm_path_matches_str(rows[i].example, name))
+			return rows[i].why;
+	return NULL;
+}
+
+int hm_sensitive_each(int (*fn)(const char *example, const char *why,
+				void *arg), void *arg)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < HM_ARRAY_SIZE(rows); i++)
+		r = fn(rows[i].example, rows[i].why, arg);
+	return r;
+}

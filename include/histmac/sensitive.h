@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sensitive.h - names whose access grants more than the file: credentials,
+ * keys, sudo rules, root's home, another process's memory.  A policy that
+ * grants one is reviewed first, and patternize never generalises over one
+ * (docs/SECURITY.md "Trust of learning").
+ */
+#ifndef HISTMAC_SENSITIVE_H
+#define HISTMAC_SENSITIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/**
+ * hm_sensitive_why() - what @name (an encoded TOMOYO word, literal or
+ * patterned) is, when it matches a sensitive name: "password hashes",
+ * "ssh key", ...; NULL otherwise.
+ */
+const char *hm_sensitive_why(const char *name);
+
+/**
+ * hm_sensitive_each() - call @fn with a literal example of every
+ * sensitive name ("/etc/shadow", "/home/user/.ssh/id_rsa"), so that a
+ * pattern can be tried against them; stops at a non-zero return.
+ * Returns: what @fn returned last.
+ */
+int hm_sensitive_each(int (*fn)(const char *example, const char *why,
+				void *arg), void *arg);
+
+#endif /* HISTMAC_SENSITIVE_H */
