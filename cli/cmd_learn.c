@@ -22,6 +22,7 @@
 #include "histmac/pathrule.h"
 #include "histmac/policy_io.h"
 #include "histmac/sbuf.h"
+#include "histmac/sensitive.h"
 #include "histmac/session.h"
 
 #define CMD "learn"
@@ -426,6 +427,7 @@ static void summary(struct learn *L)
 {
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
 	struct hm_learn_session_stats st;
+	size_t n;
 
 	if (L->quiet)
 		return;
@@ -444,6 +446,10 @@ static void summary(struct learn *L)
 	if (st.learn.quota_hits)
 		printf("  refused by max_learning_entry: %llu\n",
 		       (unsigned long long)st.learn.quota_hits);
+	n = hm_sensitive_count(hm_learn_session_model(L->s));
+	if (n)	/* whoever's activity learned them */
+		printf("  sensitive entries: %zu (review them first: "
+		       "histmac stats)\n", n);
 	commented(L);
 	print_tracker(&st.procs);
 	hm_cli_print_collector_skips(cs, stdout);

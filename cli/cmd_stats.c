@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "histmac/sensitive.h"
 #include "histmac/convergence.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
@@ -37,7 +38,10 @@ static void usage(FILE *f)
 "usage: histmac stats -p POLICYDIR [--format text|json] [--quiet-events N]\n"
 "       histmac stats -p POLICYDIR --rare N | --unused DAYS\n"
 "\n"
-"Print domains (by profile and flag), ACL entries by kind and operation,\n"
+"Print first the entries to review before anything else: those naming\n"
+"password hashes, sudo rules, keys, root's home or another process's\n"
+"memory (50 of them; JSON: all).  Then domains (by profile and flag),\n"
+"ACL entries by kind and operation,\n"
 "the exception policy's size, convergence (is learning done?), and the\n"
 "memory the loaded model uses for names, domains, entries and lookup\n"
 "indexes.  Convergence reads the times learn and the enforcer's\n"
@@ -432,6 +436,74 @@ static void json_counts(struct hm_sbuf *b, const char *name,
 }
 
 /* --format json: the counts of the text output, for scripts. */
+/* Sensitive entries listed in the text output, at most. */
+#define SENSITIVE_LISTED 50
+
+struct sensitive {
+	const struct hm_model *m;
+	struct hm_sbuf *b;
+	bool json;
+	size_t n;
+};
+
+static int one_sensitive(const struct hm_domain *d,
+			 const struct hm_acl_head *e, const char *why,
+			 void *arg)
+{
+	struct sensitive *S = arg;
+	char *line = NULL;
+
+	if (!S->json && S->n >= SENSITIVE_LISTED)
+		return S->n++, 0;
+	if (hm_acl_format(S->m, e, S->m->dialect, &line, NULL))
+		return -ENOMEM;
+	if (S->json) {
+		hm_sbuf_adds(S->b, S->n ? ",{\"domain\":" : "{\"domain\":");
+		hm_sbuf_add_json(S->b, d->name->str, d->name->len);
+		hm_sbuf_adds(S->b, ",\"entry\":");
+		hm_sbuf_add_json(S->b, line, strlen(line));
+		hm_sbuf_printf(S->b, ",\"why\":\"%s\"}", why);
+	} else {
+		hm_sbuf_printf(S->b, "  %s: %s (%s)\n", d->name->str, line,
+			       why);
+	}
+	S->n++;
+	free(line);
+	return 0;
+}
+
+/*
+ * The entries that grant more than a file (credentials, keys, root's
+ * home, another process's memory: histmac/sensitive.h), first: what a
+ * reviewer reads before anything else, whoever's activity learned them.
+ */
+static int print_sensitive(const struct hm_model *m, struct hm_sbuf *json)
+{
+	struct hm_sbuf text = { 0 };
+	struct sensitive S = { .m = m, .b = json ? json : &text,
+			       .json = json != NULL };
+	int r;
+
+	if (json) {
+		hm_sbuf_adds(json, ",\"sensitive\":[");
+		r = hm_sensitive_entries(m, one_sensitive, &S);
+		hm_sbuf_addc(json, ']');
+		return r;
+	}
+	r = hm_sensitive_entries(m, one_sensitive, &S);
+	if (!r && text.oom)
+		r = -ENOMEM;
+	if (!r) {
+		row(0, "review first: sensitive entries", "%zu", S.n);
+		fwrite(text.s ? text.s : "", 1, text.len, stdout);
+		if (S.n > SENSITIVE_LISTED)
+			printf("  ... %zu more (--format json lists all)\n",
+			       S.n - SENSITIVE_LISTED);
+	}
+	hm_sbuf_free(&text);
+	return r;
+}
+
 static int print_json(const struct counts *c, const struct hm_model *m,
 		      const struct hm_convergence *conv)
 {
@@ -451,6 +523,11 @@ static int print_json(const struct counts *c, const struct hm_model *m,
 	for (const struct hm_rewrite_rule *w = m->ex.rewrites; w; w = w->next)
 		rules++;
 	hm_sbuf_printf(&b, "{\"domains\":%zu", m->n_domains);
+	r = print_sensitive(m, &b);
+	if (r) {
+		hm_sbuf_free(&b);
+		return r;
+	}
 	json_counts(&b, "profiles", c->profiles, 256, NULL);
 	json_counts(&b, "flags", c->flags, 8, flag_ids);
 	hm_sbuf_printf(&b, ",\"entries\":%zu,\"largest_domain\":",
@@ -709,6 +786,7 @@ static int print_stats(const struct stats_args *a, const struct hm_model *m)
 	if (!r && a->json) {
 		r = print_json(c, m, conv);
 	} else if (!r) {
+		r = print_sensitive(m, NULL);
 		print_counts(c, m);
 		print_exception(m);
 		print_convergence(conv);

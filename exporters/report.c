@@ -27,6 +27,7 @@
 #include "histmac/convergence.h"
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
+#include "histmac/sensitive.h"
 
 static const char page_css[] =
 "*{box-sizing:border-box}"
@@ -67,6 +68,12 @@ static const char page_css[] =
 ".lines div{padding:1px 0;border-bottom:1px solid #f1f3f5}"
 "#detail-viol div{color:#c92a2a}"
 ".lines div.unused{color:#868e96;text-decoration:line-through}"
+"#sensitive{max-height:30vh;overflow:auto;background:#fff5f5;"
+"border:1px solid #ffc9c9;border-radius:6px;padding:6px 8px}"
+"#sensitive h3{font-size:13px;margin:0 0 4px;color:#c92a2a}"
+"#sensitive table{font-size:12px;border-collapse:collapse}"
+"#sensitive td{font-family:ui-monospace,monospace;word-break:break-all;"
+"padding:1px 6px 1px 0;vertical-align:top}"
 "#convergence h3{font-size:13px;margin:0 0 4px}"
 "#convergence svg{background:#fff;border:1px solid #dee2e6}"
 "a.dom{color:#1971c2;cursor:pointer;text-decoration:underline}"
@@ -404,6 +411,46 @@ static void page_head(struct page *p, const char *title)
 		     "</div>\n<div id=\"tree\">\n");
 }
 
+static int sensitive_row(const struct hm_domain *d,
+			 const struct hm_acl_head *e, const char *why,
+			 void *arg)
+{
+	struct page *p = arg;
+	char *line = NULL;
+
+	if (hm_acl_format(p->m, e, p->m->dialect, &line, NULL))
+		return -ENOMEM;
+	hm_sbuf_adds(&p->b, "<tr><td>");
+	hm_sbuf_add_html(&p->b, d->name->str, d->name->len);
+	hm_sbuf_adds(&p->b, "</td><td>");
+	hm_sbuf_add_html(&p->b, line, strlen(line));
+	hm_sbuf_adds(&p->b, "</td><td>");
+	hm_sbuf_add_html(&p->b, why, strlen(why));
+	hm_sbuf_adds(&p->b, "</td></tr>\n");
+	free(line);
+	flush_page(p, false);
+	return 0;
+}
+
+/* The entries that grant more than a file (histmac/sensitive.h), first
+ * of what a reviewer reads, whoever's activity learned them. */
+static void sensitive_entries(struct page *p)
+{
+	size_t n = hm_sensitive_count(p->m);
+	int r;
+
+	if (!n)
+		return;
+	hm_sbuf_printf(&p->b, "<section id=\"sensitive\"><h3>Review first: "
+		       "%zu sensitive entr%s</h3>\n<table><tr><th>domain</th>"
+		       "<th>entry</th><th>what</th></tr>\n", n,
+		       n == 1 ? "y" : "ies");
+	r = hm_sensitive_entries(p->m, sensitive_row, p);
+	if (r && !p->err)
+		p->err = r;
+	hm_sbuf_adds(&p->b, "</table></section>\n");
+}
+
 /* The entries fewer than o->rare of the merged hosts had (histmac merge). */
 static void rare_entries(struct page *p)
 {
@@ -568,8 +615,9 @@ static void convergence_section(struct page *p)
 
 static void page_tail(struct page *p)
 {
-	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n"
-		     "<input id=\"search\" type=\"search\" placeholder=\""
+	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n");
+	sensitive_entries(p);
+	hm_sbuf_adds(&p->b, "<input id=\"search\" type=\"search\" placeholder=\""
 		     "Search domains\" aria-label=\"Search domains\">\n"
 		     "<div id=\"count\" class=\"muted\"></div>\n"
 		     "<ul id=\"list\"></ul>\n<section id=\"detail\">"

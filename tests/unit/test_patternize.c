@@ -20,6 +20,7 @@
 
 #include "histmac/patternize.h"
 #include "histmac/policy_io.h"
+#include "histmac/sensitive.h"
 
 #define D "<kernel>\nuse_profile 1\n\n"
 
@@ -308,6 +309,39 @@ static void test_refused_on_disk(void **state)
 	assert_int_equal(rmdir(root), 0);
 }
 
+/* Which names are sensitive: literal ones, and patterns covering one. */
+static void test_sensitive(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *why;	/* NULL: not sensitive */
+	} names[] = {
+		{ "/etc/shadow", "password hashes" },
+		{ "/etc/passwd", NULL },
+		{ "/etc/\\*", "password hashes" },
+		{ "/etc/ssh/ssh_host_rsa_key", "ssh host key" },
+		{ "/etc/ssh/ssh_host_rsa_key.pub", NULL },
+		{ "/home/ann/.ssh/id_ed25519", "ssh key" },
+		{ "/home/ann/notes.txt", NULL },
+		{ "/root/.bashrc", "root's home" },
+		{ "/root/.ssh/authorized_keys", "root's home" },
+		{ "proc:/1/mem", "another process's memory" },
+		{ "proc:/self/mem", NULL },
+		{ "/etc/sudoers.d/90-cloud", "sudo rules" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *why = hm_sensitive_why(names[i].name);
+
+		if (why != names[i].why &&
+		    (!why || !names[i].why || strcmp(why, names[i].why)))
+			fail_msg("%s: got %s, want %s", names[i].name,
+				 why ? why : "(none)",
+				 names[i].why ? names[i].why : "(none)");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_service_roots),
 		cmocka_unit_test(test_script_daemons),
 		cmocka_unit_test(test_refused_on_disk),
+		cmocka_unit_test(test_sensitive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
