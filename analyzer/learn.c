@@ -221,6 +221,9 @@ static int learn_access(const struct hm_access *a, void *arg)
 	default:	/* permissive, enforcing: what is missing is a violation */
 		return hm_checker_access(l->ck, a);
 	}
+	/* whose activity the domain learns: a second login is for review */
+	if (a->ev->present & HM_EVP_AUID)
+		hm_domain_add_login(d, a->ev->auid);
 	if (hm_domain_allows(l->m, d, &a->req, &used)) {
 		if (!hm_learned_counted(l->m, a->ev))
 			hm_acl_hist_use(used, a->ev->sec);

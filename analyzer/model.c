@@ -11,6 +11,7 @@
 
 #include "histmac/learned.h"
 #include "histmac/owners.h"
+#include "histmac/sbuf.h"
 #include "histmac/model.h"
 #include "map.h"
 #include "model_private.h"
@@ -575,4 +576,69 @@ struct hm_domain **hm_model_sorted_domains(const struct hm_model *m)
 		memcpy(v, m->domains, m->n_domains * sizeof(*v));
 	qsort(v, m->n_domains, sizeof(*v), cmp_domain);
 	return v;
+}
+
+/* ----------------------------------------------------------- logins */
+
+void hm_domain_add_login(struct hm_domain *d, uint32_t auid)
+{
+	for (uint8_t i = 0; i < d->n_logins && i < HM_DOMAIN_LOGINS; i++)
+		if (d->logins[i] == auid)
+			return;
+	if (d->n_logins < HM_DOMAIN_LOGINS)
+		d->logins[d->n_logins] = auid;
+	if (d->n_logins <= HM_DOMAIN_LOGINS)
+		d->n_logins++;
+}
+
+void hm_domain_add_logins(struct hm_domain *d, const struct hm_domain *src)
+{
+	for (uint8_t i = 0; i < src->n_logins && i < HM_DOMAIN_LOGINS; i++)
+		hm_domain_add_login(d, src->logins[i]);
+	if (src->n_logins > HM_DOMAIN_LOGINS)
+		d->n_logins = HM_DOMAIN_LOGINS + 1;
+}
+
+void hm_domain_logins_text(const struct hm_domain *d, struct hm_sbuf *b)
+{
+	for (uint8_t i = 0; i < d->n_logins && i < HM_DOMAIN_LOGINS; i++) {
+		if (i)
+			hm_sbuf_addc(b, ',');
+		if (d->logins[i] == HM_LOGIN_UNSET)
+			hm_sbuf_addc(b, '-');
+		else
+			hm_sbuf_printf(b, "%u", d->logins[i]);
+	}
+	if (d->n_logins > HM_DOMAIN_LOGINS)
+		hm_sbuf_adds(b, ",+");
+}
+
+int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end) {
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		size_t len = (size_t)((comma ? comma : end) - s);
+		unsigned long v = 0;
+
+		if (len == 1 && *s == '+') {
+			d->n_logins = HM_DOMAIN_LOGINS + 1;
+		} else if (len == 1 && *s == '-') {
+			hm_domain_add_login(d, HM_LOGIN_UNSET);
+		} else {
+			if (!len || len > 10)
+				return -EINVAL;
+			for (size_t i = 0; i < len; i++) {
+				if (s[i] < '0' || s[i] > '9')
+					return -EINVAL;
+				v = v * 10 + (unsigned long)(s[i] - '0');
+			}
+			if (v >= HM_LOGIN_UNSET)
+				return -EINVAL;
+			hm_domain_add_login(d, (uint32_t)v);
+		}
+		s += len + (comma != NULL);
+	}
+	return 0;
 }

@@ -423,6 +423,15 @@ static void print_tracker(const struct hm_tracker_stats *ts)
 		       (unsigned long long)ts->max_procs);
 }
 
+static size_t several_logins(const struct hm_model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		n += hm_domain_several_logins(m->domains[i]);
+	return n;
+}
+
 static void summary(struct learn *L)
 {
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
@@ -450,6 +459,10 @@ static void summary(struct learn *L)
 	if (n)	/* whoever's activity learned them */
 		printf("  sensitive entries: %zu (review them first: "
 		       "histmac stats)\n", n);
+	n = several_logins(hm_learn_session_model(L->s));
+	if (n)
+		printf("  domains learned from several logins: %zu (review "
+		       "them first: histmac stats)\n", n);
 	commented(L);
 	print_tracker(&st.procs);
 	hm_cli_print_collector_skips(cs, stdout);

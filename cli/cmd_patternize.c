@@ -20,7 +20,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: histmac patternize -p POLICYDIR [--apply [--wait[=SECONDS]]] [--min N] [--no-fs]\n"
+"usage: histmac patternize -p POLICYDIR [--apply [--yes] [--wait[=SECONDS]]]\n"
+"                          [--min N] [--no-fs]\n"
 "\n"
 "Suggest rewrite rules (POLICYDIR/rewrite.conf) for names that change\n"
 "from run to run, and initialize_domain entries for services, as\n"
@@ -88,6 +89,8 @@ static void usage(FILE *f)
 "  -p, --policy DIR   the policy directory\n"
 "      --apply        add the suggestions, re-root, rewrite every name\n"
 "                     they cover, fold covered entries, and save\n"
+"      --yes          with --apply: also when domains were learned from\n"
+"                     the processes of several logins (reviewed)\n"
 "      --min N        names that must show a variation (default 3)\n"
 "      --no-fs        do not check which names exist on this host now\n"
 "      --root DIR     check existence under DIR (another host's image)\n"
@@ -96,7 +99,7 @@ static void usage(FILE *f)
 "  -h, --help         this text\n"
 "\n"
 "Exit: 0, 4 the policy has errors, 2 usage, 3 could not run (or the\n"
-"re-rooting was refused).\n");
+"re-rooting was refused, or --yes is needed).\n");
 }
 
 static void print(const struct hm_suggestion *s, size_t n)
@@ -147,8 +150,27 @@ static int print_widening(const struct hm_suggestion *s,
 	return 0;
 }
 
+/*
+ * A rule widens every domain at once: where a domain learned from the
+ * processes of several logins, what it learned may be another user's
+ * choosing (their run of the service's program), so it takes --yes.
+ */
+static bool mixed_logins(const struct hm_model *m, bool yes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n_domains; i++)
+		n += hm_domain_several_logins(m->domains[i]);
+	if (!n || yes)
+		return false;
+	warnx("%s: %zu domain%s learned from the processes of several "
+	      "logins (histmac stats lists them): review them, then --apply "
+	      "--yes; nothing changed", CMD, n, n == 1 ? " was" : "s were");
+	return true;
+}
+
 static int apply(struct hm_model *m, struct hm_store *st,
-		 const struct hm_suggestion *s, size_t n)
+		 const struct hm_suggestion *s, size_t n, bool yes)
 {
 	struct hm_diag d = { 0 };
 	struct hm_patternize_result res;
@@ -156,6 +178,8 @@ static int apply(struct hm_model *m, struct hm_store *st,
 	size_t refused = 0;
 	int r;
 
+	if (mixed_logins(m, yes))
+		return HM_EXIT_FAIL;
 	/* what each rule widens, per domain, before anything is written */
 	for (size_t i = 0; i < n; i++)
 		refused += s[i].refused != NULL;
@@ -188,6 +212,7 @@ HM_CMD(patternize)
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "apply", no_argument, NULL, 'a' },
+		{ "yes", no_argument, NULL, 'y' },
 		HM_CLI_OPT_WAIT,
 		{ "min", required_argument, NULL, 'm' },
 		{ "no-fs", no_argument, NULL, 'n' },
@@ -197,7 +222,7 @@ HM_CMD(patternize)
 	};
 	struct hm_patternize_opts o = { .min_names = 3, .check_fs = true };
 	const char *policy = NULL;
-	bool do_apply = false;
+	bool do_apply = false, yes = false;
 	struct hm_store *st = NULL;
 	struct hm_diag d = { 0 };
 	int wait_s = 0;
@@ -212,6 +237,7 @@ HM_CMD(patternize)
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'a': do_apply = true; break;
+		case 'y': yes = true; break;
 		case HM_OPT_WAIT:
 			if (hm_cli_wait_option(CMD, optarg, &wait_s))
 				return HM_EXIT_USAGE;
@@ -251,7 +277,7 @@ HM_CMD(patternize)
 	} else {
 		print(s, n);
 		if (do_apply)
-			status = apply(m, st, s, n);
+			status = apply(m, st, s, n, yes);
 	}
 	hm_cli_close_store(st, status != HM_EXIT_OK);
 	hm_diag_free(&d);

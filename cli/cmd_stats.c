@@ -40,7 +40,9 @@ static void usage(FILE *f)
 "\n"
 "Print first the entries to review before anything else: those naming\n"
 "password hashes, sudo rules, keys, root's home or another process's\n"
-"memory (50 of them; JSON: all).  Then domains (by profile and flag),\n"
+"memory (50 of them; JSON: all), and the domains learned from processes\n"
+"of more than one login (audit's auid: any user can run a service's\n"
+"program).  Then domains (by profile and flag),\n"
 "ACL entries by kind and operation,\n"
 "the exception policy's size, convergence (is learning done?), and the\n"
 "memory the loaded model uses for names, domains, entries and lookup\n"
@@ -504,6 +506,43 @@ static int print_sensitive(const struct hm_model *m, struct hm_sbuf *json)
 	return r;
 }
 
+/*
+ * The domains learned from processes of more than one login (audit's
+ * auid): any user can run a service's program, and what such a run did
+ * is in the domain.  Text: a count and the domains; JSON: "logins".
+ */
+static void print_logins(const struct hm_model *m, struct hm_sbuf *json)
+{
+	struct hm_sbuf text = { 0 }, *b = json ? json : &text;
+	size_t n = 0;
+
+	if (json)
+		hm_sbuf_adds(json, ",\"several_logins\":[");
+	for (size_t i = 0; i < m->n_domains; i++) {
+		const struct hm_domain *d = m->domains[i];
+
+		if (!hm_domain_several_logins(d))
+			continue;
+		if (json) {
+			hm_sbuf_adds(b, n ? ",{\"domain\":" : "{\"domain\":");
+			hm_sbuf_add_json(b, d->name->str, d->name->len);
+			hm_sbuf_adds(b, ",\"logins\":\"");
+		} else {
+			hm_sbuf_printf(b, "  %s: logins ", d->name->str);
+		}
+		hm_domain_logins_text(d, b);
+		hm_sbuf_adds(b, json ? "\"}" : "\n");
+		n++;
+	}
+	if (json) {
+		hm_sbuf_addc(json, ']');
+		return;
+	}
+	row(0, "review first: several logins", "%zu", n);
+	fwrite(text.s ? text.s : "", 1, text.len, stdout);
+	hm_sbuf_free(&text);
+}
+
 static int print_json(const struct counts *c, const struct hm_model *m,
 		      const struct hm_convergence *conv)
 {
@@ -524,6 +563,7 @@ static int print_json(const struct counts *c, const struct hm_model *m,
 		rules++;
 	hm_sbuf_printf(&b, "{\"domains\":%zu", m->n_domains);
 	r = print_sensitive(m, &b);
+	print_logins(m, &b);
 	if (r) {
 		hm_sbuf_free(&b);
 		return r;
@@ -787,6 +827,7 @@ static int print_stats(const struct stats_args *a, const struct hm_model *m)
 		r = print_json(c, m, conv);
 	} else if (!r) {
 		r = print_sensitive(m, NULL);
+		print_logins(m, NULL);
 		print_counts(c, m);
 		print_exception(m);
 		print_convergence(conv);

@@ -68,12 +68,12 @@ static const char page_css[] =
 ".lines div{padding:1px 0;border-bottom:1px solid #f1f3f5}"
 "#detail-viol div{color:#c92a2a}"
 ".lines div.unused{color:#868e96;text-decoration:line-through}"
-"#sensitive{max-height:30vh;overflow:auto;background:#fff5f5;"
+"#sensitive,#logins{max-height:30vh;overflow:auto;background:#fff5f5;"
 "border:1px solid #ffc9c9;border-radius:6px;padding:6px 8px}"
-"#sensitive h3{font-size:13px;margin:0 0 4px;color:#c92a2a}"
-"#sensitive table{font-size:12px;border-collapse:collapse}"
-"#sensitive td{font-family:ui-monospace,monospace;word-break:break-all;"
-"padding:1px 6px 1px 0;vertical-align:top}"
+"#sensitive h3,#logins h3{font-size:13px;margin:0 0 4px;color:#c92a2a}"
+"#sensitive table,#logins table{font-size:12px;border-collapse:collapse}"
+"#sensitive td,#logins td{font-family:ui-monospace,monospace;"
+"word-break:break-all;padding:1px 6px 1px 0;vertical-align:top}"
 "#convergence h3{font-size:13px;margin:0 0 4px}"
 "#convergence svg{background:#fff;border:1px solid #dee2e6}"
 "a.dom{color:#1971c2;cursor:pointer;text-decoration:underline}"
@@ -451,6 +451,35 @@ static void sensitive_entries(struct page *p)
 	hm_sbuf_adds(&p->b, "</table></section>\n");
 }
 
+/* The domains learned from the processes of several logins: what they
+ * hold may be another user's choosing (histmac stats lists them too). */
+static void several_logins(struct page *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->m->n_domains; i++)
+		n += hm_domain_several_logins(p->m->domains[i]);
+	if (!n)
+		return;
+	hm_sbuf_printf(&p->b, "<section id=\"logins\"><h3>Review first: %zu "
+		       "domain%s learned from several logins</h3>\n<table><tr>"
+		       "<th>domain</th><th>logins</th></tr>\n", n,
+		       n == 1 ? "" : "s");
+	for (size_t i = 0; i < p->m->n_domains; i++) {
+		const struct hm_domain *d = p->m->domains[i];
+
+		if (!hm_domain_several_logins(d))
+			continue;
+		hm_sbuf_adds(&p->b, "<tr><td>");
+		hm_sbuf_add_html(&p->b, d->name->str, d->name->len);
+		hm_sbuf_adds(&p->b, "</td><td>");
+		hm_domain_logins_text(d, &p->b);
+		hm_sbuf_adds(&p->b, "</td></tr>\n");
+		flush_page(p, false);
+	}
+	hm_sbuf_adds(&p->b, "</table></section>\n");
+}
+
 /* The entries fewer than o->rare of the merged hosts had (histmac merge). */
 static void rare_entries(struct page *p)
 {
@@ -617,6 +646,7 @@ static void page_tail(struct page *p)
 {
 	hm_sbuf_adds(&p->b, "\n</div></section>\n<aside>\n");
 	sensitive_entries(p);
+	several_logins(p);
 	hm_sbuf_adds(&p->b, "<input id=\"search\" type=\"search\" placeholder=\""
 		     "Search domains\" aria-label=\"Search domains\">\n"
 		     "<div id=\"count\" class=\"muted\"></div>\n"

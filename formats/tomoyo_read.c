@@ -389,6 +389,9 @@ static int annotation(struct hm_pctx *c, const char *s, size_t n)
 		else if (d && sscanf(ws, "last_seen=%lld%n", &v, &used) == 1 &&
 			 (size_t)used == wn)
 			d->last_seen = v;
+		else if (d && wn > 7 && !memcmp(ws, "logins=", 7) &&
+			 !hm_domain_logins_parse(d, ws + 7, wn - 7))
+			;
 		else
 			hm_pctx_warn(c, "unknown histmac annotation '%.*s'",
 				     (int)(wn > 40 ? 40 : wn), ws);

@@ -279,6 +279,19 @@ static bool get_i64(struct imp *im, const char *name, int64_t *out)
 	return true;
 }
 
+/* The "logins" attribute of domain @d: "-,1000" (histmac.rng). */
+static bool get_logins(struct imp *im, struct hm_domain *d)
+{
+	xmlChar *v = xmlTextReaderGetAttribute(im->r, BAD_CAST "logins");
+	bool ok = !v || !hm_domain_logins_parse(d, (const char *)v,
+						 strlen((const char *)v));
+
+	if (!ok)
+		fail(im, -EINVAL, "logins: bad list '%s'", (char *)v);
+	xmlFree(v);
+	return ok;
+}
+
 /*
  * Index of attribute @name's value among @n strings @stride bytes apart
  * from @first, or -1 (absent: -2).
@@ -724,7 +737,7 @@ static void domain_start(struct imp *im)
 	    !get_list(im, "use-groups", add_use_group, d) ||
 	    !get_u64(im, "events", UINT64_MAX, 0, &d->events) ||
 	    !get_i64(im, "first-seen", &d->first_seen) ||
-	    !get_i64(im, "last-seen", &d->last_seen))
+	    !get_i64(im, "last-seen", &d->last_seen) || !get_logins(im, d))
 		return;
 	remember_parent(im, d);
 }

@@ -15,6 +15,8 @@
 #include "acl_kinds.h"
 #include "name.h"
 
+struct hm_sbuf;
+
 /* ---------------------------------------------------------------- kinds */
 
 enum hm_acl_kind {
@@ -377,6 +379,10 @@ struct hm_acl_index;
  * @package, @package_version: the Debian package that owned the program
  *	the domain is named after when it was last learned, or NULL.
  */
+/* Login uids (audit auid) a domain keeps, HM_LOGIN_UNSET for none. */
+#define HM_DOMAIN_LOGINS 4
+#define HM_LOGIN_UNSET 4294967295u
+
 struct hm_domain {
 	const struct hm_name *name;
 	struct hm_domain *parent;
@@ -388,6 +394,8 @@ struct hm_domain {
 	int64_t first_seen;
 	int64_t last_seen;
 	uint64_t quiet_events;
+	uint32_t logins[HM_DOMAIN_LOGINS];	/* login uids learned from */
+	uint8_t n_logins;	/* HM_DOMAIN_LOGINS + 1: more than kept */
 	const struct hm_name *package;
 	const struct hm_name *package_version;
 	struct hm_acl_head *acl;	/* insertion order */
@@ -636,6 +644,37 @@ int hm_model_add_rewrite(struct hm_model *m, const char *regex,
  */
 int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 		  const struct hm_acl_head *e, struct hm_acl_head **out);
+
+/**
+ * hm_domain_add_login() - note that @d learned from a process of login
+ * uid @auid (HM_LOGIN_UNSET: started by no login, as at boot).  More
+ * than HM_DOMAIN_LOGINS are counted as "more", not kept.
+ */
+void hm_domain_add_login(struct hm_domain *d, uint32_t auid);
+
+/* Did @d learn from processes of more than one login?  Any user can run
+ * a service's program (with LD_PRELOAD, say): such a domain's entries
+ * may be another user's choosing, for review before they are trusted. */
+static inline bool hm_domain_several_logins(const struct hm_domain *d)
+{
+	return d->n_logins > 1;
+}
+
+/** hm_domain_add_logins() - every login of @src into @d. */
+void hm_domain_add_logins(struct hm_domain *d, const struct hm_domain *src);
+
+/**
+ * hm_domain_logins_text() - @d's logins as policy text: "-,1000" ('-'
+ * for HM_LOGIN_UNSET, ",+" when there were more); nothing when none.
+ */
+void hm_domain_logins_text(const struct hm_domain *d, struct hm_sbuf *b);
+
+/**
+ * hm_domain_logins_parse() - add the logins of @s (@n bytes, as
+ * hm_domain_logins_text() writes them) to @d.
+ * Returns: 0, -EINVAL when it is not such a list.
+ */
+int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n);
 
 /**
  * hm_acl_hist_merge() - fold @src into @dst, as merging two hosts does:
