@@ -20,9 +20,10 @@
 #   execchain N PROG      N nested execs of PROG (each by the child of
 #                         the previous), then one open by the last
 #   pidreuse N            pid 500 alternating between parents 1000 and
-#                         1001 (different domains) and ppid 1, N times:
-#                         each incarnation opens a file named after its
-#                         parent, the last ones exec
+#                         1001 (different domains) and ppid 1 (another
+#                         audit session), N times: each incarnation opens
+#                         a file named after its parent, the last ones
+#                         exec
 #   forkchain N           N nested clone()s below one exec, then an open
 #                         and an exec by the deepest child
 #   interleave GAP        two events whose records are interleaved, with
@@ -50,7 +51,8 @@ sub rec {
 
 sub hexs { return uc unpack('H*', $_[0]); }
 
-# SYSCALL record: syscall number, pid, ppid, items, exe, extra a0..a3.
+# SYSCALL record: syscall number, pid, ppid, items, exe, extra a0..a3,
+# audit session (1 unless ses).
 sub sysrec {
 	my (%a) = @_;
 	my $exit = defined $a{exit} ? $a{exit} : 3;
@@ -58,15 +60,15 @@ sub sysrec {
 	    "exit=$exit a0=" . ($a{a0} // 'ffffff9c') . " a1=" .
 	    ($a{a1} // '0') . " a2=0 a3=0 items=$a{items} ppid=$a{ppid} " .
 	    "pid=$a{pid} auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 " .
-	    "sgid=0 fsgid=0 tty=(none) ses=1 comm=\"h\" exe=\"$a{exe}\" " .
+	    "sgid=0 fsgid=0 tty=(none) ses=" . ($a{ses} // 1) . " comm=\"h\" exe=\"$a{exe}\" " .
 	    "key=(null)");
 }
 
 sub open_ev {
-	my ($pid, $ppid, $exe, $name, $hex) = @_;
+	my ($pid, $ppid, $exe, $name, $hex, $ses) = @_;
 	my $ser = ++$serial;
 	sysrec(ser => $ser, nr => 257, items => 1, pid => $pid,
-		ppid => $ppid, exe => $exe);
+		ppid => $ppid, exe => $exe, ses => $ses);
 	rec('CWD', $ser, 'cwd="/"');
 	my $n = $hex ? hexs($name) : "\"$name\"";
 	rec('PATH', $ser, "item=0 name=$n inode=1 dev=fe:00 mode=0100644 " .
@@ -226,8 +228,10 @@ $cases{pidreuse} = sub {
 	my %name = (1000 => 'a', 1001 => 'b', 1 => 'init');
 	for my $i (0 .. $n - 1) {
 		my $pp = $pp[$i % 3];
+		# the orphan: a daemon's session, so not the process before
+		# it reparented (an exe= that changed proves nothing)
 		open_ev(500, $pp, $pp == 1 ? '/bin/orphan' : "/bin/parent-$name{$pp}",
-			"/tmp/reuse-$name{$pp}");
+			"/tmp/reuse-$name{$pp}", 0, $pp == 1 ? 4294967295 : 1);
 	}
 	exec_ev(500, 1000, '/bin/child');
 	exec_ev(500, 1001, '/bin/child');
