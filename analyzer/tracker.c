@@ -33,6 +33,8 @@ struct proc {
 	uint64_t key;			/* in t->by_pid */
 	uint32_t ses;			/* audit session, when has_ses */
 	bool has_ses;
+	bool forked;			/* its fork was read: another fork of
+					 * its pid is a new process */
 	uint32_t flags;			/* enum hm_proc_flag */
 	const struct hm_name *dname;	/* in t->names */
 	const struct hm_name *exe;	/* in t->names; may be NULL */
@@ -339,6 +341,13 @@ static bool reparented(const struct hm_tracker *t, const struct proc *p,
 	return false;
 }
 
+/* Does @task's exe say @p executed unseen?  Only when believed (struct
+ * hm_task): an audit record's exe= is the process's own to set. */
+static bool missed_exec(const struct proc *p, const struct hm_task *task)
+{
+	return task->exe_believed && !same_exe(p, task);
+}
+
 /* Evidence that @task is another process than @p: its audit session
  * (inherited, never changed by reparenting or exec) differs. */
 static bool other_session(const struct proc *p, const struct hm_task *task)
@@ -348,9 +357,9 @@ static bool other_session(const struct proc *p, const struct hm_task *task)
 
 /*
  * Is the known @p, whose ppid differs from @task's, still the same
- * process?  A reparented process is; so is it not when the exe changed
- * without an exec.  On the exec record itself exe= is the new program,
- * so there only the session tells a reused pid.
+ * process?  A reparented process is; so is it not when a believed exe
+ * changed without an exec.  On the exec record itself exe= is the new
+ * program, so there only the session tells a reused pid.
  */
 static bool same_after_reparent(const struct hm_tracker *t,
 				const struct proc *p,
@@ -358,7 +367,7 @@ static bool same_after_reparent(const struct hm_tracker *t,
 {
 	if (!reparented(t, p, task->ppid) || other_session(p, task))
 		return false;
-	return !check_exe || same_exe(p, task);
+	return !check_exe || !missed_exec(p, task);
 }
 
 static void set_session(struct proc *p, const struct hm_task *task)
@@ -369,13 +378,38 @@ static void set_session(struct proc *p, const struct hm_task *task)
 	p->has_ses = true;
 }
 
+/* @p's exe changed without an exec, not believed: no process chooses
+ * its domain by that, so it keeps the one it has, flagged. */
+static int exe_changed(struct hm_tracker *t, struct proc *p,
+		       const struct hm_task *task)
+{
+	p->flags |= HM_PROC_EXE_CHANGED;
+	t->st.exe_changed++;
+	return set_exe(t, p, task);
+}
+
+/*
+ * Does new @p, whose parent @pp runs another program, start in <kernel>
+ * EXE?  When the exe is believed, it executed unseen (the enforcer's
+ * resync rules, enforcer/proc.c resync_one); when @pp's own start was
+ * not in the trail, @p may have executed before the trail began.  When
+ * it was, so were @p's fork and any exec of it: its exe= is its own
+ * doing (prctl), and it stays in @pp's domain.
+ */
+static bool unseen_exec(const struct proc *pp, const struct hm_task *task)
+{
+	return task->exe_believed || (pp->flags & HM_PROC_UNOBSERVED);
+}
+
 /*
  * The process @task names, created by the rules of docs/ARCHITECTURE.md
  * ("Domain tracking"): a known pid with the same ppid (or reparented to
  * its reaper) is the same process; a new one inherits its parent's
- * domain when it runs its parent's program, else gets <kernel> EXE.
- * @check_exe: an exe that changed without an exec means we missed the
- *	exec (not for the exec event itself, whose exe is the new program).
+ * domain when it runs its parent's program, or when the trail saw its
+ * parent start (unseen_exec()), else gets <kernel> EXE.
+ * @check_exe: compare the exe: a believed one that changed without an
+ *	exec means we missed the exec, another keeps the domain, flagged
+ *	(not for the exec event itself, whose exe is the new program).
  * @guessed: may be NULL; set when the process is new, of unobserved
  *	history, named after @task's exe (on an exec record: the new
  *	program, not the one that ran the exec).
@@ -385,7 +419,7 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 {
 	struct proc *p = find(t, task->pid);
 	struct proc *pp = NULL;
-	bool missed_exec = false;
+	bool missed = false, changed = false;
 	int r;
 
 	if (p && p->ppid != task->ppid) {
@@ -398,16 +432,17 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 			t->st.pid_reuse++;
 		}
 	}
-	if (p && check_exe && !same_exe(p, task)) {
+	if (p && check_exe && missed_exec(p, task)) {
 		drop(t, p);		/* an exec we did not see: */
 		p = NULL;		/* its history is unknown now */
-		missed_exec = true;
+		missed = true;
 	}
 	if (p) {
 		touch(t, p);
 		set_session(p, task);
 		*out = p;
-		return 0;
+		return check_exe && !same_exe(p, task) ?
+		       exe_changed(t, p, task) : 0;
 	}
 	p = add(t, task->pid, task->ppid);
 	if (!p)
@@ -415,12 +450,10 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 	p->sec = task->sec;
 	set_session(p, task);
 	/* (a pid is not its own parent: such a record is damaged) */
-	if (task->ppid > 0 && task->ppid != task->pid && !missed_exec)
+	if (task->ppid > 0 && task->ppid != task->pid && !missed)
 		pp = find(t, task->ppid);
-	/* A child that runs another program than its parent executed it
-	 * unseen (before the rules were loaded): its history is unknown,
-	 * as the enforcer's resync rules (enforcer/proc.c resync_one). */
-	if (pp && check_exe && !same_exe(pp, task))
+	changed = pp && check_exe && !same_exe(pp, task);
+	if (changed && unseen_exec(pp, task))
 		pp = NULL;
 	if (pp) {
 		p->dname = pp->dname;	/* forked, not executed yet */
@@ -437,7 +470,8 @@ static int get_proc(struct hm_tracker *t, const struct hm_task *task,
 		if (guessed)
 			*guessed = true;
 	}
-	if (check_exe && (r = set_exe(t, p, task))) {
+	if (check_exe && (r = pp && changed ? exe_changed(t, p, task) :
+			       set_exe(t, p, task))) {
 		drop(t, p);
 		return r;
 	}
@@ -576,7 +610,7 @@ int hm_tracker_exec(struct hm_tracker *t, const struct hm_task *task,
 		return r;
 	t->st.execs++;
 	t->st.transit[out->type]++;
-	p->flags &= ~HM_PROC_UNOBSERVED;
+	p->flags &= ~(HM_PROC_UNOBSERVED | HM_PROC_EXE_CHANGED);
 	p->gen = 0;
 	r = set_exe(t, p, task);
 	if (!r)
@@ -619,9 +653,12 @@ int hm_tracker_fork_late(struct hm_tracker *t, int64_t pid, int64_t ppid,
 		return -ENOENT;
 	p = find(t, pid);
 	/* Already seen as @ppid's child: the audit trail may show a child's
-	 * first syscalls (a vfork child's exec, even) before the fork. */
-	if (p && p->ppid == ppid)
+	 * first syscalls (a vfork child's exec, even) before the fork.  Once
+	 * its fork was read, another is of a new process under its pid. */
+	if (p && p->ppid == ppid && !p->forked) {
+		p->forked = true;
 		return late && p->late_prog ? place_late(t, p, pp, late) : 0;
+	}
 	if (p)
 		drop(t, p);
 	parent = *pp;	/* add() may evict it to stay under the cap */
@@ -635,6 +672,7 @@ int hm_tracker_fork_late(struct hm_tracker *t, int64_t pid, int64_t ppid,
 	p->gen = parent.gen;
 	p->ses = parent.ses;
 	p->has_ses = parent.has_ses;
+	p->forked = true;
 	return 0;
 }
 

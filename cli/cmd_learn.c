@@ -416,6 +416,10 @@ static void print_tracker(const struct hm_tracker_stats *ts)
 	if (ts->too_long)
 		printf("  transition_failed (domain name over %d bytes): %llu\n",
 		       HM_MAX_DOMAIN, (unsigned long long)ts->too_long);
+	if (ts->exe_changed)
+		printf("  processes whose exe changed without an exec "
+		       "(domain kept): %llu\n",
+		       (unsigned long long)ts->exe_changed);
 	if (ts->pid_reuse || ts->evictions)
 		printf("  processes: %llu pid reuse, %llu evicted (cap %llu)\n",
 		       (unsigned long long)ts->pid_reuse,

@@ -842,6 +842,7 @@ static int own_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out)
 	if (!n) {
 		task.exe = e.name;
 		task.exe_len = (size_t)e.len;
+		task.exe_believed = true;
 	}
 	return hm_tracker_current(p->t, &task, out);
 }
@@ -1041,10 +1042,11 @@ static int resync_one(struct hm_proc *p, const struct live *l,
 		      const struct live *by_pid, size_t n)
 {
 	struct hm_proc_view v;
+	/* list_live() keeps only a believed exe */
 	struct hm_task task = { .pid = l->pid, .ppid = l->ppid,
 				.exe = l->exe, .exe_len = l->exe ?
 					(size_t)l->exe_len : 0,
-				.sec = time(NULL) };
+				.exe_believed = true, .sec = time(NULL) };
 	const struct live *parent;
 
 	if (hm_tracker_lookup(p->t, l->pid, &v))

@@ -54,10 +54,19 @@ struct hm_task {
 	int64_t sec;		/* event time, 0 when unknown */
 	uint32_t ses;		/* audit session (ses=), when has_ses */
 	bool has_ses;
+	/* @exe is what the process runs: the enforcer found it mapped
+	 * executable, in our user namespace (enforcer/proc.c read_exe),
+	 * so a change means an exec was missed.  An audit record's exe=
+	 * is not: prctl(PR_SET_MM_MAP) in a user namespace sets it to any
+	 * file the process may execute, so there a change keeps the domain
+	 * (HM_PROC_EXE_CHANGED) and never tells a new process. */
+	bool exe_believed;
 };
 
 enum hm_proc_flag {
 	HM_PROC_UNOBSERVED = 1 << 0,	/* its history is not known */
+	HM_PROC_EXE_CHANGED = 1 << 1,	/* exe changed without an exec (not
+					 * believed): its domain was kept */
 };
 
 /* A process's domain: the name always, the model's domain if it has one. */
@@ -91,6 +100,8 @@ struct hm_tracker_stats {
 	uint64_t pid_reuse;	/* pid seen again as a new process */
 	uint64_t reparented;	/* ppid changed to the reaper: same process */
 	uint64_t unobserved;	/* processes given <kernel> EXE */
+	uint64_t exe_changed;	/* exe changed without an exec, not
+				 * believed: the domain kept */
 	uint64_t execs;
 	uint64_t transit[HM_TRANSIT_MAX];
 	uint64_t too_long;	/* domain name over HM_MAX_DOMAIN */
@@ -125,7 +136,9 @@ void hm_tracker_set_model(struct hm_tracker *t, struct hm_model *m);
 /**
  * hm_tracker_current() - the domain @task acts in now: its own, else its
  * parent's (a forked child that has not executed), else <kernel> EXE
- * flagged unobserved.
+ * flagged unobserved.  An exe that changed without an exec restarts the
+ * process in <kernel> EXE only when believed (struct hm_task); else it
+ * keeps its domain, flagged HM_PROC_EXE_CHANGED.
  * Returns: 0 or negative errno; @out borrowed until the next call.
  */
 int hm_tracker_current(struct hm_tracker *t, const struct hm_task *task,

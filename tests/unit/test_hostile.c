@@ -221,16 +221,25 @@ static void path(struct ev *v, const char *p)
 	v->e.n_paths++;
 }
 
-static int learn_open(struct hm_learner *l, int64_t pid, int64_t ppid,
-		      const char *exe, const char *p, uint32_t flags)
+/* An open by @pid of audit session @ses. */
+static int learn_open_ses(struct hm_learner *l, int64_t pid, int64_t ppid,
+			  uint32_t ses, const char *exe, const char *p,
+			  uint32_t flags)
 {
 	struct ev v;
 
 	base(&v, HM_EV_OPEN, pid, ppid, exe);
 	path(&v, p);
+	v.e.ses = ses;
 	v.e.open_flags = flags;
 	v.e.has_open_flags = true;
 	return hm_learner_event(l, &v.e);
+}
+
+static int learn_open(struct hm_learner *l, int64_t pid, int64_t ppid,
+		      const char *exe, const char *p, uint32_t flags)
+{
+	return learn_open_ses(l, pid, ppid, 0, exe, p, flags);
 }
 
 static int learn_exec(struct hm_learner *l, int64_t pid, int64_t ppid,
@@ -439,20 +448,23 @@ static void test_fork_chain(void **state)
 
 /*
  * pid 500 again and again with ppid 1000, 1001 and 1 in turn: each time
- * a new process in its parent's domain (or unobserved under init), the
- * table stays at four processes, and every reuse is counted.
+ * a new process in its parent's domain (or unobserved under init, told
+ * from a reparented one by its audit session: an exe= proves nothing),
+ * the table stays at four processes, and every reuse is counted.
  */
 static void test_pid_reuse(void **state)
 {
 	static const struct {
 		int64_t ppid;
+		uint32_t ses;
 		const char *exe;
 		const char *file;
 		const char *domain;
 	} turn[] = {
-		{ 1000, "/bin/a", "/tmp/reuse-a", "<kernel> /bin/a" },
-		{ 1001, "/bin/b", "/tmp/reuse-b", "<kernel> /bin/b" },
-		{ 1, "/bin/orphan", "/tmp/reuse-init", "<kernel> /bin/orphan" },
+		{ 1000, 0, "/bin/a", "/tmp/reuse-a", "<kernel> /bin/a" },
+		{ 1001, 0, "/bin/b", "/tmp/reuse-b", "<kernel> /bin/b" },
+		{ 1, UINT32_MAX, "/bin/orphan", "/tmp/reuse-init",
+		  "<kernel> /bin/orphan" },
 	};
 	const unsigned rounds = 30000;
 	struct hm_model *m = hm_model_new();
@@ -467,8 +479,9 @@ static void test_pid_reuse(void **state)
 	for (unsigned k = 0; k < rounds; k++) {
 		size_t t = k % HM_ARRAY_SIZE(turn);
 
-		assert_true(learn_open(l, 500, turn[t].ppid, turn[t].exe,
-				       turn[t].file, O_RDONLY) >= 0);
+		assert_true(learn_open_ses(l, 500, turn[t].ppid, turn[t].ses,
+					   turn[t].exe, turn[t].file,
+					   O_RDONLY) >= 0);
 	}
 	for (size_t t = 0; t < HM_ARRAY_SIZE(turn); t++) {
 		assert_true(reads(m, turn[t].domain, turn[t].file));
