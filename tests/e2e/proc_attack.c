@@ -13,6 +13,11 @@
  *       "read FILE: <strerror>")
  *   proc_attack spoof-mapped TARGET GO FILE...
  *       the same, and maps TARGET executable too
+ *   proc_attack spoof-vfork TARGET GO FILE...
+ *       the same in a child of clone(CLONE_VFORK) (without CLONE_VM:
+ *       a copy of our memory) made in our user namespace, whose first
+ *       audited call carries the exe link set: our clone record comes
+ *       only once it exits; the child's status is ours
  *   proc_attack wait GO FILE...
  *       wait as spoof does, then read each FILE (the genuine process)
  *   proc_attack ptrace-open PID FILE...
@@ -109,10 +114,10 @@ static int unmap_self(ino_t ino)
 	return n ? 0 : -1;
 }
 
-/* prctl(PR_SET_MM_MAP) with the layout we have and @fd as exe. */
-static int set_exe(int fd)
+/* The layout we have, for prctl(PR_SET_MM_MAP) (reads /proc/self/stat:
+ * an audited open). */
+static int mm_map(struct prctl_mm_map *map)
 {
-	struct prctl_mm_map map = { 0 };
 	unsigned long long v[52] = { 0 };
 	char buf[2048], *p;
 	FILE *f = fopen("/proc/self/stat", "r");
@@ -132,27 +137,90 @@ static int set_exe(int fd)
 		if (i == 3)	/* the state: a letter */
 			p = strchr(p, ' ') ? strchr(p, ' ') + 1 : p;
 	}
-	map.start_code = v[26];
-	map.end_code = v[27];
-	map.start_stack = v[28];
-	map.start_data = v[45];
-	map.end_data = v[46];
-	map.start_brk = v[47];
-	map.brk = (uint64_t)(uintptr_t)sbrk(0);
-	map.arg_start = v[48];
-	map.arg_end = v[49];
-	map.env_start = v[50];
-	map.env_end = v[51];
-	map.exe_fd = (uint32_t)fd;
-	return prctl(PR_SET_MM, PR_SET_MM_MAP, &map, sizeof(map), 0);
+	*map = (struct prctl_mm_map){ 0 };
+	map->start_code = v[26];
+	map->end_code = v[27];
+	map->start_stack = v[28];
+	map->start_data = v[45];
+	map->end_data = v[46];
+	map->start_brk = v[47];
+	map->brk = (uint64_t)(uintptr_t)sbrk(0);
+	map->arg_start = v[48];
+	map->arg_end = v[49];
+	map->env_start = v[50];
+	map->env_end = v[51];
+	return 0;
+}
+
+/* prctl(PR_SET_MM_MAP) with layout @map and @fd as exe. */
+static int set_exe(struct prctl_mm_map *map, int fd)
+{
+	map->exe_fd = (uint32_t)fd;
+	return prctl(PR_SET_MM, PR_SET_MM_MAP, map, sizeof(*map), 0);
+}
+
+/* unshare a user namespace; 0 or 2 (said why) */
+static int own_userns(void)
+{
+	if (!unshare(CLONE_NEWUSER))
+		return 0;
+	printf("spoof: unshare: %s\n", strerror(errno));
+	return 2;
+}
+
+/* set the exe link to @target (@fd); 0 or 2 (said why) */
+static int set_exe_to(struct prctl_mm_map *map, const char *target, int fd)
+{
+	if (!set_exe(map, fd))
+		return 0;
+	printf("spoof: PR_SET_MM_MAP %s: %s\n", target, strerror(errno));
+	return 2;
+}
+
+/* Say what /proc/self/exe says now, then wait_read(). */
+static int spoofed(int argc, char **argv)
+{
+	char now[4096];
+	ssize_t n = readlink("/proc/self/exe", now, sizeof(now) - 1);
+
+	now[n > 0 ? n : 0] = '\0';
+	printf("spoofed %s\n", now);
+	fflush(stdout);
+	return wait_read(argc - 1, argv + 1);
+}
+
+/* The spoof in a vfork child (spoof-vfork), in our user namespace (the
+ * audit rules may audit unshare: its first audited call is then the
+ * prctl, with the exe set); its status. */
+static int spoof_child(int argc, char **argv, struct prctl_mm_map *map,
+		       int fd)
+{
+	long pid;
+	int st;
+
+	if (own_userns())
+		return 2;
+	pid = syscall(SYS_clone, CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid < 0) {
+		printf("spoof: clone: %s\n", strerror(errno));
+		return 2;
+	}
+	if (!pid) {
+		int rc = set_exe_to(map, argv[2], fd);
+
+		fflush(stdout);
+		_exit(rc ? rc : spoofed(argc, argv));
+	}
+	if (waitpid((pid_t)pid, &st, 0) < 0 || !WIFEXITED(st))
+		return 2;
+	return WEXITSTATUS(st);
 }
 
 static int spoof(int argc, char **argv, int mapped)
 {
-	char now[4096];
+	struct prctl_mm_map map;
 	struct stat st;
-	ssize_t n;
-	int fd;
+	int fd, rc;
 
 	if (argc < 5 || stat("/proc/self/exe", &st))
 		return 2;
@@ -166,25 +234,24 @@ static int spoof(int argc, char **argv, int mapped)
 		printf("spoof: cannot unmap the program: %s\n", strerror(errno));
 		return 2;
 	}
-	if (unshare(CLONE_NEWUSER)) {
-		printf("spoof: unshare: %s\n", strerror(errno));
-		return 2;
-	}
 	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || set_exe(fd)) {
-		printf("spoof: PR_SET_MM_MAP %s: %s\n", argv[2], strerror(errno));
+	if (fd < 0 || mm_map(&map)) {
+		printf("spoof: %s: %s\n", argv[2], strerror(errno));
 		return 2;
 	}
+	if (mapped < 0)
+		return spoof_child(argc, argv, &map, fd);
+	rc = own_userns();
+	if (!rc)
+		rc = set_exe_to(&map, argv[2], fd);
+	if (rc)
+		return rc;
 	if (mapped && mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd,
 			   0) == MAP_FAILED) {
 		printf("spoof: mmap %s: %s\n", argv[2], strerror(errno));
 		return 2;
 	}
-	n = readlink("/proc/self/exe", now, sizeof(now) - 1);
-	now[n > 0 ? n : 0] = '\0';
-	printf("spoofed %s\n", now);
-	fflush(stdout);
-	return wait_read(argc - 1, argv + 1);
+	return spoofed(argc, argv);
 }
 
 /* The stopped @pid runs openat(AT_FDCWD, @path, O_RDONLY): the path goes
@@ -273,6 +340,8 @@ int main(int argc, char **argv)
 		return spoof(argc, argv, 0);
 	if (argc >= 5 && !strcmp(argv[1], "spoof-mapped"))
 		return spoof(argc, argv, 1);
+	if (argc >= 5 && !strcmp(argv[1], "spoof-vfork"))
+		return spoof(argc, argv, -1);
 	if (argc >= 4 && !strcmp(argv[1], "ptrace-open"))
 		return ptrace_open(argc, argv);
 	fprintf(stderr, "usage: see proc_attack.c\n");
