@@ -196,8 +196,12 @@ static int report(struct check *C, struct hm_checker *ch,
 	FILE *f = stdout;
 	int r;
 
+	struct hm_tracker_stats ts;
+
 	for (int i = 0; i < HM_SKIP_MAX; i++)
 		s.collector_skipped += cs->skipped[i];
+	hm_tracker_stats(hm_walker_tracker(hm_checker_walker(ch)), &ts);
+	s.exe_changed = ts.exe_changed;
 	if (C->output && !(f = fopen(C->output, "we"))) {
 		warn("%s: %s", CMD, C->output);
 		return -errno;

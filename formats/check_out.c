@@ -291,7 +291,8 @@ static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
 /* What no audit trail shows, and the calls of this one after which it
  * could not name what a process reached (docs/SECURITY.md): an access
  * made that way is neither learned nor reported, so say so. */
-static void text_blind(struct hm_sbuf *b, const struct hm_walk_stats *w)
+static void text_blind(struct hm_sbuf *b, const struct hm_walk_stats *w,
+		       uint64_t exe_changed)
 {
 	uint64_t n = 0;
 
@@ -299,6 +300,11 @@ static void text_blind(struct hm_sbuf *b, const struct hm_walk_stats *w)
 		     "open descriptors, mmap, io_uring operations\n");
 	for (int i = 0; w && i < HM_WBLIND_MAX; i++)
 		n += w->blind[i];
+	if (exe_changed)
+		hm_sbuf_printf(b, "# %llu process%s changed exe= without an exec "
+			       "(prctl(PR_SET_MM)?): judged in the domain it "
+			       "had\n", (unsigned long long)exe_changed,
+			       exe_changed == 1 ? "" : "es");
 	if (!n)
 		return;
 	hm_sbuf_printf(b, "# %llu call%s after which the trail cannot name "
@@ -337,7 +343,7 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       "over %d distinct missing entries\n",
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
-	text_blind(&b, s->walk);
+	text_blind(&b, s->walk, s->exe_changed);
 	text_landlock(&b, c);
 	text_list(&b, vm, v, n, dialect, "", s);
 	text_attempts(c, dialect, s->list_attempts, &b);
@@ -467,7 +473,8 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 		hm_sbuf_printf(&b, ":%llu",
 			       (unsigned long long)s->walk->skipped[i]);
 	}
-	hm_sbuf_adds(&b, "},\"blind\":{");
+	hm_sbuf_printf(&b, "},\"exe_changed\":%llu,\"blind\":{",
+		       (unsigned long long)s->exe_changed);
 	for (int i = 0, k = 0; s->walk && i < HM_WBLIND_MAX; i++) {
 		if (!s->walk->blind[i])
 			continue;

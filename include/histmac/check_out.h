@@ -26,6 +26,9 @@ struct hm_check_summary {
 	uint64_t accesses;		/* permission checks made */
 	const struct hm_walk_stats *walk;
 	uint64_t collector_skipped;	/* malformed or cut records */
+	uint64_t exe_changed;		/* processes whose exe= changed
+					 * without an exec (kept in their
+					 * domain) */
 	bool list_attempts;		/* text: every attempt, not a summary */
 	const struct hm_check_upgrade *upgrades;	/* sorted by domain */
 	size_t n_upgrades;

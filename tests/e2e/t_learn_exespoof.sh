@@ -1,5 +1,5 @@
 #!/bin/bash
-# t_learn_exespoof.sh - issue 38 item 4: a spoofed exe= does not choose
+# t_learn_exespoof.sh - a spoofed exe= does not choose
 # the domain learn learns into and check checks in.  With histmac's
 # audit rules loaded:
 #  - control: root runs $W/service, which reads $W/own: learned in
@@ -14,7 +14,8 @@
 #    exited.
 # learn puts both reads in the attacker's own domain, none in the
 # service's, and counts the exe changes; check against that policy
-# without the two reads reports them in the attacker's domain.
+# without the two reads reports them in the attacker's domain, and
+# its summary counts the exe changes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -107,4 +108,6 @@ for f in marker child; do
 done
 [ -z "$(domains_with "$HM_TMP/check.out" "file read $W/own")" ] ||
 	hm_fail "check reports the control's read"
+grep -Eq '^# [2-9][0-9]* processes changed exe= without an exec' "$HM_TMP/check.out" ||
+	hm_fail "check's summary does not count the exe changes"
 hm_ok "check: the spoofer's reads are reported in its own domain"
