@@ -7,6 +7,8 @@
  *
  *   DECIDING --main--> (write, close) FREE
  *   DECIDING --watchdog, late--> ANSWERED --main--> (close) FREE
+ *   DECIDING --main, naming a foreign mount--> FOREIGN, then as DECIDING
+ *	but a late answer is deny whatever --default says
  *   HELD (supervisor) --main--> FREE, or --watchdog, long late--> ANSWERED
  *
  * Only the main loop closes a slot's fd, so the watchdog never writes to
@@ -27,7 +29,11 @@
 
 #define HELD_GRACE_NS (2000ull * 1000 * 1000)
 
-enum slot_state { S_FREE, S_DECIDING, S_HELD, S_ANSWERED };
+/* S_FOREIGN: deciding an event whose file the opener reached through a
+ * mount of its own namespace, which chose how slow naming it is: a late
+ * answer is deny, so a slowness the opener made never earns
+ * --default allow. */
+enum slot_state { S_FREE, S_DECIDING, S_FOREIGN, S_HELD, S_ANSWERED };
 
 struct slot {
 	int fd;
@@ -174,10 +180,21 @@ void hm_answers_hold(struct hm_answers *a, struct hm_slot_ref ref,
 
 	pthread_mutex_lock(&a->lock);
 	s = slot_of(a, ref);
-	if (s && s->state == S_DECIDING) {
+	if (s && (s->state == S_DECIDING || s->state == S_FOREIGN)) {
 		s->state = S_HELD;
 		s->deadline_ns = deadline_ns;
 	}
+	pthread_mutex_unlock(&a->lock);
+}
+
+void hm_answers_foreign(struct hm_answers *a, struct hm_slot_ref ref)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&a->lock);
+	s = slot_of(a, ref);
+	if (s && s->state == S_DECIDING)
+		s->state = S_FOREIGN;
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -224,13 +241,17 @@ void hm_answers_stats(struct hm_answers *a, struct hm_answer_stats *out)
 
 /* ------------------------------------------------------------ watchdog */
 
-/* Late decisions get the default answer; the main loop closes them. */
+/* Late decisions get the default answer (a foreign one deny); the main
+ * loop closes them. */
 static void expire(struct hm_answers *a, uint64_t now)
 {
 	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		struct slot *s = &a->slots[i];
 
-		if (s->state == S_DECIDING && now - s->since_ns > a->timeout_ns) {
+		if (s->state == S_FOREIGN && now - s->since_ns > a->timeout_ns) {
+			respond(a, s->fd, false, true);
+		} else if (s->state == S_DECIDING &&
+			   now - s->since_ns > a->timeout_ns) {
 			respond(a, s->fd, s->pid == a->self || !a->stall_deny,
 				false);
 		} else if (s->state == S_HELD &&
@@ -354,7 +375,8 @@ void hm_answers_release(struct hm_answers *a)
 	for (uint32_t i = 0; i < HM_ANSWERS_SLOTS; i++) {
 		struct slot *s = &a->slots[i];
 
-		if (s->state == S_DECIDING || s->state == S_HELD)
+		if (s->state == S_DECIDING || s->state == S_FOREIGN ||
+		    s->state == S_HELD)
 			respond(a, s->fd, s->state == S_DECIDING ?
 					  !a->default_deny : false, false);
 		if (s->fd >= 0)

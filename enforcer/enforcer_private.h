@@ -77,6 +77,7 @@
 	X(no_path, "path not resolvable from the event fd")		\
 	X(foreign, "files reached through a foreign mount")		\
 	X(foreign_unnamed, "foreign mounts' files with no name (fail closed)") \
+	X(foreign_slow, "foreign mount tables over the budget") \
 	X(exited, "process gone before its event was read")		\
 	X(mode_reads, "open modes read from /proc/TID/syscall")	\
 	X(mode_unknown, "open modes unknown (judged read and write)")	\
@@ -167,6 +168,9 @@ bool hm_answers_finish(struct hm_answers *a, struct hm_slot_ref ref,
 /* Keep the event waiting (supervisor) until @deadline_ns. */
 void hm_answers_hold(struct hm_answers *a, struct hm_slot_ref ref,
 		     uint64_t deadline_ns);
+/* @ref's file is named through the opener's own mounts: if the watchdog
+ * answers it late, deny (whatever --default says). */
+void hm_answers_foreign(struct hm_answers *a, struct hm_slot_ref ref);
 /* The event fd of @ref while it is pending, else -1 (borrowed). */
 int hm_answers_fd(struct hm_answers *a, struct hm_slot_ref ref);
 /* Is @ref still waiting for our answer? */
@@ -319,14 +323,19 @@ struct hm_mnt {
 int hm_mnt_parse(char *line, struct hm_mnt *out);
 int hm_mnt_rebase(const char *path, const char *from, const char *to,
 		  char *out, size_t size);
-/* Mount @id in mountinfo file @path; *@line is the caller's to free. */
-int hm_mnt_find(const char *path, uint64_t id, char **line,
-		struct hm_mnt *out);
+/* Mount @id in mountinfo file @path, -ETIME past @deadline_ns (or too
+ * long); *@line is the caller's to free. */
+int hm_mnt_find(const char *path, uint64_t id, uint64_t deadline_ns,
+		char **line, struct hm_mnt *out);
 /* Our mount table and the foreign mounts met lately (one per loop). */
 struct hm_mounts;
 
-struct hm_mounts *hm_mounts_new(void);
+struct hm_mounts *hm_mounts_new(unsigned share_ms);
 void hm_mounts_free(struct hm_mounts *t);
+int hm_mnt_ours(struct hm_mounts *t, const struct statx *stx,
+		const char *raw);
+int hm_mnt_foreign_name(struct hm_mounts *t, int32_t tid,
+			const struct statx *stx, char *raw, size_t size);
 int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
 		    const struct statx *stx, char *raw, size_t size,
 		    bool *foreign);

@@ -99,7 +99,8 @@ int hm_loop_new(const struct hm_loop_cfg *cfg, struct hm_loop **out)
 
 	if (!l)
 		return -ENOMEM;
-	l->mounts = hm_mounts_new();
+	/* a quarter of the watchdog's deadline for openers' mount tables */
+	l->mounts = hm_mounts_new(cfg->decision_timeout_ms / 4);
 	if (!l->mounts) {
 		free(l);
 		return -ENOMEM;
@@ -151,6 +152,13 @@ static void finish_default(struct hm_loop *l, struct ev *e)
 	finish(l, e, !l->cfg.default_deny, false);
 }
 
+/* What the watchdog answered a late event (answer.c): deny for one
+ * named through a foreign mount, else its default. */
+static const char *late_answer(const struct hm_loop *l, const struct ev *e)
+{
+	return l->cfg.stall_deny || e->foreign ? "deny" : "allow";
+}
+
 /*
  * Log a decision and send its audit record.  A late one (the watchdog
  * answered it with --default while we decided) is told as what it was:
@@ -161,13 +169,15 @@ static void report(struct hm_loop *l, struct ev *e,
 {
 	char *line = hm_live_acl_line(l->cfg.live, &e->nm, e->perm);
 	const char *word = hm_decision_result_names[res];
+	char late[32];
 
 	if (e->dry && res == HM_DECISION_DENY)
 		word = "would-deny";
 	if (e->late) {
 		res = HM_DECISION_TIMEOUT;
-		word = l->cfg.stall_deny ? "timeout (watchdog: deny)" :
-					   "timeout (watchdog: allow)";
+		snprintf(late, sizeof(late), "timeout (watchdog: %s)",
+			 late_answer(l, e));
+		word = late;
 	}
 	hm_log("%s pid=%d domain=\"%s\" %s%s%s", word, e->pid,
 	       e->v.name->str, line ? line : e->nm.str,
@@ -190,7 +200,7 @@ static void report_late(struct hm_loop *l, const struct ev *e)
 
 	hm_log("timeout (watchdog: %s) pid=%d %s: answered before the "
 	       "decision (--decision-timeout %u ms)",
-	       l->cfg.stall_deny ? "deny" : "allow", e->pid,
+	       late_answer(l, e), e->pid,
 	       e->raw_len ? e->raw : "(path not read)",
 	       l->cfg.decision_timeout_ms);
 	if (!e->dry && hm_log_decision(l->cfg.audit_fd, HM_DECISION_TIMEOUT,
@@ -369,8 +379,10 @@ static void set_key(struct ev *e)
  * The path of the event's file as our own mounts name it: the opener's
  * mount namespace chooses where its mounts sit, so a file reached
  * through one that is not ours is renamed from the file system's root
- * (-EXDEV: it cannot be named), and that name makes no cache entry and
- * no ignore mark (they would outlive what was checked of the mount).
+ * (-EXDEV: it cannot be named; -ETIME: the opener's mount table took
+ * too long), and that name makes no cache entry and no ignore mark (they
+ * would outlive what was checked of the mount).  The opener chose how
+ * long that naming takes: the watchdog denies it if late.
  */
 static int path_of(struct hm_loop *l, struct ev *e)
 {
@@ -383,11 +395,15 @@ static int path_of(struct hm_loop *l, struct ev *e)
 	if (n <= 0 || (size_t)n >= sizeof(e->raw) - 1)
 		return -ENOENT;
 	e->raw[n] = '\0';
-	r = hm_mnt_own_name(l->mounts, e->tid, &e->stx, e->raw,
-			    sizeof(e->raw), &e->foreign);
-	if (e->foreign) {
+	r = hm_mnt_ours(l->mounts, &e->stx, e->raw);
+	if (r == 1) {
+		e->foreign = true;
 		l->c->foreign++;
 		e->cache_ok = false;
+		if (!e->dry)
+			hm_answers_foreign(l->cfg.ans, e->ref);
+		r = hm_mnt_foreign_name(l->mounts, e->tid, &e->stx, e->raw,
+					sizeof(e->raw));
 	}
 	e->raw_len = strlen(e->raw);
 	return r;
@@ -516,27 +532,33 @@ static bool learns(const struct hm_loop *l, const struct ev *e)
 }
 
 /*
- * A file reached through a foreign mount that has no certain name (it
- * was unlinked, its mount is in neither our nor the opener's table, or
- * none of our mounts reaches it): no entry can be matched, so an
+ * A file reached through a foreign mount that has no certain name (@r
+ * -EXDEV: it was unlinked, its mount is in neither our nor the opener's
+ * table, or none of our mounts reaches it; -ETIME: the opener's mount
+ * table was over the time budget): no entry can be matched, so an
  * enforcing domain is denied and the others let through, nothing
  * learned (the name the opener sees is its own choice).
  */
-static void unnamed(struct hm_loop *l, struct ev *e)
+static void unnamed(struct hm_loop *l, struct ev *e, int r)
 {
 	uint8_t prof = domain_profile(l, e);
 	bool deny = prof == HM_PROFILE_ENFORCING;
 
-	l->c->foreign_unnamed++;
+	if (r == -ETIME)
+		l->c->foreign_slow++;
+	else
+		l->c->foreign_unnamed++;
 	e->perm = e->exec ? 1u << HM_FILE_EXECUTE :
 			    ask_of(l, e) & HM_ENF_OPEN_OPS;
 	finish(l, e, !deny, prof >= HM_PROFILE_PERMISSIVE);
 	if (deny)
 		l->c->denied++;
 	hm_log("%s pid=%d domain=\"%s\" %s: reached through a mount of "
-	       "another namespace, with no name in ours (not judged by name)",
+	       "another namespace, %s (not judged by name)",
 	       e->dry && deny ? "would-deny" : deny ? "deny" : "allow",
-	       e->pid, e->v.name->str, e->raw);
+	       e->pid, e->v.name->str, e->raw,
+	       r == -ETIME ? "whose mount table is over the time budget" :
+			     "with no name in ours");
 	if (prof >= HM_PROFILE_PERMISSIVE && !e->dry &&
 	    hm_log_decision(l->cfg.audit_fd, deny ? HM_DECISION_DENY :
 				    HM_DECISION_PERMISSIVE, e->perm, e->pid,
@@ -752,8 +774,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	r = path_of(l, e);
-	if (r == -EXDEV) {
-		unnamed(l, e);
+	if (r == -EXDEV || r == -ETIME) {
+		unnamed(l, e, r);
 		return;
 	}
 	if (r || name_of(e)) {

@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "histmac/sbuf.h"
 #include "enforcer_private.h"
 
 /* mountinfo escapes ' ', '\t', '\n' and '\\' as a backslash and three
@@ -153,32 +154,88 @@ static bool reaches_plain(const char *name, const struct statx *want)
 	return ok;
 }
 
+/*
+ * One read of a mountinfo file: the kernel formats about this much per
+ * call, and a line costs it the depth of the mount's stack (20,000
+ * mounts stacked on one directory read in seconds, one 4 KiB read in
+ * 20 ms at most), so the deadline is checked every 4 KiB.
+ */
+#define FIND_CHUNK 4096
+#define FIND_MAX_BYTES (1u << 20)	/* about 10,000 mounts */
+
+/* The line of mount @id among the whole lines at the start of @b
+ * (moved out into *@line), or how much of @b they were. */
+static int find_in(struct hm_sbuf *b, uint64_t id, char **line,
+		   struct hm_mnt *out, size_t *used)
+{
+	char *start = b->s, *nl;
+
+	while ((nl = memchr(start, '\n', b->len - (size_t)(start - b->s)))) {
+		*nl = '\0';
+		/* the id is the first field: parse only the line asked for */
+		if (strtoull(start, NULL, 10) == id) {
+			*line = strdup(start);
+			if (!*line)
+				return -ENOMEM;
+			return hm_mnt_parse(*line, out) ? -ENOENT : 0;
+		}
+		start = nl + 1;
+	}
+	*used = (size_t)(start - b->s);
+	return -EAGAIN;
+}
+
 /**
- * hm_mnt_find() - mount @id in the mountinfo file @path.
+ * hm_mnt_find() - mount @id in the mountinfo file @path, read within a
+ * budget: the opener's namespace chose how long its table is.
  * @path: /proc/PID/mountinfo.
  * @id: a mount id (statx STATX_MNT_ID).
+ * @deadline_ns: hm_now_ns() after which the read gives up, also after
+ *	FIND_MAX_BYTES; UINT64_MAX: no budget (our own table).
  * @line: the line read; the caller frees it (also on error).
  * @out: points into *@line.
- * Returns: 0, -ENOENT, or -errno opening @path.
+ * Returns: 0, -ENOENT, -ETIME past @deadline_ns or FIND_MAX_BYTES, or
+ * -errno opening or reading @path.
  */
-int hm_mnt_find(const char *path, uint64_t id, char **line,
-		struct hm_mnt *out)
+int hm_mnt_find(const char *path, uint64_t id, uint64_t deadline_ns,
+		char **line, struct hm_mnt *out)
 {
-	FILE *f;
-	size_t cap = 0;
-	int r = -ENOENT;
+	struct hm_sbuf b = { 0 };
+	size_t total = 0, used;
+	ssize_t n;
+	int fd, r = -ENOENT;
 
 	*line = NULL;
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while (getline(line, &cap, f) > 0) {
-		if (!hm_mnt_parse(*line, out) && out->id == id) {
-			r = 0;
+	for (;;) {
+		if ((deadline_ns != UINT64_MAX && total > FIND_MAX_BYTES) ||
+		    hm_now_ns() >= deadline_ns) {
+			r = -ETIME;
 			break;
 		}
+		if (hm_sbuf_reserve(&b, FIND_CHUNK)) {
+			r = -ENOMEM;
+			break;
+		}
+		n = read(fd, b.s + b.len, FIND_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n ? -errno : -ENOENT;
+			break;
+		}
+		b.len += (size_t)n;
+		total += (size_t)n;
+		r = find_in(&b, id, line, out, &used);
+		if (r != -EAGAIN)
+			break;
+		memmove(b.s, b.s + used, b.len - used);	/* a cut line */
+		b.len -= used;
 	}
-	fclose(f);
+	close(fd);
+	hm_sbuf_free(&b);
 	return r;
 }
 
@@ -191,6 +248,22 @@ struct seen {
 	char *root, *point;
 };
 
+/*
+ * The opener's mount table is its own choice, and reading it is done on
+ * the one thread that answers everyone: one read may take READ_MAX_NS,
+ * and all of them together a quarter of the loop's time, at most @share
+ * in a row (a quarter of --decision-timeout), so the events queued
+ * behind many slow openers are still judged before the watchdog's
+ * deadline.  Over it the read is refused: no name, fail closed.
+ */
+#define READ_MAX_NS (50ull * 1000 * 1000)
+
+struct budget {
+	int64_t credit;		/* ns of reading left; below 0: owed */
+	int64_t share;		/* the most it holds */
+	uint64_t at;		/* when it was last refilled */
+};
+
 struct hm_mounts {
 	int fd;			/* our /proc/self/mountinfo, polled */
 	bool stale;		/* read it again before use */
@@ -199,14 +272,17 @@ struct hm_mounts {
 	struct hm_mnt *v;	/* our mounts, in mount table order */
 	size_t n, vcap;
 	struct seen seen[SEEN];
+	struct budget budget;
 };
 
 /**
  * hm_mounts_new() - our mount table, read when it changed (poll on
  * /proc/self/mountinfo says so), and the foreign mounts met lately.
+ * @share_ms: the longest the reads of openers' mount tables may take in
+ *	a row (see struct budget).
  * Returns: NULL without memory or /proc.
  */
-struct hm_mounts *hm_mounts_new(void)
+struct hm_mounts *hm_mounts_new(unsigned share_ms)
 {
 	struct hm_mounts *t = calloc(1, sizeof(*t));
 
@@ -218,6 +294,9 @@ struct hm_mounts *hm_mounts_new(void)
 		return NULL;
 	}
 	t->stale = true;
+	t->budget.share = (int64_t)share_ms * 1000000;
+	t->budget.credit = t->budget.share;
+	t->budget.at = hm_now_ns();
 	return t;
 }
 
@@ -336,10 +415,28 @@ static int from_root(int32_t tid, const char *raw, char *out, size_t size)
 	return hm_mnt_rebase(raw, root, "/", out, size);
 }
 
-/* Foreign mount @id as the opener's mountinfo shows it now, kept. */
-static struct seen *look_up(struct hm_mounts *t, int32_t tid, uint64_t id)
+/* The deadline of a read starting @now: a quarter of the time since the
+ * last refill comes back, up to the share; none left, @now itself. */
+static uint64_t deadline(struct budget *b, uint64_t now)
+{
+	int64_t left;
+
+	b->credit += (int64_t)((now - b->at) / 4);
+	if (b->credit > b->share)
+		b->credit = b->share;
+	b->at = now;
+	left = b->credit < (int64_t)READ_MAX_NS ? b->credit :
+						  (int64_t)READ_MAX_NS;
+	return left > 0 ? now + (uint64_t)left : now;
+}
+
+/* Foreign mount @id as the opener's mountinfo shows it now, kept in
+ * *@out.  Returns 0, -ETIME over the budget, or another -errno. */
+static int look_up(struct hm_mounts *t, int32_t tid, uint64_t id,
+		   struct seen **out)
 {
 	struct seen *e = &t->seen[id % SEEN];
+	uint64_t now = hm_now_ns();
 	char path[64];
 	struct hm_mnt m;
 	char *line = NULL;
@@ -347,16 +444,20 @@ static struct seen *look_up(struct hm_mounts *t, int32_t tid, uint64_t id)
 
 	forget(e);
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
-	r = hm_mnt_find(path, id, &line, &m);
+	r = hm_mnt_find(path, id, deadline(&t->budget, now), &line, &m);
+	t->budget.credit -= (int64_t)(hm_now_ns() - now);
 	if (!r) {
 		e->root = strdup(m.root);
 		e->point = strdup(m.point);
 		e->id = id;
-		if (!e->root || !e->point)
+		if (!e->root || !e->point) {
 			forget(e);
+			r = -ENOMEM;
+		}
 	}
 	free(line);
-	return e->id ? e : NULL;
+	*out = e;
+	return r;
 }
 
 /* @rel (from the opener's root) through foreign mount @e, named by us. */
@@ -387,35 +488,31 @@ static int foreign_name(struct hm_mounts *t, int32_t tid,
 	uint64_t id = stx->stx_mnt_id;
 	struct seen *e = &t->seen[id % SEEN];
 	char rel[PATH_MAX];
+	int r;
 
 	if (from_root(tid, raw, rel, sizeof(rel)))
 		return -EXDEV;
 	if (e->id == id && stx->stx_nlink == 1 &&
 	    !through(t, e, stx, rel, out, size))
 		return 0;
-	e = look_up(t, tid, id);
-	return e ? through(t, e, stx, rel, out, size) : -EXDEV;
+	r = look_up(t, tid, id, &e);
+	if (r == -ETIME)
+		return r;
+	return r ? -EXDEV : through(t, e, stx, rel, out, size);
 }
 
 /**
- * hm_mnt_own_name() - the name of an event's file as the daemon's own
- * mount table names it.
+ * hm_mnt_ours() - is the name of an event's file the daemon's own?
  * @t: our mount table (hm_mounts_new()).
- * @tid: the opening thread (its mountinfo is read for a foreign mount).
  * @stx: the event fd's statx (STATX_INO, STATX_NLINK, STATX_MNT_ID).
- * @raw, @size: the path /proc/self/fd printed; replaced by the rebuilt
- *	name when the file was reached through a foreign mount.
- * @foreign: set when it was.
- * Returns: 0, or -EXDEV when a foreign mount's file cannot be named
- * with certainty (judge it as no name: fail closed).
+ * @raw: the path /proc/self/fd printed.
+ * Returns: 0 when @raw names it (our lookup reaches it, or it is on one
+ * of our mounts), 1 when it was reached through a foreign mount (name it
+ * with hm_mnt_foreign_name()), -EXDEV when that cannot be told.
  */
-int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
-		    const struct statx *stx, char *raw, size_t size,
-		    bool *foreign)
+int hm_mnt_ours(struct hm_mounts *t, const struct statx *stx,
+		const char *raw)
 {
-	char name[PATH_MAX];
-
-	*foreign = false;
 	if (!(stx->stx_mask & STATX_MNT_ID))
 		return -EXDEV;	/* a kernel before 5.8: cannot tell */
 	if (reaches(raw, stx))
@@ -425,12 +522,44 @@ int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
 	/* renamed or unlinked since, or covered by another mount: our own
 	 * mount, so the name is still ours (the TOCTOU docs/SECURITY.md
 	 * tells of) */
-	if (own_mount(t, stx->stx_mnt_id))
-		return 0;
-	*foreign = true;
-	if (foreign_name(t, tid, stx, raw, name, sizeof(name)) ||
-	    strlen(name) >= size)
+	return own_mount(t, stx->stx_mnt_id) ? 0 : 1;
+}
+
+/**
+ * hm_mnt_foreign_name() - the name, as our mount table names it, of a
+ * file hm_mnt_ours() found reached through a foreign mount.
+ * @t, @stx: as for hm_mnt_ours().
+ * @tid: the opening thread (its mountinfo may be read, within a budget).
+ * @raw, @size: the path /proc/self/fd printed; replaced by the name.
+ * Returns: 0, -EXDEV when it cannot be named with certainty, -ETIME when
+ * the opener's mount table was over the budget (both: judge it as no
+ * name, fail closed).
+ */
+int hm_mnt_foreign_name(struct hm_mounts *t, int32_t tid,
+			const struct statx *stx, char *raw, size_t size)
+{
+	char name[PATH_MAX];
+	int r = foreign_name(t, tid, stx, raw, name, sizeof(name));
+
+	if (r)
+		return r;
+	if (strlen(name) >= size)
 		return -EXDEV;
 	strcpy(raw, name);
 	return 0;
+}
+
+/**
+ * hm_mnt_own_name() - hm_mnt_ours(), then hm_mnt_foreign_name() when the
+ * file was reached through a foreign mount (sets *@foreign).
+ * Returns: 0, -EXDEV or -ETIME as they do.
+ */
+int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
+		    const struct statx *stx, char *raw, size_t size,
+		    bool *foreign)
+{
+	int r = hm_mnt_ours(t, stx, raw);
+
+	*foreign = r == 1;
+	return r == 1 ? hm_mnt_foreign_name(t, tid, stx, raw, size) : r;
 }

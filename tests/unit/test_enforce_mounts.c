@@ -124,14 +124,18 @@ static void test_find(void **state)
 	if (!(stx.stx_mask & STATX_MNT_ID))
 		skip();		/* a kernel before 5.8 */
 	assert_int_equal(hm_mnt_find("/proc/self/mountinfo", stx.stx_mnt_id,
-				     &line, &m), 0);
+				     UINT64_MAX, &line, &m), 0);
 	assert_true(m.id == stx.stx_mnt_id);
 	free(line);
 	assert_int_equal(hm_mnt_find("/proc/self/mountinfo", UINT64_MAX,
-				     &line, &m), -ENOENT);
+				     UINT64_MAX, &line, &m), -ENOENT);
 	free(line);
-	assert_int_equal(hm_mnt_find("/nonexistent/mountinfo", 1, &line, &m),
-			 -ENOENT);
+	/* past its deadline: not read at all */
+	assert_int_equal(hm_mnt_find("/proc/self/mountinfo", stx.stx_mnt_id,
+				     hm_now_ns(), &line, &m), -ETIME);
+	free(line);
+	assert_int_equal(hm_mnt_find("/nonexistent/mountinfo", 1, UINT64_MAX,
+				     &line, &m), -ENOENT);
 	free(line);
 }
 
@@ -141,7 +145,7 @@ static void test_own_name(void **state)
 {
 	char dir[] = "/tmp/hm-test-mounts-XXXXXX";
 	char path[256], moved[256], raw[PATH_MAX];
-	struct hm_mounts *t = hm_mounts_new();
+	struct hm_mounts *t = hm_mounts_new(250);
 	struct statx stx;
 	bool foreign = true;
 	int fd;
@@ -247,7 +251,7 @@ static int refresh_child(void)
 
 	if (!mkdtemp(dir))
 		return 2;
-	t = hm_mounts_new();
+	t = hm_mounts_new(250);
 	snprintf(raw, sizeof(raw), "%s/none", dir);
 	/* the table is read now (the name does not reach "/") */
 	if (!t || statx(AT_FDCWD, "/", 0, STATX_INO | STATX_NLINK |
@@ -372,7 +376,7 @@ static int want_name(struct hm_mounts *t, const struct foreign_fix *f, int n,
 /* Our side: each file named by the file system, through our tmpfs. */
 static int foreign_checks(struct foreign_fix *f)
 {
-	struct hm_mounts *t = hm_mounts_new();
+	struct hm_mounts *t = hm_mounts_new(250);
 	char raw[PATH_MAX], b = 'm';
 	bool foreign = false;
 	int r;
@@ -391,6 +395,13 @@ static int foreign_checks(struct foreign_fix *f)
 	if (!r && (name_of_theirs(t, f, 2, raw, sizeof(raw), &foreign) !=
 			   -EXDEV || !foreign))
 		r = 16;
+	hm_mounts_free(t);
+	/* no time left to read their mount table: over the budget */
+	t = hm_mounts_new(0);
+	foreign = false;
+	if (!r && (!t || name_of_theirs(t, f, 0, raw, sizeof(raw), &foreign) !=
+				 -ETIME || !foreign))
+		r = 17;
 	hm_mounts_free(t);
 	return r;
 }
