@@ -122,17 +122,21 @@ static void test_finish(void **state)
 	close(p.peer);
 }
 
-/* Late decisions: the watchdog answers the default, never twice. */
+/* Late decisions: the watchdog answers the default, never twice; one
+ * named through the opener's own mounts is denied whatever the default. */
 static void test_watchdog(void **state)
 {
 	static const struct {
 		bool deny;		/* --default deny */
 		int32_t pid;		/* 0: our own */
+		bool foreign;		/* hm_answers_foreign() */
 		uint32_t want;
 	} cases[] = {
-		{ false, 100, FAN_ALLOW },
-		{ true, 100, FAN_DENY },
-		{ true, 0, FAN_ALLOW },	/* our own pid always passes */
+		{ false, 100, false, FAN_ALLOW },
+		{ true, 100, false, FAN_DENY },
+		{ true, 0, false, FAN_ALLOW },	/* our own pid always passes */
+		{ false, 100, true, FAN_DENY },
+		{ true, 100, true, FAN_DENY },
 	};
 
 	(void)state;
@@ -149,6 +153,8 @@ static void test_watchdog(void **state)
 		assert_true(hm_answers_take(a, fd, cases[i].pid ?
 						   cases[i].pid : getpid(),
 					    &ref));
+		if (cases[i].foreign)
+			hm_answers_foreign(a, ref);
 		for (int t = 0; t < 200 && !n; t++) {
 			sleep_ms(5);
 			n = answers(p.peer, r, 4);
