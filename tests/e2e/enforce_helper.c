@@ -80,6 +80,17 @@
  *                              its command name, [ARG0, ARG1] as its argv
  *                              (/proc/PID/cmdline), then CMD: a process
  *                              that claims another program's name
+ *   helper stack N DIR CMD...  mount N tmpfs one on another at DIR (in a
+ *                              namespace of its own: after "ns"), then
+ *                              CMD: a mount table that is slow to read
+ *   helper rebind MS SRC DST   for MS milliseconds: bind-mount SRC over
+ *                              DST (a new mount each time), open DST,
+ *                              unmount; prints "rebind DST: N opens, D
+ *                              denied, slowest T ms".  MS "-": once for
+ *                              each line of stdin, which says MS
+ *   helper every MS N FILE     open FILE N times, MS milliseconds apart;
+ *                              prints "every FILE: F of N failed, slowest
+ *                              T ms, median M ms"
  *   helper forge PORT CHILD PARENT  send a proc-connector FORK message
  *                              (CHILD forked by PARENT) to netlink port
  *                              PORT, as a process (not the kernel) can
@@ -120,6 +131,7 @@
 
 
 static int run(int argc, char **argv);
+static void sleep_ms(long ms);
 
 /* An append-only log rewritten through a descriptor opened to append. */
 static int rewrite(const char *path)
@@ -147,6 +159,91 @@ static int rewrite(const char *path)
 	close(fd);
 	printf("rewrite %s: ok\n", path);
 	return 0;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* helper stack: @n mounts on @dir, each over the last. */
+static int stack(long n, const char *dir)
+{
+	for (long i = 0; i < n; i++) {
+		if (mount("none", dir, "tmpfs", 0, "size=4k")) {
+			printf("stack %s: mount %ld: %s\n", dir, i,
+			       strerror(errno));
+			return 2;
+		}
+	}
+	printf("stack %s: %ld mounts\n", dir, n);
+	return 0;
+}
+
+/* helper rebind: the opener's own file through a new mount each time. */
+static int rebind(long ms, const char *src, const char *dst)
+{
+	double end = now_ms() + (double)ms, slowest = 0;
+	long opens = 0, denied = 0;
+
+	while (now_ms() < end) {
+		double t;
+		int fd;
+
+		if (mount(src, dst, NULL, MS_BIND, NULL)) {
+			printf("rebind %s: %s\n", dst, strerror(errno));
+			return 2;
+		}
+		t = now_ms();
+		fd = open(dst, O_RDONLY);
+		t = now_ms() - t;
+		slowest = t > slowest ? t : slowest;
+		opens++;
+		if (fd < 0)
+			denied++;
+		else
+			close(fd);
+		umount2(dst, MNT_DETACH);
+	}
+	printf("rebind %s: %ld opens, %ld denied, slowest %.1f ms\n", dst,
+	       opens, denied, slowest);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* helper every: @n timed opens of @path, @ms apart. */
+static int every(long ms, long n, const char *path)
+{
+	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(*t));
+	long bad = 0;
+
+	if (!t || n < 1)
+		return 2;
+	for (long i = 0; i < n; i++) {
+		double t0 = now_ms();
+		int fd = open(path, O_RDONLY);
+
+		t[i] = now_ms() - t0;
+		if (fd < 0)
+			bad++;
+		else
+			close(fd);
+		sleep_ms(ms);
+	}
+	qsort(t, (size_t)n, sizeof(*t), cmp_double);
+	printf("every %s: %ld of %ld failed, slowest %.1f ms, median %.1f "
+	       "ms\n", path, bad, n, t[n - 1], t[n / 2]);
+	free(t);
+	return bad ? 1 : 0;
 }
 
 /* An open of a file that has no name any more. */
@@ -667,6 +764,22 @@ static int run(int argc, char **argv)
 		}
 		return run(argc - 2, argv + 2);
 	}
+	if (argc >= 5 && !strcmp(argv[1], "stack")) {
+		rc = stack(strtol(argv[2], NULL, 10), argv[3]);
+		return rc ? rc : run(argc - 3, argv + 3);
+	}
+	if (argc == 5 && !strcmp(argv[1], "rebind") && strcmp(argv[2], "-"))
+		return rebind(strtol(argv[2], NULL, 10), argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "rebind")) {
+		char line[32];
+
+		while (fgets(line, sizeof(line), stdin))
+			rc |= rebind(strtol(line, NULL, 10), argv[3], argv[4]);
+		return rc;
+	}
+	if (argc == 5 && !strcmp(argv[1], "every"))
+		return every(strtol(argv[2], NULL, 10),
+			     strtol(argv[3], NULL, 10), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "passfd"))
 		return pass_fd(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "reopen"))
@@ -767,6 +880,7 @@ static int run(int argc, char **argv)
 		"waitread MS FILE | thread-exit MS CMD | failexec PROG CMD | "
 		"forge PORT CHILD PARENT | ns CMD | bind SRC DST CMD | "
 		"chroot DIR CMD | reopen FILE | passfd SRC DST | "
+		"stack N DIR CMD | rebind MS SRC DST | every MS N FILE | "
 		"move FROM TO CMD | read1 FILE CMD | "
 		"rewrite FILE | setappend FILE | open MODE FILE | "
 		"open2 MODE FILE | uring[-async] MODE FILE | "
