@@ -33,7 +33,7 @@
 #include "internal.h"
 
 #define SOCKTAB_SIZE	4096
-#define DIRINO_SLOTS	1024
+#define OBJINO_SLOTS	4096
 #define PROCTITLE_MAX	4096
 #define STRING_MAX	4096
 
@@ -41,8 +41,9 @@
 #define AUDIT_OPENAT2	1337
 #endif
 
-/* A directory's name by its inode, for names relative to a dirfd. */
-struct dir_ino {
+/* An object's name by its inode, for names relative to a dirfd (a
+ * directory's) and for objects opened through proc's links. */
+struct obj_ino {
 	uint64_t ino;
 	uint32_t dev_major;
 	uint32_t dev_minor;
@@ -61,7 +62,7 @@ struct hm_assembler {
 					 * root out */
 	struct hm_sbuf rname;		/* a name and CWD inside a root */
 	struct hm_sbuf rcwd;
-	struct dir_ino dirs[DIRINO_SLOTS];	/* directories seen, by inode */
+	struct obj_ino objs[OBJINO_SLOTS];	/* objects named, by inode */
 	struct hm_sbuf args;		/* decoded argv bytes */
 	struct hm_sbuf tmp;		/* one decoded value */
 	size_t *arg_end;		/* end offset of each arg in args */
@@ -136,8 +137,8 @@ void hm_assembler_free(struct hm_assembler *as)
 	hm_socktab_free(as->socks);
 	hm_proctab_free(as->procs);
 	hm_proctab_free(as->dirfds);
-	for (size_t i = 0; i < DIRINO_SLOTS; i++)
-		free(as->dirs[i].path);
+	for (size_t i = 0; i < OBJINO_SLOTS; i++)
+		free(as->objs[i].path);
 	hm_sbuf_free(&as->rname);
 	hm_sbuf_free(&as->rcwd);
 	hm_sbuf_free(&as->args);
@@ -1119,28 +1120,49 @@ static int track_root(struct hm_assembler *as, const struct hm_event *ev)
 	return set_root(as, ev->node, ev->exit, ev->pid, root.s, root.len);
 }
 
-static struct dir_ino *dir_slot(struct hm_assembler *as,
+static struct obj_ino *obj_slot(struct hm_assembler *as,
 				const struct hm_ev_path *rec)
 {
 	uint64_t k = rec->ino * 0x9E3779B97F4A7C15ull ^
 		     ((uint64_t)rec->dev_major << 20 | rec->dev_minor);
 
-	return &as->dirs[(k ^ (k >> 29)) % DIRINO_SLOTS];
+	return &as->objs[(k ^ (k >> 29)) % OBJINO_SLOTS];
 }
 
-/* Remember directory @rec's name (absolute, canonical) by its inode. */
-static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
+/* The name the trail gave @rec's object, or NULL. */
+static const struct obj_ino *obj_named(struct hm_assembler *as,
+				       const struct hm_ev_path *rec)
+{
+	const struct obj_ino *d = obj_slot(as, rec);
+
+	return rec->has_inode && d->path && d->ino == rec->ino &&
+	       d->dev_major == rec->dev_major &&
+	       d->dev_minor == rec->dev_minor ? d : NULL;
+}
+
+/*
+ * Remember object @rec's name (absolute, canonical, proven: @rec's
+ * object is there) by its inode; a deleted one is forgotten, as its
+ * inode may be another file's next.
+ */
+static void obj_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
 		     const struct hm_bytes *name)
 {
-	struct dir_ino *d;
+	struct obj_ino *d;
 	size_t len = name->len;
 
-	if (!rec->has_inode || !S_ISDIR(rec->mode) || !name->s || !len ||
-	    name->s[0] != '/')
+	if (rec->nametype == HM_NT_DELETE && obj_named(as, rec)) {
+		d = obj_slot(as, rec);
+		free(d->path);
+		d->path = NULL;
+		return;
+	}
+	if (!rec->has_inode || rec->proof != HM_PROOF_OBJECT || !name->s ||
+	    !len || name->s[0] != '/' || rec->nametype == HM_NT_DELETE)
 		return;
 	while (len > 1 && name->s[len - 1] == '/')
 		len--;
-	d = dir_slot(as, rec);
+	d = obj_slot(as, rec);
 	if (d->path && d->ino == rec->ino && d->dev_major == rec->dev_major &&
 	    d->dev_minor == rec->dev_minor && d->len == len &&
 	    !memcmp(d->path, name->s, len))
@@ -1154,16 +1176,10 @@ static void dir_seen(struct hm_assembler *as, const struct hm_ev_path *rec,
 }
 
 /* The directory seen earlier with PARENT item @p's inode, or NULL. */
-static const struct dir_ino *parent_seen(struct hm_assembler *as,
+static const struct obj_ino *parent_seen(struct hm_assembler *as,
 					 const struct hm_ev_path *p)
 {
-	const struct dir_ino *d;
-
-	if (p->nametype != HM_NT_PARENT || !p->has_inode)
-		return NULL;
-	d = dir_slot(as, p);
-	return d->path && d->ino == p->ino && d->dev_major == p->dev_major &&
-	       d->dev_minor == p->dev_minor ? d : NULL;
+	return p->nametype == HM_NT_PARENT ? obj_named(as, p) : NULL;
 }
 
 /*
@@ -1177,14 +1193,14 @@ static const struct dir_ino *parent_seen(struct hm_assembler *as,
  * mv's renameat2(AT_FDCWD, "/d/f", fd of /d/box, "f") needs this.
  * Otherwise the PARENT of the same rank as @it.  NULL when not seen.
  */
-static const struct dir_ino *dirfd_dir(struct hm_assembler *as,
+static const struct obj_ino *dirfd_dir(struct hm_assembler *as,
 				       const struct hm_dec_item *it,
 				       const struct hm_bytes *fdir)
 {
 	uint32_t rank = 0, k = 0;
 
 	for (uint32_t i = 0; fdir->s && i < as->nitems; i++) {
-		const struct dir_ino *d = parent_seen(as, &as->items[i].rec);
+		const struct obj_ino *d = parent_seen(as, &as->items[i].rec);
 
 		if (d && d->len == fdir->len && !memcmp(d->path, fdir->s, d->len))
 			return d;
@@ -1293,6 +1309,39 @@ static void track_links(struct hm_assembler *as, const struct hm_event *ev)
 		hm_canon_link_removed(as->canon, p->s, p->len);
 }
 
+/*
+ * @p was opened through a process's link in proc (/proc/self/fd/N after
+ * an O_PATH open, /dev/fd/N, cwd, exe): TOMOYO names the object it leads
+ * to, which the record's inode is.  Named as the trail named that inode
+ * earlier; else not proven (the link's name, as logged).
+ */
+static int by_object(struct hm_assembler *as, struct hm_ev_path *p)
+{
+	const struct obj_ino *d = obj_named(as, p);
+	bool dir = p->path.s[p->path.len - 1] == '/';
+	size_t n;
+	char *s;
+
+	as->st->magic_links++;
+	if (!d) {
+		if (p->proof != HM_PROOF_NONE)
+			as->st->resolve_unproven++;
+		p->proof = HM_PROOF_NONE;
+		return 0;
+	}
+	n = d->len;
+	s = hm_arena_alloc(as->a, n + 2);
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, d->path, n);
+	if (dir && !(n == 1 && s[0] == '/'))
+		s[n++] = '/';
+	s[n] = '\0';
+	p->path = (struct hm_bytes){ .s = s, .len = n };
+	p->proof = HM_PROOF_OBJECT;
+	return 0;
+}
+
 static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		      const struct hm_dec_item *it, bool program,
 		      struct hm_ev_path *out)
@@ -1317,7 +1366,7 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 		return 0;
 	if (dirfd_relative(ev, it, &dfd)) {
 		struct hm_bytes fdir = { 0 };
-		const struct dir_ino *d;
+		const struct obj_ino *d;
 
 		as->st->dirfd_relative++;
 		hm_proctab_get(as->dirfds, ev->node, ev->pid, dfd, &fdir);
@@ -1340,9 +1389,11 @@ static int canon_item(struct hm_assembler *as, struct hm_event *ev,
 			r.rec = &it->rec;
 	}
 	r.program = program;
-	rc = hm_canon_path(canon, as->a, &r, &out->path);
+	rc = hm_canon_path(canon, as->a, &r, &out->path, &out->proof);
+	if (!rc && !program && hm_canon_magic(out->path.s, out->path.len))
+		rc = by_object(as, out);
 	if (!rc)
-		dir_seen(as, &it->rec, &out->path);
+		obj_seen(as, out, &out->path);
 	if (rc == -E2BIG) {
 		hm_report_skip_event(as->rep, HM_SKIP_PATH_CUT, as->serial,
 					"path of %zu bytes", it->len);

@@ -59,6 +59,8 @@ struct cache_slot {
 	uint8_t flags;		/* a name: NAME_FOLLOW | NAME_PROGRAM */
 	bool trail;		/* a lookup missed on disk: the trail's
 				 * links may have decided it */
+	bool open;		/* a directory or link on the way is not
+				 * root's only (owner_only()) */
 	uint32_t trail_gen;	/* c->trail_gen when made */
 	uint64_t epoch;		/* c->epoch when made */
 	uint64_t checked;	/* c->n_names when made or last checked */
@@ -98,6 +100,8 @@ struct hm_canon {
 	struct cache_slot *names;	/* whole names, likewise */
 	bool live;		/* the log is followed as it is written */
 	bool trail_dep;		/* this resolution missed on disk */
+	bool open_dep;		/* it met a directory or link a user other
+				 * than root could have changed */
 	uint32_t trail_gen;	/* bumped when the trail's links change */
 	uint64_t epoch;		/* bumped when a resolution changed */
 	uint64_t n_names;	/* names resolved so far */
@@ -324,6 +328,22 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
 	return hm_sbuf_add(&c->tmp, link, (size_t)n);
 }
 
+/*
+ * Could only root have changed what this step of a lookup leads to?  A
+ * directory: owned by root, writable by no group or other (sticky /tmp
+ * is not: anyone may put a symlink there).  A symlink: owned by root (its
+ * directory was the step before).  The last component of a name, a file,
+ * changes no name.
+ */
+static bool root_only(const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode))
+		return st->st_uid == 0;
+	if (S_ISDIR(st->st_mode))
+		return st->st_uid == 0 && !(st->st_mode & 022);
+	return true;
+}
+
 static struct trail_link *trail_link(struct hm_canon *c, const char *p,
 				     size_t len)
 {
@@ -389,6 +409,7 @@ static int link_of(struct hm_canon *c, const char *p, size_t len, int rc,
 	struct trail_link *l;
 
 	if (rc == 0) {
+		c->open_dep |= !root_only(st);
 		if (!S_ISLNK(st->st_mode))
 			return 0;
 		rc = root_readlink(c, p, len);
@@ -409,6 +430,16 @@ static int link_at(struct hm_canon *c, const char *p, size_t len)
 	struct stat st;
 
 	return link_of(c, p, len, root_lstat(c, p, len, &st, false), &st);
+}
+
+/*
+ * Is @p /proc or under it?  What is there now is this collector's own
+ * processes, not the log's: names under it are taken as written, and a
+ * process's links there are named by their object (hm_canon_magic()).
+ */
+static bool is_proc(const char *p, size_t len)
+{
+	return len >= 5 && !memcmp(p, "/proc", 5) && (len == 5 || p[5] == '/');
 }
 
 /*
@@ -456,6 +487,11 @@ static int resolve(struct hm_canon *c, const char *in, size_t in_len,
 		if (hm_sbuf_add(out, "/", 1) < 0 ||
 		    hm_sbuf_add(out, todo.s + i, j - i) < 0) {
 			rc = -ENOMEM;
+			goto done;
+		}
+		if (is_proc(out->s, out->len)) {
+			rc = push_components(out, todo.s + pos,
+					     todo.len - pos);
 			goto done;
 		}
 		last = true;
@@ -603,6 +639,7 @@ static void slot_fill(struct hm_canon *c, struct cache_slot *s,
 	s->hash = h;
 	s->flags = flags;
 	s->trail = c->trail_dep;
+	s->open = c->open_dep;
 	s->trail_gen = c->trail_gen;
 	s->epoch = c->epoch;
 	s->checked = s->used = c->n_names;
@@ -632,19 +669,21 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 	struct cache_slot *put;
 	struct cache_slot *s = slot_find(c->cache, CACHE_SLOTS, dir, len, h, 0,
 					 &put);
-	bool outer = c->trail_dep;
+	bool outer = c->trail_dep, outer_open = c->open_dep;
 	int state = s ? slot_state(c, s) : -1;
 	int rc;
 
 	if (use_cache && (state == 0 || (state == 1 && dir_unchanged(c, s)))) {
 		c->st->dircache_hits++;
 		c->trail_dep |= s->trail;
+		c->open_dep |= s->open;
 		s->used = c->n_names;
 		hm_sbuf_reset(out);
 		return hm_sbuf_add(out, s->val, s->val_len);
 	}
 	c->st->dircache_misses++;
 	c->trail_dep = false;
+	c->open_dep = false;
 	rc = resolve(c, dir, len, true, out);
 	if (rc == 0 && len <= CACHE_MAX_KEY) {
 		/* names resolved through the old value are stale */
@@ -658,6 +697,7 @@ static int resolve_dir(struct hm_canon *c, const char *dir, size_t len,
 			stat_seen(c, dir, len, true, &s->seen);
 	}
 	c->trail_dep |= outer;
+	c->open_dep |= outer_open;
 	return rc;
 }
 
@@ -704,6 +744,11 @@ static int resolve_once(struct hm_canon *c, size_t slash,
 	sn->known = false;
 	if (rc < 0)
 		return rc;
+	if (is_proc(c->res.s, c->res.len)) {
+		/* not this collector's own: taken as not there */
+		seen_set(sn, -ENOENT, &st);
+		return 0;
+	}
 	if (r->follow_last && !r->program) {
 		rc = root_lstat(c, c->res.s, c->res.len, &st, false);
 		if (rc == 0 && !S_ISLNK(st.st_mode)) {
@@ -749,9 +794,10 @@ static struct cache_slot *name_find(struct hm_canon *c,
 /*
  * c->lex as @r asks for it, from the whole-name cache: 1 resolved into
  * c->res, 0 not the record's object (what was seen there is another), -1
- * not cached, -ENOMEM.
+ * not cached, -ENOMEM.  What was seen: in @sn.
  */
-static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
+static int name_hit(struct hm_canon *c, const struct hm_canon_req *r,
+		    struct seen *sn)
 {
 	struct cache_slot *put;
 	uint32_t h;
@@ -760,6 +806,7 @@ static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
 	if (!n || slot_state(c, n) != 0)
 		return -1;
 	n->used = c->n_names;
+	c->open_dep = n->open;
 	if (r->rec && r->rec->has_inode) {
 		if (!n->seen.known)
 			stat_seen(c, n->val, n->val_len,
@@ -768,6 +815,7 @@ static int name_hit(struct hm_canon *c, const struct hm_canon_req *r)
 			n->seen.known = false;
 			return -ENOMEM;
 		}
+		*sn = n->seen;
 		if (!seen_is(&n->seen, r->rec))
 			return 0;
 	}
@@ -792,26 +840,77 @@ static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
 }
 
 /*
- * Resolve c->lex into c->res.  When the object is not the record's (the
- * file was replaced since, or another host's), its directory part is
- * still resolved: what a directory resolves to does not depend on the
- * file in it, and one object keeps one name whatever the host's state
- * (/var/run/x is /run/x whether x is there or not).  A program keeps its
- * last component (TOMOYO's tomoyo_realpath_nofollow), its inode is that
- * of the file it leads to.
+ * How the name in c->res stands for an object not compared with the
+ * record's (none to compare, or nothing there now): it holds unless
+ * resolving made it another name than the one logged through a directory
+ * or link that a user other than root could have changed since (a
+ * directory swapped for a symlink after the event).
  */
-static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
+static uint8_t proof_unseen(const struct hm_canon *c)
+{
+	bool same = c->res.len == c->lex.len &&
+		    !memcmp(c->res.s, c->lex.s, c->lex.len);
+
+	return c->open_dep && !same ? HM_PROOF_NONE : HM_PROOF_OBJECT;
+}
+
+/* The name was resolved into c->res: how it stands for the record's
+ * object, seen as @sn (@check: the record has one). */
+static uint8_t proof_of(struct hm_canon *c, bool check, const struct seen *sn)
+{
+	c->st->resolved++;
+	if (check && sn->err != -ENOENT)
+		return HM_PROOF_OBJECT;		/* seen_is(): the same */
+	return proof_unseen(c);
+}
+
+/*
+ * Another object than the record's is at the name now (the file was
+ * replaced since, or another host's): its directory part is still
+ * resolved, as what a directory resolves to does not depend on the file
+ * in it (/var/run/x is /run/x whether x is there or not) - when only
+ * root could have changed those directories since (PATHS.md "The
+ * rule").  Otherwise, or when the name cannot be resolved, it is kept
+ * as logged and not proven.
+ */
+static int mismatch(struct hm_canon *c, size_t slash, int rc, bool check,
+		    uint8_t *proof)
+{
+	if (check)
+		c->st->resolve_mismatch++;
+	c->open_dep = false;
+	if (rc == 0)
+		rc = dir_and_last(c, slash, true);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == 0 && !c->open_dep) {
+		*proof = HM_PROOF_DIRS;
+		return 0;
+	}
+	/* a loop, with nothing to compare: the name as logged, as ever */
+	*proof = check ? HM_PROOF_NONE : HM_PROOF_OBJECT;
+	hm_sbuf_reset(&c->res);
+	return hm_sbuf_add(&c->res, c->lex.s, c->lex.len);
+}
+
+/*
+ * Resolve c->lex into c->res, and say in @proof how it stands for the
+ * record's object.  A program keeps its last component (TOMOYO's
+ * tomoyo_realpath_nofollow), its inode is that of the file it leads to.
+ */
+static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r,
+			uint8_t *proof)
 {
 	const char *p = c->lex.s;
 	size_t len = c->lex.len, slash = len;
 	bool check = r->rec && r->rec->has_inode;
-	struct seen sn;
+	struct seen sn = { .err = -ENOENT };
 	int rc = 0, hit;
 
 	c->n_names++;
 	while (slash > 0 && p[slash - 1] != '/')
 		slash--;
-	hit = name_hit(c, r);
+	hit = name_hit(c, r, &sn);
 	if (hit == -ENOMEM)
 		return hit;
 	if (hit < 0) {
@@ -819,7 +918,7 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	} else {
 		c->st->namecache_hits++;
 		if (hit == 1) {
-			c->st->resolved++;
+			*proof = proof_of(c, check, &sn);
 			return 0;
 		}
 	}
@@ -827,6 +926,7 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 	 * same, unless the files changed (then the name is not cached) */
 	for (int attempt = 0; hit < 0 && attempt < 2; attempt++) {
 		c->trail_dep = false;
+		c->open_dep = false;
 		rc = resolve_once(c, slash, r, attempt == 0, &sn);
 		if (rc == -ENOMEM)
 			return rc;
@@ -835,19 +935,11 @@ static int resolve_path(struct hm_canon *c, const struct hm_canon_req *r)
 		if (attempt == 0)
 			name_store(c, r, &sn);
 		if (!check || seen_is(&sn, r->rec)) {
-			c->st->resolved++;
+			*proof = proof_of(c, check, &sn);
 			return 0;
 		}
 	}
-	if (check)
-		c->st->resolve_mismatch++;
-	rc = rc < 0 ? rc : dir_and_last(c, slash, true);
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc == 0)
-		return 0;
-	hm_sbuf_reset(&c->res);
-	return hm_sbuf_add(&c->res, c->lex.s, c->lex.len);
+	return mismatch(c, slash, rc, check, proof);
 }
 
 /* Emit @p (absolute, "" = "/") into the arena in TOMOYO's naming. */
@@ -869,11 +961,13 @@ static int emit(struct hm_canon *c, struct hm_arena *a,
 }
 
 int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
-		  const struct hm_canon_req *r, struct hm_bytes *out)
+		  const struct hm_canon_req *r, struct hm_bytes *out,
+		  uint8_t *proof)
 {
 	bool relative = r->len == 0 || r->name[0] != '/';
 	int rc;
 
+	*proof = HM_PROOF_OBJECT;
 	if (r->len > HM_COLLECTOR_MAX_PATH)
 		return -E2BIG;
 	if (relative && (!r->cwd || !r->cwd_len || r->cwd[0] != '/')) {
@@ -885,11 +979,67 @@ int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
 	rc = lexical(c, r);
 	if (rc < 0)
 		return rc;
-	if (!c->resolve || (c->lex.len >= 5 && !memcmp(c->lex.s, "/proc", 5) &&
-			    (c->lex.len == 5 || c->lex.s[5] == '/')))
+	if (!c->resolve || is_proc(c->lex.s, c->lex.len))
 		return emit(c, a, r, c->lex.s, c->lex.len, out);
-	rc = resolve_path(c, r);
+	rc = resolve_path(c, r, proof);
 	if (rc < 0)
 		return rc;
-	return emit(c, a, r, c->res.s, c->res.len, out);
+	if (*proof != HM_PROOF_NONE)
+		return emit(c, a, r, c->res.s, c->res.len, out);
+	c->st->resolve_unproven++;
+	return emit(c, a, r, c->lex.s, c->lex.len, out);	/* as logged */
+}
+
+/* @p (@len) starts with @w and then a '/' or its end: past them, else
+ * NULL. */
+static const char *skip_word(const char *p, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+
+	if ((size_t)(end - p) < n || memcmp(p, w, n) ||
+	    (p + n < end && p[n] != '/'))
+		return NULL;
+	return p + n + (p + n < end);
+}
+
+/* Past a component of digits and its '/', else NULL. */
+static const char *skip_number(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == p || (q < end && *q != '/'))
+		return NULL;
+	return q + (q < end);
+}
+
+bool hm_canon_magic(const char *name, size_t len)
+{
+	static const char *const links[] = { "cwd", "root", "exe" };
+	const char *end = name + len, *p, *q;
+
+	if (len && name[len - 1] == '/')
+		end--;			/* a directory: cwd/, root/ */
+	p = skip_word(name, end, "proc:");
+	if (!p)
+		return false;
+	q = skip_word(p, end, "self");
+	if (!q)
+		q = skip_word(p, end, "thread-self");
+	if (!q)
+		q = skip_number(p, end);
+	if (!q)
+		return false;
+	if ((p = skip_word(q, end, "task")))
+		q = skip_number(p, end);
+	if (!q)
+		return false;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(links); i++)
+		if (skip_word(q, end, links[i]) == end)
+			return true;
+	if ((p = skip_word(q, end, "fd")))
+		return skip_number(p, end) == end;
+	p = skip_word(q, end, "map_files");
+	return p && p < end && !memchr(p, '/', (size_t)(end - p));
 }

@@ -110,10 +110,20 @@ void hm_canon_link_removed(struct hm_canon *c, const char *path, size_t len);
 
 /*
  * hm_canon_path() - join, normalise, resolve when asked, and apply the
- * proc:/self rule.  Result in @a.  Returns 0, -E2BIG (too long) or -ENOMEM.
+ * proc:/self rule.  Result in @a; in @proof (enum hm_proof) how it
+ * stands for @r->rec's object.  Returns 0, -E2BIG (too long) or -ENOMEM.
  */
 int hm_canon_path(struct hm_canon *c, struct hm_arena *a,
-		  const struct hm_canon_req *r, struct hm_bytes *out);
+		  const struct hm_canon_req *r, struct hm_bytes *out,
+		  uint8_t *proof);
+
+/*
+ * hm_canon_magic() - is @name (as hm_canon_path() names it) a link of a
+ * process in proc: its fd/N, cwd, root, exe or map_files/X, of self,
+ * thread-self, a pid or one of its tasks?  Opening one opens whatever it
+ * points to, which is no name: the object is named by its inode.
+ */
+bool hm_canon_magic(const char *name, size_t len);
 
 /* ---- socktab.c */
 struct hm_socktab;

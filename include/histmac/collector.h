@@ -85,6 +85,9 @@ struct hm_collector_stats {
 	uint64_t chrooted;		/* names inside a process's root */
 	uint64_t resolved;		/* paths resolved through the fs */
 	uint64_t resolve_mismatch;	/* resolved inode != record's */
+	uint64_t resolve_unproven;	/* names not proven (HM_PROOF_NONE) */
+	uint64_t magic_links;		/* opened through /proc's fd, cwd,
+					 * root, exe, map_files links */
 	uint64_t dircache_hits;		/* directories resolved from cache */
 	uint64_t dircache_misses;
 	uint64_t dircache_evictions;

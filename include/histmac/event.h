@@ -86,6 +86,24 @@ enum hm_nametype {
 };
 
 /*
+ * What ties a path's name to the record's object (docs/PATHS.md "The
+ * rule").  The collector resolves names after the event: a name whose
+ * object is not the record's any more is named as its directories
+ * resolve now, which only a name under directories no user but root
+ * could have changed since is allowed to decide.
+ */
+enum hm_proof {
+	HM_PROOF_OBJECT,	/* the record's object is there, or the name
+				 * holds without it (no inode to compare, or
+				 * gone through nothing a user could change) */
+	HM_PROOF_DIRS,		/* another object is there now; the
+				 * directories (each root's only) are */
+	HM_PROOF_NONE,		/* not proven: the name as logged; learned
+				 * as nothing, an unidentified object to
+				 * check */
+};
+
+/*
  * struct hm_ev_path - one object path of an event.
  * @path: absolute, joined with CWD, "." ".." "//" removed; symlinks
  *	resolved when the collector was asked to (see docs/ARCHITECTURE.md
@@ -96,10 +114,12 @@ enum hm_nametype {
  *	NULL when the record had no name (fd-based calls).
  * @mode: st_mode from the PATH record (S_IFDIR etc.), 0 when unknown.
  * @has_inode: @ino/@dev_* are valid.
+ * @proof: enum hm_proof; HM_PROOF_OBJECT unless resolved.
  */
 struct hm_ev_path {
 	struct hm_bytes path;
 	uint8_t nametype;		/* enum hm_nametype */
+	uint8_t proof;			/* enum hm_proof */
 	uint32_t mode;
 	uint32_t ouid;
 	uint32_t ogid;

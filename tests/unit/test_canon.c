@@ -4,8 +4,11 @@
  * "Cost"), on real files in a temporary directory used as the resolve
  * root: a name seen before costs nothing, each cache keeps its bound,
  * a followed log's directory replaced by a symlink is noticed (at once
- * when the trail says so, else within HM_CANON_RECHECK names), and a
- * symlink the trail creates or removes changes the names through it.
+ * when the trail says so, else within HM_CANON_RECHECK names), a
+ * symlink the trail creates or removes changes the names through it, and
+ * a name whose object is not the record's is proven only through
+ * directories no user but root could have changed (docs/PATHS.md "The
+ * rule").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -65,8 +69,10 @@ static const char *canon(struct fx *f, const char *name)
 		.name = name, .len = strlen(name), .follow_last = true,
 	};
 	struct hm_bytes out;
+	uint8_t proof;
 
-	assert_int_equal(hm_canon_path(f->c, &f->a, &r, &out), 0);
+	assert_int_equal(hm_canon_path(f->c, &f->a, &r, &out, &proof), 0);
+	assert_int_equal(proof, HM_PROOF_OBJECT);
 	return out.s;
 }
 
@@ -187,6 +193,129 @@ static void test_trail_link(void **state)
 	fx_close(&f);
 }
 
+/*
+ * What a record proves of its name, by who could have changed the
+ * directories since: the files are made by the setup (as root, 0755
+ * unless chmod'ed), the record is of @obj's inode when it was read
+ * (NULL: of an inode not there), then @after changes the files.
+ */
+static const struct {
+	const char *setup;
+	const char *obj;	/* the record's object, before @after */
+	const char *after;
+	const char *name;
+	uint8_t proof;
+	const char *want;
+} proofs[] = {
+	/* the object is there: proven whoever owns the directories */
+	{ "mkdir -m 1777 w && mkdir w/d && touch w/d/f", "/w/d/f", "true",
+	  "/w/d/f", HM_PROOF_OBJECT, "/w/d/f" },
+	/* replaced since in a directory only root can change: /run/x.pid
+	 * of a service that runs again, through /var/run */
+	{ "mkdir -p run var && ln -s ../run var/run && touch run/x.pid",
+	  "/run/x.pid", "touch run/x.new && mv run/x.new run/x.pid",
+	  "/var/run/x.pid", HM_PROOF_DIRS, "/run/x.pid" },
+	/* issue 38: W/d/file read, then d swapped for a symlink to a
+	 * protected directory: the name as logged, not proven */
+	{ "mkdir -m 700 etc && touch etc/file && mkdir -m 1777 w && "
+	  "mkdir w/d && touch w/d/file", "/w/d/file",
+	  "rm -r w/d && ln -s ../etc w/d", "/w/d/file", HM_PROOF_NONE,
+	  "/w/d/file" },
+	/* the same with a directory owned by a user */
+	{ "mkdir -m 700 etc && touch etc/file && mkdir -p u/d && "
+	  "touch u/d/file && chown 65534 u", "/u/d/file",
+	  "rm -r u/d && ln -s ../etc u/d", "/u/d/file", HM_PROOF_NONE,
+	  "/u/d/file" },
+	/* ... and the file not there any more: nothing there, through a
+	 * link a user could have put there */
+	{ "mkdir -m 700 etc && mkdir -m 1777 w && mkdir w/d && "
+	  "touch w/d/gone", "/w/d/gone", "rm -r w/d && ln -s ../etc w/d",
+	  "/w/d/gone", HM_PROOF_NONE, "/w/d/gone" },
+	/* a file removed since, through root's links: as it resolves */
+	{ "mkdir -p run var && ln -s ../run var/run && touch run/y.pid",
+	  "/run/y.pid", "rm run/y.pid", "/var/run/y.pid", HM_PROOF_OBJECT,
+	  "/run/y.pid" },
+	/* a file removed since in sticky /tmp, no link on the way */
+	{ "mkdir -m 1777 tmp && touch tmp/t.XXXX", "/tmp/t.XXXX",
+	  "rm tmp/t.XXXX", "/tmp/t.XXXX", HM_PROOF_OBJECT, "/tmp/t.XXXX" },
+	/* replaced in sticky /tmp: nothing vouches for it */
+	{ "mkdir -m 1777 tmp && touch tmp/r", "/tmp/r",
+	  "touch tmp/n && mv tmp/n tmp/r", "/tmp/r", HM_PROOF_NONE, "/tmp/r" },
+};
+
+static void test_proof(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(proofs); i++) {
+		char buf[256];
+		uint8_t proof;
+		struct fx f;
+		struct hm_ev_path rec = { .has_inode = true };
+		struct stat st;
+		struct hm_canon_req r = {
+			.name = proofs[i].name,
+			.len = strlen(proofs[i].name),
+			.follow_last = true,
+			.rec = &rec,
+		};
+		struct hm_bytes out;
+
+		fx_open(&f, false);
+		sh(&f, proofs[i].setup);
+		snprintf(buf, sizeof(buf), "%s%s", f.root, proofs[i].obj);
+		assert_int_equal(stat(buf, &st), 0);
+		rec.ino = st.st_ino;
+		rec.dev_major = major(st.st_dev);
+		rec.dev_minor = minor(st.st_dev);
+		sh(&f, proofs[i].after);
+		assert_int_equal(hm_canon_path(f.c, &f.a, &r, &out, &proof),
+				 0);
+		if (proof != proofs[i].proof || strcmp(out.s, proofs[i].want))
+			fail_msg("case %zu: %s proof %u, want %s %u", i, out.s,
+				 proof, proofs[i].want, proofs[i].proof);
+		/* the same again, from the caches */
+		assert_int_equal(hm_canon_path(f.c, &f.a, &r, &out, &proof),
+				 0);
+		assert_int_equal(proof, proofs[i].proof);
+		assert_string_equal(out.s, proofs[i].want);
+		fx_close(&f);
+	}
+}
+
+/* A process's links in proc, which name no object of their own. */
+static void test_magic(void **state)
+{
+	static const struct {
+		const char *name;
+		bool magic;
+	} cases[] = {
+		{ "proc:/self/fd/3", true },
+		{ "proc:/thread-self/fd/12", true },
+		{ "proc:/1234/fd/0", true },
+		{ "proc:/1234/task/1240/fd/7", true },
+		{ "proc:/self/cwd/", true },
+		{ "proc:/self/root/", true },
+		{ "proc:/self/exe", true },
+		{ "proc:/self/map_files/7f00-7f01", true },
+		{ "proc:/self/fd/", false },
+		{ "proc:/self/fd/3/x", false },
+		{ "proc:/self/fdinfo/3", false },
+		{ "proc:/self/status", false },
+		{ "proc:/self/cwd/etc/passwd", false },
+		{ "proc:/self/map_files/", false },
+		{ "proc:/x1/fd/3", false },
+		{ "proc:/self", false },
+		{ "/proc/self/fd/3", false },
+		{ "sysfs:/self/fd/3", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++)
+		if (hm_canon_magic(cases[i].name, strlen(cases[i].name)) !=
+		    cases[i].magic)
+			fail_msg("%s: want %d", cases[i].name, cases[i].magic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_live_replaced),
 		cmocka_unit_test(test_past_trusted),
 		cmocka_unit_test(test_trail_link),
+		cmocka_unit_test(test_proof),
+		cmocka_unit_test(test_magic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
