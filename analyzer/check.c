@@ -35,11 +35,13 @@ struct vlist {
 	bool sorted;
 };
 
-/* Landlock denials that are no violation, counted with a few examples. */
-struct ll_note {
+/* What is counted with a few examples: Landlock denials that are no
+ * violation, accesses of unidentified objects. */
+struct note {
 	uint64_t n;
-	char *ex[HM_CHECK_LANDLOCK_EXAMPLES];
-	size_t n_ex;
+	char **ex;
+	size_t n_ex, cap;
+	size_t max;		/* examples kept at most */
 };
 
 struct hm_checker {
@@ -49,8 +51,9 @@ struct hm_checker {
 	struct hm_walker *w;		/* NULL: a list only */
 	struct hm_generalizer *g;
 	bool own_g;			/* else borrowed */
-	struct ll_note ll[HM_CHECK_LL_MAX];	/* Landlock denied, no
+	struct note ll[HM_CHECK_LL_MAX];	/* Landlock denied, no
 						 * violation: why */
+	struct note unid;		/* objects not proven (findings) */
 	char **own;			/* the sandbox's own files (encoded) */
 	size_t n_own;
 	bool own_dir;			/* and its private directory's */
@@ -92,6 +95,9 @@ static int checker_alloc(struct hm_model *m, struct hm_checker **out)
 	if (!c)
 		return -ENOMEM;
 	c->m = m;
+	for (int i = 0; i < HM_CHECK_LL_MAX; i++)
+		c->ll[i].max = HM_CHECK_LANDLOCK_EXAMPLES;
+	c->unid.max = HM_CHECK_UNIDENTIFIED_EXAMPLES;
 	r = vlist_init(&c->denied, m);
 	if (!r)
 		r = vlist_init(&c->attempts, m);
@@ -133,6 +139,29 @@ int hm_checker_new_list(struct hm_model *m, struct hm_generalizer *g,
 	return 0;
 }
 
+static void note_fini(struct note *l)
+{
+	for (size_t j = 0; j < l->n_ex; j++)
+		free(l->ex[j]);
+	free(l->ex);
+}
+
+/* Count one in @l; keep @s (owned) while examples are wanted, when it
+ * is NULL for lack of memory.  Returns 0 or -ENOMEM. */
+static int note_add(struct note *l, char *s)
+{
+	if (l->n++ >= l->max) {
+		free(s);
+		return 0;
+	}
+	if (!s || HM_ARRAY_GROW(&l->ex, &l->cap, l->n_ex + 1)) {
+		free(s);
+		return -ENOMEM;
+	}
+	l->ex[l->n_ex++] = s;
+	return 0;
+}
+
 void hm_checker_free(struct hm_checker *c)
 {
 	if (!c)
@@ -140,8 +169,8 @@ void hm_checker_free(struct hm_checker *c)
 	vlist_fini(&c->denied);
 	vlist_fini(&c->attempts);
 	for (int i = 0; i < HM_CHECK_LL_MAX; i++)
-		for (size_t j = 0; j < c->ll[i].n_ex; j++)
-			free(c->ll[i].ex[j]);
+		note_fini(&c->ll[i]);
+	note_fini(&c->unid);
 	for (size_t i = 0; i < c->n_own; i++)
 		free(c->own[i]);
 	free(c->own);
@@ -349,6 +378,34 @@ static bool own_access(const struct hm_checker *c, const struct hm_access *a)
 	return false;
 }
 
+/*
+ * @a's object is not proven to be the one its name reaches now (replaced
+ * since, a directory swapped for a symlink, something mounted over it):
+ * what the policy says of the name says nothing of it.  A finding, with
+ * the name as the trail gave it and the record's inode.
+ */
+static int unidentified(struct hm_checker *c, const struct hm_access *a)
+{
+	const struct hm_cond_obj *o = &a->ctx.path1;
+	const struct hm_name *n = a->req.name1;
+	char *s;
+
+	c->found++;
+	if (c->unid.n >= c->unid.max)
+		return note_add(&c->unid, NULL);
+	if (asprintf(&s, "file %s %s in %s: inode %llu on %u:%u, not "
+			"proven (pid %lld, audit serial %llu)",
+			hm_file_op_names[a->req.op], n ? n->str : "-",
+			a->dom.name ? a->dom.name->str : "?",
+			a->ctx.has_path1 ? (unsigned long long)o->ino : 0ULL,
+			a->ctx.has_path1 ? o->dev_major : 0,
+			a->ctx.has_path1 ? o->dev_minor : 0,
+			(long long)a->ev->pid,
+			(unsigned long long)a->ev->serial) < 0)
+		s = NULL;
+	return note_add(&c->unid, s);
+}
+
 int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 {
 	const struct hm_domain *d = a->dom.domain;
@@ -359,6 +416,8 @@ int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 		c->own_reads++;
 		return 0;
 	}
+	if (a->proof != HM_PROOF_OBJECT && !a->attempt)
+		return unidentified(c, a);
 	if (d ? hm_domain_allows(c->m, d, &a->req, &e) :
 		groups_allow(c->m, a->dom.name, &a->req)) {
 		if (e && c->count_uses && !a->attempt)
@@ -373,13 +432,13 @@ int hm_checker_access(struct hm_checker *c, const struct hm_access *a)
 
 /* Count Landlock's denial @ev in @l; the first few are kept as
  * "BLOCKERS OBJECT (pid PID)", the object as a TOMOYO-encoded path. */
-static int note_landlock(struct ll_note *l, const struct hm_event *ev)
+static int note_landlock(struct note *l, const struct hm_event *ev)
 {
 	const struct hm_bytes *p = ev->n_paths ? &ev->paths[0].path : NULL;
 	char *obj = NULL, *s;
 
-	if (l->n++ >= HM_CHECK_LANDLOCK_EXAMPLES)
-		return 0;
+	if (l->n >= l->max)
+		return note_add(l, NULL);
 	if (p && p->len) {
 		obj = malloc(hm_encode_len(p->s, p->len) + 1);
 		if (!obj)
@@ -391,10 +450,7 @@ static int note_landlock(struct ll_note *l, const struct hm_event *ev)
 		     obj ? obj : "-", (long long)ev->pid, ev->syscall) < 0)
 		s = NULL;
 	free(obj);
-	if (!s)
-		return -ENOMEM;
-	l->ex[l->n_ex++] = s;
-	return 0;
+	return note_add(l, s);
 }
 
 int hm_checker_event(struct hm_checker *c, const struct hm_event *ev)
@@ -505,6 +561,14 @@ int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
 	c->n_own = n;
 	c->own_dir = true;
 	return 0;
+}
+
+uint64_t hm_checker_unidentified(const struct hm_checker *c,
+				 const char *const **ex, size_t *n_ex)
+{
+	*ex = (const char *const *)c->unid.ex;
+	*n_ex = c->unid.n_ex;
+	return c->unid.n;
 }
 
 uint64_t hm_checker_own_reads(const struct hm_checker *c)

@@ -201,6 +201,8 @@ static int path_name(struct walk *k, unsigned i, bool dir,
 	if (i >= k->ev->n_paths)
 		return skip(k, HM_WSKIP_NO_PATH), 1;
 	p = &k->ev->paths[i];
+	if (p->proof > k->a.proof)
+		k->a.proof = p->proof;
 	return name_of(k, &p->path, dir || is_dir(p), out);
 }
 
@@ -212,6 +214,7 @@ static int emit(struct walk *k, enum hm_acl_kind kind, unsigned op)
 	k->a.req.op = op;
 	k->a.req.ctx = &k->a.ctx;
 	k->w->st.accesses++;
+	k->w->st.unproven += k->a.proof == HM_PROOF_NONE;
 	return k->fn(&k->a, k->arg);
 }
 

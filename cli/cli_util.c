@@ -105,6 +105,10 @@ void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f)
 		fprintf(f, "  not learned: %-36s %llu\n",
 			"failed before a check (attempt)",
 			(unsigned long long)st->attempts);
+	if (st->unproven)	/* docs/PATHS.md "The rule" */
+		fprintf(f, "  not learned: %-36s %llu\n",
+			"object not proven (resolve-unproven)",
+			(unsigned long long)st->unproven);
 	if (st->failed_passed)
 		fprintf(f, "  learned: %-40s %llu\n",
 			"failed after the check had passed",

@@ -265,7 +265,9 @@ static int run(struct check *C, struct hm_model *m)
 	struct hm_checker *ch = NULL;
 	struct hm_path_rule rule;
 	struct hm_diag d = { 0 };
-	size_t n = 0;
+	size_t n = 0, n_ex;
+	uint64_t unidentified = 0;	/* findings too (docs/PATHS.md) */
+	const char *const *ex;
 	int r;
 
 	hm_collector_opts_init(&o);
@@ -298,15 +300,17 @@ static int run(struct check *C, struct hm_model *m)
 	if (!r)
 		r = report(C, ch, col, C->sh.dialect >= 0 ?
 			   (enum hm_dialect)C->sh.dialect : m->dialect);
-	if (!r)
+	if (!r) {
 		hm_checker_violations(ch, &n);
+		unidentified = hm_checker_unidentified(ch, &ex, &n_ex);
+	}
 	hm_collector_free(col);
 	hm_path_rule_free(&rule);
 	hm_checker_free(ch);
 	hm_diag_free(&d);
 	if (r)
 		return HM_EXIT_FAIL;
-	return n ? HM_EXIT_FINDINGS : HM_EXIT_OK;
+	return n || unidentified ? HM_EXIT_FINDINGS : HM_EXIT_OK;
 }
 
 /*

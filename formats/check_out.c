@@ -251,6 +251,35 @@ static void text_attempts(struct hm_checker *c, enum hm_dialect dialect,
 				     dialect);
 }
 
+/* A count with its first examples, under one line saying what. */
+static void text_note(struct hm_sbuf *b, uint64_t n, const char *const *ex,
+		      size_t n_ex)
+{
+	for (size_t i = 0; i < n_ex; i++)
+		hm_sbuf_printf(b, "#   %s\n", ex[i]);
+	if (n > n_ex)
+		hm_sbuf_printf(b, "#   ... %llu more\n",
+			       (unsigned long long)(n - n_ex));
+}
+
+/* Accesses of objects whose names are not proven (docs/PATHS.md "The
+ * rule"): findings, listed apart as no entry would allow them. */
+static void text_unidentified(struct hm_sbuf *b, const struct hm_checker *c)
+{
+	const char *const *ex;
+	size_t n_ex;
+	uint64_t n = hm_checker_unidentified(c, &ex, &n_ex);
+
+	if (!n)
+		return;
+	hm_sbuf_printf(b, "# %llu access%s of unidentified objects: the "
+		       "record's object is not the one its name reaches "
+		       "now (replaced since, a directory swapped for a "
+		       "link, or another object mounted there):\n",
+		       (unsigned long long)n, n == 1 ? "" : "es");
+	text_note(b, n, ex, n_ex);
+}
+
 /* What Landlock denied that is no violation, and the sandbox's own
  * reads (docs/SANDBOX.md "Denials in the audit trail"). */
 static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
@@ -273,11 +302,7 @@ static void text_landlock(struct hm_sbuf *b, const struct hm_checker *c)
 		hm_sbuf_printf(b, "# %llu Landlock denial%s %s, not "
 			       "violations:\n", (unsigned long long)n,
 			       n == 1 ? "" : "s", what[k]);
-		for (size_t i = 0; i < n_ex; i++)
-			hm_sbuf_printf(b, "#   %s\n", ex[i]);
-		if (n > n_ex)
-			hm_sbuf_printf(b, "#   ... %llu more\n",
-				       (unsigned long long)(n - n_ex));
+		text_note(b, n, ex, n_ex);
 	}
 	if (hm_checker_own_reads(c))
 		hm_sbuf_printf(b, "# %llu access%s of the sandbox's own "
@@ -344,6 +369,7 @@ int hm_check_write_text(struct hm_checker *c, enum hm_dialect dialect,
 			       (unsigned long long)hm_checker_unlisted(c),
 			       HM_CHECK_MAX_VIOLATIONS);
 	text_blind(&b, s->walk, s->exe_changed);
+	text_unidentified(&b, c);
 	text_landlock(&b, c);
 	text_list(&b, vm, v, n, dialect, "", s);
 	text_attempts(c, dialect, s->list_attempts, &b);
@@ -462,7 +488,15 @@ int hm_check_write_json(struct hm_checker *c, enum hm_dialect dialect,
 		       (unsigned long long)hm_checker_landlock(c,
 				HM_CHECK_LL_UNJUDGED, &ex, &n_ex),
 		       (unsigned long long)hm_checker_own_reads(c));
-	hm_sbuf_printf(&b, ",\"skipped\":{\"malformed_records\":%llu",
+	hm_sbuf_printf(&b, ",\"unidentified\":%llu,\"unidentified_examples\":[",
+		       (unsigned long long)hm_checker_unidentified(c, &ex,
+								   &n_ex));
+	for (size_t i = 0; i < n_ex; i++) {
+		if (i)
+			hm_sbuf_addc(&b, ',');
+		hm_sbuf_add_json(&b, ex[i], strlen(ex[i]));
+	}
+	hm_sbuf_printf(&b, "],\"skipped\":{\"malformed_records\":%llu",
 		       (unsigned long long)s->collector_skipped);
 	for (int i = 0; s->walk && i < HM_WSKIP_MAX; i++) {
 		if (!s->walk->skipped[i])

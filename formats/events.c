@@ -156,6 +156,11 @@ static void details_tsv(struct hm_event_writer *w, const struct hm_event *ev)
 		KV("mode=0%o", ev->mode);
 	if (ev->created)
 		KV("created=1");
+	for (uint32_t i = 0; i < ev->n_paths && i < 2; i++)
+		if (ev->paths[i].proof != HM_PROOF_OBJECT)	/* PATHS.md */
+			KV("path%u=%s", i + 1,
+			   ev->paths[i].proof == HM_PROOF_DIRS ? "dirs-only" :
+								 "not-proven");
 	if (ev->kind == HM_EV_MKNOD)
 		KV("dev=%u:%u", ev->dev_major, ev->dev_minor);
 	if (ev->kind == HM_EV_CHOWN)

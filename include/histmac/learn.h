@@ -140,6 +140,9 @@ extern const char *const hm_walk_blind_ids[HM_WBLIND_MAX];	/* JSON */
  *	check apart from the violations.
  * @no_realpath_cond: learn no exec.realpath condition (--no-exec-realpath);
  *	@ctx still has the real path, so existing entries are judged by it.
+ * @proof: the weakest enum hm_proof of the event's names used so far: an
+ *	object not proven (HM_PROOF_NONE) is never learned; check reports
+ *	any but HM_PROOF_OBJECT as an unidentified object.
  */
 struct hm_access {
 	struct hm_proc_view dom;
@@ -149,6 +152,7 @@ struct hm_access {
 	bool enters;
 	bool attempt;
 	bool no_realpath_cond;
+	uint8_t proof;
 };
 
 struct hm_walk_stats {
@@ -160,6 +164,7 @@ struct hm_walk_stats {
 	uint64_t attempts;	/* failed calls that made an attempt */
 	uint64_t blind[HM_WBLIND_MAX];	/* successful calls of each kind */
 	char *blind_domain[HM_WBLIND_MAX];	/* the first one's domain */
+	uint64_t unproven;	/* accesses of objects not proven */
 };
 
 struct hm_walker;
@@ -411,6 +416,17 @@ uint64_t hm_checker_landlock(const struct hm_checker *c,
  */
 int hm_checker_own_files(struct hm_checker *c, const char *const *paths,
 			 size_t n);
+
+/**
+ * hm_checker_unidentified() - accesses of objects whose name is not
+ * proven to be theirs (hm_access.proof): findings, never judged by the
+ * name; *@ex the first HM_CHECK_UNIDENTIFIED_EXAMPLES as "OP NAME in
+ * DOMAIN: inode INO on MAJ:MIN, not proven (pid PID, audit serial N)",
+ * owned by @c.
+ */
+#define HM_CHECK_UNIDENTIFIED_EXAMPLES 1000
+uint64_t hm_checker_unidentified(const struct hm_checker *c,
+				 const char *const **ex, size_t *n_ex);
 
 /** hm_checker_own_reads() - accesses of the sandbox's own files (reads
  * of its preload library and table copy, writes of its report FIFO). */

@@ -2,7 +2,9 @@
 /*
  * try_open.c - open each PATH for reading (a directory: list it) and say
  * "allowed PATH" or "denied PATH: <error>", one line each; exit 0.
- * usage: try_open PATH...
+ * @PATH: open PATH with O_PATH, then /proc/self/fd/N of it for reading
+ * (the object hidden behind proc's link).
+ * usage: try_open [@]PATH...
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +17,21 @@
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		int fd = open(argv[i], O_RDONLY | O_CLOEXEC);
+		int fd = argv[i][0] == '@' ? -1 :
+			 open(argv[i], O_RDONLY | O_CLOEXEC);
 		struct stat st;
 		int err = fd < 0 ? errno : 0;
+
+		if (argv[i][0] == '@') {
+			int p = open(argv[i] + 1, O_PATH | O_CLOEXEC);
+			char link[64];
+
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", p);
+			fd = p < 0 ? -1 : open(link, O_RDONLY | O_CLOEXEC);
+			err = fd < 0 ? errno : 0;
+			if (p >= 0)
+				close(p);
+		}
 
 		if (fd >= 0 && !fstat(fd, &st) && S_ISDIR(st.st_mode)) {
 			DIR *d = fdopendir(fd);

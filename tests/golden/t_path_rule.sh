@@ -11,9 +11,12 @@ log="$HM_SRC/samples/audit/apache2-sysv.log"
 	die "learn --plugin: $(cat "$tmp/out")"
 grep -qx 'paths resolve' "$tmp/p/histmac_paths.conf" ||
 	die "the rule is not recorded: $(cat "$tmp/p/histmac_paths.conf")"
+# (the log is another host's: where this host has another file at one of
+# its names, the access is of an unidentified object, a finding apart)
 rc=0
 "$HISTMAC" check -p "$tmp/p" -i "$log" >"$tmp/check" 2>"$tmp/err" || rc=$?
-[ "$rc" = 0 ] || die "check -i exit $rc: $(head -n 3 "$tmp/check")"
+unid=$(sed -n 's/^# \([0-9]*\) access.* of unidentified objects.*/\1/p' "$tmp/check")
+[ "$rc" = $((${unid:-0} > 0)) ] || die "check -i exit $rc: $(head -n 3 "$tmp/check")"
 grep -q ', 0 denied, ' "$tmp/check" || die "check -i denied: $(head -n 1 "$tmp/check")"
 ! grep -q 'path rule' "$tmp/err" || die "same rule warned: $(cat "$tmp/err")"
 
