@@ -64,7 +64,7 @@ pol=$HM_TMP/p/domain_policy.conf
 grep -q "file read $ctl/run/x.pid\$" "$pol" || hm_fail "replaced pid file not learned by its name"
 grep -q "file read /etc/hostname\$" "$pol" || hm_fail "/etc/hostname not learned"
 grep -q "file read $own/pfile\$" "$pol" || hm_fail "the file behind /proc/self/fd not learned"
-! grep -q 'proc:/self/fd' "$pol" || hm_fail "learned the link: $(grep 'proc:/self/fd' "$pol")"
+! grep -q 'proc:/self/fd/[^ ]' "$pol" || hm_fail "learned the link: $(grep 'proc:/self/fd/[^ ]' "$pol")"
 # (the log holds whatever else the host did meanwhile: judged by lines)
 "$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/control.log" >"$HM_TMP/check.out" 2>&1 || true
 ! grep -q "file read \(/etc/hostname\|$own/pfile\) " "$HM_TMP/check.out" ||
@@ -102,8 +102,17 @@ grep -q 'resolve-unproven [1-9]' "$HM_TMP/ev.err" || hm_fail "swap: events --sta
 hm_ok "swap: nothing of the protected directory learned, counted as resolve-unproven"
 
 sed -i "s|^file read proc:/self/fd/\\\\\$\$|file read $own/pfile|" "$pol"
+# only nobody's events: what else the host did meanwhile (other tests'
+# files gone since) would fill the report's examples
+awk 'NR == FNR {
+	if (/^type=SYSCALL/ && / uid=65534 / && match($0, /audit\([0-9.:]+\)/))
+		mine[substr($0, RSTART, RLENGTH)] = 1
+	next
+}
+match($0, /audit\([0-9.:]+\)/) && substr($0, RSTART, RLENGTH) in mine' \
+	"$HM_TMP/all.log" "$HM_TMP/all.log" >"$HM_TMP/nobody.log"
 rc=0
-"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/all.log" >"$HM_TMP/check.out" 2>&1 || rc=$?
+"$HISTMAC" check -p "$HM_TMP/p" -i "$HM_TMP/nobody.log" >"$HM_TMP/check.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || hm_fail "mount: check exit $rc: $(cat "$HM_TMP/check.out")"
 grep -q "^#   file read /etc/hostname in .*not proven" "$HM_TMP/check.out" ||
 	hm_fail "mount: not reported: $(cat "$HM_TMP/check.out")"

@@ -834,6 +834,41 @@ static void test_resolve_root(void **state)
  *  - a file system named by type (the well-known mount points for an
  *    image of another host).
  */
+/*
+ * An open through /proc/self/fd/N is named by its object: the name the
+ * trail gave that inode earlier (an O_PATH open of it); an inode the
+ * trail never named is not proven (docs/PATHS.md "Links in proc").
+ */
+static void test_magic_link(void **state)
+{
+	const char *text =
+		SC "syscall=257 success=yes exit=3 a0=ffffff9c a1=1 a2=200000 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:1): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:1): item=0 name=\"/srv/secret\" inode=4242 dev=fe:00 mode=0100600 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=4 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:2): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:2): item=0 name=\"/proc/self/fd/3\" inode=4242 dev=fe:00 mode=0100600 nametype=NORMAL\n" PT
+		SC "syscall=257 success=yes exit=5 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
+		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
+		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/proc/7/fd/9\" inode=777 dev=fe:00 mode=0100600 nametype=NORMAL\n" PT;
+	struct hm_collector_opts o;
+	char *buf;
+	struct run r;
+
+	(void)state;
+	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(&r, buf, &o);
+	assert_true(has_event(&r, "open openat ok p0=/srv/secret"));
+	assert_false(has_event(&r, "open openat ok p0=proc:/self/fd/3"));
+	assert_true(has_event(&r, "open openat ok p0=proc:/self/fd/9"));
+	assert_int_equal(r.st.magic_links, 2);
+	assert_int_equal(r.st.resolve_unproven, 1);
+	run_free(&r);
+	free(buf);
+}
+
 static void test_resolve_names(void **state)
 {
 	char root[] = "/tmp/hm-test-names.XXXXXX";
@@ -1140,6 +1175,7 @@ int main(void)
 		cmocka_unit_test(test_abend),
 		cmocka_unit_test(test_resolve_root),
 		cmocka_unit_test(test_resolve_names),
+		cmocka_unit_test(test_magic_link),
 		cmocka_unit_test(test_chroot),
 		cmocka_unit_test(test_dirfd_names),
 		cmocka_unit_test(test_trail_links),
