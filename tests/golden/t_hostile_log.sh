@@ -116,7 +116,7 @@ has "$d" '^file read /f$' "deep: empty components"
 has "$d" '^file read /up$' "deep: .. above the root"
 has "$d" '^file read /tmp/deep$' "deep: . and x/.."
 has "$d" '^file read (/c){2047}(/d){2047}/f$' "deep: 4,095 components kept"
-run 0 "$HISTMAC" check -p "$tmp/deep" -i "$tmp/deep.log"
+check_clean "$HISTMAC" check -p "$tmp/deep" -i "$tmp/deep.log"
 has "$tmp/out" ' 5 accesses checked, 0 denied' "deep: reads back and matches"
 
 # --- pid reuse storm: pid 500 alternating between parents 1000, 1001

@@ -20,8 +20,8 @@ grep -q 'network inet stream accept 127\.0\.0\.1 1024-65535' "$tmp/p/domain_poli
 grep -q 'domains: 0 new' "$tmp/learn2" || die "second learn: $(cat "$tmp/learn2")"
 grep -q 'entries: 0 new, 0 widened' "$tmp/learn2" || die "second learn: $(cat "$tmp/learn2")"
 
-"$HISTMAC" check -p "$tmp/p" -i "$log" >"$tmp/check" ||
-	{ cat "$tmp/check" >&2; die "the learning log is not clean against its policy"; }
+check_clean "$HISTMAC" check -p "$tmp/p" -i "$log" ||
+	{ cat "$tmp/out" >&2; die "the learning log is not clean against its policy"; }
 
 # Remove the read of apache2.conf from the server's domain: check and diff
 # must both find it.
