@@ -102,10 +102,11 @@ grep -q 'resolve-unproven [1-9]' "$HM_TMP/ev.err" || hm_fail "swap: events --sta
 hm_ok "swap: nothing of the protected directory learned, counted as resolve-unproven"
 
 sed -i "s|^file read proc:/self/fd/\\\\\$\$|file read $own/pfile|" "$pol"
-# only nobody's events: what else the host did meanwhile (other tests'
-# files gone since) would fill the report's examples
-awk 'NR == FNR {
-	if (/^type=SYSCALL/ && / uid=65534 / && match($0, /audit\([0-9.:]+\)/))
+# only the events of this test's try_open: what else the host did
+# meanwhile (other tests' files gone since) would fill the report's
+# examples
+awk -v exe="exe=\"$bin/try_open\"" 'NR == FNR {
+	if (/^type=SYSCALL/ && index($0, exe) && match($0, /audit\([0-9.:]+\)/))
 		mine[substr($0, RSTART, RLENGTH)] = 1
 	next
 }

@@ -834,6 +834,19 @@ static void test_resolve_root(void **state)
  *  - a file system named by type (the well-known mount points for an
  *    image of another host).
  */
+/* Three events of @fmt (serials 1, 2, 3 for SC and PT) as written. */
+static void run_three(struct run *r, const char *fmt)
+{
+	struct hm_collector_opts o;
+	char *buf;
+
+	assert_true(asprintf(&buf, fmt, 1, 1, 2, 2, 3, 3) > 0);
+	hm_collector_opts_init(&o);
+	o.resolve = 0;
+	run_buffer(r, buf, &o);
+	free(buf);
+}
+
 /*
  * An open through /proc/self/fd/N is named by its object: the name the
  * trail gave that inode earlier (an O_PATH open of it); an inode the
@@ -851,22 +864,16 @@ static void test_magic_link(void **state)
 		SC "syscall=257 success=yes exit=5 a0=ffffff9c a1=1 a2=0 a3=0 items=1 ppid=1 pid=7 comm=\"a\" exe=\"/a\"\n"
 		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
 		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/proc/7/fd/9\" inode=777 dev=fe:00 mode=0100600 nametype=NORMAL\n" PT;
-	struct hm_collector_opts o;
-	char *buf;
 	struct run r;
 
 	(void)state;
-	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
-	hm_collector_opts_init(&o);
-	o.resolve = 0;
-	run_buffer(&r, buf, &o);
+	run_three(&r, text);
 	assert_true(has_event(&r, "open openat ok p0=/srv/secret"));
 	assert_false(has_event(&r, "open openat ok p0=proc:/self/fd/3"));
 	assert_true(has_event(&r, "open openat ok p0=proc:/self/fd/9"));
 	assert_int_equal(r.st.magic_links, 2);
 	assert_int_equal(r.st.resolve_unproven, 1);
 	run_free(&r);
-	free(buf);
 }
 
 static void test_resolve_names(void **state)
@@ -991,20 +998,14 @@ static void test_dirfd_names(void **state)
 		"type=CWD msg=audit(1700000000.001:3): cwd=\"/\"\n"
 		"type=PATH msg=audit(1700000000.001:3): item=0 name=\"/\" inode=99 dev=00:16 mode=040755 nametype=PARENT\n"
 		"type=PATH msg=audit(1700000000.001:3): item=1 name=\"y\" inode=14 dev=00:16 mode=0100644 nametype=DELETE\n" PT;
-	char *buf;
-	struct hm_collector_opts o;
 	struct run r;
 
 	(void)state;
-	assert_true(asprintf(&buf, text, 1, 1, 2, 2, 3, 3) > 0);
-	hm_collector_opts_init(&o);
-	o.resolve = 0;
-	run_buffer(&r, buf, &o);
+	run_three(&r, text);
 	assert_true(has_event(&r, "unlink unlinkat ok p0=/tmp/hm-none-d/x.sock"));
 	/* a directory never seen: the name stays as passed */
 	assert_true(has_event(&r, "unlink unlinkat ok p0=y"));
 	run_free(&r);
-	free(buf);
 }
 
 /*
