@@ -116,8 +116,20 @@ want "$HM_TMP/acl21" '^allow_network TCP listen [0-9.:]+ 80$' "allow_network TCP
 want "$HM_TMP/acl21" '^allow_network TCP accept 127\.0\.0\.1 1024-65535$' "allow_network TCP accept in 2.1"
 hm_ok "the posting's ACL is there in 2.6, 1.8 and 2.1"
 
+# check --resolve of LOG against the policy into OUT: no denial, and no
+# object of apache's unidentified.  What else the host did meanwhile is in
+# the log too: a file another process replaced since (an atomic save) is
+# an unidentified object, a finding (docs/PATHS.md "The rule").
+check_clean() {
+	local rc=0
+	"$HISTMAC" check --resolve -p "$pol" -i "$1" >"$2" || rc=$?
+	[ "$rc" = 0 ] && return 0
+	[ "$rc" = 1 ] && grep -q ', 0 denied, ' "$2" &&
+		! grep -q '^#   file .* in .*apache2.*not proven' "$2"
+}
+
 # Learn-then-replay: the log the policy came from is clean.
-"$HISTMAC" check --resolve -p "$pol" -i "$HM_TMP/run1.log" >"$HM_TMP/check1.out" || {
+check_clean "$HM_TMP/run1.log" "$HM_TMP/check1.out" || {
 	cat "$HM_TMP/check1.out" >&2
 	hm_fail "check of the learning log against its own policy is not clean"
 }
@@ -125,7 +137,7 @@ hm_ok "learn-then-check: no violations"
 
 # Generalization: a second run (new pids, temp names, ports) is clean too.
 run_apache "$HM_TMP/run2.log" 4243
-"$HISTMAC" check --resolve -p "$pol" -i "$HM_TMP/run2.log" >"$HM_TMP/check2.out" || {
+check_clean "$HM_TMP/run2.log" "$HM_TMP/check2.out" || {
 	cat "$HM_TMP/check2.out" >&2
 	hm_fail "a second run shows violations against the first run's policy"
 }
