@@ -78,7 +78,8 @@ static void usage(FILE *f)
 "  -v, --verbose          list every skipped record on stderr\n"
 "  -h, --help             this text\n"
 "\n"
-"Exit: 0 nothing denied, 1 something denied, 4 the policy has errors,\n"
+"Exit: 0 nothing denied, 1 something denied or an object not proven\n"
+"(docs/PATHS.md), 4 the policy has errors,\n"
 "2 usage, 3 could not run.\n");
 }
 
