@@ -74,6 +74,8 @@ struct cand {
 	bool mid;		/* in a directory, not the last component */
 	bool suffix;		/* ends its component after a word and '.',
 				 * '-' or '_', as mkstemp()'s XXXXXX does */
+	uint8_t stamp;		/* 1 + the index of the first candidate of
+				 * the timestamp it is part of; 0: none */
 };
 
 static unsigned num(const char *s, size_t n)
@@ -151,8 +153,95 @@ static bool add_cand(struct cand *v, size_t *n, size_t off, size_t len,
 	if (*n >= MAX_CANDS)
 		return false;
 	v[(*n)++] = (struct cand){ (uint32_t)off, (uint32_t)len,
-				   (uint8_t)kind, mid, suffix };
+				   (uint8_t)kind, mid, suffix, 0 };
 	return true;
+}
+
+/* A field of a timestamp: so many digits, of a value in lo..hi. */
+struct field {
+	uint8_t digits;
+	uint16_t lo, hi;
+};
+
+static bool field_at(const char *s, size_t i, size_t end,
+		     const struct field *f)
+{
+	if (i + f->digits > end)
+		return false;
+	for (size_t k = 0; k < f->digits; k++)
+		if (!is_digit(s[i + k]))
+			return false;
+	return num(s + i, f->digits) >= f->lo && num(s + i, f->digits) <= f->hi;
+}
+
+/*
+ * @count fields read from @s[*at] on, with nothing or one of @seps
+ * between two of them (the same each time).  Moves *@at past them;
+ * false, *@at unchanged, when they are not there.
+ */
+static bool fields_at(const char *s, size_t *at, size_t end,
+		      const struct field *f, size_t count, const char *seps)
+{
+	size_t i = *at;
+	int sep = -1;	/* not met yet; 0: none */
+
+	for (size_t k = 0; k < count; k++) {
+		if (k) {
+			int c = i < end && s[i] && strchr(seps, s[i]) ? s[i] : 0;
+
+			if (sep >= 0 && c != sep)
+				return false;
+			sep = c;
+			i += c != 0;
+		}
+		if (!field_at(s, i, end, &f[k]))
+			return false;
+		i += f[k].digits;
+	}
+	*at = i;
+	return true;
+}
+
+/*
+ * The length of a timestamp at @s[i] (0: none), in the layouts logrotate,
+ * backup scripts and logs write: a date YYYY-MM-DD (or with '_' or '.',
+ * or nothing between), then maybe a time of day hh:mm[:ss] (or with '-'
+ * or '.', or nothing) after 'T', '-', '_' or '.'; no digit right after.
+ */
+static size_t stamp_len(const char *s, size_t i, size_t end)
+{
+	static const struct field date[] = { { 4, 1900, 2099 }, { 2, 1, 12 },
+					     { 2, 1, 31 } };
+	static const struct field tod[] = { { 2, 0, 23 }, { 2, 0, 59 },
+					    { 2, 0, 60 } };
+	size_t at = i, t;
+
+	if (!fields_at(s, &at, end, date, 3, "-_."))
+		return 0;
+	t = at + 1;
+	if (at < end && s[at] && strchr("T-_.", s[at]) &&
+	    (fields_at(s, &t, end, tod, 3, ":-.") ||
+	     fields_at(s, &t, end, tod, 2, ":-.")) &&
+	    (t == end || !is_digit(s[t])))
+		at = t;
+	return at < end && is_digit(s[at]) ? 0 : at - i;
+}
+
+/* A timestamp [i, end): its runs of digits, generalized together. */
+static void stamp_cands(const char *s, size_t i, size_t end, struct cand *v,
+			size_t *n)
+{
+	uint8_t first = (uint8_t)(*n + 1);
+
+	while (i < end) {
+		size_t j = i;
+
+		while (j < end && is_digit(s[j]))
+			j++;
+		if (j > i && add_cand(v, n, i, j - i, C_TIME, false, false))
+			v[*n - 1].stamp = first;
+		i = j > i ? j : i + 1;
+	}
 }
 
 /*
@@ -202,7 +291,7 @@ static void comp_cands(const char *s, size_t i, size_t end, bool mid,
 	size_t start = i;
 
 	while (i < end) {
-		size_t j = i;
+		size_t j = i, stamp;
 
 		if (s[i] == '\\') {	/* \\ or \ooo: one literal */
 			i += s[i + 1] == '\\' ? 2 : 4;
@@ -210,6 +299,11 @@ static void comp_cands(const char *s, size_t i, size_t end, bool mid,
 		}
 		if (!is_alnum(s[i])) {
 			i++;
+			continue;
+		}
+		if (!mid && (stamp = stamp_len(s, i, end))) {
+			stamp_cands(s, i, i + stamp, v, n);
+			i += stamp;
 			continue;
 		}
 		while (j < end && is_alnum(s[j]))
@@ -964,8 +1058,8 @@ static bool follows_varied(const struct group *g, size_t k, size_t min)
 
 /*
  * Should candidate @k of group @g be generalized?  What varies, among
- * --min names or more; a timestamp that varies (two rotations) or whose
- * names are all gone (one); random and temporary suffixes of names all
+ * --min names or more; a timestamp of two names or more (two rotations,
+ * or two runs of a day) or whose names are all gone (one); random and temporary suffixes of names all
  * gone from the disk (tomoyo-findtemp), hex also then, or that vary and
  * mix cases or digits in every name (a mail filter's mkstemp() copies,
  * kept; not LC_ADDRESS, LC_CTYPE, ... of a locale).  A number that
@@ -985,8 +1079,8 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	if (g->c[k].mid)	/* a directory: only seen varying, never gone */
 		return many && !g->word[k];
 	switch (g->c[k].kind) {
-	case C_TIME:
-		return g->varied[k] || gone;
+	case C_TIME:	/* tomorrow's differs: two samples show the shape */
+		return g->varied[k] || gone || g->n_names >= 2;
 	case C_RANDOM:
 	case C_TEMP:
 		return (many && !g->word[k]) || temp;
@@ -997,6 +1091,16 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	default:
 		return many;
 	}
+}
+
+/* A timestamp is generalized whole: a date that changes takes its time
+ * of day along, whether or not the samples' times differed. */
+static void stamps_whole(const struct group *g, bool *gen)
+{
+	for (size_t k = 0; k < g->n_c; k++)
+		if (gen[k] && g->c[k].stamp)
+			for (size_t j = 0; j < g->n_c; j++)
+				gen[j] |= g->c[j].stamp == g->c[k].stamp;
 }
 
 /* Does @g generalize a directory of its names, and every directory part
@@ -1187,6 +1291,7 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			continue;
 		for (size_t k = 0; k < g->n_c; k++)
 			any |= gen[k] = generalize(g, k, min);
+		stamps_whole(g, gen);
 		if (!any)
 			continue;
 		if (shape_of(g->first, g->c, g->n_c, gen, &c->shape, &c->re))

@@ -117,6 +117,24 @@ static const struct {
 	  D "file read /etc/ssl/private/k1.pem\nfile read /etc/ssl/private/k2.pem\n"
 	  "file read /etc/ssl/private/k3.pem\n", 3, false,
 	  "refused /etc/ssl/private/k\\$.pem" },
+	{ "logrotate's dateext with a time of day: the stamp whole",
+	  D "file read /l/postfix.log.20261207-084757\n"
+	  "file read /l/postfix.log.20261208-084757\n", 3, false,
+	  "/l/postfix.log.\\$-\\$" },
+	{ "a backup of two runs of one day: the date too (tomorrow's differs)",
+	  D "file read /b/data-20261207-1.tar.gz\nfile read /b/data-20261207-2.tar.gz\n"
+	  "file read /b/data-20261207-3.tar.gz\n", 3, false,
+	  "/b/data-\\$-\\$.tar.gz" },
+	{ "a date with dashes and a time with colons, two samples",
+	  D "file read /r/report-2026-12-07T03:00:01.txt\n"
+	  "file read /r/report-2026-12-08T03:00:02.txt\n", 3, false,
+	  "/r/report-\\$-\\$-\\$T\\$:\\$:\\$.txt" },
+	{ "a date and hhmm after '_'",
+	  D "file read /b/db_2026_12_07_0300.sql\nfile read /b/db_2026_12_08_0300.sql\n",
+	  3, false, "/b/db_\\$_\\$_\\$_\\$.sql" },
+	{ "not a date: a month 13, a version",
+	  D "file read /v/app-2026-13-07.cfg\nfile read /v/app-2026-13-08.cfg\n",
+	  3, false, "" },
 	{ "a name seen in two domains is suggested once",
 	  D "file read /l/x.1\nfile read /l/x.2\nfile read /l/x.3\n\n"
 	  "<kernel> /a\nuse_profile 1\n\nfile read /l/x.1\nfile read /l/x.4\n",
