@@ -73,9 +73,13 @@ done <"$HM_TMP/words"
 	hm_fail "a name, comm, argv or cwd became /etc/shadow"
 hm_ok "each hostile name learned as one encoded literal word"
 
+# (other processes' files replaced since, audit.log among them, may be
+# reported as unidentified objects: none of the test's)
 rc=0
 "$HISTMAC" check -p "$p" -i "$HM_TMP/audit.log" >"$HM_TMP/check" || rc=$?
-[ "$rc" = 0 ] || hm_fail "check of the learned log: exit $rc"
+grep -q ' 0 denied, ' "$HM_TMP/check" &&
+	! grep ' not proven ' "$HM_TMP/check" | grep -qF "$pub" &&
+	[ "$rc" -le 1 ] || hm_fail "check of the learned log: exit $rc: $(head -n 5 "$HM_TMP/check")"
 # without_words FILE: its lines that name none of the 8 words
 without_words() { awk 'NR == FNR { w[$0]; next } !($1 == "file" && ($3 in w))' "$HM_TMP/words" "$1"; }
 without_words "$p/domain_policy.conf" >"$HM_TMP/dp"
