@@ -136,7 +136,7 @@ static void merge_attrs(struct hm_domain *d, const struct hm_domain *s)
 		d->first_seen = s->first_seen;
 	if (s->last_seen > d->last_seen)
 		d->last_seen = s->last_seen;
-	hm_domain_add_logins(d, s);
+	hm_logins_add_all(&d->logins, &s->logins);
 }
 
 static long merge_acl(struct hm_model *dst, const struct hm_model *src,

@@ -580,40 +580,47 @@ struct hm_domain **hm_model_sorted_domains(const struct hm_model *m)
 
 /* ----------------------------------------------------------- logins */
 
-void hm_domain_add_login(struct hm_domain *d, uint32_t auid)
+void hm_logins_add(struct hm_logins *l, uint32_t auid)
 {
-	for (uint8_t i = 0; i < d->n_logins && i < HM_DOMAIN_LOGINS; i++)
-		if (d->logins[i] == auid)
-			return;
-	if (d->n_logins < HM_DOMAIN_LOGINS)
-		d->logins[d->n_logins] = auid;
-	if (d->n_logins <= HM_DOMAIN_LOGINS)
-		d->n_logins++;
+	if (hm_logins_has(l, auid))
+		return;
+	if (l->n < HM_LOGINS_MAX)
+		l->v[l->n] = auid;
+	if (l->n <= HM_LOGINS_MAX)
+		l->n++;
 }
 
-void hm_domain_add_logins(struct hm_domain *d, const struct hm_domain *src)
+void hm_logins_add_all(struct hm_logins *l, const struct hm_logins *src)
 {
-	for (uint8_t i = 0; i < src->n_logins && i < HM_DOMAIN_LOGINS; i++)
-		hm_domain_add_login(d, src->logins[i]);
-	if (src->n_logins > HM_DOMAIN_LOGINS)
-		d->n_logins = HM_DOMAIN_LOGINS + 1;
+	for (uint8_t i = 0; i < src->n && i < HM_LOGINS_MAX; i++)
+		hm_logins_add(l, src->v[i]);
+	if (src->n > HM_LOGINS_MAX)
+		l->n = HM_LOGINS_MAX + 1;
 }
 
-void hm_domain_logins_text(const struct hm_domain *d, struct hm_sbuf *b)
+bool hm_logins_has(const struct hm_logins *l, uint32_t auid)
 {
-	for (uint8_t i = 0; i < d->n_logins && i < HM_DOMAIN_LOGINS; i++) {
+	for (uint8_t i = 0; i < l->n && i < HM_LOGINS_MAX; i++)
+		if (l->v[i] == auid)
+			return true;
+	return false;
+}
+
+void hm_logins_text(const struct hm_logins *l, struct hm_sbuf *b)
+{
+	for (uint8_t i = 0; i < l->n && i < HM_LOGINS_MAX; i++) {
 		if (i)
 			hm_sbuf_addc(b, ',');
-		if (d->logins[i] == HM_LOGIN_UNSET)
+		if (l->v[i] == HM_LOGIN_UNSET)
 			hm_sbuf_addc(b, '-');
 		else
-			hm_sbuf_printf(b, "%u", d->logins[i]);
+			hm_sbuf_printf(b, "%u", l->v[i]);
 	}
-	if (d->n_logins > HM_DOMAIN_LOGINS)
+	if (l->n > HM_LOGINS_MAX)
 		hm_sbuf_adds(b, ",+");
 }
 
-int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n)
+int hm_logins_parse(struct hm_logins *l, const char *s, size_t n)
 {
 	const char *end = s + n;
 
@@ -623,9 +630,9 @@ int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n)
 		unsigned long v = 0;
 
 		if (len == 1 && *s == '+') {
-			d->n_logins = HM_DOMAIN_LOGINS + 1;
+			l->n = HM_LOGINS_MAX + 1;
 		} else if (len == 1 && *s == '-') {
-			hm_domain_add_login(d, HM_LOGIN_UNSET);
+			hm_logins_add(l, HM_LOGIN_UNSET);
 		} else {
 			if (!len || len > 10)
 				return -EINVAL;
@@ -636,7 +643,7 @@ int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n)
 			}
 			if (v >= HM_LOGIN_UNSET)
 				return -EINVAL;
-			hm_domain_add_login(d, (uint32_t)v);
+			hm_logins_add(l, (uint32_t)v);
 		}
 		s += len + (comma != NULL);
 	}

@@ -142,7 +142,7 @@ static int keep_counters(struct hm_model *disk, const struct hm_model *cur)
 			t->first_seen = d->first_seen;
 		if (d->last_seen > t->last_seen)
 			t->last_seen = d->last_seen;
-		hm_domain_add_logins(t, d);
+		hm_logins_add_all(&t->logins, &d->logins);
 	}
 	return 0;
 }

@@ -1000,6 +1000,11 @@ int hm_walker_event(struct hm_walker *w, const struct hm_event *ev,
 		return decision_access(&k);
 	if (!ev->has_syscall || ev->pid <= 0)
 		return skip(&k, HM_WSKIP_NO_SYSCALL);
+	/* learning one login: every process of it carries it, as the
+	 * audit rules' -F auid= would select them */
+	if (w->o.logins.n && !((ev->present & HM_EVP_AUID) &&
+			       hm_logins_has(&w->o.logins, ev->auid)))
+		return skip(&k, HM_WSKIP_OTHER_LOGIN);
 	r = judge_result(&k);
 	if (r)
 		return r < 0 ? r : 0;

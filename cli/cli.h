@@ -188,6 +188,7 @@ enum hm_cli_opt {
 	HM_OPT_NO_BUILTIN,		/* --no-builtin-rules */
 	HM_OPT_NO_REALPATH,		/* --no-exec-realpath */
 	HM_OPT_LEARN_FAILED,		/* --learn-failed */
+	HM_OPT_LOGINS,			/* --logins LIST */
 	HM_OPT_PEER_PORTS,		/* --peer-ports A-B */
 	HM_OPT_EPHEMERAL_PORTS,		/* --ephemeral-ports A-B */
 	HM_OPT_FROM,			/* --from D: the policy is read as D */
@@ -213,7 +214,8 @@ enum hm_cli_opt {
 #define HM_CLI_OPTS_LEARN \
 	HM_CLI_OPTS_GENERALIZE, \
 	{ "no-exec-realpath", no_argument, NULL, HM_OPT_NO_REALPATH }, \
-	{ "learn-failed", no_argument, NULL, HM_OPT_LEARN_FAILED }
+	{ "learn-failed", no_argument, NULL, HM_OPT_LEARN_FAILED }, \
+	{ "logins", required_argument, NULL, HM_OPT_LOGINS }
 #define HM_CLI_OPT_FROM { "from", required_argument, NULL, HM_OPT_FROM }
 #define HM_CLI_OPT_DIALECT \
 	{ "dialect", required_argument, NULL, HM_OPT_DIALECT }

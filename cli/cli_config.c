@@ -45,6 +45,7 @@ static const struct cfg_key cfg_keys[] = {
 	{ "resolve_root", CFG_PATH, "--resolve-root", NULL, NULL,
 	  " learn check events " },
 	{ "learn_failed", CFG_BOOL, "--learn-failed", NULL, NULL, " learn " },
+	{ "learn_logins", CFG_WORD, "--logins", NULL, NULL, " learn " },
 	{ "max_learning_entry", CFG_NUM, "--max-learning-entry", NULL, NULL,
 	  " learn " },
 	{ "peer_ports", CFG_WORD, "--peer-ports", NULL, NULL, " learn check " },

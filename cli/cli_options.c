@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -47,6 +48,15 @@ static int learn_option(const char *cmd, int c, const char *arg,
 	case HM_OPT_NO_BUILTIN: lo->builtin_rules = false; return 0;
 	case HM_OPT_NO_REALPATH: lo->exec_realpath = false; return 0;
 	case HM_OPT_LEARN_FAILED: lo->learn_failed = true; return 0;
+	case HM_OPT_LOGINS:
+		lo->logins.n = 0;
+		if (hm_logins_parse(&lo->logins, arg, strlen(arg)) ||
+		    !lo->logins.n || lo->logins.n > HM_LOGINS_MAX)
+			return hm_cli_usage_error(cmd, "--logins takes 1 to %d "
+						  "login uids or '-', comma-"
+						  "separated, not '%s'",
+						  HM_LOGINS_MAX, arg);
+		return 0;
 	case HM_OPT_PEER_PORTS:
 		return ports(cmd, arg, &lo->peer_port_min, &lo->peer_port_max);
 	default:	/* HM_OPT_EPHEMERAL_PORTS */
@@ -62,7 +72,7 @@ int hm_cli_shared_option(const char *cmd, int c, const char *arg,
 	case HM_OPT_NO_RESOLVE: s->resolve = 0; return 0;
 	case HM_OPT_RESOLVE_ROOT: s->resolve_root = arg; return 0;
 	case HM_OPT_NO_BUILTIN: case HM_OPT_NO_REALPATH:
-	case HM_OPT_LEARN_FAILED: case HM_OPT_PEER_PORTS:
+	case HM_OPT_LEARN_FAILED: case HM_OPT_PEER_PORTS: case HM_OPT_LOGINS:
 	case HM_OPT_EPHEMERAL_PORTS:
 		return learn_option(cmd, c, arg, &s->lo);
 	case HM_OPT_FROM: return hm_cli_dialect_option(cmd, arg, &s->from);

@@ -530,7 +530,7 @@ static void print_logins(const struct hm_model *m, struct hm_sbuf *json)
 		} else {
 			hm_sbuf_printf(b, "  %s: logins ", d->name->str);
 		}
-		hm_domain_logins_text(d, b);
+		hm_logins_text(&d->logins, b);
 		hm_sbuf_adds(b, json ? "\"}" : "\n");
 		n++;
 	}

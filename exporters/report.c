@@ -473,7 +473,7 @@ static void several_logins(struct page *p)
 		hm_sbuf_adds(&p->b, "<tr><td>");
 		hm_sbuf_add_html(&p->b, d->name->str, d->name->len);
 		hm_sbuf_adds(&p->b, "</td><td>");
-		hm_domain_logins_text(d, &p->b);
+		hm_logins_text(&d->logins, &p->b);
 		hm_sbuf_adds(&p->b, "</td></tr>\n");
 		flush_page(p, false);
 	}

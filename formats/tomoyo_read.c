@@ -390,7 +390,7 @@ static int annotation(struct hm_pctx *c, const char *s, size_t n)
 			 (size_t)used == wn)
 			d->last_seen = v;
 		else if (d && wn > 7 && !memcmp(ws, "logins=", 7) &&
-			 !hm_domain_logins_parse(d, ws + 7, wn - 7))
+			 !hm_logins_parse(&d->logins, ws + 7, wn - 7))
 			;
 		else
 			hm_pctx_warn(c, "unknown histmac annotation '%.*s'",

@@ -91,7 +91,7 @@ static void write_annotation(struct hm_sbuf *b, const struct hm_domain *d)
 {
 	if (!(d->flags & (HM_DOMAIN_HISTORY_UNOBSERVED |
 			  HM_DOMAIN_PARENT_UNOBSERVED)) &&
-	    !d->events && !d->first_seen && !d->last_seen && !d->n_logins)
+	    !d->events && !d->first_seen && !d->last_seen && !d->logins.n)
 		return;
 	hm_sbuf_adds(b, "# histmac:");
 	if (d->flags & HM_DOMAIN_HISTORY_UNOBSERVED)
@@ -105,9 +105,9 @@ static void write_annotation(struct hm_sbuf *b, const struct hm_domain *d)
 		hm_sbuf_printf(b, " first_seen=%lld", (long long)d->first_seen);
 	if (d->last_seen)
 		hm_sbuf_printf(b, " last_seen=%lld", (long long)d->last_seen);
-	if (d->n_logins) {
+	if (d->logins.n) {
 		hm_sbuf_adds(b, " logins=");
-		hm_domain_logins_text(d, b);
+		hm_logins_text(&d->logins, b);
 	}
 	hm_sbuf_addc(b, '\n');
 }

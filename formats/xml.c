@@ -277,8 +277,8 @@ static void xdomain(struct xw *x, const struct hm_domain *d)
 		attr_fmt(x, "first-seen", "%" PRId64, d->first_seen);
 	if (d->last_seen)
 		attr_fmt(x, "last-seen", "%" PRId64, d->last_seen);
-	if (d->n_logins) {
-		hm_domain_logins_text(d, &b);
+	if (d->logins.n) {
+		hm_logins_text(&d->logins, &b);
 		attr_fmt(x, "logins", "%s", hm_sbuf_str(&b));
 		if (b.oom)
 			x->err = -ENOMEM;

@@ -283,7 +283,7 @@ static bool get_i64(struct imp *im, const char *name, int64_t *out)
 static bool get_logins(struct imp *im, struct hm_domain *d)
 {
 	xmlChar *v = xmlTextReaderGetAttribute(im->r, BAD_CAST "logins");
-	bool ok = !v || !hm_domain_logins_parse(d, (const char *)v,
+	bool ok = !v || !hm_logins_parse(&d->logins, (const char *)v,
 						 strlen((const char *)v));
 
 	if (!ok)

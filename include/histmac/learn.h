@@ -28,6 +28,8 @@ struct hm_learn_opts {
 	uint16_t ephemeral_min;	/* connect/send ports in this range ... */
 	uint16_t ephemeral_max;	/* ... are learned as the range */
 	size_t max_procs;	/* tracker cap, 0 default */
+	struct hm_logins logins;	/* learn only these logins' processes
+					 * (audit's auid); empty: all */
 };
 
 /** hm_learn_opts_default() - the defaults above: 1024-65535 for peers,
@@ -94,7 +96,8 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 	X(NO_ADDRESS, "no_address", "no socket address")                     \
 	X(SIGNAL_TARGET, "signal_target", "signal target unknown or signal 0") \
 	X(TOO_LONG, "too_long", "name too long")                             \
-	X(BAD_NAME, "bad_name", "name not encodable")
+	X(BAD_NAME, "bad_name", "name not encodable")                        \
+	X(OTHER_LOGIN, "other_login", "another login's process (--logins)")
 
 enum hm_walk_skip {
 #define X(e, id, s) HM_WSKIP_##e,

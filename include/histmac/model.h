@@ -379,9 +379,17 @@ struct hm_acl_index;
  * @package, @package_version: the Debian package that owned the program
  *	the domain is named after when it was last learned, or NULL.
  */
-/* Login uids (audit auid) a domain keeps, HM_LOGIN_UNSET for none. */
-#define HM_DOMAIN_LOGINS 4
+/*
+ * A set of login uids (audit's auid; HM_LOGIN_UNSET: none, as at boot):
+ * the logins a domain learned from, or those learning takes.
+ */
+#define HM_LOGINS_MAX 4
 #define HM_LOGIN_UNSET 4294967295u
+
+struct hm_logins {
+	uint32_t v[HM_LOGINS_MAX];
+	uint8_t n;		/* HM_LOGINS_MAX + 1: more than it keeps */
+};
 
 struct hm_domain {
 	const struct hm_name *name;
@@ -394,8 +402,7 @@ struct hm_domain {
 	int64_t first_seen;
 	int64_t last_seen;
 	uint64_t quiet_events;
-	uint32_t logins[HM_DOMAIN_LOGINS];	/* login uids learned from */
-	uint8_t n_logins;	/* HM_DOMAIN_LOGINS + 1: more than kept */
+	struct hm_logins logins;	/* of the processes learned from */
 	const struct hm_name *package;
 	const struct hm_name *package_version;
 	struct hm_acl_head *acl;	/* insertion order */
@@ -646,35 +653,36 @@ int hm_domain_add(struct hm_model *m, struct hm_domain *d,
 		  const struct hm_acl_head *e, struct hm_acl_head **out);
 
 /**
- * hm_domain_add_login() - note that @d learned from a process of login
- * uid @auid (HM_LOGIN_UNSET: started by no login, as at boot).  More
- * than HM_DOMAIN_LOGINS are counted as "more", not kept.
+ * hm_logins_add() - @auid into @l; past HM_LOGINS_MAX, @l counts "more".
  */
-void hm_domain_add_login(struct hm_domain *d, uint32_t auid);
+void hm_logins_add(struct hm_logins *l, uint32_t auid);
+
+/** hm_logins_add_all() - every login of @src into @l. */
+void hm_logins_add_all(struct hm_logins *l, const struct hm_logins *src);
+
+/** hm_logins_has() - is @auid one of @l's? */
+bool hm_logins_has(const struct hm_logins *l, uint32_t auid);
+
+/**
+ * hm_logins_text() - @l as policy text: "-,1000" ('-' for
+ * HM_LOGIN_UNSET, ",+" when there were more); nothing when empty.
+ */
+void hm_logins_text(const struct hm_logins *l, struct hm_sbuf *b);
+
+/**
+ * hm_logins_parse() - add the logins of @s (@n bytes, as
+ * hm_logins_text() writes them) to @l.
+ * Returns: 0, -EINVAL when it is not such a list.
+ */
+int hm_logins_parse(struct hm_logins *l, const char *s, size_t n);
 
 /* Did @d learn from processes of more than one login?  Any user can run
  * a service's program (with LD_PRELOAD, say): such a domain's entries
  * may be another user's choosing, for review before they are trusted. */
 static inline bool hm_domain_several_logins(const struct hm_domain *d)
 {
-	return d->n_logins > 1;
+	return d->logins.n > 1;
 }
-
-/** hm_domain_add_logins() - every login of @src into @d. */
-void hm_domain_add_logins(struct hm_domain *d, const struct hm_domain *src);
-
-/**
- * hm_domain_logins_text() - @d's logins as policy text: "-,1000" ('-'
- * for HM_LOGIN_UNSET, ",+" when there were more); nothing when none.
- */
-void hm_domain_logins_text(const struct hm_domain *d, struct hm_sbuf *b);
-
-/**
- * hm_domain_logins_parse() - add the logins of @s (@n bytes, as
- * hm_domain_logins_text() writes them) to @d.
- * Returns: 0, -EINVAL when it is not such a list.
- */
-int hm_domain_logins_parse(struct hm_domain *d, const char *s, size_t n);
 
 /**
  * hm_acl_hist_merge() - fold @src into @dst, as merging two hosts does:

@@ -10,6 +10,7 @@
 #           learn's summary, `histmac stats` and the report list it, and
 #           `patternize --apply` needs --yes.
 #  control  the service's runs alone (one login): no flag, no --yes.
+#  --logins learning the service's login alone leaves the user's run out.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -79,6 +80,17 @@ rc=0
 "$HISTMAC" patternize --apply -p "$HM_TMP/both" >/dev/null 2>"$HM_TMP/err" || rc=$?
 [ "$rc" = 3 ] || hm_fail "--apply without --yes: exit $rc"
 hm_ok "a user's run of the service's program is flagged for review"
+
+# learning one login, as the policy's histmac.conf may say: the user's
+# run is not learned, and counted
+learn "$HM_TMP/only" --logins 4250 -i "$HM_TMP/service.log" "$HM_TMP/both.log"
+! grep -q "user-file" "$HM_TMP/only/domain_policy.conf" ||
+	hm_fail "--logins 4250 learned the other login's run"
+grep -qx "file read $pub/service.conf" "$HM_TMP/only/domain_policy.conf" ||
+	hm_fail "--logins 4250 did not learn the service"
+grep -q "not learned: another login's process (--logins) *[1-9]" "$HM_TMP/only.out" ||
+	hm_fail "--logins: the other login's events are not counted"
+hm_ok "learn --logins: only the service's login is learned"
 
 learn "$HM_TMP/one" -i "$HM_TMP/service.log"
 ! grep -q 'logins=.*,' "$HM_TMP/one/domain_policy.conf" ||
