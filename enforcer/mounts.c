@@ -254,7 +254,9 @@ struct seen {
  * and all of them together a quarter of the loop's time, at most @share
  * in a row (a quarter of --decision-timeout), so the events queued
  * behind many slow openers are still judged before the watchdog's
- * deadline.  Over it the read is refused: no name, fail closed.
+ * deadline.  Over it the read is refused: no name, fail closed.  Each
+ * opening user has a quarter of that, apart: one user whose table is
+ * slow spends its own and is denied alone, the others read theirs.
  */
 #define READ_MAX_NS (50ull * 1000 * 1000)
 
@@ -262,6 +264,17 @@ struct budget {
 	int64_t credit;		/* ns of reading left; below 0: owed */
 	int64_t share;		/* the most it holds */
 	uint64_t at;		/* when it was last refilled */
+	unsigned rate;		/* 1/rate of the time since comes back */
+};
+
+/* Users whose budgets are kept apart; past them, the one that read
+ * longest ago is forgotten (a new user starts with a full share). */
+#define OPENERS 16
+
+struct opener {
+	uid_t uid;
+	bool used;
+	struct budget b;
 };
 
 struct hm_mounts {
@@ -272,7 +285,8 @@ struct hm_mounts {
 	struct hm_mnt *v;	/* our mounts, in mount table order */
 	size_t n, vcap;
 	struct seen seen[SEEN];
-	struct budget budget;
+	struct budget budget;		/* everyone's */
+	struct opener openers[OPENERS];
 };
 
 /**
@@ -294,9 +308,9 @@ struct hm_mounts *hm_mounts_new(unsigned share_ms)
 		return NULL;
 	}
 	t->stale = true;
-	t->budget.share = (int64_t)share_ms * 1000000;
-	t->budget.credit = t->budget.share;
-	t->budget.at = hm_now_ns();
+	t->budget = (struct budget){ .share = (int64_t)share_ms * 1000000,
+				     .credit = (int64_t)share_ms * 1000000,
+				     .at = hm_now_ns(), .rate = 4 };
 	return t;
 }
 
@@ -415,19 +429,46 @@ static int from_root(int32_t tid, const char *raw, char *out, size_t size)
 	return hm_mnt_rebase(raw, root, "/", out, size);
 }
 
-/* The deadline of a read starting @now: a quarter of the time since the
+/* The deadline of a read starting @now: 1/rate of the time since the
  * last refill comes back, up to the share; none left, @now itself. */
 static uint64_t deadline(struct budget *b, uint64_t now)
 {
 	int64_t left;
 
-	b->credit += (int64_t)((now - b->at) / 4);
+	b->credit += (int64_t)((now - b->at) / b->rate);
 	if (b->credit > b->share)
 		b->credit = b->share;
 	b->at = now;
 	left = b->credit < (int64_t)READ_MAX_NS ? b->credit :
 						  (int64_t)READ_MAX_NS;
 	return left > 0 ? now + (uint64_t)left : now;
+}
+
+/* The budget of the user thread @tid runs as (its /proc directory's
+ * owner; one that cannot be told shares the budget of uid -1). */
+static struct budget *opener_budget(struct hm_mounts *t, int32_t tid,
+				    uint64_t now)
+{
+	struct opener *o = &t->openers[0];
+	char path[32];
+	struct stat st;
+	uid_t uid;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	uid = stat(path, &st) ? (uid_t)-1 : st.st_uid;
+	for (size_t i = 0; i < OPENERS; i++) {
+		struct opener *e = &t->openers[i];
+
+		if (e->used && e->uid == uid)
+			return &e->b;
+		if (!e->used || (o->used && e->b.at < o->b.at))
+			o = e;
+	}
+	*o = (struct opener){ .uid = uid, .used = true,
+			      .b = { .share = t->budget.share / 4,
+				     .credit = t->budget.share / 4, .at = now,
+				     .rate = 4 * t->budget.rate } };
+	return &o->b;
 }
 
 /* Foreign mount @id as the opener's mountinfo shows it now, kept in
@@ -437,6 +478,9 @@ static int look_up(struct hm_mounts *t, int32_t tid, uint64_t id,
 {
 	struct seen *e = &t->seen[id % SEEN];
 	uint64_t now = hm_now_ns();
+	struct budget *own = opener_budget(t, tid, now);
+	uint64_t all = deadline(&t->budget, now), mine = deadline(own, now);
+	int64_t took;
 	char path[64];
 	struct hm_mnt m;
 	char *line = NULL;
@@ -444,8 +488,10 @@ static int look_up(struct hm_mounts *t, int32_t tid, uint64_t id,
 
 	forget(e);
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)tid);
-	r = hm_mnt_find(path, id, deadline(&t->budget, now), &line, &m);
-	t->budget.credit -= (int64_t)(hm_now_ns() - now);
+	r = hm_mnt_find(path, id, mine < all ? mine : all, &line, &m);
+	took = (int64_t)(hm_now_ns() - now);
+	t->budget.credit -= took;
+	own->credit -= took;
 	if (!r) {
 		e->root = strdup(m.root);
 		e->point = strdup(m.point);

@@ -10,6 +10,9 @@
 # watchdog, so with --default allow the forbidden read is still denied,
 # and with the watchdog's deny root's allowed reads are all allowed.
 # Root's read times with no attack, in the same run, are the control.
+# Another user (65533) opening its allowed file through new mounts of
+# its own namespace meanwhile is named and allowed: each user's reading
+# of mount tables has its own budget, so the slow opener is denied alone.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/enforce_lib.sh"
@@ -17,6 +20,7 @@ set -eu
 hm_enf_setup
 hm_enf_policy		# "<kernel> $T/helper" may read $T/a, not $T/c
 echo x >"$T/x"		# where the attacker binds $T/a
+echo y >"$T/y"		# where another user binds it
 mkdir -m 0755 "$HM_TMP/stack"
 hm_enf_userns
 MOUNTS=${HM_STALL_MOUNTS:-20000}
@@ -47,7 +51,7 @@ ROUND=0
 # attack ARGS...: the daemon started with ARGS, the control, then the
 # attack with root's and uid 65534's reads while it runs
 attack() {
-	local fpid n d met
+	local fpid opid n d met
 	hm_enf_start --mode enforcing "$@"
 	hm_enf_ok "$T/helper" every 20 20 "$T/a"
 	CONTROL=$HM_ENF_OUT
@@ -57,10 +61,17 @@ attack() {
 	"$T/helper" as 65534 every 50 40 "$T/c" >"$HM_TMP/forbidden.out" 2>&1 &
 	fpid=$!
 	hm_on_exit "_hm_enf_kill_job $fpid"
+	# another user opens $T/a through a new mount of its own namespace
+	# each time: its table is short, its budget its own
+	"$T/helper" as 65533 ns rebind 2000 "$T/a" "$T/y" >"$HM_TMP/other.out" 2>&1 &
+	opid=$!
+	hm_on_exit "_hm_enf_kill_job $opid"
 	_hm_enf_run "$T/helper" every 50 40 "$T/a"
 	ROOT=$HM_ENF_OUT
 	wait "$fpid" || true
+	wait "$opid" || true
 	FORBIDDEN=$(cat "$HM_TMP/forbidden.out")
+	OTHER=$(cat "$HM_TMP/other.out")
 	# did the reads meet the attack?  (checked below)
 	met=$(grep -c '^rebind' "$HM_TMP/attack.out" || true)
 	hm_wait_for "[ \$(grep -c '^rebind' '$HM_TMP/attack.out') -ge $ROUND ]" 1200 ||
@@ -71,8 +82,14 @@ attack() {
 	echo "  attack, root:  $ROOT"
 	echo "  attacker:      $ATTACK"
 	echo "  forbidden:     $FORBIDDEN"
+	echo "  other user:    $OTHER"
 	_every "$FORBIDDEN" "$T/c" 40 "uid 65534's forbidden reads were not all denied (daemon $*)"
 	_every "$ROOT" "$T/a" 0 "root's allowed reads were not all allowed during the attack (daemon $*)"
+	# the slow opener is denied alone: another user's new mounts are named
+	case "$OTHER" in
+	*"rebind $T/y: "*" opens, 0 denied"*) ;;
+	*) hm_enf_fail "another user's opens through its own new mounts were denied (daemon $*): $OTHER" ;;
+	esac
 	# the reads met the attack (else the machine is too slow for it)
 	[ "$met" -lt "$ROUND" ] ||
 		hm_enf_fail "the attack ended before the reads did: $(cat "$HM_TMP/attack.out")"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t_learn_names.sh - issue 38 (items 3 and 6): what an unprivileged user
+# t_learn_names.sh - what an unprivileged user
 # (uid 65534, unprivileged user namespaces allowed) can make learn and
 # check name (docs/PATHS.md "The rule").
 #
