@@ -221,9 +221,6 @@ static int learn_access(const struct hm_access *a, void *arg)
 	default:	/* permissive, enforcing: what is missing is a violation */
 		return hm_checker_access(l->ck, a);
 	}
-	/* whose activity the domain learns: a second login is for review */
-	if (a->ev->present & HM_EVP_AUID)
-		hm_logins_add(&d->logins, a->ev->auid);
 	if (a->proof == HM_PROOF_NONE)	/* counted by the walker */
 		return 0;
 	if (hm_domain_allows(l->m, d, &a->req, &used)) {

@@ -693,6 +693,12 @@ static int exec_access(struct walk *k)
 	r = hm_tracker_exec(k->w->t, &task, prog, real, &res);
 	if (r)
 		return r;
+	/* who entered the domain: any user can run a service's program, and
+	 * a second login among those who did is for review (a login that
+	 * changes later, as PAM sets it in cron's and sshd's children, is
+	 * the same entry) */
+	if (res.now.domain && (ev->present & HM_EVP_AUID))
+		hm_logins_add(&res.now.domain->logins, ev->auid);
 	/* of unobserved history too: strict enforcing judges it there;
 	 * not known yet: when the parent's fork record comes (fork_access) */
 	if (res.parent_known &&

@@ -469,7 +469,7 @@ static void summary(struct learn *L)
 		       "histmac stats)\n", n);
 	n = several_logins(hm_learn_session_model(L->s));
 	if (n)
-		printf("  domains learned from several logins: %zu (review "
+		printf("  domains entered by several logins: %zu (review "
 		       "them first: histmac stats)\n", n);
 	commented(L);
 	print_tracker(&st.procs);

@@ -91,8 +91,8 @@ static void usage(FILE *f)
 "  -p, --policy DIR   the policy directory\n"
 "      --apply        add the suggestions, re-root, rewrite every name\n"
 "                     they cover, fold covered entries, and save\n"
-"      --yes          with --apply: also when domains were learned from\n"
-"                     the processes of several logins (reviewed)\n"
+"      --yes          with --apply: also when processes of several logins\n"
+"                     entered a domain (reviewed: histmac stats)\n"
 "      --min N        names that must show a variation (default 3)\n"
 "      --no-fs        do not check which names exist on this host now\n"
 "      --root DIR     check existence under DIR (another host's image)\n"
@@ -153,9 +153,9 @@ static int print_widening(const struct hm_suggestion *s,
 }
 
 /*
- * A rule widens every domain at once: where a domain learned from the
- * processes of several logins, what it learned may be another user's
- * choosing (their run of the service's program), so it takes --yes.
+ * A rule widens every domain at once: where processes of several logins
+ * entered a domain, what it learned may be another user's choosing
+ * (their run of the service's program), so it takes --yes.
  */
 static bool mixed_logins(const struct hm_model *m, bool yes)
 {
@@ -165,7 +165,7 @@ static bool mixed_logins(const struct hm_model *m, bool yes)
 		n += hm_domain_several_logins(m->domains[i]);
 	if (!n || yes)
 		return false;
-	warnx("%s: %zu domain%s learned from the processes of several "
+	warnx("%s: %zu domain%s entered by the processes of several "
 	      "logins (histmac stats lists them): review them, then --apply "
 	      "--yes; nothing changed", CMD, n, n == 1 ? " was" : "s were");
 	return true;

@@ -40,9 +40,9 @@ static void usage(FILE *f)
 "\n"
 "Print first the entries to review before anything else: those naming\n"
 "password hashes, sudo rules, keys, root's home or another process's\n"
-"memory (50 of them; JSON: all), and the domains learned from processes\n"
-"of more than one login (audit's auid: any user can run a service's\n"
-"program).  Then domains (by profile and flag),\n"
+"memory (50 of them; JSON: all), and the domains that processes of more\n"
+"than one login entered by exec (audit's auid: any user can run a\n"
+"service's program).  Then domains (by profile and flag),\n"
 "ACL entries by kind and operation,\n"
 "the exception policy's size, convergence (is learning done?), and the\n"
 "memory the loaded model uses for names, domains, entries and lookup\n"
@@ -507,7 +507,7 @@ static int print_sensitive(const struct hm_model *m, struct hm_sbuf *json)
 }
 
 /*
- * The domains learned from processes of more than one login (audit's
+ * The domains processes of more than one login entered by exec (audit's
  * auid): any user can run a service's program, and what such a run did
  * is in the domain.  Text: a count and the domains; JSON: "logins".
  */

@@ -451,7 +451,7 @@ static void sensitive_entries(struct page *p)
 	hm_sbuf_adds(&p->b, "</table></section>\n");
 }
 
-/* The domains learned from the processes of several logins: what they
+/* The domains processes of several logins entered by exec: what they
  * hold may be another user's choosing (histmac stats lists them too). */
 static void several_logins(struct page *p)
 {
@@ -462,7 +462,7 @@ static void several_logins(struct page *p)
 	if (!n)
 		return;
 	hm_sbuf_printf(&p->b, "<section id=\"logins\"><h3>Review first: %zu "
-		       "domain%s learned from several logins</h3>\n<table><tr>"
+		       "domain%s entered by several logins</h3>\n<table><tr>"
 		       "<th>domain</th><th>logins</th></tr>\n", n,
 		       n == 1 ? "" : "s");
 	for (size_t i = 0; i < p->m->n_domains; i++) {

@@ -402,7 +402,8 @@ struct hm_domain {
 	int64_t first_seen;
 	int64_t last_seen;
 	uint64_t quiet_events;
-	struct hm_logins logins;	/* of the processes learned from */
+	struct hm_logins logins;	/* of the processes that entered it by
+					 * exec */
 	const struct hm_name *package;
 	const struct hm_name *package_version;
 	struct hm_acl_head *acl;	/* insertion order */
@@ -676,9 +677,9 @@ void hm_logins_text(const struct hm_logins *l, struct hm_sbuf *b);
  */
 int hm_logins_parse(struct hm_logins *l, const char *s, size_t n);
 
-/* Did @d learn from processes of more than one login?  Any user can run
- * a service's program (with LD_PRELOAD, say): such a domain's entries
- * may be another user's choosing, for review before they are trusted. */
+/* Did processes of more than one login enter @d?  Any user can run a
+ * service's program (with LD_PRELOAD, say): such a domain's entries may
+ * be another user's choosing, for review before they are trusted. */
 static inline bool hm_domain_several_logins(const struct hm_domain *d)
 {
 	return d->logins.n > 1;

@@ -71,7 +71,7 @@ grep -qx "file read $pub/user-file" "$HM_TMP/dom" ||
 	hm_fail "the user's run is not in the service's domain: the attack is not set up"
 grep -q '^# histmac: .* logins=4250,4251$' "$HM_TMP/dom" ||
 	hm_fail "the service's domain does not name both logins: $(grep logins "$HM_TMP/dom")"
-grep -q '^  domains learned from several logins: [1-9]' "$HM_TMP/both.out" ||
+grep -q '^  domains entered by several logins: [1-9]' "$HM_TMP/both.out" ||
 	hm_fail "learn's summary does not flag it"
 "$HISTMAC" stats -p "$HM_TMP/both" >"$HM_TMP/stats"
 grep -qxF "  $dom: logins 4250,4251" "$HM_TMP/stats" ||

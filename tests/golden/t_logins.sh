@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t_logins.sh - a domain learned from the processes of several logins
+# t_logins.sh - a domain processes of several logins entered
 # (audit's auid; any user can run a service's program) is for review:
 # its logins survive save, XML export and import, and merge; `histmac
 # stats` and the report list such domains first; `patternize --apply`
@@ -59,7 +59,7 @@ grep -q 'logins=4250,4252$' "$tmp/m/domain_policy.conf" ||
 # --apply needs --yes; nothing changes without it
 rc=0
 "$HISTMAC" patternize --apply -p "$tmp/p" >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ "$rc" = 3 ] && grep -q 'learned from the processes of several logins' "$tmp/err" ||
+[ "$rc" = 3 ] && grep -q 'entered by the processes of several logins' "$tmp/err" ||
 	fail "--apply without --yes: exit $rc, $(cat "$tmp/err")"
 diff -r "$tmp/orig" "$tmp/p" >/dev/null || fail "--apply without --yes changed the policy"
 expect_rc 0 "$HISTMAC" patternize --apply --yes -p "$tmp/p"
