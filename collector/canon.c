@@ -329,18 +329,16 @@ static int root_readlink(struct hm_canon *c, const char *path, size_t len)
 }
 
 /*
- * Could only root have changed what this step of a lookup leads to?  A
- * directory: owned by root, writable by no group or other (sticky /tmp
- * is not: anyone may put a symlink there).  A symlink: owned by root (its
- * directory was the step before).  The last component of a name, a file,
- * changes no name.
+ * Could only root have made this step of a lookup what it is now?  A
+ * directory or a symlink owned by root.  A user who may write in a
+ * directory (sticky /tmp, /run/lock) can put its own entry there, but
+ * that entry is then the user's, and the next step: the directory itself
+ * stays root's.  The last component of a name, a file, changes no name.
  */
 static bool root_only(const struct stat *st)
 {
-	if (S_ISLNK(st->st_mode))
+	if (S_ISLNK(st->st_mode) || S_ISDIR(st->st_mode))
 		return st->st_uid == 0;
-	if (S_ISDIR(st->st_mode))
-		return st->st_uid == 0 && !(st->st_mode & 022);
 	return true;
 }
 

@@ -215,12 +215,12 @@ static const struct {
 	{ "mkdir -p run var && ln -s ../run var/run && touch run/x.pid",
 	  "/run/x.pid", "touch run/x.new && mv run/x.new run/x.pid",
 	  "/var/run/x.pid", HM_PROOF_DIRS, "/run/x.pid" },
-	/* issue 38: W/d/file read, then d swapped for a symlink to a
-	 * protected directory: the name as logged, not proven */
+	/* W/d/file read, then d swapped for a symlink to a protected
+	 * directory by a user: the name as logged, not proven */
 	{ "mkdir -m 700 etc && touch etc/file && mkdir -m 1777 w && "
 	  "mkdir w/d && touch w/d/file", "/w/d/file",
-	  "rm -r w/d && ln -s ../etc w/d", "/w/d/file", HM_PROOF_NONE,
-	  "/w/d/file" },
+	  "rm -r w/d && ln -s ../etc w/d && chown -h 65534 w/d",
+	  "/w/d/file", HM_PROOF_NONE, "/w/d/file" },
 	/* the same with a directory owned by a user */
 	{ "mkdir -m 700 etc && touch etc/file && mkdir -p u/d && "
 	  "touch u/d/file && chown 65534 u", "/u/d/file",
@@ -229,7 +229,8 @@ static const struct {
 	/* ... and the file not there any more: nothing there, through a
 	 * link a user could have put there */
 	{ "mkdir -m 700 etc && mkdir -m 1777 w && mkdir w/d && "
-	  "touch w/d/gone", "/w/d/gone", "rm -r w/d && ln -s ../etc w/d",
+	  "touch w/d/gone", "/w/d/gone",
+	  "rm -r w/d && ln -s ../etc w/d && chown -h 65534 w/d",
 	  "/w/d/gone", HM_PROOF_NONE, "/w/d/gone" },
 	/* a file removed since, through root's links: as it resolves */
 	{ "mkdir -p run var && ln -s ../run var/run && touch run/y.pid",
@@ -238,9 +239,15 @@ static const struct {
 	/* a file removed since in sticky /tmp, no link on the way */
 	{ "mkdir -m 1777 tmp && touch tmp/t.XXXX", "/tmp/t.XXXX",
 	  "rm tmp/t.XXXX", "/tmp/t.XXXX", HM_PROOF_OBJECT, "/tmp/t.XXXX" },
-	/* replaced in sticky /tmp: nothing vouches for it */
+	/* replaced in sticky /tmp: /tmp is root's, the name holds */
 	{ "mkdir -m 1777 tmp && touch tmp/r", "/tmp/r",
-	  "touch tmp/n && mv tmp/n tmp/r", "/tmp/r", HM_PROOF_NONE, "/tmp/r" },
+	  "touch tmp/n && mv tmp/n tmp/r", "/tmp/r", HM_PROOF_DIRS, "/tmp/r" },
+	/* mktemp -d in /var/lock (a link to sticky /run/lock), renamed away
+	 * since: as it resolves (apache2ctl's lock directory) */
+	{ "mkdir -p -m 1777 run/lock && mkdir var && ln -s ../run/lock var/lock "
+	  "&& mkdir run/lock/a.X", "/run/lock/a.X",
+	  "mv run/lock/a.X run/lock/a", "/var/lock/a.X", HM_PROOF_OBJECT,
+	  "/run/lock/a.X" },
 };
 
 static void test_proof(void **state)
