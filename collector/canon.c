@@ -837,6 +837,13 @@ static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
 	n->seen = *sn;
 }
 
+/* Did resolving leave the name as the process wrote it (no symlink)? */
+static bool same_as_logged(const struct hm_canon *c)
+{
+	return c->res.len == c->lex.len &&
+	       !memcmp(c->res.s, c->lex.s, c->lex.len);
+}
+
 /*
  * How the name in c->res stands for an object not compared with the
  * record's (none to compare, or nothing there now): it holds unless
@@ -846,10 +853,8 @@ static void name_store(struct hm_canon *c, const struct hm_canon_req *r,
  */
 static uint8_t proof_unseen(const struct hm_canon *c)
 {
-	bool same = c->res.len == c->lex.len &&
-		    !memcmp(c->res.s, c->lex.s, c->lex.len);
-
-	return c->open_dep && !same ? HM_PROOF_NONE : HM_PROOF_OBJECT;
+	return c->open_dep && !same_as_logged(c) ? HM_PROOF_NONE :
+						    HM_PROOF_OBJECT;
 }
 
 /* The name was resolved into c->res: how it stands for the record's
@@ -881,7 +886,10 @@ static int mismatch(struct hm_canon *c, size_t slash, int rc, bool check,
 		rc = dir_and_last(c, slash, true);
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc == 0 && !c->open_dep) {
+	/* a name that resolves to itself is the one the process used,
+	 * whoever could have changed its directories: only a symlink met
+	 * now can make it another's */
+	if (rc == 0 && (!c->open_dep || same_as_logged(c))) {
 		*proof = HM_PROOF_DIRS;
 		return 0;
 	}

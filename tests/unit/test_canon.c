@@ -239,6 +239,10 @@ static const struct {
 	/* a file removed since in sticky /tmp, no link on the way */
 	{ "mkdir -m 1777 tmp && touch tmp/t.XXXX", "/tmp/t.XXXX",
 	  "rm tmp/t.XXXX", "/tmp/t.XXXX", HM_PROOF_OBJECT, "/tmp/t.XXXX" },
+	/* replaced since in a user's own directory, no link on the way:
+	 * the name the process used (sftp's upload over a file) */
+	{ "mkdir u && touch u/f && chown 65534 u", "/u/f",
+	  "touch u/n && mv u/n u/f", "/u/f", HM_PROOF_DIRS, "/u/f" },
 	/* replaced in sticky /tmp: /tmp is root's, the name holds */
 	{ "mkdir -m 1777 tmp && touch tmp/r", "/tmp/r",
 	  "touch tmp/n && mv tmp/n tmp/r", "/tmp/r", HM_PROOF_DIRS, "/tmp/r" },
