@@ -352,10 +352,12 @@ static void sb_add_re(struct hm_sbuf *b, const char *s, size_t n)
 
 /*
  * @w's shape and regex, candidates generalized where @gen says (NULL:
- * all of them: the key that groups names), literal elsewhere.
+ * all of them: the key that groups names), literal elsewhere; with
+ * @groups each generalized part of the regex is a capture group.
  */
 static int shape_of(const struct hm_name *w, const struct cand *v, size_t n,
-		    const bool *gen, struct hm_sbuf *shape, struct hm_sbuf *re)
+		    const bool *gen, bool groups, struct hm_sbuf *shape,
+		    struct hm_sbuf *re)
 {
 	size_t at = 0;
 
@@ -368,7 +370,9 @@ static int shape_of(const struct hm_name *w, const struct cand *v, size_t n,
 		hm_sbuf_add(shape, w->str + at, v[k].off - at);
 		sb_add_re(re, w->str + at, v[k].off - at);
 		hm_sbuf_adds(shape, cand_out[v[k].kind].tok);
+		hm_sbuf_adds(re, groups ? "(" : "");
 		hm_sbuf_adds(re, cand_out[v[k].kind].re);
+		hm_sbuf_adds(re, groups ? ")" : "");
 		at = v[k].off + v[k].len;
 	}
 	hm_sbuf_add(shape, w->str + at, w->len - at);
@@ -436,7 +440,7 @@ static int group_for(struct collect *c, const struct hm_name *w,
 	const struct hm_name *key;
 	uintptr_t idx;
 
-	if (shape_of(w, v, n, NULL, &c->shape, &c->re) ||
+	if (shape_of(w, v, n, NULL, false, &c->shape, &c->re) ||
 	    hm_name_intern_str(c->shapes, c->shape.s, &key))
 		return -ENOMEM;
 	idx = (uintptr_t)hm_map_get(&c->by_shape, hm_map_ptr_key(key));
@@ -1125,8 +1129,10 @@ static bool widens_dir(const struct group *g, size_t min)
 #define MAX_DIR_ENTRIES 65536
 
 struct refusal {
-	pcre2_code *re;
+	pcre2_code *re;			/* the rule, its parts in groups */
 	pcre2_match_data *md;
+	uint8_t kinds[MAX_CANDS];	/* of each group */
+	size_t n_kinds;
 	const char *why;
 	char *by;
 	int err;
@@ -1158,23 +1164,24 @@ static int covers_sensitive(const char *example, const char *why, void *arg)
 	return 1;
 }
 
-/* Is @w a name of @g's shape (every candidate generalized)? */
-static bool of_shape(struct collect *c, const struct group *g,
-		     const struct hm_name *w)
+/*
+ * Does @s (matched by f->re) read as a word where the rule generalizes a
+ * random or mkstemp() part: letters of one case and no digit (passwd,
+ * conf), where such names mix them?  Hex and numbers are what their
+ * parts say whatever their letters (item-fd757664).
+ */
+static bool word_where_random(struct refusal *f, const char *s)
 {
-	struct cand v[MAX_CANDS];
-	size_t n, n_mid, skip;
-	const struct hm_name *key;
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(f->md);
 
-	if (!cands_of(w, v, &n, &n_mid))
-		return false;
-	/* its directories literal, as @g's, or generalized too */
-	skip = g->n_c && g->c[0].mid ? 0 : n_mid;
-	if (shape_of(w, v + skip, n - skip, NULL, &c->shape, &c->re) ||
-	    hm_name_intern_str(c->shapes, c->shape.s, &key))
-		return false;
-	return hm_map_get(&c->by_shape, hm_map_ptr_key(key)) == (void *)
-	       (uintptr_t)(g - c->g + 1);
+	for (size_t i = 0; i < f->n_kinds; i++) {
+		size_t from = ov[2 * (i + 1)], to = ov[2 * (i + 1) + 1];
+
+		if ((f->kinds[i] == C_RANDOM || f->kinds[i] == C_TEMP) &&
+		    from != PCRE2_UNSET && one_case(s + from, to - from))
+			return true;
+	}
+	return false;
 }
 
 /* A file in the directory of @g's names that the rule covers, on disk
@@ -1199,8 +1206,6 @@ static void covers_other_files(struct collect *c, const struct group *g,
 	dir = opendir(path);
 	while (dir && !f->why && !f->err && (de = readdir(dir)) &&
 	       seen++ < MAX_DIR_ENTRIES) {
-		struct hm_name e;
-
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		hm_sbuf_reset(&b);
@@ -1211,11 +1216,9 @@ static void covers_other_files(struct collect *c, const struct group *g,
 		b.len += hm_encode(b.s + b.len, de->d_name, strlen(de->d_name));
 		if (de->d_type == DT_DIR)
 			hm_sbuf_addc(&b, '/');
-		e = (struct hm_name){ .str = b.s, .len = (uint32_t)b.len };
-		hm_name_fill(&e);
-		if (re_matches(f, e.str, e.len) && !of_shape(c, g, &e))
+		if (re_matches(f, b.s, b.len) && word_where_random(f, b.s))
 			refuse_as(f, "it would cover a file of another shape",
-				  e.str, e.len);
+				  b.s, b.len);
 	}
 	if (b.oom)
 		f->err = -ENOMEM;
@@ -1245,7 +1248,14 @@ static int refuse(struct collect *c, const struct group *g, const bool *gen,
 			  g->first->len);
 		goto out;
 	}
-	f.re = pcre2_compile((PCRE2_SPTR)s->regex, PCRE2_ZERO_TERMINATED, 0,
+	for (size_t k = 0; k < g->n_c; k++)
+		if (gen[k])
+			f.kinds[f.n_kinds++] = g->c[k].kind;
+	if (shape_of(g->first, g->c, g->n_c, gen, true, &c->shape, &c->re)) {
+		f.err = -ENOMEM;
+		goto out;
+	}
+	f.re = pcre2_compile((PCRE2_SPTR)c->re.s, PCRE2_ZERO_TERMINATED, 0,
 			     &code, &off, NULL);
 	f.md = f.re ? pcre2_match_data_create_from_pattern(f.re, NULL) : NULL;
 	if (!f.md) {
@@ -1294,7 +1304,8 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 		stamps_whole(g, gen);
 		if (!any)
 			continue;
-		if (shape_of(g->first, g->c, g->n_c, gen, &c->shape, &c->re))
+		if (shape_of(g->first, g->c, g->n_c, gen, false, &c->shape,
+			     &c->re))
 			return -ENOMEM;
 		s.regex = strdup(c->re.s);
 		s.replacement = strdup(c->shape.s);

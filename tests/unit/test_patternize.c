@@ -314,12 +314,21 @@ static void test_refused_on_disk(void **state)
 			 "file read /t/tmp.Pq9Zt4\n", 3, true, root);
 	assert_string_equal(got, "/t/tmp.\\*");
 	free(got);
+	/* hex is hex whatever the order of its letters and digits */
+	snprintf(dir, sizeof(dir), "%s/h", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	touch(root, "/h/item-fd757664");
+	got = suggest_in(D "file read /h/item-00e828cd\nfile read /h/item-01aa74e4\n"
+			 "file read /h/item-07782a9e\n", 3, true, root);
+	assert_string_equal(got, "/h/item-\\X");
+	free(got);
 	touch(root, "/t/tmp.conf");	/* a word: the rule would grant it */
 	got = suggest_in(D "file read /t/tmp.Ab3dEf\nfile read /t/tmp.Xq7Rb2\n"
 			 "file read /t/tmp.Pq9Zt4\n", 3, true, root);
 	assert_string_equal(got, "refused /t/tmp.\\*");
 	free(got);
-	for (const char *f = "/d/passwd\0/t/tmp.zz9YY8\0/t/tmp.conf\0/d\0/t\0";
+	for (const char *f = "/d/passwd\0/t/tmp.zz9YY8\0/t/tmp.conf\0"
+			     "/h/item-fd757664\0/d\0/t\0/h\0";
 	     *f; f += strlen(f) + 1) {
 		snprintf(dir, sizeof(dir), "%s%s", root, f);
 		assert_int_equal(remove(dir), 0);
