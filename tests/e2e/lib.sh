@@ -37,6 +37,8 @@
 #                         copy the helper program tests/e2e/NAME.c, as
 #                         CMake built it (HM_BUILD/tests/e2e/NAME, with the
 #                         project's warnings), to DEST; fails if not built
+#   hm_public_dir MODE    a directory other uids reach (/tmp/hm-NAME.X,
+#                         MODE 755 or 1777), with setuser; sets HM_PUB
 #   hm_build_workload     install tests/e2e/workload.c's program as
 #                         HM_WORKLOAD (the name from when tests compiled it)
 #   hm_daemon_stamps OUT  "SEC.MSEC SERIAL" of auditd's own events in the log
@@ -117,6 +119,16 @@ hm_e2e_install() {
 		hm_fail "no $built: build the tree (cmake --build), or set HM_BUILD"
 	cp "$built" "$2" || hm_fail "cannot copy $built to $2"
 	chmod 755 "$2"
+}
+
+# hm_public_dir MODE: a directory under /tmp that other uids reach
+# (HM_TMP is private), MODE 755 or 1777, removed at exit, with
+# tests/e2e/setuser.c in it; its path in HM_PUB.
+hm_public_dir() {
+	HM_PUB=$(mktemp -d "/tmp/hm-$HM_NAME.XXXXXX")
+	hm_on_exit "rm -rf '$HM_PUB'"
+	chmod "$1" "$HM_PUB"
+	hm_e2e_install setuser "$HM_PUB/setuser"
 }
 
 hm_build_workload() {

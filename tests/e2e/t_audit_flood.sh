@@ -15,10 +15,8 @@ hm_audit_start
 hm_audit_rules "$HM_TMP/rules"
 [ "$(_hm_audit_status backlog_limit)" -ge 8192 ] || hm_fail "backlog below 8192"
 
-pub=$(mktemp -d /tmp/hm-flood.XXXXXX)
-hm_on_exit "rm -rf '$pub'"
-chmod 755 "$pub"
-hm_e2e_install setuser "$pub/setuser"
+hm_public_dir 755
+pub=$HM_PUB
 cat >"$pub/flood" <<'EOS'
 #!/usr/bin/python3
 import os, sys

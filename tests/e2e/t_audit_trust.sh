@@ -22,12 +22,9 @@ grep -qx -- '-a never,exit -F exe=/usr/sbin/auditd -F uid=0' "$HM_TMP/rules" ||
 	hm_fail "the exclusion of auditd is not limited to uid 0"
 hm_audit_rules "$HM_TMP/rules"
 
-# a directory nobody can read and traverse (HM_TMP is private)
-pub=$(mktemp -d /tmp/hm-trust.XXXXXX)
-hm_on_exit "rm -rf '$pub'"
-chmod 755 "$pub"
+hm_public_dir 755
+pub=$HM_PUB
 hm_e2e_install open_exit.so "$pub/open_exit.so"
-hm_e2e_install setuser "$pub/setuser"
 hm_e2e_install blind_calls "$pub/blind_calls"
 echo user >"$pub/user-file"
 echo root >"$pub/root-file"

@@ -18,11 +18,8 @@ hm_audit_start
 "$HISTMAC" rules >"$HM_TMP/rules"
 hm_audit_rules "$HM_TMP/rules"
 
-pub=$(mktemp -d /tmp/hm-hostile.XXXXXX)
-hm_on_exit "rm -rf '$pub'"
-chmod 1777 "$pub"
-hm_e2e_install setuser "$pub/setuser"
-chmod 755 "$pub/setuser"
+hm_public_dir 1777
+pub=$HM_PUB
 cat >"$pub/user.py" <<'EOS'
 #!/usr/bin/python3
 # open every hostile name under argv[1], from a hostile cwd, under a

@@ -20,11 +20,9 @@ hm_audit_start
 	>"$HM_TMP/rules"
 hm_audit_rules "$HM_TMP/rules"
 
-pub=$(mktemp -d /tmp/hm-logins.XXXXXX)
-hm_on_exit "rm -rf '$pub'"
-chmod 755 "$pub"
+hm_public_dir 755
+pub=$HM_PUB
 hm_e2e_install open_exit.so "$pub/open_exit.so"
-hm_e2e_install setuser "$pub/setuser"
 cat >"$pub/service" <<EOS
 #!/bin/sh
 cat $pub/service.conf >/dev/null

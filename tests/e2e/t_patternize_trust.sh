@@ -17,10 +17,8 @@ hm_audit_start
 "$HISTMAC" rules >"$HM_TMP/rules"
 hm_audit_rules "$HM_TMP/rules"
 
-pub=$(mktemp -d /tmp/hm-ptrust.XXXXXX)
-hm_on_exit "rm -rf '$pub'"
-chmod 755 "$pub"
-hm_e2e_install setuser "$pub/setuser"
+hm_public_dir 755
+pub=$HM_PUB
 cat >"$pub/connect" <<'EOS'
 #!/usr/bin/python3
 # connect() to each unix socket name given; a missing one is fine
