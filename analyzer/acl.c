@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 #include "histmac/model.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "map.h"
 #include "model_private.h"
 

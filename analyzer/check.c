@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "histmac/learn.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "map.h"
 
 /* Renew the scratch model after it holds this many names. */

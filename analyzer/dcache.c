@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 
 #define WAYS 4
 

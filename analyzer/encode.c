@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 /* Bytes written as themselves: 0x21-0x7e except the backslash. */
 static bool is_plain(unsigned char c)

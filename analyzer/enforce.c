@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 #include "histmac/kernel_names.h"
 #include "histmac/naming.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "map.h"
 
 #define DELETED " (deleted)"

@@ -15,7 +15,7 @@
 #include <pcre2.h>
 
 #include "histmac/learn.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 struct rule {
 	pcre2_code *re;

@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 /* ------------------------------------------------------------ validity */
 

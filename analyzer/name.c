@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/name.h"
-#include "histmac/pattern.h"
+#include "histmac/intern.h"
+#include "histmac/word.h"
 
 struct hm_names {
 	struct hm_mem *mem;

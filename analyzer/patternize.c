@@ -15,7 +15,7 @@
 
 #include <pcre2.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/patternize.h"
 #include "histmac/sbuf.h"
 #include "histmac/sensitive.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/enforce.h"
-#include "histmac/pattern.h"
+#include "histmac/decide.h"
+#include "histmac/word.h"
 #include "histmac/profile.h"
 
 const char *const hm_profile_names[HM_PROFILE_ENFORCING + 1] = {

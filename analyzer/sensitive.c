@@ -7,7 +7,7 @@
 #include "histmac/acl_kinds.h"
 #include "histmac/common.h"
 #include "histmac/model.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/sensitive.h"
 
 static const struct {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "histmac/naming.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/profile.h"
 #include "histmac/sbuf.h"
 #include "histmac/tracker.h"

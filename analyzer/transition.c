@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/tracker.h"
 
 const char *const hm_transit_names[HM_TRANSIT_MAX] = {

@@ -13,10 +13,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 #include "histmac/learn.h"
 #include "histmac/passed.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 /* Renew the scratch names after this many events (no name outlives one). */
 #define SCRATCH_EVENTS 65536

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 struct bench_case {
 	const char *what;

@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 static void usage(FILE *f)
 {

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 enum validate_kind {
 	VALIDATE_NONE,

@@ -6,7 +6,7 @@
  *   daemon.c  -> loop.c -> proc.c, exec.c, live.c, answer.c, mark.c,
  *                          mounts.c,
  *                          supervisor.c, log.c, and the pure decision
- *                          code (enforce.h)
+ *                          code (decide.h)
  *   daemon.c  -> supervisor.c -> answer.c, exec.c, live.c, log.c
  *   proc.c    -> exec.c;   live.c, mark.c, answer.c, exec.c -> log.c
  *
@@ -44,7 +44,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 #include "histmac/enforcer.h"
 #include "histmac/kernel_names.h"
 #include "histmac/learn.h"

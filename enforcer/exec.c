@@ -25,7 +25,7 @@
 
 #include "enforcer_private.h"
 #include "histmac/naming.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/procfs.h"
 
 /* The oldest (@newest false) or newest pending exec of @pid, or NULL. */

@@ -11,7 +11,7 @@
  * and one path buffer, as events are judged one at a time); reads the
  * fanotify fd it is given, so tests feed it from a socketpair.  Called
  * by daemon.c; calls the process table, the live policy, the answers,
- * the supervisor and the pure decision code (enforce.h).
+ * the supervisor and the pure decision code (decide.h).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "enforcer_private.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/procfs.h"
 
 struct hm_tid {

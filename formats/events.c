@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 
 #include "histmac/event_write.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/sbuf.h"
 
 struct hm_event_writer {

@@ -14,7 +14,7 @@
 
 #include "histmac/owners.h"
 #include "histmac/packages.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "tomoyo_private.h"
 
 #define DPKG_DIR "var/lib/dpkg"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "tomoyo_private.h"
 
 const char *const hm_dialect_titles[HM_DIALECT_MAX] = {

@@ -26,7 +26,7 @@
 #include <libxml/xmlreader.h>
 
 #include "formats_private.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/xml_import.h"
 #include "tomoyo_private.h"
 

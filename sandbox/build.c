@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/tracker.h"
 #include "internal.h"
 #include "landlock_abi.h"

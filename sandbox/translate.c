@@ -25,7 +25,7 @@
 
 #include "histmac/kernel_names.h"
 #include "histmac/naming.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "internal.h"
 #include "table.h"
 #include "landlock_abi.h"

@@ -5,7 +5,7 @@
  * a path printed by /proc/self/fd, the program an exec runs as a
  * domain's execute entries call it, and the interpreter a program names
  * (analyzer/enforce.c, analyzer/interp.c).  No decision here
- * (enforce.h).
+ * (decide.h).
  */
 #ifndef HISTMAC_KERNEL_NAMES_H
 #define HISTMAC_KERNEL_NAMES_H

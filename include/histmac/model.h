@@ -13,7 +13,7 @@
 #define HISTMAC_MODEL_H
 
 #include "acl_kinds.h"
-#include "name.h"
+#include "intern.h"
 
 struct hm_sbuf;
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

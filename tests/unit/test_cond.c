@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 #include "histmac/model.h"
 #include "histmac/policy_io.h"
 

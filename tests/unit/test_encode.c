@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 struct encode_case {
 	const char *raw;

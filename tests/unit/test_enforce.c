@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "histmac/enforce.h"
+#include "histmac/decide.h"
 #include "histmac/kernel_names.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/policy_io.h"
 
 /* Operations of an open (enum hm_file_op bits). */

@@ -28,7 +28,7 @@
 
 #include "enforcer_private.h"
 #include "exec_fixture.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 #include "histmac/policy_io.h"
 
 static void put(const char *path, const char *text, mode_t mode)

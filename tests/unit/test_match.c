@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 struct match_case {
 	const char *pattern;

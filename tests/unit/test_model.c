@@ -16,7 +16,7 @@
 
 #include "histmac/learn.h"
 #include "histmac/model.h"
-#include "histmac/pattern.h"
+#include "histmac/word.h"
 
 static const struct hm_name *N(struct hm_model *m, const char *s)
 {

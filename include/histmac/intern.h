@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * name.h - interned names, as TOMOYO's tmy_save_name() kept them.
+ * intern.h - interned names, as TOMOYO's tmy_save_name() kept them.
  *
  * Every word the model holds (paths in encoded TOMOYO form, domain names,
  * group names, condition text) is interned once in a struct hm_names table.
  * Two equal strings from the same table are the same pointer, so the model
  * compares names by pointer.  The table owns the bytes.
  */
-#ifndef HISTMAC_NAME_H
-#define HISTMAC_NAME_H
+#ifndef HISTMAC_INTERN_H
+#define HISTMAC_INTERN_H
 
 #include "common.h"
 
@@ -75,4 +75,4 @@ void hm_name_fill(struct hm_name *n);
 /** hm_name_cmp() - strcmp() order on two names, for sorted output. */
 int hm_name_cmp(const struct hm_name *a, const struct hm_name *b);
 
-#endif /* HISTMAC_NAME_H */
+#endif /* HISTMAC_INTERN_H */

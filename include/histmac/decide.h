@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * enforce.h - what the enforcer decides, without fanotify: the decision
+ * decide.h - what the enforcer decides, without fanotify: the decision
  * on one open or exec in one domain, the decision cache, and the audit
  * record of a decision (the TOMOYO name of a path the kernel showed us:
  * kernel_names.h).
@@ -12,8 +12,8 @@
  *   decision -> hm_decision_format() -> audit user record
  *            <- hm_decision_parse()  <- collector (HM_EV_HM_DECISION)
  */
-#ifndef HISTMAC_ENFORCE_H
-#define HISTMAC_ENFORCE_H
+#ifndef HISTMAC_DECIDE_H
+#define HISTMAC_DECIDE_H
 
 #include "model.h"
 
@@ -332,4 +332,4 @@ int hm_decision_format(const struct hm_decision *d, char **out);
 int hm_decision_parse(const char *text, size_t len, char *buf,
 		      struct hm_decision *out);
 
-#endif /* HISTMAC_ENFORCE_H */
+#endif /* HISTMAC_DECIDE_H */

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pattern.h - TOMOYO words: encoding, validation and wildcard matching,
+ * word.h - TOMOYO words: encoding, validation and wildcard matching,
  * with exactly the kernel's semantics (see docs/WILDCARDS.md).
  *
  * All functions here work on encoded names (ASCII 0x21-0x7e, escapes \\ and
  * \ooo).  Raw bytes from audit records go through hm_encode() first.
  */
-#ifndef HISTMAC_PATTERN_H
-#define HISTMAC_PATTERN_H
+#ifndef HISTMAC_WORD_H
+#define HISTMAC_WORD_H
 
-#include "name.h"
+#include "intern.h"
 
 /* Most wildcard tokens (\* \@ \$ \X \A \{ \}) a word may hold. */
 #define HM_MAX_WILDCARDS 20
@@ -77,4 +77,4 @@ bool hm_path_matches(const struct hm_name *name, const struct hm_name *pattern);
 /** hm_path_matches_str() - hm_path_matches() on plain C strings. */
 bool hm_path_matches_str(const char *name, const char *pattern);
 
-#endif /* HISTMAC_PATTERN_H */
+#endif /* HISTMAC_WORD_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * report.c - what the collector tells its caller about the input: the
+ * tally.c - what the collector tells its caller about the input: the
  * counters (struct hm_collector_stats), the file and line being read, and
  * skipped input as FILE:LINE warnings into the caller's diag (with
  * opts.verbose).  Every other part of the collector is handed this when
