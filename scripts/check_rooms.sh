@@ -10,6 +10,9 @@
 #      (include/histmac/*.h) declares are all defined in one room's
 #      library (a header that spoke for two rooms would let a room reach
 #      the one above it through a header it may include);
+#   5. every public header names its room's directory on its first line
+#      ("NAME.h (DIR) - what it is"), the room that defines its functions
+#      when it declares any, so a reader tells its room from the header;
 #   4. (reported, not failed) cycles between the files of one room: file
 #      A uses a symbol of file B and B one of A (nm per object file).
 # usage: scripts/check_rooms.sh BUILD_DIR     (ctest: lint/rooms)
@@ -72,6 +75,19 @@ for room in "${!links[@]}"; do
 	fi
 done
 
+# a room's directory: its library's name without hm_, but for two
+room_dir() {
+	case $1 in
+	hm_util) echo lib ;;
+	hm_enforce) echo enforcer ;;
+	*) echo "${1#hm_}" ;;
+	esac
+}
+declare -A dirs=()
+for room in "${!links[@]}"; do
+	dirs[$(room_dir "$room")]=$room
+done
+
 # 3. one room per public header: the hm_* names its declarations (not its
 # comments) end in "(", "[" or ";", looked up in the rooms' definitions
 for h in "$src"/include/histmac/*.h; do
@@ -85,6 +101,17 @@ for h in "$src"/include/histmac/*.h; do
 		status=1
 		echo "check_rooms: ${h#"$src"/} speaks for more than one room:"
 		awk '{ print "  " $1 " (" $2 ")" }' "$tmp/owners"
+	fi
+	# 5. ... and says so on its first line: " * NAME.h (DIR) - ..."
+	said=$(grep -m 1 -E '^ \* [a-z0-9_]+\.h ' "$h" |
+		sed -nE 's/^ \* [a-z0-9_]+\.h \(([a-z]+)\) - .*/\1/p')
+	owner=$(awk 'NR == 1 { print $2 }' "$tmp/owners")
+	if [ -z "$said" ] || [ -z "${dirs[$said]:-}" ]; then
+		status=1
+		echo "check_rooms: ${h#"$src"/}: its first line does not name its room (\" * NAME.h (DIR) - ...\", DIR one of: ${!dirs[*]})"
+	elif [ -n "$owner" ] && [ "${dirs[$said]}" != "$owner" ]; then
+		status=1
+		echo "check_rooms: ${h#"$src"/}: names room $said, but its functions are defined in $(room_dir "$owner")"
 	fi
 done
 
@@ -107,5 +134,5 @@ for room in "${!links[@]}"; do
 			}
 		}' room="$room" | sort
 done
-[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms, one room per public header"
+[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms, one room per public header, each named"
 exit "$status"

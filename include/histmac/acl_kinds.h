@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * acl_kinds.h - what every ACL kind is: the X-macro lists (enums and
- * keyword strings cannot drift apart) and the shape of the kind table,
+ * acl_kinds.h (analyzer) - what every ACL kind is: the X-macro lists (enums
+ * and keyword strings cannot drift apart) and the shape of the kind table,
  * hm_kinds[] (analyzer/acl_kinds.c), which describes each kind's operands
  * once.  Same, compare, match, index, copy, merge, learn, and reading and
  * writing in every dialect, XML and JSON all follow from the operand

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_out.h - printing what `histmac check` found: paste-ready policy
- * text grouped by domain, or JSON (read back by `histmac tree
+ * check_out.h (formats) - printing what `histmac check` found: paste-ready
+ * policy text grouped by domain, or JSON (read back by `histmac tree
  * --highlight` and `histmac report`).
  */
 #ifndef HISTMAC_CHECK_OUT_H

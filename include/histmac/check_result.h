@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_result.h - reading `histmac check --format json` back: the
- * violations per domain, which the tree and the report highlight
+ * check_result.h (formats) - reading `histmac check --format json` back:
+ * the violations per domain, which the tree and the report highlight
  * (formats/check_json.c).
  */
 #ifndef HISTMAC_CHECK_RESULT_H

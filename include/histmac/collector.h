@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * collector.h - read auditd output and hand out normalised events.
+ * collector.h (collector) - read auditd output and hand out normalised
+ * events.
  *
  * A collector is opened on one source: log files read in order (a rotated
  * set, "-" for stdin), a buffer, a descriptor, a log followed like

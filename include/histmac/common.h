@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * common.h - conventions shared by every histmac module.
+ * common.h (lib) - conventions shared by every histmac module.
  *
  * Library functions return 0 or a negative errno; iterators return 1 (got
  * one), 0 (end) or a negative errno.  The library never prints and never

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * config.h - histmac.conf: "key = value" lines, as auditd.conf.  The
+ * config.h (lib) - histmac.conf: "key = value" lines, as auditd.conf.  The
  * parser knows no key by itself; the caller hands it the keys it accepts,
  * and every bad line is reported as FILE:LINE into a struct hm_diag.
  */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * convergence.h - is learning done?  From the stamps a policy keeps
- * (history.h) alone: per domain and in all, when the last new entry was
- * learned, how many entries each day of the learning period added (and
+ * convergence.h (analyzer) - is learning done?  From the stamps a policy
+ * keeps (history.h) alone: per domain and in all, when the last new entry
+ * was learned, how many entries each day of the learning period added (and
  * each save of the learner, where the policy keeps its saves:
- * histmac_saves.conf), and a verdict.  Times are audit times and "now" is the newest event the
- * policy knows (not the clock), so a policy copied elsewhere reads the
- * same.  `histmac stats` prints it, the report draws it.
+ * histmac_saves.conf), and a verdict.  Times are audit times and "now" is
+ * the newest event the policy knows (not the clock), so a policy copied
+ * elsewhere reads the same.  `histmac stats` prints it, the report draws it.
  */
 #ifndef HISTMAC_CONVERGENCE_H
 #define HISTMAC_CONVERGENCE_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * decide.h - what the enforcer decides, without fanotify: the decision
- * on one open or exec in one domain, the decision cache, and the audit
- * record of a decision (the TOMOYO name of a path the kernel showed us:
- * kernel_names.h).
- * All of it is pure (no system calls except where a function says so),
- * so unit tests and benchmarks reach it; enforcer/ does the I/O.
+ * decide.h (analyzer) - what the enforcer decides, without fanotify: the
+ * decision on one open or exec in one domain, the decision cache, and the
+ * audit record of a decision (the TOMOYO name of a path the kernel showed
+ * us: kernel_names.h).  All of it is pure (no system calls except where a
+ * function says so), so unit tests and benchmarks reach it; enforcer/ does
+ * the I/O.
  *
  *   fanotify event -> hm_enf_path_name() -> hm_enf_decide() -> answer
  *                  \-> hm_dcache (domain, object) short-cuts the above

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * enforcer.h - the enforcer daemon (libhm_enforce): `histmac enforce`
- * is one call, hm_enforcer_run().  The pure decision code it uses (what
- * the policy says about one open or exec, the decision cache, the audit
- * record) is in decide.h under the hm_enf_ prefix; the daemon's own
+ * enforcer.h (enforcer) - the enforcer daemon (libhm_enforce): `histmac
+ * enforce` is one call, hm_enforcer_run().  The pure decision code it uses
+ * (what the policy says about one open or exec, the decision cache, the
+ * audit record) is in decide.h under the hm_enf_ prefix; the daemon's own
  * names start with hm_enforcer_ (here) or with the name of its part
  * (enforcer/enforcer_private.h).
  */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * event.h - the normalised audit event: what the collector hands the
- * analyzer.  One struct hm_event per audit event (one serial), assembled
- * from its SYSCALL, EXECVE, CWD, PATH, SOCKADDR, OBJ_PID, PROCTITLE and
- * FANOTIFY records.  Nothing here knows about domains or policies.
+ * event.h (collector) - the normalised audit event: what the collector
+ * hands the analyzer.  One struct hm_event per audit event (one serial),
+ * assembled from its SYSCALL, EXECVE, CWD, PATH, SOCKADDR, OBJ_PID,
+ * PROCTITLE and FANOTIFY records.  Nothing here knows about domains or
+ * policies.
  *
  * Strings are raw bytes with a length (paths may hold any byte but NUL;
  * abstract unix addresses start with NUL), always NUL-terminated too.

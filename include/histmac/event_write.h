@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * event_write.h - normalised audit events as text, one line per event:
- * TSV (the columns `histmac events --help` lists) or JSON (one object per
- * line).  Strings are TOMOYO-encoded (hm_encode()), so a line never holds
- * a tab, a newline or a non-ASCII byte.  formats/events.c.
+ * event_write.h (formats) - normalised audit events as text, one line per
+ * event: TSV (the columns `histmac events --help` lists) or JSON (one
+ * object per line).  Strings are TOMOYO-encoded (hm_encode()), so a line
+ * never holds a tab, a newline or a non-ASCII byte.  formats/events.c.
  */
 #ifndef HISTMAC_EVENT_WRITE_H
 #define HISTMAC_EVENT_WRITE_H

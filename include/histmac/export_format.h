@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * export_format.h - what an output format is (struct hm_exporter) and
- * what it may be asked for (struct hm_export_opts), and the two formats
+ * export_format.h (formats) - what an output format is (struct hm_exporter)
+ * and what it may be asked for (struct hm_export_opts), and the two formats
  * the formats room writes itself: the whole model as XML and as JSON
- * (formats/xml.c, formats/json.c).  The drawn and reported formats and
- * the table of all of them are the exporters room's (exporter.h).
+ * (formats/xml.c, formats/json.c).  The drawn and reported formats and the
+ * table of all of them are the exporters room's (exporter.h).
  */
 #ifndef HISTMAC_EXPORT_FORMAT_H
 #define HISTMAC_EXPORT_FORMAT_H

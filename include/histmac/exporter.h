@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * exporter.h - turning a model into something people (or jq, or a
- * browser) read: the domain tree as Graphviz dot/svg/png/pdf or the
+ * exporter.h (exporters) - turning a model into something people (or jq, or
+ * a browser) read: the domain tree as Graphviz dot/svg/png/pdf or the
  * posting's indented text and the HTML report (exporters/), beside the
  * whole model as XML or JSON (export_format.h).  Exporters only read the
  * model.  The table of them lives in exporters/registry.c; `--format` and

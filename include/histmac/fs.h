@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fs.h - small filesystem helpers of the library (lib/fs.c).
+ * fs.h (lib) - small filesystem helpers of the library (lib/fs.c).
  */
 #ifndef HISTMAC_FS_H
 #define HISTMAC_FS_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * history.h - POLICYDIR/histmac_entries.conf: when each entry was learned
- * and used, and per domain the events since its last new entry.  Saved
- * with the policy in the same commit (hm_policy_save_dir_with()), read by
- * hm_policy_load_dir(), combined by merge; never read by TOMOYO's tools.
- * The stamps live in the model (struct hm_acl_hist, hm_domain's
- * quiet_events); this file is only their text.
+ * history.h (formats) - POLICYDIR/histmac_entries.conf: when each entry was
+ * learned and used, and per domain the events since its last new
+ * entry.  Saved with the policy in the same commit
+ * (hm_policy_save_dir_with()), read by hm_policy_load_dir(), combined by
+ * merge; never read by TOMOYO's tools.  The stamps live in the model (struct
+ * hm_acl_hist, hm_domain's quiet_events); this file is only their text.
  *
  * Format, one line each:
  *   # comment

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * intern.h - interned names, as TOMOYO's tmy_save_name() kept them.
+ * intern.h (analyzer) - interned names, as TOMOYO's tmy_save_name() kept
+ * them.
  *
  * Every word the model holds (paths in encoded TOMOYO form, domain names,
  * group names, condition text) is interned once in a struct hm_names table.

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * kernel_names.h - the names the enforcer and the sandbox give what the
- * kernel shows them, exactly as the learner names them (docs/PATHS.md):
- * a path printed by /proc/self/fd, the program an exec runs as a
- * domain's execute entries call it, and the interpreter a program names
- * (analyzer/enforce.c, analyzer/interp.c).  No decision here
+ * kernel_names.h (analyzer) - the names the enforcer and the sandbox give
+ * what the kernel shows them, exactly as the learner names them
+ * (docs/PATHS.md): a path printed by /proc/self/fd, the program an exec
+ * runs as a domain's execute entries call it, and the interpreter a program
+ * names (analyzer/enforce.c, analyzer/interp.c).  No decision here
  * (decide.h).
  */
 #ifndef HISTMAC_KERNEL_NAMES_H

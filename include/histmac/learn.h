@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * learn.h - from normalised events to policy: the walker that turns each
- * event into the accesses TOMOYO would have checked (in the domain the
- * process was in), the generalizer that turns a literal access into the
- * entry to learn, the learner that adds it, and the checker that reports
- * what a policy does not allow (offline permissive mode).
+ * learn.h (analyzer) - from normalised events to policy: the walker that
+ * turns each event into the accesses TOMOYO would have checked (in the
+ * domain the process was in), the generalizer that turns a literal access
+ * into the entry to learn, the learner that adds it, and the checker that
+ * reports what a policy does not allow (offline permissive mode).
  *
  *   collector -> hm_event -> walker (tracker) -> hm_access
  *                              -> learner: generalize, hm_domain_add

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * learned.h - how far a policy has learned, per host (analyzer/learned.c).
+ * learned.h (analyzer) - how far a policy has learned, per host
+ * (analyzer/learned.c).
  *
  * A policy remembers, for each node (host) of its logs, the newest audit
  * event it learned from.  Entries are a set, so learning an event twice

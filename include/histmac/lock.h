@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lock.h - one writer at a time in a policy directory (lib/lock.c).
+ * lock.h (lib) - one writer at a time in a policy directory (lib/lock.c).
  *
  * Every command that writes a policy directory holds its lock from before
  * it reads the policy until after it saved it, so no writer saves over

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * model.h - the policy model: domains, ACL entries, groups and the
- * exception policy.  It is the union of what TOMOYO 2.6, 1.8 and the 2007
- * posting (2.1) can say; the dialect code in exporters/ maps it to text.
+ * model.h (analyzer) - the policy model: domains, ACL entries, groups and
+ * the exception policy.  It is the union of what TOMOYO 2.6, 1.8 and the
+ * 2007 posting (2.1) can say; the dialect code in exporters/ maps it to
+ * text.
  *
  * A struct hm_model owns everything in it.  Build entries on the stack with
  * names interned in model->names, then hand them to hm_domain_add(), which

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * naming.h - the names TOMOYO gives objects and programs, one piece of
- * code for the collector (learn, check), the enforcer and the sandbox
+ * naming.h (lib) - the names TOMOYO gives objects and programs, one piece
+ * of code for the collector (learn, check), the enforcer and the sandbox
  * (lib/naming.c; docs/PATHS.md).
  *
  * TOMOYO 2.6 (security/tomoyo/realpath.c) names an object by its path

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * owners.h - the Debian package and version that owned each file a
- * model's entries name, when it was last learned (analyzer/owners.c).
- * learn sets them from the dpkg database (packages.h), the policy keeps
- * them in histmac_entries.conf ("object" lines), merge takes the first
- * host's, and diff groups changed entries by the package of their file.
- * One row per file, not per entry: a file fifty domains read is one row.
+ * owners.h (analyzer) - the Debian package and version that owned each file
+ * a model's entries name, when it was last learned
+ * (analyzer/owners.c).  learn sets them from the dpkg database (packages.h),
+ * the policy keeps them in histmac_entries.conf ("object" lines), merge
+ * takes the first host's, and diff groups changed entries by the package of
+ * their file.  One row per file, not per entry: a file fifty domains read is
+ * one row.
  */
 #ifndef HISTMAC_OWNERS_H
 #define HISTMAC_OWNERS_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * packages.h - which Debian package (and version) owns a file, read from
- * a dpkg database (ROOT/var/lib/dpkg: info/PACKAGE.list and status), as
- * `dpkg -S` and `dpkg-query -W` would say, without running them.  The
- * learner stamps each domain with the package of the program it is named
- * after (histmac_entries.conf), `diff` groups changes by it and `check`
- * marks violations of a program whose version changed since.
+ * packages.h (formats) - which Debian package (and version) owns a file,
+ * read from a dpkg database (ROOT/var/lib/dpkg: info/PACKAGE.list and
+ * status), as `dpkg -S` and `dpkg-query -W` would say, without running
+ * them.  The learner stamps each domain with the package of the program it
+ * is named after (histmac_entries.conf), `diff` groups changes by it and
+ * `check` marks violations of a program whose version changed since.
  */
 #ifndef HISTMAC_PACKAGES_H
 #define HISTMAC_PACKAGES_H

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * passed.h - did TOMOYO's check pass?  TOMOYO checks in the LSM hook,
- * before the protocol or file-system work, so a call can fail after its
- * check passed (a non-blocking connect() returns EINPROGRESS).  One table,
- * per event kind, of the results that mean "the check was reached and
- * passed"; learn and check both ask it (docs/PASSED.md explains each row).
+ * passed.h (analyzer) - did TOMOYO's check pass?  TOMOYO checks in the LSM
+ * hook, before the protocol or file-system work, so a call can fail after
+ * its check passed (a non-blocking connect() returns EINPROGRESS).  One
+ * table, per event kind, of the results that mean "the check was reached
+ * and passed"; learn and check both ask it (docs/PASSED.md explains each
+ * row).
  */
 #ifndef HISTMAC_PASSED_H
 #define HISTMAC_PASSED_H

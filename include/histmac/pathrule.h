@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pathrule.h - the path rule: how the object paths of a policy are named.
+ * pathrule.h (collector) - the path rule: how the object paths of a policy
+ * are named.
  *
  * TOMOYO names every object by its realpath, so by default every source
  * (-i, --follow, --plugin) resolves symlinks through this host's files,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * patternize.h - looking at a learned policy for names that vary from run
- * to run (temporary files, numbered logs, hashes) and for services reached
- * along several chains, and suggesting rewrite rules and initialize_domain
- * entries for them, as tomoyo-findtemp and tomoyo-patternize helped with.
+ * patternize.h (analyzer) - looking at a learned policy for names that vary
+ * from run to run (temporary files, numbered logs, hashes) and for services
+ * reached along several chains, and suggesting rewrite rules and
+ * initialize_domain entries for them, as tomoyo-findtemp and
+ * tomoyo-patternize helped with.
  */
 #ifndef HISTMAC_PATTERNIZE_H
 #define HISTMAC_PATTERNIZE_H

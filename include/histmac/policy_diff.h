@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy_diff.h - what changed between two policies, domain by domain and
- * permission by permission, plus the exception policy (formats/diff.c).
+ * policy_diff.h (formats) - what changed between two policies, domain by
+ * domain and permission by permission, plus the exception policy
+ * (formats/diff.c).
  */
 #ifndef HISTMAC_POLICY_DIFF_H
 #define HISTMAC_POLICY_DIFF_H

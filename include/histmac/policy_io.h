@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy_io.h - reading and writing TOMOYO policy text: the domain policy
- * (domain_policy.conf), the exception policy (exception_policy.conf) and
- * histmac's rewrite rules (rewrite.conf), in three dialects:
+ * policy_io.h (formats) - reading and writing TOMOYO policy text: the
+ * domain policy (domain_policy.conf), the exception policy
+ * (exception_policy.conf) and histmac's rewrite rules (rewrite.conf), in
+ * three dialects:
  *
  *   HM_DIALECT_26  TOMOYO 2.6 mainline ("file read /x"), the default;
  *   HM_DIALECT_21  the 2007 LKML posting ("4 /x", "allow_create /x");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * procfs.h - reading a process's /proc files (lib/procfs.c): what the
+ * procfs.h (lib) - reading a process's /proc files (lib/procfs.c): what the
  * enforcer's process table and the sandbox's domain of its caller both
  * read.  Nothing here is cached; a process that left reads as -ESRCH.
  */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * profile.h - domains' profiles, as TOMOYO honours them: learning adds
- * entries only to domains in learning mode; in a permissive or enforcing
- * domain an access the ACL lacks is a violation; a new domain takes its
- * profile (and use_group) from its nearest ancestor.  `histmac profile`
- * sets them, as tomoyo-setprofile and aa-enforce/aa-complain do.
+ * profile.h (analyzer) - domains' profiles, as TOMOYO honours them:
+ * learning adds entries only to domains in learning mode; in a permissive
+ * or enforcing domain an access the ACL lacks is a violation; a new domain
+ * takes its profile (and use_group) from its nearest ancestor.  `histmac
+ * profile` sets them, as tomoyo-setprofile and aa-enforce/aa-complain do.
  */
 #ifndef HISTMAC_PROFILE_H
 #define HISTMAC_PROFILE_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * provenance.h - which of several merged policies (hosts) had each entry.
- * `histmac merge` writes it as POLICYDIR/provenance.conf, beside TOMOYO's
- * files and never read by TOMOYO's tools; `histmac stats --rare N` and
- * the report list the entries fewer than N hosts had.
+ * provenance.h (formats) - which of several merged policies (hosts) had
+ * each entry.  `histmac merge` writes it as POLICYDIR/provenance.conf,
+ * beside TOMOYO's files and never read by TOMOYO's tools; `histmac stats
+ * --rare N` and the report list the entries fewer than N hosts had.
  *
  * An entry is one permission of one ACL line of one domain ("file write
  * /x" in "<kernel> /usr/sbin/sshd").  Provenance is a set of (entry,

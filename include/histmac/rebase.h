@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rebase.h - add what a long-running learner learned to a policy that was
- * edited under it (analyzer/rebase.c).
+ * rebase.h (analyzer) - add what a long-running learner learned to a policy
+ * that was edited under it (analyzer/rebase.c).
  */
 #ifndef HISTMAC_REBASE_H
 #define HISTMAC_REBASE_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sandbox.h - a learned domain tree as Landlock rulesets (docs/SANDBOX.md).
+ * sandbox.h (sandbox) - a learned domain tree as Landlock rulesets
+ * (docs/SANDBOX.md).
  *
  *   policy entry --hm_sbx_translate()--> grants (object, Landlock rights,
  *                                        widenings) or "not enforced"

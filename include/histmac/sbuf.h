@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sbuf.h - the one growing string buffer of the library, with JSON and
- * HTML quoting (lib/sbuf.c).
+ * sbuf.h (lib) - the one growing string buffer of the library, with JSON
+ * and HTML quoting (lib/sbuf.c).
  */
 #ifndef HISTMAC_SBUF_H
 #define HISTMAC_SBUF_H

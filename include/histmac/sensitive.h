@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sensitive.h - names whose access grants more than the file: credentials,
- * keys, sudo rules, root's home, another process's memory.  A policy that
- * grants one is reviewed first, and patternize never generalises over one
- * (docs/SECURITY.md "Trust of learning").
+ * sensitive.h (analyzer) - names whose access grants more than the file:
+ * credentials, keys, sudo rules, root's home, another process's memory.  A
+ * policy that grants one is reviewed first, and patternize never
+ * generalises over one (docs/SECURITY.md "Trust of learning").
  */
 #ifndef HISTMAC_SENSITIVE_H
 #define HISTMAC_SENSITIVE_H

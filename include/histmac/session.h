@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * session.h - a learning session (session/learn_session.c): audit events
- * from a collector go into a learner, and what was learned is saved into
- * a policy directory through its store (store.h), periodically when
+ * session.h (session) - a learning session (session/learn_session.c): audit
+ * events from a collector go into a learner, and what was learned is saved
+ * into a policy directory through its store (store.h), periodically when
  * following a live log.
  *
  * A save writes the policy first, then the process table, then the

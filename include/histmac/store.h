@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * store.h - a policy directory and its one owner (store/store.c).
+ * store.h (store) - a policy directory and its one owner (store/store.c).
  *
  * Every command that writes a policy directory - learn (all sources), the
  * enforcer's learning mode, import, merge -o, patternize --apply, profile

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tracker.h - which domain each process is in (docs/ARCHITECTURE.md
- * "Domain tracking").  The learner feeds it audit events, the enforcer
- * proc-connector events; both get the same domain names because both use
- * this code, including the "unobserved history" rule.
+ * tracker.h (analyzer) - which domain each process is in
+ * (docs/ARCHITECTURE.md "Domain tracking").  The learner feeds it audit
+ * events, the enforcer proc-connector events; both get the same domain
+ * names because both use this code, including the "unobserved history"
+ * rule.
  *
  * The tracker keeps domain names in its own name table, so it survives a
  * policy reload (hm_tracker_set_model()); domain pointers are a cache.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * word.h - TOMOYO words: encoding, validation and wildcard matching,
- * with exactly the kernel's semantics (see docs/WILDCARDS.md).
+ * word.h (analyzer) - TOMOYO words: encoding, validation and wildcard
+ * matching, with exactly the kernel's semantics (see docs/WILDCARDS.md).
  *
  * All functions here work on encoded names (ASCII 0x21-0x7e, escapes \\ and
  * \ooo).  Raw bytes from audit records go through hm_encode() first.

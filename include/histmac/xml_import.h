@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * xml_import.h - reading an xml export back into a model, validated
- * against the format's RELAX NG schema (formats/xml_import.c): the
- * inverse of hm_exporter_xml (export_format.h).
+ * xml_import.h (formats) - reading an xml export back into a model,
+ * validated against the format's RELAX NG schema (formats/xml_import.c):
+ * the inverse of hm_exporter_xml (export_format.h).
  */
 #ifndef HISTMAC_XML_IMPORT_H
 #define HISTMAC_XML_IMPORT_H
