@@ -18,19 +18,9 @@
 #include "histmac/policy_io.h"
 #include "histmac/provenance.h"
 #include "histmac/sbuf.h"
+#include "histmac/stats.h"
 
 #define CMD "stats"
-
-struct counts {
-	size_t profiles[256];
-	size_t flags[8];
-	size_t kinds[HM_ACL_KIND_MAX];
-	size_t file_ops[HM_FILE_OP_MAX];
-	size_t net_ops[HM_NET_OP_MAX];
-	size_t entries;
-	size_t max_entries;
-	const char *max_domain;
-};
 
 static void usage(FILE *f)
 {
@@ -74,32 +64,6 @@ static void usage(FILE *f)
 "2 usage, 3 could not read.\n");
 }
 
-static void count_domain(struct counts *c, const struct hm_domain *d)
-{
-	c->profiles[d->profile]++;
-	for (int f = 0; f < 8; f++)
-		c->flags[f] += !!(d->flags & (1u << f));
-	c->entries += d->n_acl;
-	if (d->n_acl > c->max_entries) {
-		c->max_entries = d->n_acl;
-		c->max_domain = d->name->str;
-	}
-	for (const struct hm_acl_head *e = d->acl; e; e = e->next) {
-		c->kinds[e->kind]++;
-		for (unsigned b = 0; b < 32; b++) {
-			if (!(e->perm & (1u << b)))
-				continue;
-			if (hm_kinds[e->kind].ops == HM_OPS_NET) {
-				if (b < HM_NET_OP_MAX)
-					c->net_ops[b]++;
-			} else if (hm_kinds[e->kind].ops == HM_OPS_FILE &&
-				   b < HM_FILE_OP_MAX) {
-				c->file_ops[b]++;
-			}
-		}
-	}
-}
-
 /* Labels (with their indent) are padded to this: values form a column. */
 #define LABEL_WIDTH 34
 
@@ -124,7 +88,7 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-static void print_counts(const struct counts *c, const struct hm_model *m)
+static void print_counts(const struct hm_stats *c, const struct hm_model *m)
 {
 	static const char *const flag_names[] = {
 		"history unobserved", "parent unobserved",
@@ -165,26 +129,17 @@ static void print_counts(const struct counts *c, const struct hm_model *m)
 	}
 }
 
-static void print_exception(const struct hm_model *m)
+static void print_exception(const struct hm_stats *c,
+			    const struct hm_model *m)
 {
-	struct hm_policy_counts pc;
-	size_t groups = 0, rules = 0;
-
-	hm_policy_count(m, &pc);
-	for (const struct hm_group *g = m->ex.groups; g; g = g->next)
-		groups++;
-	for (const struct hm_rewrite_rule *r = m->ex.rewrites; r; r = r->next)
-		rules++;
-	row(0, "exception entries", "%zu (%zu group%s)", pc.exception,
-	    groups, plural(groups));
-	row(0, "rewrite rules", "%zu", rules);
+	row(0, "exception entries", "%zu (%zu group%s)", c->exception,
+	    c->groups, plural(c->groups));
+	row(0, "rewrite rules", "%zu", c->rewrites);
 	row(0, "dialect", "%s", hm_dialect_names[m->dialect]);
 }
 
-static void print_memory(const struct hm_model *m)
+static void print_memory(const struct hm_stats *c, const struct hm_model *m)
 {
-	size_t total = 0;
-
 	row(0, "names", "%zu", hm_names_count(m->names));
 	printf("memory\n");
 	for (int i = 0; i < HM_MEM_CAT_MAX; i++) {
@@ -193,21 +148,8 @@ static void print_memory(const struct hm_model *m)
 		row(1, hm_mem_cat_names[i], "%zu byte%s in %zu block%s",
 		    m->mem.bytes[i], plural(m->mem.bytes[i]), m->mem.count[i],
 		    plural(m->mem.count[i]));
-		total += m->mem.bytes[i];
 	}
-	row(1, "total", "%zu byte%s", total, plural(total));
-}
-
-/* Audit seconds as UTC: "2026-12-01T10:00:00Z", or the day alone. */
-static const char *utc(int64_t t, bool day, char *buf, size_t size)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !gmtime_r(&tt, &tm) ||
-	    !strftime(buf, size, day ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "unknown");
-	return buf;
+	row(1, "total", "%zu byte%s", c->mem_total, plural(c->mem_total));
 }
 
 /* " (N saves)" or ", N saves" after a quiet verdict, where the policy
@@ -266,10 +208,10 @@ static void print_conv_domain(const struct hm_convergence *c,
 
 	printf("    ");
 	print_verdict(c, cd);
-	printf("; last new %s", utc(cd->last_new, false, t, sizeof(t)));
+	printf("; last new %s", hm_utc(cd->last_new, false, t, sizeof(t)));
 	for (size_t i = 0; i < cd->n_days; i++)
 		printf("%s %s +%llu", i ? "," : ";",
-		       utc(cd->days[i].day, true, t, sizeof(t)),
+		       hm_utc(cd->days[i].day, true, t, sizeof(t)),
 		       (unsigned long long)(cd->days[i].added +
 					    cd->days[i].widened));
 	first = cd->n_saves > SAVES_SHOWN_DOMAIN ?
@@ -302,7 +244,7 @@ static void print_saves(const struct hm_convergence *c)
 		const struct hm_save_rec *r = &c->saves[i];
 
 		snprintf(label, sizeof(label), "#%zu %s", i + 1,
-			 utc(r->time, false, a, sizeof(a)));
+			 hm_utc(r->time, false, a, sizeof(a)));
 		row(2, label, "%llu, %llu, %llu",
 		    (unsigned long long)r->events,
 		    (unsigned long long)r->added,
@@ -320,8 +262,8 @@ static void print_convergence(const struct hm_convergence *c)
 		return;
 	}
 	row(0, "convergence", "last new entry %s; newest event %s",
-	    utc(c->last_new, false, a, sizeof(a)),
-	    utc(c->end, false, b, sizeof(b)));
+	    hm_utc(c->last_new, false, a, sizeof(a)),
+	    hm_utc(c->end, false, b, sizeof(b)));
 	row(1, "domains still learning", "%zu", c->n_verdict[HM_VERDICT_LEARNING]);
 	row(1, "domains quiet for days", "%zu", c->n_verdict[HM_VERDICT_QUIET_DAYS]);
 	row(1, "domains quiet for events", "%zu",
@@ -335,7 +277,7 @@ static void print_convergence(const struct hm_convergence *c)
 		row(1, "domains without entries", "%zu", c->no_entries);
 	row(1, "new per day", "added, widened");
 	for (size_t i = 0; i < c->n_days; i++)
-		row(2, utc(c->days[i].day, true, a, sizeof(a)), "%llu, %llu",
+		row(2, hm_utc(c->days[i].day, true, a, sizeof(a)), "%llu, %llu",
 		    (unsigned long long)c->days[i].added,
 		    (unsigned long long)c->days[i].widened);
 	print_saves(c);
@@ -345,106 +287,12 @@ static void print_convergence(const struct hm_convergence *c)
 		print_conv_domain(c, &c->domains[i]);
 }
 
-static void json_days(struct hm_sbuf *b, const struct hm_conv_day *d,
-		      size_t n)
-{
-	char t[32];
-
-	hm_sbuf_adds(b, "[");
-	for (size_t i = 0; i < n; i++)
-		hm_sbuf_printf(b, "%s{\"day\":\"%s\",\"added\":%llu,"
-			       "\"widened\":%llu}", i ? "," : "",
-			       utc(d[i].day, true, t, sizeof(t)),
-			       (unsigned long long)d[i].added,
-			       (unsigned long long)d[i].widened);
-	hm_sbuf_adds(b, "]");
-}
-
-/* ,"quiet_saves":N,"saves":[...]: the learner's saves, numbered from 1. */
-static void json_saves(struct hm_sbuf *b, const struct hm_convergence *c)
-{
-	hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
-		       (unsigned long long)c->quiet_saves);
-	for (size_t i = 0; i < c->n_saves; i++) {
-		const struct hm_save_rec *r = &c->saves[i];
-
-		hm_sbuf_printf(b, "%s{\"save\":%zu,\"time\":%lld,"
-			       "\"events\":%llu,\"added\":%llu,"
-			       "\"widened\":%llu}", i ? "," : "", i + 1,
-			       (long long)r->time,
-			       (unsigned long long)r->events,
-			       (unsigned long long)r->added,
-			       (unsigned long long)r->widened);
-	}
-	hm_sbuf_adds(b, "]");
-}
-
-/* ,"convergence":{...}: the text's numbers, times in audit seconds. */
-static void json_convergence(struct hm_sbuf *b, const struct hm_convergence *c)
-{
-	hm_sbuf_printf(b, ",\"convergence\":{\"end\":%lld,\"last_new\":%lld,"
-		       "\"unstamped\":%zu,\"days\":", (long long)c->end,
-		       (long long)c->last_new, c->unstamped);
-	json_days(b, c->days, c->n_days);
-	json_saves(b, c);
-	hm_sbuf_adds(b, ",\"domains\":[");
-	for (size_t i = 0; i < c->n_domains; i++) {
-		const struct hm_conv_domain *cd = &c->domains[i];
-
-		hm_sbuf_adds(b, i ? ",{\"domain\":" : "{\"domain\":");
-		hm_sbuf_add_json(b, cd->d->name->str, cd->d->name->len);
-		hm_sbuf_printf(b, ",\"verdict\":\"%s\",\"last_new\":%lld,"
-			       "\"quiet_days\":%llu,\"quiet_events\":%llu,"
-			       "\"unstamped\":%zu,\"days\":",
-			       hm_verdict_ids[cd->verdict],
-			       (long long)cd->last_new,
-			       (unsigned long long)cd->quiet_days,
-			       (unsigned long long)cd->quiet_events,
-			       cd->unstamped);
-		json_days(b, cd->days, cd->n_days);
-		hm_sbuf_printf(b, ",\"quiet_saves\":%llu,\"saves\":[",
-			       (unsigned long long)cd->quiet_saves);
-		for (size_t k = 0; k < cd->n_saves; k++)
-			hm_sbuf_printf(b, "%s{\"save\":%zu,\"added\":%llu,"
-				       "\"widened\":%llu}", k ? "," : "",
-				       cd->saves[k].save + 1,
-				       (unsigned long long)cd->saves[k].added,
-				       (unsigned long long)cd->saves[k].widened);
-		hm_sbuf_adds(b, "]}");
-	}
-	hm_sbuf_adds(b, "]}");
-}
-
-
-/* "NAME": {"KEY": N, ...} of the non-zero @v[i], keys from @names. */
-static void json_counts(struct hm_sbuf *b, const char *name,
-			const size_t *v, size_t n, const char *const *names)
-{
-	bool first = true;
-
-	hm_sbuf_printf(b, ",\"%s\":{", name);
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		hm_sbuf_adds(b, first ? "" : ",");
-		if (names)
-			hm_sbuf_add_json(b, names[i], strlen(names[i]));
-		else
-			hm_sbuf_printf(b, "\"%zu\"", i);
-		hm_sbuf_printf(b, ":%zu", v[i]);
-		first = false;
-	}
-	hm_sbuf_addc(b, '}');
-}
-
-/* --format json: the counts of the text output, for scripts. */
 /* Sensitive entries listed in the text output, at most. */
 #define SENSITIVE_LISTED 50
 
 struct sensitive {
 	const struct hm_model *m;
 	struct hm_sbuf *b;
-	bool json;
 	size_t n;
 };
 
@@ -455,21 +303,11 @@ static int one_sensitive(const struct hm_domain *d,
 	struct sensitive *S = arg;
 	char *line = NULL;
 
-	if (!S->json && S->n >= SENSITIVE_LISTED)
-		return S->n++, 0;
+	if (S->n++ >= SENSITIVE_LISTED)
+		return 0;
 	if (hm_acl_format(S->m, e, S->m->dialect, &line, NULL))
 		return -ENOMEM;
-	if (S->json) {
-		hm_sbuf_adds(S->b, S->n ? ",{\"domain\":" : "{\"domain\":");
-		hm_sbuf_add_json(S->b, d->name->str, d->name->len);
-		hm_sbuf_adds(S->b, ",\"entry\":");
-		hm_sbuf_add_json(S->b, line, strlen(line));
-		hm_sbuf_printf(S->b, ",\"why\":\"%s\"}", why);
-	} else {
-		hm_sbuf_printf(S->b, "  %s: %s (%s)\n", d->name->str, line,
-			       why);
-	}
-	S->n++;
+	hm_sbuf_printf(S->b, "  %s: %s (%s)\n", d->name->str, line, why);
 	free(line);
 	return 0;
 }
@@ -479,20 +317,12 @@ static int one_sensitive(const struct hm_domain *d,
  * home, another process's memory: histmac/sensitive.h), first: what a
  * reviewer reads before anything else, whoever's activity learned them.
  */
-static int print_sensitive(const struct hm_model *m, struct hm_sbuf *json)
+static int print_sensitive(const struct hm_model *m)
 {
 	struct hm_sbuf text = { 0 };
-	struct sensitive S = { .m = m, .b = json ? json : &text,
-			       .json = json != NULL };
-	int r;
+	struct sensitive S = { .m = m, .b = &text };
+	int r = hm_sensitive_entries(m, one_sensitive, &S);
 
-	if (json) {
-		hm_sbuf_adds(json, ",\"sensitive\":[");
-		r = hm_sensitive_entries(m, one_sensitive, &S);
-		hm_sbuf_addc(json, ']');
-		return r;
-	}
-	r = hm_sensitive_entries(m, one_sensitive, &S);
 	if (!r && text.oom)
 		r = -ENOMEM;
 	if (!r) {
@@ -509,105 +339,36 @@ static int print_sensitive(const struct hm_model *m, struct hm_sbuf *json)
 /*
  * The domains processes of more than one login entered by exec (audit's
  * auid): any user can run a service's program, and what such a run did
- * is in the domain.  Text: a count and the domains; JSON: "logins".
+ * is in the domain.
  */
-static void print_logins(const struct hm_model *m, struct hm_sbuf *json)
+static void print_logins(const struct hm_model *m)
 {
-	struct hm_sbuf text = { 0 }, *b = json ? json : &text;
+	struct hm_sbuf text = { 0 };
 	size_t n = 0;
 
-	if (json)
-		hm_sbuf_adds(json, ",\"several_logins\":[");
 	for (size_t i = 0; i < m->n_domains; i++) {
 		const struct hm_domain *d = m->domains[i];
 
 		if (!hm_domain_several_logins(d))
 			continue;
-		if (json) {
-			hm_sbuf_adds(b, n ? ",{\"domain\":" : "{\"domain\":");
-			hm_sbuf_add_json(b, d->name->str, d->name->len);
-			hm_sbuf_adds(b, ",\"logins\":\"");
-		} else {
-			hm_sbuf_printf(b, "  %s: logins ", d->name->str);
-		}
-		hm_logins_text(&d->logins, b);
-		hm_sbuf_adds(b, json ? "\"}" : "\n");
+		hm_sbuf_printf(&text, "  %s: logins ", d->name->str);
+		hm_logins_text(&d->logins, &text);
+		hm_sbuf_addc(&text, '\n');
 		n++;
-	}
-	if (json) {
-		hm_sbuf_addc(json, ']');
-		return;
 	}
 	row(0, "review first: several logins", "%zu", n);
 	fwrite(text.s ? text.s : "", 1, text.len, stdout);
 	hm_sbuf_free(&text);
 }
 
-static int print_json(const struct counts *c, const struct hm_model *m,
-		      const struct hm_convergence *conv)
+/* @b to stdout; -ENOMEM if it ran out, -EIO if the write failed. */
+static int put(struct hm_sbuf *b, int r)
 {
-	static const char *const flag_ids[] = {
-		"history_unobserved", "parent_unobserved",
-		"transition_failed", "quota_exceeded", "flag_4", "flag_5",
-		"flag_6", "flag_7",
-	};
-	struct hm_policy_counts pc;
-	struct hm_sbuf b = { 0 };
-	size_t groups = 0, rules = 0, total = 0;
-	int r;
-
-	hm_policy_count(m, &pc);
-	for (const struct hm_group *g = m->ex.groups; g; g = g->next)
-		groups++;
-	for (const struct hm_rewrite_rule *w = m->ex.rewrites; w; w = w->next)
-		rules++;
-	hm_sbuf_printf(&b, "{\"domains\":%zu", m->n_domains);
-	r = print_sensitive(m, &b);
-	print_logins(m, &b);
-	if (r) {
-		hm_sbuf_free(&b);
-		return r;
-	}
-	json_counts(&b, "profiles", c->profiles, 256, NULL);
-	json_counts(&b, "flags", c->flags, 8, flag_ids);
-	hm_sbuf_printf(&b, ",\"entries\":%zu,\"largest_domain\":",
-		       c->entries);
-	if (c->max_domain) {
-		hm_sbuf_add_json(&b, c->max_domain, strlen(c->max_domain));
-		hm_sbuf_printf(&b, ",\"largest_domain_entries\":%zu",
-			       c->max_entries);
-	} else {
-		hm_sbuf_adds(&b, "null");
-	}
-	{
-		const char *ids[HM_ACL_KIND_MAX];
-
-		for (int k = 0; k < HM_ACL_KIND_MAX; k++)
-			ids[k] = hm_kinds[k].id;
-		json_counts(&b, "kinds", c->kinds, HM_ACL_KIND_MAX, ids);
-	}
-	json_counts(&b, "file_ops", c->file_ops, HM_FILE_OP_MAX,
-		    hm_file_op_names);
-	json_counts(&b, "network_ops", c->net_ops, HM_NET_OP_MAX,
-		    hm_net_op_names);
-	hm_sbuf_printf(&b, ",\"exception_entries\":%zu,\"groups\":%zu,"
-		       "\"rewrite_rules\":%zu,\"dialect\":\"%s\","
-		       "\"names\":%zu,\"memory\":{", pc.exception, groups,
-		       rules, hm_dialect_names[m->dialect],
-		       hm_names_count(m->names));
-	for (int i = 0; i < HM_MEM_CAT_MAX; i++) {
-		hm_sbuf_printf(&b, "\"%s\":{\"bytes\":%zu,\"blocks\":%zu},",
-			       hm_mem_cat_names[i], m->mem.bytes[i],
-			       m->mem.count[i]);
-		total += m->mem.bytes[i];
-	}
-	hm_sbuf_printf(&b, "\"total\":%zu}", total);
-	json_convergence(&b, conv);
-	hm_sbuf_adds(&b, "}\n");
-	r = b.oom ? -ENOMEM : 0;
-	if (!r && fwrite(b.s, 1, b.len, stdout) != b.len)
+	if (!r && b->oom)
+		r = -ENOMEM;
+	if (!r && fwrite(b->s, 1, b->len, stdout) != b->len)
 		r = -EIO;
-	hm_sbuf_free(&b);
+	hm_sbuf_free(b);
 	return r;
 }
 
@@ -642,109 +403,33 @@ static int print_rare(const char *policy, unsigned long below)
 
 /* --unused DAYS: entries that allowed nothing for DAYS days before the
  * newest event the policy knows; the oldest use first. */
-struct unused {
-	int64_t last;
-	uint64_t uses;
-	const struct hm_domain *d;
-	const struct hm_acl_head *e;
-};
-
-static int cmp_unused(const void *a, const void *b)
-{
-	const struct unused *x = a, *y = b;
-	int c = strcmp(x->d->name->str, y->d->name->str);
-
-	if (x->last != y->last)
-		return x->last < y->last ? -1 : 1;
-	return c ? c : hm_acl_cmp(x->e, y->e);
-}
-
-static int print_unused_list(const struct hm_model *m, struct unused *v,
-			     size_t n)
-{
-	char t[32];
-
-	qsort(v, n, sizeof(*v), cmp_unused);
-	for (size_t i = 0; i < n; i++) {
-		char *line = NULL;
-
-		if (hm_acl_format(m, v[i].e, m->dialect, &line, NULL))
-			return -ENOMEM;
-		printf("%s\t%llu\t%s\t%s\n",
-		       v[i].last ? utc(v[i].last, false, t, sizeof(t)) : "never",
-		       (unsigned long long)v[i].uses, v[i].d->name->str, line);
-		free(line);
-	}
-	return 0;
-}
-
-/* --unused DAYS --format json: {"days":N,"end":T,"entries":N,"unused":
- * [{"domain":...,"entry":...,"uses":N,"last_used":T}, ...]} */
-static int print_unused_json(const struct hm_model *m, struct unused *v,
-			     size_t n, size_t all, uint64_t days, int64_t end)
-{
-	struct hm_sbuf b = { 0 };
-
-	qsort(v, n, sizeof(*v), cmp_unused);
-	hm_sbuf_printf(&b, "{\"days\":%llu,\"end\":%lld,\"entries\":%zu,"
-		       "\"unused\":[", (unsigned long long)days,
-		       (long long)end, all);
-	for (size_t i = 0; i < n; i++) {
-		char *line = NULL;
-
-		if (hm_acl_format(m, v[i].e, m->dialect, &line, NULL)) {
-			hm_sbuf_free(&b);
-			return -ENOMEM;
-		}
-		hm_sbuf_adds(&b, i ? ",{\"domain\":" : "{\"domain\":");
-		hm_sbuf_add_json(&b, v[i].d->name->str, v[i].d->name->len);
-		hm_sbuf_adds(&b, ",\"entry\":");
-		hm_sbuf_add_json(&b, line, strlen(line));
-		hm_sbuf_printf(&b, ",\"uses\":%llu,\"last_used\":%lld}",
-			       (unsigned long long)v[i].uses,
-			       (long long)v[i].last);
-		free(line);
-	}
-	hm_sbuf_adds(&b, "]}\n");
-	if (!b.oom)
-		fwrite(b.s, 1, b.len, stdout);
-	hm_sbuf_free(&b);
-	return b.oom ? -ENOMEM : 0;
-}
-
 static int print_unused(const struct hm_model *m, uint64_t days, bool json)
 {
-	int64_t end = hm_convergence_end(m);
-	int64_t since = end - (int64_t)days * HM_DAY;
-	struct unused *v;
-	size_t n = 0, all = 0;
+	struct hm_unused_list u;
+	struct hm_sbuf b = { 0 };
 	char t[32];
-	int r;
+	int r = hm_unused_find(m, days, &u);
 
-	for (size_t i = 0; i < m->n_domains; i++)
-		all += m->domains[i]->name ? m->domains[i]->n_acl : 0;
-	v = calloc(all + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->n_domains; i++) {
-		const struct hm_domain *d = m->domains[i];
+	if (!r && json)
+		r = put(&b, hm_unused_write_json(&b, m, &u));
+	else if (!r)
+		printf("# %zu of %zu entries not used in the %llu day%s "
+		       "before %s\n", u.n, u.all, (unsigned long long)days,
+		       plural(days), hm_utc(u.end, false, t, sizeof(t)));
+	for (size_t i = 0; !r && !json && i < u.n; i++) {
+		const struct hm_unused *x = &u.v[i];
+		char *line = NULL;
 
-		for (const struct hm_acl_head *e = d->acl; d->name && e;
-		     e = e->next)
-			if (hm_acl_last_use(e) < since)
-				v[n++] = (struct unused){ hm_acl_last_use(e),
-					e->hist.uses, d, e };
+		if (hm_acl_format(m, x->e, m->dialect, &line, NULL)) {
+			r = -ENOMEM;
+			break;
+		}
+		printf("%s\t%llu\t%s\t%s\n",
+		       x->last ? hm_utc(x->last, false, t, sizeof(t)) : "never",
+		       (unsigned long long)x->uses, x->d->name->str, line);
+		free(line);
 	}
-	if (json) {
-		r = print_unused_json(m, v, n, all, days, end);
-		free(v);
-		return r;
-	}
-	printf("# %zu of %zu entries not used in the %llu day%s before %s\n",
-	       n, all, (unsigned long long)days, plural(days),
-	       utc(end, false, t, sizeof(t)));
-	r = print_unused_list(m, v, n);
-	free(v);
+	hm_unused_free(&u);
 	return r;
 }
 
@@ -818,20 +503,21 @@ static int parse_stats(int argc, char **argv, struct stats_args *a)
 static int print_stats(const struct stats_args *a, const struct hm_model *m)
 {
 	struct hm_convergence *conv = NULL;
-	struct counts *c = calloc(1, sizeof(*c));
+	struct hm_stats *c = calloc(1, sizeof(*c));
+	struct hm_sbuf b = { 0 };
 	int r = c ? hm_convergence_new(m, a->quiet_events, &conv) : -ENOMEM;
 
-	for (size_t i = 0; !r && i < m->n_domains; i++)
-		count_domain(c, m->domains[i]);
+	if (!r)
+		hm_stats_count(m, c);
 	if (!r && a->json) {
-		r = print_json(c, m, conv);
+		r = put(&b, hm_stats_write_json(&b, m, c, conv));
 	} else if (!r) {
-		r = print_sensitive(m, NULL);
-		print_logins(m, NULL);
+		r = print_sensitive(m);
+		print_logins(m);
 		print_counts(c, m);
-		print_exception(m);
+		print_exception(c, m);
 		print_convergence(conv);
-		print_memory(m);
+		print_memory(c, m);
 	}
 	hm_convergence_free(conv);
 	free(c);

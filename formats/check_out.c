@@ -9,21 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <time.h>
 
 #include "formats_private.h"
 #include "histmac/check_out.h"
 #include "histmac/policy_io.h"
-
-static void format_time(int64_t sec, char *buf, size_t size)
-{
-	time_t t = (time_t)sec;
-	struct tm tm;
-
-	if (!sec || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "unknown");
-}
 
 static size_t count_domains(const struct hm_violation *const *v, size_t n)
 {
@@ -74,7 +63,7 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	char first[32];
 	char *line = NULL;
 
-	format_time(v->first_sec, first, sizeof(first));
+	hm_utc(v->first_sec, false, first, sizeof(first));
 	hm_sbuf_printf(b, "# %llu time%s, first %s, pid %lld (",
 		       (unsigned long long)v->count, v->count == 1 ? "" : "s",
 		       first, (long long)v->example_pid);

@@ -186,6 +186,13 @@ uint64_t hm_now_ns(void);
 uint64_t hm_now_ms(void);
 
 /**
+ * hm_utc() - audit seconds @t as UTC text in @buf: "2026-12-01T10:00:00Z",
+ * or with @day "2026-12-01"; "unknown" for 0 or a time gmtime() refuses.
+ * Returns: @buf.
+ */
+const char *hm_utc(int64_t t, bool day, char *buf, size_t size);
+
+/**
  * hm_heap_huge_start() - from now on the main heap grows in large steps
  * and in transparent huge pages (lib/heap.c): for a learn from logs read
  * whole.  hm_heap_huge() - advise MADV_HUGEPAGE what it grew by since
