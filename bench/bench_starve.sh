@@ -8,7 +8,7 @@
 # opens that failed (in enforcing mode a watchdog answer is a deny) and
 # the daemon's watchdog counters.  Settings:
 #   nice0     the daemon at nice 0, as a plain start
-#   nice-10   nice -10 (the shipped unit's Nice=)
+#   nice-10   nice -10
 #   nice-20   nice -20
 #   rr        SCHED_RR priority 1 (the unit forbids realtime; measured to
 #             show what it would buy)

@@ -58,7 +58,6 @@ static const struct cfg_key cfg_keys[] = {
 	  " enforce " },
 	{ "decision_timeout", CFG_NUM, "--decision-timeout", NULL, NULL,
 	  " enforce " },
-	{ "enforce_nice", CFG_WORD, "--nice", NULL, NULL, " enforce " },
 	{ "query_timeout", CFG_NUM, "--query-timeout", NULL, NULL, " enforce " },
 	{ "cache_size", CFG_NUM, "--cache-size", NULL, NULL, " enforce " },
 	{ "ignore_marks", CFG_NUM, "--ignore-marks", NULL, NULL, " enforce " },

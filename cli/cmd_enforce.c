@@ -81,9 +81,6 @@ static void usage(FILE *f)
 "      --ignore-marks N     at most N kernel ignore marks for files every\n"
 "                           process may open in every mode (default 512;\n"
 "                           0: none)\n"
-"      --nice N|keep        run every thread at nice N, -20..19 (default\n"
-"                           keep: as started; measured, a higher priority\n"
-"                           did not shorten answers under CPU load)\n"
 "      --proc-buffer BYTES  proc connector socket buffer (default 8 MiB);\n"
 "                           when it overflows, the process table is\n"
 "                           rebuilt from /proc\n"
@@ -111,7 +108,7 @@ enum {
 	OPT_MARK = 256, OPT_MODE, OPT_SUPERVISOR, OPT_QUERY_TIMEOUT,
 	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
 	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
-	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_NICE, OPT_STRICT,
+	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_STRICT,
 	OPT_NO_STRICT, OPT_RECORD_USE,
 };
 
@@ -134,7 +131,6 @@ static const struct option options[] = {
 	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	{ "proc-buffer", required_argument, NULL, OPT_PROC_BUFFER },
 	{ "cache-ttl", required_argument, NULL, OPT_CACHE_TTL },
-	{ "nice", required_argument, NULL, OPT_NICE },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-strict", no_argument, NULL, OPT_NO_STRICT },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -163,24 +159,6 @@ static int parse_seconds(const char *s, unsigned *ms)
 		return -1;
 	*ms = (unsigned)(v * 1000 + 0.5);
 	return *ms ? 0 : -1;
-}
-
-/* -20..19, or "keep" (the nice value it was started with). */
-static int parse_nice(const char *s, int *out)
-{
-	char *end;
-	long v;
-
-	if (!strcmp(s, "keep")) {
-		*out = HM_ENFORCER_NICE_KEEP;
-		return 0;
-	}
-	v = strtol(s, &end, 10);
-	if (end == s || *end || v < -20 || v > 19)
-		return hm_cli_usage_error(CMD, "bad --nice '%s' (-20..19 or keep)",
-					  s);
-	*out = (int)v;
-	return 0;
 }
 
 static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
@@ -261,8 +239,6 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 						  arg);
 		o->proc_buffer = (int)v;
 		return 0;
-	case OPT_NICE:
-		return parse_nice(arg, &o->nice);
 	case 'v': o->verbose = true; return 0;
 	default: return hm_cli_usage_error(CMD, "bad option");
 	}

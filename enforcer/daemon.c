@@ -74,7 +74,6 @@ void hm_enforcer_opts_init(struct hm_enforcer_opts *o)
 		.cache_ttl_ms = 5000,
 		.ignore_max = 512,
 		.proc_buffer = 8 << 20,
-		.nice = HM_ENFORCER_NICE_DEFAULT,
 		.audit = true,
 		.dialect = HM_DIALECT_AUTO,
 	};
@@ -173,21 +172,6 @@ static void raise_nofile(void)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-}
-
-/*
- * --nice: every open on a mark waits for this process (bench/bench_starve.sh
- * measures what a priority buys under load).  Set before any thread
- * starts, since Linux keeps a nice value per thread and a new thread
- * inherits its creator's.
- */
-static void raise_priority(int nice_val)
-{
-	if (nice_val == HM_ENFORCER_NICE_KEEP)
-		return;
-	if (setpriority(PRIO_PROCESS, 0, nice_val) < 0)
-		hm_log("nice %d: %s: answers wait behind other processes",
-		       nice_val, strerror(errno));
 }
 
 static int setup_signals(struct hm_enforcer *E)
@@ -592,7 +576,6 @@ int hm_enforcer_run(const struct hm_enforcer_opts *o)
 	E->fan_fd = E->sig_fd = E->audit_fd = E->wd_audit_fd = -1;
 	read_test_delay(E);
 	raise_nofile();
-	raise_priority(E->o.nice);
 	r = prepare(E);
 	if (!r)
 		r = start(E);

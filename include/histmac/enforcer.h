@@ -18,11 +18,6 @@
 /* Profiles as --mode names them; -1: each domain's own. */
 #define HM_ENFORCER_MODE_PER_DOMAIN (-1)
 
-/* "Leave the nice value as started", the default: bench/bench_starve.sh
- * found no latency a higher priority buys (docs/ENFORCE.md "Answers"). */
-#define HM_ENFORCER_NICE_KEEP		100
-#define HM_ENFORCER_NICE_DEFAULT	HM_ENFORCER_NICE_KEEP
-
 /* What `histmac enforce` was asked to do. */
 struct hm_enforcer_opts {
 	const char *policy;		/* policy directory */
@@ -49,8 +44,6 @@ struct hm_enforcer_opts {
 	unsigned cache_ttl_ms;		/* a cached allow lives this long */
 	size_t ignore_max;		/* kernel ignore marks; 0: none */
 	int proc_buffer;		/* proc connector socket buffer */
-	int nice;			/* the daemon's nice value, or
-					 * HM_ENFORCER_NICE_KEEP */
 	bool audit;			/* FAN_AUDIT + user records */
 	const char *pidfile;
 	const char *ready_file;		/* written once marks are in place */

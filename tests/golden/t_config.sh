@@ -36,8 +36,9 @@ diff "$tmp/s1" "$tmp/s2" >/dev/null || die "stats from policy_dir differs"
 "$HISTMAC" --config "$tmp/c.conf" stats -p "$tmp/missing" >/dev/null 2>&1 &&
 	die "-p did not win over policy_dir"
 
-# bad lines: FILE:LINE, exit 2, nothing done
-printf 'bogus\npolicy_dir = relative\nsave_interval = x\nno_such_key = 1\nsave_interval = 2\nsave_interval = 3\n' >"$tmp/bad.conf"
+# bad lines: FILE:LINE, exit 2, nothing done; a key whose option is gone
+# (enforce_nice) is an unknown key like any other
+printf 'bogus\npolicy_dir = relative\nsave_interval = x\nno_such_key = 1\nsave_interval = 2\nsave_interval = 3\nenforce_nice = keep\n' >"$tmp/bad.conf"
 rc=0
 "$HISTMAC" --config "$tmp/bad.conf" learn -p "$tmp/bad-pol" -i "$log" 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] || die "bad config: exit $rc, want 2"
@@ -47,6 +48,7 @@ $tmp/bad.conf:1: error: expected 'key = value'
 $tmp/bad.conf:4: error: unknown key: 'no_such_key'
 $tmp/bad.conf:5: error: key given twice: 'save_interval'
 $tmp/bad.conf:6: error: key given twice: 'save_interval'
+$tmp/bad.conf:7: error: unknown key: 'enforce_nice'
 $tmp/bad.conf:2: error: policy_dir: expected an absolute path
 $tmp/bad.conf:3: error: save_interval: expected a number
 EOW
