@@ -15,7 +15,7 @@
 # workload of tests/e2e/workload.c (opens, creates, unlinks, connects, an
 # exec every 50 rounds): normal.log, and crash.log where a child is killed
 # with SIGSEGV about every 5000 events (ANOM_ABEND records, the auparse
-# trap described in docs/ARCHITECTURE.md).  They are kept in $HM_BENCH_DIR
+# trap described in docs/READING.md).  They are kept in $HM_BENCH_DIR
 # (default /var/tmp/histmac-bench) and reused when present; nothing is
 # committed.  Each tool reads each log once, after one warm-up read that
 # puts the file in the page cache.  Rates are computed from the CPU time
