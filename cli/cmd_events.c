@@ -100,7 +100,8 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 	fprintf(f,
 		"events %llu records %llu lines %llu bytes %llu files %llu "
 		"eoe-injected %llu eoe-window %llu\n"
-		"resolved %llu resolve-mismatch %llu resolve-unproven %llu "
+		"resolved %llu resolve-mismatch %llu resolve-overlay %llu "
+		"resolve-unproven %llu "
 		"magic-link %llu dirfd-relative %llu "
 		"chrooted %llu dircache hit %llu miss %llu evict %llu "
 		"recheck %llu\n"
@@ -113,6 +114,7 @@ static void print_stats(const struct hm_collector_stats *st, FILE *f)
 		(unsigned long long)st->eoe_window,
 		(unsigned long long)st->resolved,
 		(unsigned long long)st->resolve_mismatch,
+		(unsigned long long)st->resolve_overlay,
 		(unsigned long long)st->resolve_unproven,
 		(unsigned long long)st->magic_links,
 		(unsigned long long)st->dirfd_relative,

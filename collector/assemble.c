@@ -1476,7 +1476,10 @@ static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
 			ev->link_target.len = it->len;
 			continue;
 		}
-		if (n && !extra_item(ev, sel[0], it))
+		/* an item without a name after one with: what the kernel did
+		 * on the process's behalf (an overlay's copy-up creates and
+		 * renames in its upper layer), not what the process named */
+		if (n && (!it->has_name || !extra_item(ev, sel[0], it)))
 			continue;
 		if (ev->kind == HM_EV_EXEC || it->rec.nametype != HM_NT_PARENT)
 			sel[n++] = it;

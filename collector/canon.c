@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "histmac/naming.h"
+#include "histmac/fs.h"
 #include "internal.h"
 
 #define CACHE_SLOTS	HM_CANON_DIR_SLOTS
@@ -725,13 +726,41 @@ static int resolve_again(struct hm_canon *c)
 }
 
 /*
+ * On an overlay, stat() shows a file a device of the layer's where the
+ * record shows the overlay's: @sn becomes the record's object when the
+ * file at c->res is it (lib/overlay.c), and is cached so.
+ */
+static int layer_seen(struct hm_canon *c, const struct hm_canon_req *r,
+		      struct seen *sn)
+{
+	const struct hm_ev_path *rec = r->rec;
+
+	if (sn->err || (sn->major == rec->dev_major &&
+			sn->minor == rec->dev_minor))
+		return 0;	/* not there, or another inode of that device */
+	hm_sbuf_reset(&c->tmp);
+	if (hm_sbuf_add(&c->tmp, c->root, c->root_len) < 0 ||
+	    hm_sbuf_add(&c->tmp, c->res.len ? c->res.s : "/",
+			c->res.len ? c->res.len : 1) < 0)
+		return -ENOMEM;
+	if (hm_overlay_holds(c->tmp.s, r->follow_last || r->program,
+			     rec->dev_major, rec->dev_minor, rec->ino)) {
+		sn->ino = rec->ino;
+		sn->major = rec->dev_major;
+		sn->minor = rec->dev_minor;
+		c->st->resolve_overlay++;
+	}
+	return 0;
+}
+
+/*
  * One resolution of c->lex into c->res (@use_cache: its directory from
  * the cache), and in @sn what is there when the record's inode is to be
  * checked.  The last component costs one lstat() when followed (it serves
  * the check too unless it is a link), else one stat() or lstat() for the
  * check, else nothing.
  */
-static int resolve_once(struct hm_canon *c, size_t slash,
+static int resolve_seen(struct hm_canon *c, size_t slash,
 			const struct hm_canon_req *r, bool use_cache,
 			struct seen *sn)
 {
@@ -769,6 +798,18 @@ static int resolve_once(struct hm_canon *c, size_t slash,
 		stat_seen(c, c->res.s, c->res.len,
 			  r->follow_last || r->program, sn);
 	return 0;
+}
+
+static int resolve_once(struct hm_canon *c, size_t slash,
+			const struct hm_canon_req *r, bool use_cache,
+			struct seen *sn)
+{
+	int rc = resolve_seen(c, slash, r, use_cache, sn);
+
+	if (rc == 0 && r->rec && r->rec->has_inode && sn->known &&
+	    !seen_is(sn, r->rec))
+		rc = layer_seen(c, r, sn);
+	return rc;
 }
 
 static uint8_t name_flags(const struct hm_canon_req *r)

@@ -86,6 +86,8 @@ struct hm_collector_stats {
 	uint64_t chrooted;		/* names inside a process's root */
 	uint64_t resolved;		/* paths resolved through the fs */
 	uint64_t resolve_mismatch;	/* resolved inode != record's */
+	uint64_t resolve_overlay;	/* the record's inode, on the
+					 * overlay resolved to */
 	uint64_t resolve_unproven;	/* names not proven (HM_PROOF_NONE) */
 	uint64_t magic_links;		/* opened through /proc's fd, cwd,
 					 * root, exe, map_files links */

@@ -25,7 +25,7 @@ sed -i 's/ path1=dirs-only//' "$tmp/out"
 cmp -s "$tmp/want" "$tmp/out" ||
 	fail "resolved names: $(diff "$tmp/want" "$tmp/out" | head -n 4)"
 grep -q '/run/apache2/apache2.pid' "$tmp/out" || fail "no /run/apache2/apache2.pid"
-grep -qx 'resolved 1277 resolve-mismatch 24 resolve-unproven 0 magic-link 0 dirfd-relative 68 chrooted 0 dircache hit 184 miss 44 evict 0 recheck 0' "$tmp/err" ||
+grep -qx 'resolved 1277 resolve-mismatch 24 resolve-overlay 0 resolve-unproven 0 magic-link 0 dirfd-relative 68 chrooted 0 dircache hit 184 miss 44 evict 0 recheck 0' "$tmp/err" ||
 	fail "dircache line: $(sed -n 2p "$tmp/err")"
 grep -qx 'namecache hit 1098 miss 203 evict 0' "$tmp/err" ||
 	fail "namecache line: $(sed -n 3p "$tmp/err")"
