@@ -185,6 +185,17 @@ uint32_t hm_hash_fnv(const void *p, size_t len);
 uint64_t hm_now_ns(void);
 uint64_t hm_now_ms(void);
 
+/* Wall clock and this process's CPU time (user + system) since
+ * hm_stopwatch_start(): on a busy machine the second is what the work
+ * itself took. */
+struct hm_stopwatch {
+	uint64_t wall_ns, cpu_ns;
+};
+struct hm_stopwatch hm_stopwatch_start(void);
+/** hm_stopwatch_text() - "in W ms (C ms CPU)" since @sw, in @buf. */
+const char *hm_stopwatch_text(const struct hm_stopwatch *sw, char *buf,
+			      size_t cap);
+
 /**
  * hm_utc() - audit seconds @t as UTC text in @buf: "2026-12-01T10:00:00Z",
  * or with @day "2026-12-01"; "unknown" for 0 or a time gmtime() refuses.
