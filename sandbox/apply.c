@@ -28,14 +28,6 @@ static size_t attr_size(uint32_t abi)
 	return sizeof(uint64_t);
 }
 
-int hm_sbx_abi(void)
-{
-	long v = syscall(HM_LL_SYS_CREATE_RULESET, NULL, 0,
-			 HM_LL_CREATE_RULESET_VERSION);
-
-	return v < 0 ? -errno : (int)v;
-}
-
 /* Is [@off, @off + @len) inside [0, @limit)? */
 static bool in(uint64_t off, uint64_t len, uint64_t limit)
 {

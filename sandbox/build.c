@@ -27,7 +27,7 @@
 
 #define DEFAULT_MAX_PORTS 4096
 #define NPORTS 65536
-#define NET_RIGHTS 4	/* TCP bind, connect; UDP bind, connect/send */
+#define NET_RIGHTS HM_SBX_NET_RIGHTS
 
 struct edge {
 	uint32_t child;		/* index in builder.doms */
@@ -724,7 +724,7 @@ static int write_rules(struct tables *t, const struct uset *u,
 
 	td->handled_fs = fs;
 	for (unsigned b = 0; b < NET_RIGHTS; b++)
-		if (t->abi >= ((1ULL << b) & HM_LL_NET_UDP ? 10 : 4) &&
+		if (t->abi >= hm_sbx_net_right_abi(b) &&
 		    u->n_ports[b] <= t->max_ports)
 			td->handled_net |= 1ULL << b;
 	if (t->abi >= 6)

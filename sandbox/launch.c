@@ -116,7 +116,7 @@ int hm_sbx_tty_filter(void)
  * nothing below can gain a capability its permitted set lacks
  * (set-user-ID and file capabilities are ignored), so the permitted set
  * decides; only a sandbox holding CAP_SYS_ADMIN runs without it (for
- * set-id programs, cmd_sandbox.c), and that one gets the filter, which
+ * set-id programs, run.c), and that one gets the filter, which
  * a set-user-ID root program below inherits.
  */
 /* Is @cap in this process's permitted set?  @unknown when it cannot
@@ -159,6 +159,21 @@ size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES])
 	if ((out[n] = strdup(HM_SANDBOX_PRELOAD)))
 		n++;
 	return n;
+}
+
+char *hm_sbx_preload_path(void)
+{
+	char *places[HM_SBX_PRELOAD_PLACES];
+	size_t n = hm_sbx_preload_places(places);
+	char *p = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!p && !access(places[i], R_OK))
+			p = places[i];
+		else
+			free(places[i]);
+	}
+	return p;
 }
 
 /* --------------------------------------------------------------- table */

@@ -308,10 +308,6 @@ int hm_sbx_inspect(const char *root, const char *prog,
 bool hm_sbx_edge_current(const char *root, const struct hm_sbx_thdr *h,
 			 const struct hm_sbx_tedge *e);
 
-/** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
- * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */
-int hm_sbx_abi(void);
-
 /**
  * hm_sbx_normalize() - clean absolute path @p in place, lexically, as
  * the audit trail's names are: no "//", "/./" or "/../".

@@ -68,6 +68,16 @@ int hm_sbx_right_abi(unsigned bit)
 	return bit < 64 ? right_abi[bit] : 0;
 }
 
+const char *const hm_sbx_net_right_names[HM_SBX_NET_RIGHTS] = {
+	"net.bind_tcp", "net.connect_tcp", "net.bind_udp",
+	"net.connect_send_udp",
+};
+
+int hm_sbx_net_right_abi(unsigned bit)
+{
+	return (1ULL << bit) & HM_LL_NET_UDP ? 10 : 4;
+}
+
 uint64_t hm_sbx_fs_abi_mask(int abi)
 {
 	uint64_t m = 0;

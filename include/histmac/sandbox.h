@@ -12,14 +12,19 @@
  *                                histmac sandbox applies and passes to
  *                                libhistmac-sandbox.so
  *
+ *   COMMAND --hm_sbx_run()--> confined to the table's domain 0, its
+ *                             supervisor relaying signals and what the
+ *                             preload reports
+ *
  * The translation looks at the file system (which objects exist, what a
  * program's interpreter is) but makes no Landlock call; applying is
- * sandbox/apply.c's.
+ * sandbox/apply.c's, running sandbox/run.c's.
  */
 #ifndef HISTMAC_SANDBOX_H
 #define HISTMAC_SANDBOX_H
 
 #include <limits.h>
+#include <stdio.h>
 
 #include "model.h"
 
@@ -278,6 +283,23 @@ int hm_sbx_domain_entries(const struct hm_model *m, const struct hm_domain *d,
 			  void *arg);
 
 /**
+ * hm_sbx_explain() - --explain's report on @f: each entry of @root's
+ * subtree as policy text with the grants it becomes, their widenings
+ * and what is not enforced; then the summary @s for @abi, the rights
+ * moves add, and the set-id programs of table @blob (hm_sbx_table()).
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_sbx_explain(FILE *f, struct hm_model *m, const struct hm_domain *root,
+		   const struct hm_sbx_summary *s, int abi, const void *blob);
+
+/**
+ * hm_sbx_explain_notes() - the lines --stats adds to the counts, on @f:
+ * fs.truncate left to file permissions, the set-id programs of @blob.
+ */
+void hm_sbx_explain_notes(FILE *f, const struct hm_sbx_summary *s, int abi,
+			  const void *blob);
+
+/**
  * hm_sbx_enter_domain() - the domain name COMMAND runs in when executed
  * as @program (its raw absolute path, as passed to execve) from the
  * domain called @caller: TOMOYO's transition, exception policy included.
@@ -289,6 +311,30 @@ int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
 			const char *program, char **out);
 
 /* ------------------------------------------------------------ launch */
+
+/* The newest Landlock ABI this code knows. */
+#define HM_SBX_ABI_MAX	10
+
+/** hm_sbx_abi() - the running kernel's Landlock ABI, or negative errno
+ * (-ENOSYS not built in, -EOPNOTSUPP disabled at boot). */
+int hm_sbx_abi(void);
+
+/**
+ * hm_sbx_program_path() - COMMAND's path as execve gets it from @cmd:
+ * absolute, lexically clean; a bare name looked up in PATH as execvp()
+ * would.  Whether it exists is not checked.
+ * Returns: a malloc()ed path, NULL when not found or out of memory.
+ */
+char *hm_sbx_program_path(const char *cmd);
+
+/**
+ * hm_sbx_caller_domain() - the domain this process is run from, rebuilt
+ * from the executables of its ancestors, the oldest first, through the
+ * transitions of @m.  A script shows as its interpreter there, so
+ * --domain is the reliable way.
+ * Returns: a malloc()ed name, NULL when out of memory.
+ */
+char *hm_sbx_caller_domain(struct hm_model *m);
 
 /**
  * hm_sbx_tty_filter() - install a seccomp filter (no_new_privs must be
@@ -321,6 +367,10 @@ bool hm_sbx_tty_filter_needed(void);
  * Returns: how many were put in @out (malloc'd), 0 when out of memory.
  */
 size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES]);
+
+/** hm_sbx_preload_path() - the first readable of
+ * hm_sbx_preload_places(), malloc()ed; NULL when none is. */
+char *hm_sbx_preload_path(void);
 
 /**
  * hm_sbx_table_fd() - table @blob in a sealed memfd that stays open
@@ -362,5 +412,53 @@ void hm_sbx_files_remove(struct hm_sbx_files *f);
  * @out: malloc()ed.  Returns: 0 or -ENOMEM. */
 int hm_sbx_env_value(int fd, bool strict, const struct hm_sbx_files *f,
 		     char **out);
+
+/* ---------------------------------------------------------------- run */
+
+/* A wrapper's statuses (env, timeout, nice), so that a script can tell
+ * them from COMMAND's own: histmac failed; COMMAND cannot run; not found. */
+enum {
+	HM_SBX_EXIT_OWN = 125,
+	HM_SBX_EXIT_CANNOT_RUN = 126,
+	HM_SBX_EXIT_NOT_FOUND = 127,
+};
+
+/* What hm_sbx_run() runs, and how. */
+struct hm_sbx_run_opts {
+	char **cmd;		/* COMMAND and its arguments, NULL-terminated */
+	const char *prog;	/* its path (hm_sbx_program_path()) */
+	const char *preload;	/* the preload library; NULL: none, and
+				 * nothing below COMMAND narrows */
+	bool strict;		/* --strict: what cannot narrow does not run */
+	bool stats;		/* --stats: say what applying took, and at the
+				 * end what the preload reported */
+};
+
+/**
+ * hm_sbx_run() - run COMMAND confined to table @blob (@size bytes)'s
+ * domain 0 and supervise it: the table handed over (a sealed memfd,
+ * its copy in @f, LD_PRELOAD and HISTMAC_SANDBOX), COMMAND forked into a
+ * new session, restricted (Landlock, no_new_privs unless a root sandbox
+ * keeps set-id programs working, the terminal filter where needed) and
+ * executed; meanwhile this process passes on the signals it gets and
+ * says on stderr what the preload reports on @f's FIFO.  It removes @f
+ * when COMMAND exits, and dies of the signal that killed COMMAND.
+ * Unlike the rest of the library it speaks on stderr, as "histmac: ...":
+ * it is the sandbox's runtime, and its child exits.
+ * @f: from hm_sbx_files_make(), the paths @blob was built with.
+ * Returns: COMMAND's exit status once it was started (HM_SBX_EXIT_* when
+ * it could not be confined or executed), else negative errno (said why;
+ * -EPERM: --strict refused COMMAND itself).
+ */
+int hm_sbx_run(const void *blob, size_t size, struct hm_sbx_files *f,
+	       const struct hm_sbx_run_opts *o);
+
+/**
+ * hm_sbx_exec() - execute COMMAND @cmd as @prog, unconfined (a dry run,
+ * no Landlock) or once confined.  Says why it failed.
+ * Returns: only on failure: HM_SBX_EXIT_NOT_FOUND or
+ * HM_SBX_EXIT_CANNOT_RUN.
+ */
+int hm_sbx_exec(char **cmd, const char *prog);
 
 #endif /* HISTMAC_SANDBOX_H */
