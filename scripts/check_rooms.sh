@@ -1,7 +1,10 @@
 #!/bin/bash
 # scripts/check_rooms.sh - the layout rules CONTRIBUTING.md states, checked
 # on the sources and on the built room libraries:
-#   1. no file includes a .c file;
+#   1. no file includes a .c file, and none outside tests/ and bench/
+#      includes "../...": another directory's private header (a room's
+#      face is its public header in include/histmac/; the code behind a
+#      private one is reached only from its own room);
 #   2. no back edge between rooms: every hm_* symbol a room's library
 #      leaves undefined (nm -u) is defined in that room or in a room
 #      below it (BUILD_DIR/rooms.txt, which CMake writes from the links
@@ -47,6 +50,16 @@ inc=$(cd "$src" && find . \( -name '.git' -o -name 'build*' \) -prune -o \
 	'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^">]*\.c[">]' || true)
 if [ -n "$inc" ]; then
 	echo "check_rooms: files that include a .c file:"
+	echo "$inc"
+	status=1
+fi
+# #include "../x.h" (tests and benchmarks may look inside a room)
+inc=$(cd "$src" && find . \( -name '.git' -o -name 'build*' -o -path ./tests \
+	-o -path ./bench \) -prune -o \( -name '*.c' -o -name '*.h' \) -print0 |
+	xargs -0 grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./' ||
+	true)
+if [ -n "$inc" ]; then
+	echo "check_rooms: files that include another directory's private header:"
 	echo "$inc"
 	status=1
 fi
@@ -134,5 +147,5 @@ for room in "${!links[@]}"; do
 			}
 		}' room="$room" | sort
 done
-[ "$status" = 0 ] && echo "check_rooms: no .c includes, no back edges between rooms, one room per public header, each named"
+[ "$status" = 0 ] && echo "check_rooms: no .c includes, no reach into another directory's headers, no back edges between rooms, one room per public header, each named"
 exit "$status"
