@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "histmac/sandbox.h"
+#include "../sandbox/internal.h"
 #include "../sandbox/landlock_abi.h"
 
 static uint64_t now_ns(void)

@@ -34,8 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "histmac/sandbox.h"
-#include "table.h"
+#include "internal.h"
 
 /* ------------------------------------------------------ terminal ioctls */
 

@@ -3,22 +3,20 @@
  * sandbox.h (sandbox) - a learned domain tree as Landlock rulesets
  * (docs/SANDBOX.md).
  *
- *   policy entry --hm_sbx_translate()--> grants (object, Landlock rights,
- *                                        widenings) or "not enforced"
  *   domain D --hm_sbx_table()--> for D and every domain below it: the
  *                                union of its subtree's grants, cut to
  *                                the kernel's ABI, and its exec edges,
  *                                as one blob (sandbox/table.h) that
  *                                histmac sandbox applies and passes to
  *                                libhistmac-sandbox.so
- *
- *   COMMAND --hm_sbx_run()--> confined to the table's domain 0, its
+ *   the blob --hm_sbx_explain()--> what each entry became, on a FILE
+ *   COMMAND --hm_sbx_run()--> confined to the blob's domain 0, its
  *                             supervisor relaying signals and what the
  *                             preload reports
  *
- * The translation looks at the file system (which objects exist, what a
- * program's interpreter is) but makes no Landlock call; applying is
- * sandbox/apply.c's, running sandbox/run.c's.
+ * How one entry becomes grants (hm_sbx_translate()), the terminal
+ * filter and the table's hand-over are the room's own
+ * (sandbox/internal.h).
  */
 #ifndef HISTMAC_SANDBOX_H
 #define HISTMAC_SANDBOX_H
@@ -58,14 +56,6 @@ enum hm_sbx_widen {
 	HM_SBX_W_MAX
 };
 
-/* Not a widening: set in a grant's @widen by HM_SBX_LOOKUP when the
- * object, or a directory on the way to it, is a symlink; applying follows
- * none (a planted one could name "/") and skips the rule. */
-#define HM_SBX_SYMLINK	(1u << 31)
-
-extern const char *const hm_sbx_widen_words[HM_SBX_W_MAX];
-extern const char *const hm_sbx_widen_text[HM_SBX_W_MAX];
-
 /*
  * Why (part of) an entry is not enforced.
  * X(enum suffix, explanation)
@@ -97,90 +87,6 @@ enum hm_sbx_unenforced {
 #undef X
 	HM_SBX_NE_MAX
 };
-
-extern const char *const hm_sbx_unenforced_text[HM_SBX_NE_MAX];
-
-/*
- * struct hm_sbx_grant - Landlock rights on one object.
- * @path: raw absolute path (a file or directory), or NULL for a port.
- * @port, @port_max: the TCP ports when @path is NULL.
- * @access: LANDLOCK_ACCESS_FS_* (path) or LANDLOCK_ACCESS_NET_* (port)
- *	bits, whatever the running kernel supports.
- * @widen: bitmask of enum hm_sbx_widen.
- */
-struct hm_sbx_grant {
-	char *path;
-	uint64_t port;
-	uint64_t port_max;
-	uint64_t access;
-	uint32_t widen;
-	bool file;	/* @path was learned as a file (a name without '/'
-			 * at the end, granted on itself): applying refuses
-			 * it on a directory, where the rights would hold
-			 * for everything beneath */
-};
-
-/*
- * struct hm_sbx_move - a rename or link the entry allows from one
- * directory to another: @from and @to index the grants on the source's
- * and the destination's parent (each with fs.refer); @dir: the entry
- * moves a directory.  The build makes the source's rights cover the
- * destination's (build.c, widen_moves()).
- */
-struct hm_sbx_move {
-	uint32_t from, to;
-	bool dir;
-};
-
-/*
- * struct hm_sbx_xlat - what one policy entry becomes.
- * @grants: @n of them; malloc()ed with their paths.
- * @unenforced: why the entry (or a part of it) has no grant.
- * @scope_signal, @scope_abstract: the entry keeps the subtree from
- *	being scoped (a signal, an abstract unix address).
- * @static_exec: an execute entry whose program (or interpreter) is a
- *	static ELF: no preload, so it keeps its parent's ruleset.
- * @moves: the cross-directory renames and links a rename or link entry
- *	allows.
- */
-struct hm_sbx_xlat {
-	struct hm_sbx_grant *grants;
-	size_t n;
-	enum hm_sbx_unenforced unenforced;
-	bool scope_signal;
-	bool scope_abstract;
-	bool static_exec;
-	struct hm_sbx_move *moves;	/* @n_moves; malloc()ed */
-	size_t n_moves;
-};
-
-/* hm_sbx_translate() flags */
-#define HM_SBX_LOOKUP	0x1u	/* resolve a missing object to its nearest
-				 * existing parent now ([missing]), as
-				 * applying will; without it, a grant names
-				 * the object lexically and costs no stat() */
-
-/**
- * hm_sbx_translate() - the Landlock grants for entry @e of @m.
- * @root: prefix the objects are looked up under ("" for the real root; a
- *	test's temp tree), never part of the grant's path.
- * @flags: HM_SBX_LOOKUP or 0.
- * @out: caller frees with hm_sbx_xlat_fini().
- * Returns: 0 or -ENOMEM.
- */
-int hm_sbx_translate(const struct hm_model *m, const struct hm_acl_head *e,
-		     const char *root, unsigned int flags,
-		     struct hm_sbx_xlat *out);
-void hm_sbx_xlat_fini(struct hm_sbx_xlat *x);
-
-/* hm_sbx_fs_right_names[bit] - "fs.read_file", as audit names them. */
-extern const char *const hm_sbx_fs_right_names[64];
-
-/** hm_sbx_fs_abi_mask() - the file system rights ABI @abi handles. */
-uint64_t hm_sbx_fs_abi_mask(int abi);
-
-/** hm_sbx_right_abi() - the ABI that brought file system right @bit. */
-int hm_sbx_right_abi(unsigned bit);
 
 /* What hm_sbx_table() was asked to build. */
 struct hm_sbx_opts {
@@ -238,50 +144,6 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		 const struct hm_sbx_opts *o, void **blob, size_t *size,
 		 struct hm_sbx_summary *sum);
 
-/*
- * struct hm_sbx_widened_move - rights a ruleset adds on a move's source
- * directory so that Landlock lets the move through (docs/SANDBOX.md
- * "Moving a file to another directory").
- */
-struct hm_sbx_widened_move {
-	char *from;		/* the source directory, its rule widened */
-	char *to;		/* the destination directory */
-	uint64_t added;		/* LANDLOCK_ACCESS_FS_* added on @from */
-};
-
-/**
- * hm_sbx_widened_moves() - what the ruleset of @root (the union over its
- * subtree, as hm_sbx_table() builds it for the top) adds on the sources
- * of its moves, for --explain.  Each domain below widens its own ruleset
- * the same way, within this one.
- * @o: as for hm_sbx_table(); only @abi and @root are read.
- * @out: malloc()ed array of @n; caller frees with
- *	hm_sbx_widened_moves_free().
- * Returns: 0 or -ENOMEM.
- */
-int hm_sbx_widened_moves(struct hm_model *m, const struct hm_domain *root,
-			 const struct hm_sbx_opts *o,
-			 struct hm_sbx_widened_move **out, size_t *n);
-void hm_sbx_widened_moves_free(struct hm_sbx_widened_move *v, size_t n);
-
-/**
- * hm_sbx_subtree() - @root and the domains reachable from it, @root
- * first, each once.
- * @out: malloc()ed array of @n borrowed domains; caller frees with free().
- * Returns: 0 or -ENOMEM.
- */
-int hm_sbx_subtree(struct hm_model *m, const struct hm_domain *root,
-		   const struct hm_domain ***out, size_t *n);
-
-/**
- * hm_sbx_domain_entries() - call @fn on each entry domain @d holds: its
- * own and those of the acl_groups it uses.
- * Returns: the first non-zero @fn result, or 0.
- */
-int hm_sbx_domain_entries(const struct hm_model *m, const struct hm_domain *d,
-			  int (*fn)(const struct hm_acl_head *e, void *arg),
-			  void *arg);
-
 /**
  * hm_sbx_explain() - --explain's report on @f: each entry of @root's
  * subtree as policy text with the grants it becomes, their widenings
@@ -310,7 +172,7 @@ void hm_sbx_explain_notes(FILE *f, const struct hm_sbx_summary *s, int abi,
 int hm_sbx_enter_domain(struct hm_model *m, const char *caller,
 			const char *program, char **out);
 
-/* ------------------------------------------------------------ launch */
+/* ---------------------------------------------- COMMAND, the preload, files */
 
 /* The newest Landlock ABI this code knows. */
 #define HM_SBX_ABI_MAX	10
@@ -336,24 +198,6 @@ char *hm_sbx_program_path(const char *cmd);
  */
 char *hm_sbx_caller_domain(struct hm_model *m);
 
-/**
- * hm_sbx_tty_filter() - install a seccomp filter (no_new_privs must be
- * set) making ioctl(TIOCSTI) and ioctl(TIOCLINUX) fail with EPERM in the
- * calling thread and everything it runs: the ioctls that push input into
- * a terminal, which the caller's shell would then run.
- * Returns: 0, -EOPNOTSUPP (no filter for this architecture) or negative
- * errno.
- */
-int hm_sbx_tty_filter(void);
-
-/**
- * hm_sbx_tty_filter_needed() - would the filter refuse anything the
- * kernel does not refuse already?  True when the calling process (in a
- * new session, no_new_privs set) has CAP_SYS_ADMIN in its permitted set,
- * or that cannot be read (docs/SANDBOX.md "The terminal").
- */
-bool hm_sbx_tty_filter_needed(void);
-
 /* The preload library's file name. */
 #define HM_SBX_PRELOAD_NAME "libhistmac-sandbox.so"
 #define HM_SBX_PRELOAD_PLACES 3
@@ -371,13 +215,6 @@ size_t hm_sbx_preload_places(char *out[HM_SBX_PRELOAD_PLACES]);
 /** hm_sbx_preload_path() - the first readable of
  * hm_sbx_preload_places(), malloc()ed; NULL when none is. */
 char *hm_sbx_preload_path(void);
-
-/**
- * hm_sbx_table_fd() - table @blob in a sealed memfd that stays open
- * across exec, at a high descriptor number (HM_SBX_TABLE_FD or above).
- * Returns: the fd or negative errno.
- */
-int hm_sbx_table_fd(const void *blob, size_t size);
 
 /* The sandbox's private directory: the table's copy and the report FIFO. */
 struct hm_sbx_files {
@@ -399,19 +236,8 @@ struct hm_sbx_files {
  * Returns: 0 or negative errno. */
 int hm_sbx_files_make(struct hm_sbx_files *f);
 
-/** hm_sbx_files_write_table() - write @blob read-only as f->table and
- * record its inode and ctime.  Returns: 0 or negative errno. */
-int hm_sbx_files_write_table(struct hm_sbx_files *f, const void *blob,
-			     size_t size);
-
 /** hm_sbx_files_remove() - remove the directory and what is in it. */
 void hm_sbx_files_remove(struct hm_sbx_files *f);
-
-/** hm_sbx_env_value() - the HISTMAC_SANDBOX value (sandbox/table.h) for
- * table fd @fd and @f, COMMAND's own domain (0) applied.
- * @out: malloc()ed.  Returns: 0 or -ENOMEM. */
-int hm_sbx_env_value(int fd, bool strict, const struct hm_sbx_files *f,
-		     char **out);
 
 /* ---------------------------------------------------------------- run */
 

@@ -34,6 +34,7 @@
 #include "histmac/policy_io.h"
 #include "histmac/sandbox.h"
 #include "../../sandbox/landlock_abi.h"
+#include "../../sandbox/internal.h"
 #include "../../sandbox/table.h"
 
 static char root[64];

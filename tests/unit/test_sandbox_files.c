@@ -37,6 +37,7 @@
 
 #include "histmac/learn.h"
 #include "histmac/sandbox.h"
+#include "../../sandbox/internal.h"
 
 #define NOBODY 65534
 

@@ -21,6 +21,7 @@
 
 #include "histmac/sandbox.h"
 #include "../../sandbox/landlock_abi.h"
+#include "../../sandbox/internal.h"
 #include "../../sandbox/table.h"
 #include "policy_fixture.h"
 
