@@ -40,8 +40,8 @@ struct hm_enforcer {
 	struct hm_live *live;
 	struct hm_tracker *t;
 	struct hm_dcache *cache;
-	struct hm_execs execs;
-	struct hm_proc *proc;
+	struct hm_procs *procs;
+	struct hm_opener *opener;
 	struct hm_answers *ans;
 	struct hm_ignores *ignores;
 	struct hm_super *sup;
@@ -104,6 +104,10 @@ static void print_stats(struct hm_enforcer *E, FILE *f)
 #define X(n, s)								\
 	fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.n);
 	HM_ENFORCER_COUNTERS(X)
+#undef X
+#define X(n, s)								\
+	fprintf(f, "  %-44s %llu\n", s, (unsigned long long)E->c.procs.n);
+	HM_PROCS_COUNTERS(X)
 #undef X
 	fprintf(f, "  %-44s %llu\n", "answered by the main loop",
 		(unsigned long long)as.answered);
@@ -228,9 +232,18 @@ static int open_fanotify(struct hm_enforcer *E)
 	return E->fan_fd < 0 ? -errno : 0;
 }
 
+/* The process keeper's log lines, in ours. */
+static void log_line(const char *line)
+{
+	hm_log("%s", line);
+}
+
 /* The process table: the proc connector first, then /proc. */
 static int open_procs(struct hm_enforcer *E)
 {
+	struct hm_procs_cfg cfg = { .c = &E->c.procs, .verbose = E->o.verbose,
+				    .log = log_line,
+				    .judged_open = hm_marks_cover };
 	int fd = -1;
 	int r;
 
@@ -238,27 +251,21 @@ static int open_procs(struct hm_enforcer *E)
 	if (!E->t)
 		return -ENOMEM;
 	E->live->t = E->t;
-	r = hm_proc_connect(E->o.proc_buffer, &fd);
+	r = hm_procs_connect(E->o.proc_buffer, &fd);
 	if (r) {
 		hm_log("proc connector: %s (CONFIG_PROC_EVENTS, root)",
 		       strerror(-r));
 		return r;
 	}
-	r = hm_proc_new(fd, E->t, &E->execs, &E->c, E->o.verbose, &E->proc);
+	cfg.fd = fd;
+	cfg.tracker = E->t;
+	r = hm_procs_new(&cfg, &E->procs);
 	if (r) {
 		close(fd);
 		return r;
 	}
-	if (E->o.state) {
-		r = hm_proc_import(E->proc, E->o.state);
-		if (r < 0)
-			hm_log("--state %s: %s (going on without it)",
-			       E->o.state, strerror(-r));
-		else
-			hm_log("--state %s: %d processes imported", E->o.state,
-			       r);
-	}
-	return hm_proc_scan(E->proc, false);
+	r = hm_opener_new(&E->c, &E->opener);
+	return r ? r : hm_procs_start(E->procs, E->o.state);
 }
 
 /*
@@ -336,7 +343,7 @@ static int open_deciders(struct hm_enforcer *E)
 		return r;
 	if (E->o.supervisor && !E->o.dry_run) {
 		struct hm_super_env env = {
-			.ans = E->ans, .execs = &E->execs, .live = E->live,
+			.ans = E->ans, .procs = E->procs, .live = E->live,
 			.c = &E->c, .audit_fd = E->audit_fd,
 			.query_timeout_ms = E->o.query_timeout_ms,
 		};
@@ -354,8 +361,8 @@ static int open_deciders(struct hm_enforcer *E)
 		.stall_deny = acfg.stall_deny, .strict = E->strict,
 		.decision_timeout_ms = E->o.decision_timeout_ms,
 		.test_delay_ms = E->test_delay_ms, .audit_fd = E->audit_fd,
-		.ans = E->ans, .proc = E->proc, .live = E->live,
-		.cache = E->cache, .ignores = E->ignores, .execs = &E->execs,
+		.ans = E->ans, .procs = E->procs, .opener = E->opener,
+		.live = E->live, .cache = E->cache, .ignores = E->ignores,
 		.sup = E->sup, .c = &E->c,
 	};
 	return hm_loop_new(&lcfg, &E->loop);
@@ -467,12 +474,11 @@ static void on_signal(struct hm_enforcer *E)
 	}
 }
 
-/* Once a second: stale pending execs, the learning save timer. */
+/* Once a second: systemd's watchdog, the learning save timer. */
 static void on_tick(struct hm_enforcer *E, uint64_t now)
 {
 	E->next_tick_ns = now + 1000000000ull;
 	hm_notify_watchdog();
-	hm_execs_expire(&E->execs, now);
 	if (hm_live_unsaved(E->live) && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
 		    E->o.save_interval * 1000000000ull)
@@ -494,7 +500,7 @@ static int sleep_ms(struct hm_enforcer *E, uint64_t now)
 static nfds_t poll_set(struct hm_enforcer *E, struct pollfd *p)
 {
 	p[0] = (struct pollfd){ .fd = E->fan_fd, .events = POLLIN };
-	p[1] = (struct pollfd){ .fd = hm_proc_fd(E->proc), .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = hm_procs_fd(E->procs), .events = POLLIN };
 	p[2] = (struct pollfd){ .fd = E->sig_fd, .events = POLLIN };
 	return 3 + hm_super_pollfds(E->sup, &p[3]);
 }
@@ -521,8 +527,8 @@ static int run(struct hm_enforcer *E)
 		if (p[0].revents)
 			hm_loop_read(E->loop, p[1].revents, now);
 		else if (p[1].revents) {
-			hm_proc_drain(E->proc);
-			hm_proc_reap(E->proc);
+			hm_procs_drain(E->procs);
+			hm_procs_reap(E->procs);
 		}
 		if (p[2].revents)
 			on_signal(E);
@@ -549,8 +555,8 @@ static void teardown(struct hm_enforcer *E)
 	print_stats(E, stderr);
 	hm_loop_free(E->loop);
 	hm_answers_free(E->ans);
-	hm_execs_clear(&E->execs);
-	hm_proc_free(E->proc);
+	hm_procs_free(E->procs);
+	hm_opener_free(E->opener);
 	hm_live_free(E->live);		/* waits for a reload under way */
 	hm_tracker_free(E->t);
 	hm_dcache_free(E->cache);

@@ -3,21 +3,20 @@
  * enforcer_private.h - the parts of the enforcer daemon (not a public
  * header; the unit tests use it).  Calls go one way:
  *
- *   daemon.c  -> loop.c -> proc.c, exec.c, live.c, answer.c, mark.c,
- *                          mounts.c,
- *                          supervisor.c, log.c, and the pure decision
- *                          code (decide.h)
- *   daemon.c  -> supervisor.c -> answer.c, exec.c, live.c, log.c
- *   proc.c    -> exec.c;   live.c, mark.c, answer.c, exec.c -> log.c
+ *   daemon.c  -> loop.c -> opener.c, live.c, answer.c, mark.c,
+ *                          mounts.c, supervisor.c, log.c, the process
+ *                          keeper (procs.h) and the pure decision code
+ *                          (decide.h)
+ *   daemon.c  -> supervisor.c -> answer.c, live.c, log.c, procs.h
+ *   live.c, mark.c, answer.c -> log.c
  *
  *   daemon.c     setup in a safe order, the poll loop over every fd,
  *                signals, the tick, teardown (owns struct hm_enforcer)
  *   loop.c       one fanotify batch: read, drain the proc connector,
  *                judge every event and answer it (struct hm_loop)
+ *   opener.c     the waiting opener's open flags and credentials
  *   answer.c     every permission event's fd and state (deciding, held,
  *                answered), the answer, and the watchdog thread
- *   proc.c       proc connector, /proc scan, resync, --state import
- *   exec.c       exec naming: the program an allowed exec enters with
  *   mark.c       fanotify marks, what must never be marked, ignore marks
  *   mounts.c     an event file's name as the daemon's mounts name it
  *   live.c       the live policy: load, reload (in a thread), learning,
@@ -49,6 +48,7 @@
 #include "histmac/kernel_names.h"
 #include "histmac/learn.h"
 #include "histmac/model.h"
+#include "histmac/procs.h"
 #include "histmac/store.h"
 #include "histmac/tracker.h"
 
@@ -88,34 +88,17 @@
 	X(bad_events, "malformed fanotify events")			\
 	X(internal_errors, "internal errors (default answer)")		\
 	X(ignore_marks, "kernel ignore marks added")			\
-	X(proc_events, "proc connector events")				\
-	X(proc_lost, "proc connector overruns (ENOBUFS)")		\
-	X(proc_forged, "proc connector messages not from the kernel")	\
-	X(resyncs, "resyncs from /proc")				\
-	X(execs, "execs tracked")					\
-	X(exec_pending, "execs entered by their judged name")		\
-	X(exec_fallback, "execs named from /proc/PID/exe")		\
-	X(exec_gone, "execs not applied: process gone first")		\
-	X(exec_orphan, "execs of a gone process passed to a child")	\
-	X(exec_by_name, "execs entered by name (a later exec queued)")	\
-	X(exec_deferred, "execs waiting for a later exec's event")	\
-	X(exec_unseen, "execs not seen, named " HM_EXEC_UNSEEN)	\
-	X(exe_unbelieved, "exe links not believed (not mapped, userns)") \
-	X(traced_views, "events judged in a tracer's domain")		\
 	X(reloads, "policy reloads")					\
 	X(reload_failures, "policy reloads refused")			\
 	X(saves, "policy saves")					\
 	X(audit_failures, "audit records not sent")
 
-/* The name of an exec whose program the daemon could not see (proc.c
- * exec_unseen()): a path word no program has, so the policy has no
- * domain below it and it grants nothing. */
-#define HM_EXEC_UNSEEN "unseen-exec:/"
-
+/* The enforcer's counters, and the process keeper's (procs.h). */
 struct hm_enforcer_counters {
 #define X(f, s) uint64_t f;
 	HM_ENFORCER_COUNTERS(X)
 #undef X
+	struct hm_procs_counts procs;
 };
 
 /* ------------------------------------------------------------ answer.c */
@@ -199,97 +182,18 @@ int hm_log_decision(int audit_fd, enum hm_decision_result res,
 /* Auditing on with a kernel backlog one burst of denials fills. */
 bool hm_audit_backlog_low(int audit_fd, uint32_t *limit, uint32_t *wait);
 
-/* --------------------------------------------------------------- exec.c */
+/* ------------------------------------------------------------- opener.c */
 
-/* An exec judged (or let through) whose proc event has not arrived. */
-struct hm_pending_exec {
-	int32_t pid;
-	char *program;			/* encoded name to enter with */
-	bool script;			/* "#!": no realpath for the tracker */
-	bool allowed;			/* by an entry of the policy */
-	char *interp;			/* raw interpreter/loader path, or NULL */
-	uint64_t dev[4], ino[4];	/* objects opened by this exec */
-	int n_obj;
-	uint64_t since_ns;		/* when it was judged (hm_now_ns()) */
-	uint64_t seq;			/* order of the judgements */
-};
+/* Kept /proc/TID/syscall fds. */
+struct hm_opener;
 
-#define HM_EXECS_MAX 256
-#define HM_EXECS_PER_PID 4
-#define HM_EXECS_TTL_NS (5ull * 1000 * 1000 * 1000)
-
-/* The pending execs, at most HM_EXECS_MAX (the oldest makes room). */
-struct hm_execs {
-	struct hm_pending_exec pend[HM_EXECS_MAX];
-	size_t n;
-	uint64_t seq;
-};
-
-/* the newest pending exec of @pid, or NULL (borrowed until the next
- * change); the oldest one judged before @before_ns */
-struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid);
-struct hm_pending_exec *hm_execs_oldest(struct hm_execs *x, int32_t pid,
-					uint64_t before_ns);
-void hm_execs_drop(struct hm_execs *x, int32_t pid);
-void hm_execs_remove(struct hm_execs *x, struct hm_pending_exec *pe);
-void hm_execs_expire(struct hm_execs *x, uint64_t now);
-void hm_execs_clear(struct hm_execs *x);
-bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
-		      uint64_t ino);
-int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
-		 int fd, uint64_t dev, uint64_t ino);
-/* What /proc says a process runs (proc.c read_exe()). */
-struct hm_exe {
-	char name[HM_MAX_WORD];		/* encoded */
-	long len;
-	char raw[PATH_MAX];		/* as the link reads */
-	uint64_t dev, ino;		/* major << 32 | minor, inode */
-	const char *why;		/* not believed: why */
-};
-
-/* the name an exec enters its domain by, as learn names it (exec.c) */
-long hm_exec_name(const struct hm_domain *parent, int32_t pid,
-		  const struct hm_exe *e, const struct hm_pending_exec *pe,
-		  char *out, size_t cap, bool *script);
-bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
-		     uint64_t dev, uint64_t ino);
-
-/* --------------------------------------------------------------- proc.c */
-
-struct hm_proc;
-
-/* Subscribe to the proc connector: the socket into *@fd. */
-int hm_proc_connect(int rcvbuf, int *fd);
-/*
- * The process table's keeper.  @fd: where proc-connector messages are
- * read (taken: closed by hm_proc_free(); -1: none); @t, @x, @c: borrowed,
- * must outlive it.
- */
-int hm_proc_new(int fd, struct hm_tracker *t, struct hm_execs *x,
-		struct hm_enforcer_counters *c, bool verbose,
-		struct hm_proc **out);
-void hm_proc_free(struct hm_proc *p);
-int hm_proc_fd(const struct hm_proc *p);
-int hm_proc_drain(struct hm_proc *p);
-/* apply the execs queued for @pid (-1: all), in order */
-void hm_proc_apply(struct hm_proc *p, int32_t pid);
-/* apply every queued exec, then the queued exits */
-void hm_proc_reap(struct hm_proc *p);
-int hm_proc_scan(struct hm_proc *p, bool resync);
-int hm_proc_import(struct hm_proc *p, const char *state);
-/* @pid's domain; reads /proc for a process not seen yet.
- * Returns 0, -ESRCH (gone), or negative errno. */
-int hm_proc_view(struct hm_proc *p, int32_t pid, struct hm_proc_view *out);
+int hm_opener_new(struct hm_enforcer_counters *c, struct hm_opener **out);
+void hm_opener_free(struct hm_opener *p);
 /* The flags of the open thread @tid waits in, from /proc/TID/syscall.
  * Returns 0, -ENODATA (cannot be told), or -ESRCH (gone). */
-int hm_proc_open_flags(struct hm_proc *p, int32_t tid, uint64_t *out);
-/* The thread group of thread @tid.  Returns 0, -ESRCH, or -errno. */
-int hm_proc_tgid(struct hm_proc *p, int32_t tid, int32_t *out);
+int hm_opener_flags(struct hm_opener *p, int32_t tid, uint64_t *out);
 /* task values for conditions, from /proc/PID/status; -ESRCH: gone */
-int hm_proc_ctx(int32_t pid, struct hm_cond_ctx *ctx);
-/* a /proc/PID/maps line: an executable mapping of that file? */
-bool hm_proc_maps_exec(const char *line, unsigned dev_major,
-		       unsigned dev_minor, uint64_t ino);
+int hm_opener_ctx(int32_t pid, struct hm_cond_ctx *ctx);
 
 /* --------------------------------------------------------------- mark.c */
 
@@ -427,7 +331,7 @@ struct hm_held {
 /* What the supervisor answers through. */
 struct hm_super_env {
 	struct hm_answers *ans;
-	struct hm_execs *execs;
+	struct hm_procs *procs;
 	struct hm_live *live;
 	struct hm_enforcer_counters *c;
 	int audit_fd;
@@ -465,15 +369,15 @@ struct hm_loop_cfg {
 	unsigned test_delay_ms;		/* tests: every decision stalls */
 	int audit_fd;			/* -1: no audit records */
 	struct hm_answers *ans;
-	struct hm_proc *proc;
+	struct hm_procs *procs;
+	struct hm_opener *opener;
 	struct hm_live *live;
 	struct hm_dcache *cache;
 	struct hm_ignores *ignores;	/* may be NULL */
-	struct hm_execs *execs;
 	struct hm_super *sup;		/* may be NULL */
 	struct hm_enforcer_counters *c;
 	/* tests: the flags of the open @tid waits in (stands in for the
-	 * kernel's /proc); NULL: hm_proc_open_flags() */
+	 * kernel's /proc); NULL: hm_opener_flags() */
 	int (*open_flags)(int32_t tid, uint64_t *flags);
 };
 

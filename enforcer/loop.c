@@ -42,7 +42,7 @@ struct taken {
 	bool exec;
 	bool dry;		/* notification only (--dry-run) */
 	int flags_r;		/* read_modes(): 1 not read, else what */
-	uint64_t flags;		/* hm_proc_open_flags() returned */
+	uint64_t flags;		/* hm_opener_flags() returned */
 };
 
 /* The event being judged. */
@@ -210,13 +210,18 @@ static void report_late(struct hm_loop *l, const struct ev *e)
 		l->c->audit_failures++;
 }
 
-static void set_pending(struct hm_loop *l, struct ev *e,
-			const struct hm_name *program)
+/* The event's object as the process keeper names objects. */
+static uint64_t dev_of(const struct ev *e)
 {
-	if (hm_execs_set(l->cfg.execs, e->pid, program->str, e->fd,
-			       e->stx.stx_dev_major * 0x100000000ull +
-				       e->stx.stx_dev_minor,
-			       e->stx.stx_ino))
+	return (uint64_t)e->stx.stx_dev_major << 32 | e->stx.stx_dev_minor;
+}
+
+/* The exec let through enters by @program (@allowed: by an entry). */
+static void set_pending(struct hm_loop *l, struct ev *e,
+			const struct hm_name *program, bool allowed)
+{
+	if (hm_procs_judged(l->cfg.procs, e->pid, program->str, e->fd,
+			    dev_of(e), e->stx.stx_ino, allowed))
 		l->c->internal_errors++;
 }
 
@@ -264,7 +269,7 @@ static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
 static int read_flags(struct hm_loop *l, int32_t tid, uint64_t *flags)
 {
 	return l->cfg.open_flags ? l->cfg.open_flags(tid, flags) :
-				   hm_proc_open_flags(l->cfg.proc, tid, flags);
+				   hm_opener_flags(l->cfg.opener, tid, flags);
 }
 
 /* Is the file append-only (chattr +a)?  Then the kernel keeps O_APPEND
@@ -326,7 +331,7 @@ static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 	switch (prof) {
 	case HM_PROFILE_DISABLED:
 		if (e->exec)
-			set_pending(l, e, &e->nm);	/* reads e->fd */
+			set_pending(l, e, &e->nm, false);	/* reads e->fd */
 		finish(l, e, true, false);
 		l->c->disabled++;
 		if (!e->exec && e->cache_ok)
@@ -335,7 +340,7 @@ static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 		return;
 	case HM_PROFILE_LEARNING:
 		if (e->exec)
-			set_pending(l, e, &e->nm);
+			set_pending(l, e, &e->nm, false);
 		finish(l, e, true, false);
 		l->c->learned++;
 		if (!e->dry && hm_live_learn(l->cfg.live, e->v.name, e->perm, &e->nm,
@@ -346,7 +351,7 @@ static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 		return;
 	case HM_PROFILE_PERMISSIVE:
 		if (e->exec)
-			set_pending(l, e, &e->nm);
+			set_pending(l, e, &e->nm, false);
 		finish(l, e, true, true);
 		l->c->permissive++;
 		report(l, e, HM_DECISION_PERMISSIVE, prof);
@@ -438,12 +443,12 @@ static void count_use(struct hm_loop *l, const struct hm_acl_head *e)
  * profile that applies, the answer in *@allowed, the domain in @dom.
  */
 static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
-			    const struct hm_pending_exec *pe,
-			    struct hm_name *dom, char **next, bool *allowed)
+			    const char *script, struct hm_name *dom,
+			    char **next, bool *allowed)
 {
 	struct hm_live *L = l->cfg.live;
-	struct hm_name prog = { .str = pe->program,
-				.len = (uint32_t)strlen(pe->program) };
+	struct hm_name prog = { .str = script,
+				.len = (uint32_t)strlen(script) };
 	const struct hm_name *cand = NULL;
 	const struct hm_name *in;
 	struct hm_enf_query q;
@@ -476,14 +481,14 @@ static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
 }
 
 /* The interpreter's exec open, answered as judge_interp() says. */
-static void interp_open(struct hm_loop *l, struct ev *e,
-			const struct hm_pending_exec *pe)
+static void interp_open(struct hm_loop *l, struct ev *e, const char *script)
 {
 	struct hm_name dom = { 0 };
 	const struct hm_name *own = e->v.name;
 	char *next = NULL;
 	bool allowed = false;
-	uint8_t prof = judge_interp(l, e, pe, &dom, &next, &allowed);
+	uint8_t prof = judge_interp(l, e, script, &dom, &next,
+				    &allowed);
 
 	e->perm = 1u << HM_FILE_READ;
 	if (allowed || prof == HM_PROFILE_DISABLED) {
@@ -575,16 +580,14 @@ static void unnamed(struct hm_loop *l, struct ev *e, int r)
  * works once strict), else let through and counted.  Either way the
  * domain it enters is the tracker's <kernel> PROG.
  */
-static bool exec_shortcut(struct hm_loop *l, struct ev *e,
-			  struct hm_pending_exec *pe)
+static bool exec_shortcut(struct hm_loop *l, struct ev *e)
 {
-	uint64_t dev = e->stx.stx_dev_major * 0x100000000ull +
-		       e->stx.stx_dev_minor;
-	bool script = pe && pe->script;
+	const char *script;
 
-	if (pe && hm_execs_interp(pe, e->raw, e->fd, dev, e->stx.stx_ino)) {
+	if (hm_procs_exec_part(l->cfg.procs, e->pid, e->raw, e->fd, dev_of(e),
+			       e->stx.stx_ino, &script)) {
 		if (script)
-			interp_open(l, e, pe);
+			interp_open(l, e, script);
 		else {
 			finish(l, e, true, false);	/* the ELF loader */
 			l->c->exec_part++;
@@ -597,7 +600,7 @@ static bool exec_shortcut(struct hm_loop *l, struct ev *e,
 		l->c->unobserved_exec++;
 		return false;
 	}
-	set_pending(l, e, &e->nm);
+	set_pending(l, e, &e->nm, false);
 	finish(l, e, true, false);
 	l->c->not_judged_exec++;
 	return true;
@@ -609,14 +612,11 @@ static bool exec_shortcut(struct hm_loop *l, struct ev *e,
  * open of the same file (the exec may have failed, and the process goes
  * on), or one whose mode cannot be read, is judged like any other.
  */
-static bool exec_open(struct hm_loop *l, struct ev *e,
-		      const struct hm_pending_exec *pe)
+static bool exec_open(struct hm_loop *l, struct ev *e)
 {
-	if (!hm_execs_has_obj(pe, e->stx.stx_dev_major * 0x100000000ull +
-					  e->stx.stx_dev_minor,
-			      e->stx.stx_ino))
-		return false;
-	return ask_of(l, e) == 1u << HM_FILE_READ;
+	return hm_procs_exec_obj(l->cfg.procs, e->pid, dev_of(e),
+				 e->stx.stx_ino) &&
+	       ask_of(l, e) == 1u << HM_FILE_READ;
 }
 
 /* A cache hit holds when what was granted covers what is asked; the
@@ -703,7 +703,7 @@ static void cond_ctx(struct hm_loop *l, struct ev *e)
 
 	e->has_ctx = true;
 	if (hm_enf_index_needs_task(l->cfg.live->ix)) {
-		r = hm_proc_ctx(e->tid, &e->ctx);
+		r = hm_opener_ctx(e->tid, &e->ctx);
 		e->ctx.pid = (uint64_t)e->pid;
 		if (r == -ESRCH)
 			gone(l, e);
@@ -722,23 +722,20 @@ static void seen(struct hm_loop *l, const struct ev *e, uint8_t prof)
 
 static void judge(struct hm_loop *l, struct ev *e)
 {
-	struct hm_pending_exec *pe;
 	struct hm_enf_query q;
 	struct hm_enf_answer a;
 	uint8_t prof;
 	bool cache;
 	int r;
 
-	r = hm_proc_tgid(l->cfg.proc, e->tid, &e->pid);
+	r = hm_procs_tgid(l->cfg.procs, e->tid, &e->pid);
 	if (!r && e->pid == l->cfg.self) {
 		l->c->self++;	/* one of our own threads */
 		finish(l, e, true, false);
 		return;
 	}
-	if (!r) {
-		hm_proc_apply(l->cfg.proc, e->pid);	/* its exec first */
-		r = hm_proc_view(l->cfg.proc, e->pid, &e->v);
-	}
+	if (!r)		/* its exec applied first */
+		r = hm_procs_domain(l->cfg.procs, e->pid, &e->v);
 	if (r) {
 		if (r == -ESRCH)
 			l->c->exited++;
@@ -758,8 +755,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 	}
 	if (S_ISDIR(e->stx.stx_mode))	/* judged as "file read DIR/" */
 		l->c->directories++;
-	pe = l->cfg.execs->n ? hm_execs_find(l->cfg.execs, e->pid) : NULL;
-	if (!e->exec && pe && exec_open(l, e, pe)) {
+	if (!e->exec && exec_open(l, e)) {
 		l->c->exec_part++;
 		finish(l, e, true, false);
 		return;
@@ -784,7 +780,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	cond_ctx(l, e);
-	if (e->exec && exec_shortcut(l, e, pe))
+	if (e->exec && exec_shortcut(l, e))
 		return;
 	/* where a slow decision stalls: the event read and its process and
 	 * path resolved (the opener still waits), not yet answered */
@@ -809,12 +805,8 @@ static void judge(struct hm_loop *l, struct ev *e)
 	if (a.global && !e->exec && !e->dry && !e->foreign &&
 	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)
 		l->c->ignore_marks++;
-	if (e->exec) {
-		set_pending(l, e, a.program);
-		pe = hm_execs_find(l->cfg.execs, e->pid);
-		if (pe)		/* the name a claim may take: exec.c */
-			pe->allowed = true;
-	}
+	if (e->exec)
+		set_pending(l, e, a.program, true);
 	cache = count_decision(l, e, &a);	/* may read the mode */
 	finish(l, e, true, false);
 	l->c->allowed++;
@@ -946,7 +938,7 @@ void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
 	size_t n = take_all(l, buf, len);
 
 	if (drain)
-		hm_proc_drain(l->cfg.proc);
+		hm_procs_drain(l->cfg.procs);
 	read_modes(l, n);
 	for (size_t i = 0; i < n; i++) {
 		struct ev *e = ev_of(l, &l->taken[i]);
@@ -958,7 +950,7 @@ void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
 			report_late(l, e);
 		free(e->name);
 	}
-	hm_proc_reap(l->cfg.proc);
+	hm_procs_reap(l->cfg.procs);
 }
 
 /*

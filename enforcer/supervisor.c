@@ -143,8 +143,8 @@ static void answer(struct hm_super *s, size_t i, enum hm_decision_result res)
 	if (allow && h->exec) {
 		int fd = hm_answers_fd(env->ans, h->ref);
 
-		if (fd >= 0 && hm_execs_set(env->execs, h->pid, h->path, fd,
-					    h->key.dev, h->key.ino))
+		if (fd >= 0 && hm_procs_judged(env->procs, h->pid, h->path, fd,
+					       h->key.dev, h->key.ino, false))
 			env->c->internal_errors++;
 	}
 	hm_answers_finish(env->ans, h->ref, allow, true);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_enforce_answer.c - the enforcer's answer table and watchdog
- * (enforcer/answer.c) and its exec naming table (enforcer/exec.c),
+ * (enforcer/answer.c),
  * linked from libhm_enforce.  A socketpair stands in for the fanotify fd: answers
  * written to it are read back from the other end, and fake events written
  * there are what the watchdog drains when the main loop is stuck.
@@ -265,113 +265,6 @@ static void test_hold_full_release(void **state)
 	close(p.peer);
 }
 
-/* ------------------------------------------------------------ exec.c */
-
-static void test_pending(void **state)
-{
-	static const struct {
-		const char *content;	/* NULL: use /bin/true */
-		bool script;
-		const char *interp;	/* NULL: none */
-	} cases[] = {
-		{ "#!/bin/sh -e\necho\n", true, "/bin/sh" },
-		{ "#! /usr/bin/env python3\n", true, "/usr/bin/env" },
-		{ "#!\n", true, NULL },
-		{ "plain text\n", false, NULL },
-		{ "\x7f" "ELF", false, NULL },	/* too short to be an ELF */
-	};
-	struct hm_execs *E = calloc(1, sizeof(*E));
-	char path[] = "/tmp/hm-test-exec-XXXXXX";
-	int fd;
-
-	(void)state;
-	assert_non_null(E);
-	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
-		struct hm_pending_exec *pe;
-
-		fd = mkstemp(path);
-		assert_true(fd >= 0);
-		assert_int_equal(write(fd, cases[i].content,
-				       strlen(cases[i].content)),
-				 (ssize_t)strlen(cases[i].content));
-		assert_int_equal(hm_execs_set(E, 50, "/prog", fd, 1,
-						    (uint64_t)i), 0);
-		pe = hm_execs_find(E, 50);
-		assert_non_null(pe);
-		assert_int_equal(pe->script, cases[i].script);
-		if (cases[i].interp)
-			assert_string_equal(pe->interp, cases[i].interp);
-		else
-			assert_null(pe->interp);
-		assert_true(hm_execs_has_obj(pe, 1, (uint64_t)i));
-		assert_false(hm_execs_has_obj(pe, 2, (uint64_t)i));
-		close(fd);
-		unlink(path);
-		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
-	}
-	/* each judged exec is its own entry, at most HM_EXECS_PER_PID a
-	 * pid (execs that failed after their open), the newest found first,
-	 * the oldest one judged before an exec event's time names it */
-	assert_int_equal(E->n, HM_EXECS_PER_PID);
-	assert_true(hm_execs_has_obj(hm_execs_find(E, 50), 1, 4));
-	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
-				     1));
-	assert_null(hm_execs_oldest(E, 50, 0));	/* judged after the event */
-	hm_execs_remove(E, hm_execs_oldest(E, 50, hm_now_ns()));
-	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
-				     2));
-	hm_execs_drop(E, 50);
-	assert_int_equal(E->n, 0);
-
-	/* an ELF names its loader; the loader's exec open is part of it */
-	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	assert_int_equal(hm_execs_set(E, 60, "/bin/true", fd, 1, 99), 0);
-	close(fd);
-	{
-		struct hm_pending_exec *pe = hm_execs_find(E, 60);
-		char real[PATH_MAX];
-		int lfd;
-
-		assert_non_null(pe->interp);
-		assert_non_null(realpath(pe->interp, real));
-		assert_false(hm_execs_interp(pe, "/usr/bin/other", -1, 0, 0));
-		lfd = open(real, O_RDONLY | O_CLOEXEC);
-		assert_true(lfd >= 0);
-		assert_true(hm_execs_interp(pe, real, lfd, 1, 100));
-		close(lfd);
-		assert_true(hm_execs_has_obj(pe, 1, 100));
-		assert_null(pe->interp);	/* ld.so names no loader */
-	}
-	/* a full table: the table's oldest goes, not the pid's own */
-	hm_execs_clear(E);
-	assert_int_equal(hm_execs_set(E, 1, "/p", -1, 0, 0), 0);
-	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 1), 0);
-	for (int pid = 2000; pid < 2000 + (int)HM_EXECS_MAX - 2; pid++)
-		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
-	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 2), 0);
-	assert_int_equal(E->n, HM_EXECS_MAX);
-	assert_null(hm_execs_find(E, 1));
-	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 60, hm_now_ns()), 0,
-				     1));
-	hm_execs_clear(E);
-	/* many pids: bounded, the oldest goes */
-	for (int pid = 1000; pid < 1000 + (int)HM_EXECS_MAX + 10; pid++)
-		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
-	assert_int_equal(E->n, HM_EXECS_MAX);
-	assert_null(hm_execs_find(E, 1000));
-	assert_non_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
-	hm_execs_drop(E, 1000 + (int)HM_EXECS_MAX + 9);
-	assert_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
-	/* a clock read before the newest entry was set expires nothing */
-	hm_execs_expire(E, hm_now_ns() - HM_EXECS_TTL_NS);
-	assert_int_equal(E->n, HM_EXECS_MAX - 1);
-	hm_execs_expire(E, hm_now_ns() + HM_EXECS_TTL_NS + 1);
-	assert_int_equal(E->n, 0);
-	hm_execs_clear(E);
-	free(E);
-}
-
 int main(void)
 {
 	struct rlimit rl;
@@ -380,7 +273,6 @@ int main(void)
 		cmocka_unit_test(test_watchdog),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_hold_full_release),
-		cmocka_unit_test(test_pending),
 	};
 
 	/* a full answer table holds 4096 fds */

@@ -40,6 +40,7 @@
 #include <cmocka.h>
 
 #include "enforcer_private.h"
+#include "procs_private.h"
 
 #define DOMAIN "<kernel> /test/prog"
 
@@ -54,8 +55,8 @@ struct fix {
 	struct hm_enforcer_counters c;
 	struct hm_live *live;
 	struct hm_tracker *t;
-	struct hm_execs execs;
-	struct hm_proc *proc;
+	struct hm_procs *procs;
+	struct hm_opener *opener;
 	struct hm_answers *ans;
 	struct hm_dcache *cache;
 	struct hm_loop *loop;
@@ -109,8 +110,8 @@ static void new_loop(struct fix *x, bool strict)
 	struct hm_loop_cfg lcfg = {
 		.fan_fd = x->fan, .self = 1, .audit_fd = -1,
 		.decision_timeout_ms = 10000, .ans = x->ans,
-		.proc = x->proc, .live = x->live, .cache = x->cache,
-		.execs = &x->execs, .c = &x->c, .strict = strict,
+		.procs = x->procs, .opener = x->opener, .live = x->live,
+		.cache = x->cache, .c = &x->c, .strict = strict,
 		.open_flags = fake_open_flags,
 	};
 
@@ -144,8 +145,10 @@ static int setup(void **state)
 	assert_int_equal(hm_tracker_set(x->t, getpid(), getppid(), NULL, 0,
 					DOMAIN, strlen(DOMAIN), 0, time(NULL)),
 			 0);
-	assert_int_equal(hm_proc_new(-1, x->t, &x->execs, &x->c, false,
-				     &x->proc), 0);
+	assert_int_equal(hm_procs_new(&(struct hm_procs_cfg){
+			.fd = -1, .tracker = x->t, .c = &x->c.procs },
+			&x->procs), 0);
+	assert_int_equal(hm_opener_new(&x->c, &x->opener), 0);
 
 	assert_int_equal(pipe2(ev, O_CLOEXEC | O_NONBLOCK), 0);
 	assert_int_equal(pipe2(an, O_CLOEXEC | O_NONBLOCK), 0);
@@ -172,8 +175,8 @@ static int teardown(void **state)
 	hm_loop_free(x->loop);
 	hm_answers_free(x->ans);
 	hm_dcache_free(x->cache);
-	hm_execs_clear(&x->execs);
-	hm_proc_free(x->proc);
+	hm_procs_free(x->procs);
+	hm_opener_free(x->opener);
 	hm_live_free(x->live);
 	hm_tracker_free(x->t);
 	close(x->fan);
@@ -283,7 +286,7 @@ static void test_verdicts(void **state)
 	assert_int_equal(x->c.events, 7);	/* "would-deny", logged */
 	assert_int_equal(x->c.self, 1);
 	/* the allowed exec waits for its proc event under its name */
-	assert_non_null(hm_execs_find(&x->execs, getpid()));
+	assert_non_null(hm_execs_find(&x->procs->x, getpid()));
 }
 
 /*
@@ -312,7 +315,7 @@ static void unobserved(struct fix *x, bool strict)
 	assert_int_equal(x->c.allowed, strict ? 1 : 0);
 	assert_int_equal(x->c.denied, strict ? 2 : 1);
 	/* the exec that went through waits for its proc event */
-	assert_non_null(hm_execs_find(&x->execs, getpid()));
+	assert_non_null(hm_execs_find(&x->procs->x, getpid()));
 }
 
 static void test_unobserved_strict(void **state)
@@ -340,7 +343,7 @@ static void unobserved_learned(struct fix *x, bool strict)
 	run_loop(x, false, NULL);
 	check_answers(x, w, 1);
 	assert_int_equal(x->c.learned, 1);
-	hm_execs_drop(&x->execs, getpid());	/* a new exec, not its part */
+	hm_execs_drop(&x->procs->x, getpid());	/* a new exec, not its part */
 	x->o.mode = HM_ENFORCER_MODE_PER_DOMAIN;	/* enforcing */
 	new_loop(x, true);
 	send_events(x, w, 1);
@@ -540,7 +543,7 @@ static void wait_parked(int32_t tid, const char *fifo)
 }
 
 /*
- * hm_proc_open_flags() and hm_proc_tgid() on a real thread: it waits in
+ * hm_opener_flags() and hm_procs_tgid() on a real thread: it waits in
  * open() of a FIFO with each mode in turn, and the one kept /proc fd
  * shows the open it waits in now, not the one before; once it is gone,
  * -ESRCH.
@@ -564,9 +567,9 @@ static void test_proc_flags(void **state)
 		int other;
 
 		wait_parked(p.tid, p.fifo[i]);
-		assert_int_equal(hm_proc_open_flags(x->proc, p.tid, &flags), 0);
+		assert_int_equal(hm_opener_flags(x->opener, p.tid, &flags), 0);
 		assert_int_equal((int)flags & mask, park_modes[i] & mask);
-		assert_int_equal(hm_proc_tgid(x->proc, p.tid, &tgid), 0);
+		assert_int_equal(hm_procs_tgid(x->procs, p.tid, &tgid), 0);
 		assert_int_equal(tgid, getpid());
 		/* the other end: the open returns, the next one waits */
 		other = open(p.fifo[i], ((park_modes[i] & O_ACCMODE) ==
@@ -576,9 +579,9 @@ static void test_proc_flags(void **state)
 		close(other);
 	}
 	assert_int_equal(pthread_join(p.th, NULL), 0);
-	assert_int_equal(hm_proc_open_flags(x->proc, p.tid, &flags), -ESRCH);
+	assert_int_equal(hm_opener_flags(x->opener, p.tid, &flags), -ESRCH);
 	/* this thread is in no open: its mode cannot be told */
-	assert_int_equal(hm_proc_open_flags(x->proc, (int32_t)gettid(),
+	assert_int_equal(hm_opener_flags(x->opener, (int32_t)gettid(),
 					    &flags), -ENODATA);
 }
 

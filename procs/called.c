@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * exec.c - naming execs live.  fanotify shows the real path of what is
- * executed; learned domain names use the path passed to execve.  When an
- * exec is allowed in domain D for real path R, the program name the
- * decision found (an execute entry matching R, or one whose
- * exec.realpath is R) is kept here as a pending exec of the pid, one
- * per judged exec, in order; the proc connector's exec event then enters
- * the next domain (proc.c) by the name the exec was called by, checked
- * against what runs (hm_exec_name()), else by that judged name.  The
- * loader or #! interpreter the same execve opens next is part of that
- * exec, as are the plain opens of the same files that
- * fsnotify sends after each exec open.  Owns the pending table.
+ * called.c - the name an exec was called by, as learn names it, from
+ * what the kernel shows of the new image (AT_EXECFN, argv, comm) and
+ * only where the kernel's facts back it (hm_exec_name()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -23,233 +16,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "enforcer_private.h"
+#include "procs_private.h"
 #include "histmac/naming.h"
 #include "histmac/word.h"
 #include "histmac/procfs.h"
-
-/* The oldest (@newest false) or newest pending exec of @pid, or NULL. */
-static struct hm_pending_exec *find_by_age(struct hm_execs *x, int32_t pid,
-					   bool newest)
-{
-	struct hm_pending_exec *best = NULL;
-
-	for (size_t i = 0; i < x->n; i++) {
-		struct hm_pending_exec *pe = &x->pend[i];
-
-		if (pe->pid == pid &&
-		    (!best || (newest ? pe->seq > best->seq :
-					pe->seq < best->seq)))
-			best = pe;
-	}
-	return best;
-}
-
-/**
- * hm_execs_find() - the newest pending exec of @pid: the exec it is in
- * now (its loader and interpreter opens are part of that one).
- * @x: the table.
- * @pid: a process (thread group) id.
- * Returns: the entry or NULL; borrowed until the table changes.
- */
-struct hm_pending_exec *hm_execs_find(struct hm_execs *x, int32_t pid)
-{
-	return find_by_age(x, pid, true);
-}
-
-/**
- * hm_execs_oldest() - the oldest pending exec of @pid judged before
- * @before_ns: the one an exec event of that time names when a later
- * exec of the same process is queued too (proc.c).
- * @x: the table.
- * @pid: a process id.
- * @before_ns: the exec event's time (CLOCK_MONOTONIC, as hm_now_ns()).
- * Returns: the entry or NULL; borrowed until the table changes.
- */
-struct hm_pending_exec *hm_execs_oldest(struct hm_execs *x, int32_t pid,
-					uint64_t before_ns)
-{
-	struct hm_pending_exec *pe = find_by_age(x, pid, false);
-
-	return pe && pe->since_ns <= before_ns ? pe : NULL;
-}
-
-static void pending_free(struct hm_pending_exec *pe)
-{
-	free(pe->program);
-	free(pe->interp);
-}
-
-static void pending_remove(struct hm_execs *x, size_t i)
-{
-	pending_free(&x->pend[i]);
-	x->pend[i] = x->pend[--x->n];
-}
-
-/**
- * hm_execs_drop() - forget @pid's pending execs (applied, or it is gone).
- * @x: the table.
- * @pid: a process id.
- */
-void hm_execs_drop(struct hm_execs *x, int32_t pid)
-{
-	for (size_t i = 0; i < x->n;)
-		if (x->pend[i].pid == pid)
-			pending_remove(x, i);
-		else
-			i++;
-}
-
-/**
- * hm_execs_remove() - forget one pending exec (applied).
- * @x: the table.
- * @pe: an entry of @x (hm_execs_find(), hm_execs_oldest()).
- */
-void hm_execs_remove(struct hm_execs *x, struct hm_pending_exec *pe)
-{
-	pending_remove(x, (size_t)(pe - x->pend));
-}
-
-/**
- * hm_execs_expire() - forget execs that never arrived (the execve failed
- * after the open) HM_EXECS_TTL_NS after they were judged.
- * @x: the table.
- * @now: hm_now_ns().
- */
-void hm_execs_expire(struct hm_execs *x, uint64_t now)
-{
-	/* @now may be older than an entry set since (the loop's wake
-	 * time): that one is young, not 2^64 ns old */
-	for (size_t i = 0; i < x->n;)
-		if (now > x->pend[i].since_ns &&
-		    now - x->pend[i].since_ns > HM_EXECS_TTL_NS)
-			pending_remove(x, i);
-		else
-			i++;
-}
-
-/**
- * hm_execs_clear() - forget every pending exec, freeing what they hold.
- * @x: the table.
- */
-void hm_execs_clear(struct hm_execs *x)
-{
-	while (x->n)
-		pending_remove(x, x->n - 1);
-}
-
-static void add_obj(struct hm_pending_exec *pe, uint64_t dev, uint64_t ino)
-{
-	if (pe->n_obj < (int)HM_ARRAY_SIZE(pe->ino)) {
-		pe->dev[pe->n_obj] = dev;
-		pe->ino[pe->n_obj] = ino;
-		pe->n_obj++;
-	}
-}
-
-/**
- * hm_execs_has_obj() - did @pe's exec open the object @dev, @ino?
- * @pe: a pending exec.
- * @dev, @ino: the object.
- * Returns: true when it is the program, its loader or its interpreter.
- */
-bool hm_execs_has_obj(const struct hm_pending_exec *pe, uint64_t dev,
-		      uint64_t ino)
-{
-	for (int i = 0; i < pe->n_obj; i++)
-		if (pe->dev[i] == dev && pe->ino[i] == ino)
-			return true;
-	return false;
-}
-
-/* How many pending execs of @pid, and its oldest one. */
-static size_t count_of(struct hm_execs *x, int32_t pid, size_t *oldest)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < x->n; i++)
-		if (x->pend[i].pid == pid &&
-		    (!n++ || x->pend[i].seq < x->pend[*oldest].seq))
-			*oldest = i;
-	return n;
-}
-
-/* Room for one more entry of @pid: its own oldest goes past
- * HM_EXECS_PER_PID (execs that failed after their open), the table's
- * oldest when it is full. */
-static void make_room(struct hm_execs *x, int32_t pid)
-{
-	size_t oldest = 0;
-
-	if (count_of(x, pid, &oldest) >= HM_EXECS_PER_PID) {
-		pending_remove(x, oldest);
-		return;
-	}
-	if (x->n < HM_EXECS_MAX)
-		return;
-	oldest = 0;
-	for (size_t i = 1; i < x->n; i++)
-		if (x->pend[i].seq < x->pend[oldest].seq)
-			oldest = i;
-	pending_remove(x, oldest);
-}
-
-/**
- * hm_execs_set() - @pid's exec of @program was allowed: enter with that
- * name when the proc connector says the exec happened.  Each judged exec
- * is its own entry, in order: a process may exec again before its first
- * exec event is applied (proc.c applies each event by its own entry).
- * @x: the table; when full, the oldest entry makes room.
- * @pid: the process.
- * @program: the encoded name to enter the next domain with (copied).
- * @fd: the event fd of the exec open: what it names next (a "#!"
- *	interpreter, an ELF loader) is read from it; -1: nothing.
- * @dev, @ino: the program's object.
- * Returns: 0 or -ENOMEM.
- */
-int hm_execs_set(struct hm_execs *x, int32_t pid, const char *program,
-		 int fd, uint64_t dev, uint64_t ino)
-{
-	struct hm_pending_exec *pe;
-	char *prog = strdup(program);
-
-	if (!prog)
-		return -ENOMEM;
-	make_room(x, pid);
-	pe = &x->pend[x->n++];
-	memset(pe, 0, sizeof(*pe));
-	pe->pid = pid;
-	pe->program = prog;
-	pe->since_ns = hm_now_ns();
-	pe->seq = ++x->seq;
-	pe->interp = hm_exec_interp(fd, &pe->script);
-	add_obj(pe, dev, ino);
-	return 0;
-}
-
-/**
- * hm_execs_interp() - is this exec open (real path @raw) the loader or
- * interpreter of @pe's exec?  Then it becomes part of it, and what it
- * names in turn is next.
- * @pe: a pending exec.
- * @raw: the real path of the exec open.
- * @fd: its event fd (read, never closed here).
- * @dev, @ino: its object.
- * Returns: true when it is part of @pe's exec.
- */
-bool hm_execs_interp(struct hm_pending_exec *pe, const char *raw, int fd,
-		     uint64_t dev, uint64_t ino)
-{
-	char real[PATH_MAX];
-	bool script;
-
-	if (!pe->interp || !realpath(pe->interp, real) || strcmp(real, raw))
-		return false;
-	free(pe->interp);
-	pe->interp = hm_exec_interp(fd, &script);
-	add_obj(pe, dev, ino);
-	return true;
-}
 
 /* @pid's argv (NUL-separated) into @buf; the count of words in @w. */
 static int proc_argv(int32_t pid, char *buf, size_t cap, const char **w,
@@ -341,12 +111,13 @@ static bool same_obj(const struct stat *st, const struct hm_exe *e)
 /*
  * Is @real (a realpath) a "#!" script whose interpreter is @e, the very
  * object that runs?  Its first line is read only when an open of it is
- * not seen by the marks (hm_marks_cover(), asked of the opened objects):
+ * not seen by the marks (@judged_open, asked of the opened objects):
  * the daemon must never wait for its own answer, and a script inside the
  * marks cannot have run unseen anyway (its exec open would have been
  * judged, and named the exec).
  */
-static bool script_runs(const char *real, const struct hm_exe *e)
+static bool script_runs(const char *real, const struct hm_exe *e,
+			bool (*judged_open)(int dirfd, int fd))
 {
 	const char *base = strrchr(real, '/');
 	char dir[PATH_MAX], self[64];
@@ -363,7 +134,7 @@ static bool script_runs(const char *real, const struct hm_exe *e)
 	if (dfd >= 0)
 		pfd = openat(dfd, base + 1, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0 || fstat(pfd, &a) || !S_ISREG(a.st_mode) ||
-	    !(a.st_mode & 0111) || hm_marks_cover(dfd, pfd))
+	    !(a.st_mode & 0111) || (judged_open && judged_open(dfd, pfd)))
 		goto out;
 	/* the same object that was checked, not the name again */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
@@ -400,7 +171,7 @@ enum { CALLED_PROGRAM = 1, CALLED_SCRIPT = 2 };
  * @out.  Returns its length (0: not such a name), *@script its kind.
  */
 static long called_as(int32_t pid, const char *word, const struct hm_exe *e,
-		      int kinds, char *out, size_t cap, bool *script)
+		      bool (*jo)(int, int), int kinds, char *out, size_t cap, bool *script)
 {
 	char abs[PATH_MAX], real[PATH_MAX];
 	struct hm_sbuf b = { 0 };
@@ -415,7 +186,7 @@ static long called_as(int32_t pid, const char *word, const struct hm_exe *e,
 	if ((kinds & CALLED_PROGRAM) && !stat(b.s, &st) && same_obj(&st, e))
 		kind = CALLED_PROGRAM;
 	else if ((kinds & CALLED_SCRIPT) && realpath(b.s, real) &&
-		 comm_is(pid, b.s) && script_runs(real, e))
+		 comm_is(pid, b.s) && script_runs(real, e, jo))
 		kind = CALLED_SCRIPT;
 	if (kind && hm_encode_len(b.s, b.len) < cap) {
 		k = (long)hm_encode(out, b.s, b.len);
@@ -432,7 +203,8 @@ out:
  * kernel put in its argv after the interpreter (argv[1], or argv[2]
  * after a "#!" argument); else argv[0] when it is a path.
  */
-static long exec_called(int32_t pid, const struct hm_exe *e, char *out,
+static long exec_called(int32_t pid, const struct hm_exe *e,
+			bool (*jo)(int, int), char *out,
 			size_t cap, bool *script)
 {
 	char args[4096], fn[PATH_MAX];
@@ -441,12 +213,12 @@ static long exec_called(int32_t pid, const struct hm_exe *e, char *out,
 	long k = 0;
 
 	if (execfn(pid, fn, sizeof(fn)))
-		k = called_as(pid, fn, e, CALLED_PROGRAM | CALLED_SCRIPT, out,
+		k = called_as(pid, fn, e, jo, CALLED_PROGRAM | CALLED_SCRIPT, out,
 			      cap, script);
 	for (int i = 1; !k && i < n; i++)
-		k = called_as(pid, w[i], e, CALLED_SCRIPT, out, cap, script);
+		k = called_as(pid, w[i], e, jo, CALLED_SCRIPT, out, cap, script);
 	if (!k && n > 0 && strchr(w[0], '/'))
-		k = called_as(pid, w[0], e, CALLED_PROGRAM, out, cap, script);
+		k = called_as(pid, w[0], e, jo, CALLED_PROGRAM, out, cap, script);
 	return k;
 }
 
@@ -483,20 +255,23 @@ static long put_name(const struct hm_name *n, char *out, size_t cap)
  * @e: what runs (/proc/PID/exe, believed).
  * @pe: the exec's judgement (its name, whether an entry allowed it), or
  *	NULL: not judged.
+ * @judged_open: would an open of a file be judged (the marks)?
  * @out, @cap: the encoded name, NUL-terminated.
  * @script: set when named as a script (then @e is its interpreter).
  * Returns: the name's length, or -ENAMETOOLONG.
  */
 long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 		  const struct hm_exe *e, const struct hm_pending_exec *pe,
-		  char *out, size_t cap, bool *script)
+		  bool (*judged_open)(int dirfd, int fd), char *out,
+		  size_t cap, bool *script)
 {
 	struct hm_name real = { .str = e->name, .len = (uint32_t)e->len };
 	struct hm_name called = { 0 }, judged = { 0 };
 	const struct hm_name *known;
 	char *buf = malloc(HM_MAX_WORD);
 	bool cscript = false, named;
-	long len, k = buf ? exec_called(pid, e, buf, HM_MAX_WORD, &cscript) : 0;
+	long len, k = buf ? exec_called(pid, e, judged_open, buf,
+					    HM_MAX_WORD, &cscript) : 0;
 
 	*script = false;
 	hm_name_fill(&real);
@@ -519,3 +294,4 @@ long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 	free(buf);
 	return len;
 }
+

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_enforce_proc.c - the enforcer's process table keeper
- * (enforcer/proc.c): when an exe link is believed.  The /proc/PID/maps
+ * test_procs.c - the procs room: the judged execs table, and the
+ * keeper (procs/keeper.c, naming.c, placing.c): when an exe link is
+ * believed.  The /proc/PID/maps
  * line parser on lines as the kernel writes them, and the whole check on
  * this test's own process (a real /proc: its exe is mapped, it is in our
  * user namespace, so it is placed in <kernel> EXE).  The spoofed link
@@ -35,7 +36,9 @@
 
 #include <cmocka.h>
 
-#include "enforcer_private.h"
+#include <fcntl.h>
+
+#include "procs_private.h"
 #include "exec_fixture.h"
 
 static void test_maps_line(void **state)
@@ -76,12 +79,119 @@ static void test_maps_line(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
-		if (hm_proc_maps_exec(cases[i].line, 8, 1, 1311) !=
+		if (hm_procs_maps_exec(cases[i].line, 8, 1, 1311) !=
 		    cases[i].exec)
 			fail_msg("line %zu: %s", i, cases[i].line);
 	}
-	assert_true(hm_proc_maps_exec("1000-2000 r-xp 0 103:1a 1311 /x", 0x103,
+	assert_true(hm_procs_maps_exec("1000-2000 r-xp 0 103:1a 1311 /x", 0x103,
 				      0x1a, 1311));
+}
+
+/* The judged execs (judged.c). */
+
+static void test_pending(void **state)
+{
+	static const struct {
+		const char *content;	/* NULL: use /bin/true */
+		bool script;
+		const char *interp;	/* NULL: none */
+	} cases[] = {
+		{ "#!/bin/sh -e\necho\n", true, "/bin/sh" },
+		{ "#! /usr/bin/env python3\n", true, "/usr/bin/env" },
+		{ "#!\n", true, NULL },
+		{ "plain text\n", false, NULL },
+		{ "\x7f" "ELF", false, NULL },	/* too short to be an ELF */
+	};
+	struct hm_execs *E = calloc(1, sizeof(*E));
+	char path[] = "/tmp/hm-test-exec-XXXXXX";
+	int fd;
+
+	(void)state;
+	assert_non_null(E);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(cases); i++) {
+		struct hm_pending_exec *pe;
+
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, cases[i].content,
+				       strlen(cases[i].content)),
+				 (ssize_t)strlen(cases[i].content));
+		assert_int_equal(hm_execs_set(E, 50, "/prog", fd, 1,
+						    (uint64_t)i), 0);
+		pe = hm_execs_find(E, 50);
+		assert_non_null(pe);
+		assert_int_equal(pe->script, cases[i].script);
+		if (cases[i].interp)
+			assert_string_equal(pe->interp, cases[i].interp);
+		else
+			assert_null(pe->interp);
+		assert_true(hm_execs_has_obj(pe, 1, (uint64_t)i));
+		assert_false(hm_execs_has_obj(pe, 2, (uint64_t)i));
+		close(fd);
+		unlink(path);
+		strcpy(path, "/tmp/hm-test-exec-XXXXXX");
+	}
+	/* each judged exec is its own entry, at most HM_EXECS_PER_PID a
+	 * pid (execs that failed after their open), the newest found first,
+	 * the oldest one judged before an exec event's time names it */
+	assert_int_equal(E->n, HM_EXECS_PER_PID);
+	assert_true(hm_execs_has_obj(hm_execs_find(E, 50), 1, 4));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     1));
+	assert_null(hm_execs_oldest(E, 50, 0));	/* judged after the event */
+	hm_execs_remove(E, hm_execs_oldest(E, 50, hm_now_ns()));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 50, hm_now_ns()), 1,
+				     2));
+	hm_execs_drop(E, 50);
+	assert_int_equal(E->n, 0);
+
+	/* an ELF names its loader; the loader's exec open is part of it */
+	fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(hm_execs_set(E, 60, "/bin/true", fd, 1, 99), 0);
+	close(fd);
+	{
+		struct hm_pending_exec *pe = hm_execs_find(E, 60);
+		char real[PATH_MAX];
+		int lfd;
+
+		assert_non_null(pe->interp);
+		assert_non_null(realpath(pe->interp, real));
+		assert_false(hm_execs_interp(pe, "/usr/bin/other", -1, 0, 0));
+		lfd = open(real, O_RDONLY | O_CLOEXEC);
+		assert_true(lfd >= 0);
+		assert_true(hm_execs_interp(pe, real, lfd, 1, 100));
+		close(lfd);
+		assert_true(hm_execs_has_obj(pe, 1, 100));
+		assert_null(pe->interp);	/* ld.so names no loader */
+	}
+	/* a full table: the table's oldest goes, not the pid's own */
+	hm_execs_clear(E);
+	assert_int_equal(hm_execs_set(E, 1, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 1), 0);
+	for (int pid = 2000; pid < 2000 + (int)HM_EXECS_MAX - 2; pid++)
+		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(hm_execs_set(E, 60, "/p", -1, 0, 2), 0);
+	assert_int_equal(E->n, HM_EXECS_MAX);
+	assert_null(hm_execs_find(E, 1));
+	assert_true(hm_execs_has_obj(hm_execs_oldest(E, 60, hm_now_ns()), 0,
+				     1));
+	hm_execs_clear(E);
+	/* many pids: bounded, the oldest goes */
+	for (int pid = 1000; pid < 1000 + (int)HM_EXECS_MAX + 10; pid++)
+		assert_int_equal(hm_execs_set(E, pid, "/p", -1, 0, 0), 0);
+	assert_int_equal(E->n, HM_EXECS_MAX);
+	assert_null(hm_execs_find(E, 1000));
+	assert_non_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
+	hm_execs_drop(E, 1000 + (int)HM_EXECS_MAX + 9);
+	assert_null(hm_execs_find(E, 1000 + (int)HM_EXECS_MAX + 9));
+	/* a clock read before the newest entry was set expires nothing */
+	hm_execs_expire(E, hm_now_ns() - HM_EXECS_TTL_NS);
+	assert_int_equal(E->n, HM_EXECS_MAX - 1);
+	hm_execs_expire(E, hm_now_ns() + HM_EXECS_TTL_NS + 1);
+	assert_int_equal(E->n, 0);
+	hm_execs_clear(E);
+	free(E);
 }
 
 /* This process runs a program it maps: believed, <kernel> EXE. */
@@ -89,9 +199,8 @@ static void test_own_exe(void **state)
 {
 	struct hm_model *m = hm_model_new();
 	struct hm_tracker *t = hm_tracker_new(m, false, 0);
-	struct hm_enforcer_counters c = { 0 };
-	struct hm_execs *x = calloc(1, sizeof(*x));
-	struct hm_proc *p;
+	struct hm_procs_counts c = { 0 };
+	struct hm_procs *p;
 	struct hm_proc_view v;
 	char exe[PATH_MAX], want[PATH_MAX + 16];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -102,24 +211,22 @@ static void test_own_exe(void **state)
 		print_message("test_own_exe: not under valgrind\n");
 		hm_tracker_free(t);
 		hm_model_free(m);
-		free(x);
 		return;
 	}
 	assert_non_null(t);
-	assert_non_null(x);
 	assert_true(n > 0);
 	exe[n] = '\0';
 	snprintf(want, sizeof(want), "<kernel> %s", exe);
-	assert_int_equal(hm_proc_new(-1, t, x, &c, false, &p), 0);
-	assert_int_equal(hm_proc_view(p, getpid(), &v), 0);
+	assert_int_equal(hm_procs_new(&(struct hm_procs_cfg){
+			.fd = -1, .tracker = t, .c = &c }, &p), 0);
+	assert_int_equal(hm_procs_domain(p, getpid(), &v), 0);
 	assert_string_equal(v.name->str, want);
 	assert_true(v.flags & HM_PROC_UNOBSERVED);
 	assert_int_equal(c.exe_unbelieved, 0);
 	assert_int_equal(c.traced_views, 0);
-	hm_proc_free(p);
+	hm_procs_free(p);
 	hm_tracker_free(t);
 	hm_model_free(m);
-	free(x);
 }
 
 /* The domain the gone process ran its exec in (an init script's). */
@@ -222,7 +329,7 @@ static void gone_parent(const char *then, struct tree *tr)
 		dup2(hold[0], 0);
 		close(hold[1]);
 		dup2(fds[1], 1);
-		execl(self, "test_enforce_proc", "--fork-exit", then,
+		execl(self, "test_procs", "--fork-exit", then,
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -274,9 +381,8 @@ static int fork_exit(const char *then)
 struct keeper {
 	struct hm_model *m;
 	struct hm_tracker *t;
-	struct hm_execs *x;
-	struct hm_enforcer_counters c;
-	struct hm_proc *p;
+	struct hm_procs_counts c;
+	struct hm_procs *p;
 	int fd;			/* the "kernel" end */
 };
 
@@ -287,21 +393,17 @@ static void keeper_new(struct keeper *k)
 	memset(k, 0, sizeof(*k));
 	k->m = hm_model_new();
 	k->t = hm_tracker_new(k->m, false, 0);
-	k->x = calloc(1, sizeof(*k->x));
 	assert_non_null(k->t);
-	assert_non_null(k->x);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
-	assert_int_equal(hm_proc_new(sv[0], k->t, k->x, &k->c, false, &k->p),
-			 0);
+	assert_int_equal(hm_procs_new(&(struct hm_procs_cfg){
+			.fd = sv[0], .tracker = k->t, .c = &k->c }, &k->p), 0);
 	k->fd = sv[1];
 }
 
 static void keeper_free(struct keeper *k)
 {
-	hm_proc_free(k->p);
+	hm_procs_free(k->p);
 	close(k->fd);
-	hm_execs_clear(k->x);
-	free(k->x);
 	hm_tracker_free(k->t);
 	hm_model_free(k->m);
 }
@@ -330,9 +432,9 @@ static void race(struct keeper *k, const struct tree *tr, uint64_t ns,
 	send_exit(k->fd, tr->mid);
 	if (child_exec)
 		send_exec(k->fd, tr->child, hm_now_ns());
-	assert_int_equal(hm_proc_drain(k->p), 0);
-	hm_proc_reap(k->p);
-	assert_int_equal(hm_proc_view(k->p, tr->child, &v), 0);
+	assert_int_equal(hm_procs_drain(k->p), 0);
+	hm_procs_reap(k->p);
+	assert_int_equal(hm_procs_domain(k->p, tr->child, &v), 0);
 	snprintf(out, cap, "%s", v.name->str);
 }
 
@@ -363,7 +465,7 @@ static void end_child(pid_t child)
  * under valgrind (nothing run).
  */
 static bool gone_case(const char *test, const char *then, int execs,
-		      const char *between, struct hm_enforcer_counters *c)
+		      const char *between, struct hm_procs_counts *c)
 {
 	struct keeper k;
 	char self[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
@@ -385,7 +487,7 @@ static bool gone_case(const char *test, const char *then, int execs,
  * forked after the exec enters it, named from what the child runs. */
 static void test_gone_named_from_child(void **state)
 {
-	struct hm_enforcer_counters c;
+	struct hm_procs_counts c;
 
 	(void)state;
 	if (!gone_case(__func__, "stay", 1, "", &c))
@@ -424,7 +526,7 @@ static void test_gone_child_executed(void **state)
  * is not known, the second is what the child runs. */
 static void test_gone_two_execs(void **state)
 {
-	struct hm_enforcer_counters c;
+	struct hm_procs_counts c;
 
 	(void)state;
 	if (!gone_case(__func__, "stay", 2, " " HM_EXEC_UNSEEN, &c))
@@ -437,7 +539,7 @@ static void test_gone_two_execs(void **state)
  * is passed on to the child it forked. */
 static void test_gone_grandchild(void **state)
 {
-	struct hm_enforcer_counters c;
+	struct hm_procs_counts c;
 
 	(void)state;
 	if (!gone_case(__func__, "fork", 1, "", &c))
@@ -464,21 +566,21 @@ static void test_gone_read_taken_back(void **state)
 					D_GONE, strlen(D_GONE), 0,
 					time(NULL)), 0);
 	send_exec(k.fd, tr.gone, hm_now_ns());
-	assert_int_equal(hm_proc_drain(k.p), 0);
+	assert_int_equal(hm_procs_drain(k.p), 0);
 	/* the next exec's event, stamped before the read: that read may
 	 * have seen it, whatever the load */
 	ns = hm_now_ns();
-	hm_proc_apply(k.p, tr.gone);	/* read while it runs */
-	assert_int_equal(hm_proc_view(k.p, tr.gone, &v), 0);
+	hm_procs_apply(k.p, tr.gone);	/* read while it runs */
+	assert_int_equal(hm_procs_domain(k.p, tr.gone, &v), 0);
 	snprintf(want, sizeof(want), D_GONE " %s", self);
 	assert_string_equal(v.name->str, want);
 	release(&tr);
 	send_exec(k.fd, tr.gone, ns);
 	send_fork(k.fd, tr.gone, tr.child);
 	send_exit(k.fd, tr.gone);
-	assert_int_equal(hm_proc_drain(k.p), 0);
-	hm_proc_reap(k.p);
-	assert_int_equal(hm_proc_view(k.p, tr.child, &v), 0);
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	hm_procs_reap(k.p);
+	assert_int_equal(hm_procs_domain(k.p, tr.child, &v), 0);
 	end_child(tr.child);
 	snprintf(want, sizeof(want), D_GONE " " HM_EXEC_UNSEEN " %s", self);
 	assert_string_equal(v.name->str, want);
@@ -500,7 +602,7 @@ static void test_gone_judged(void **state)
 	assert_int_equal(stat(self, &st), 0);
 	gone_parent("stay", &tr);
 	/* the object as fanotify's judgement records it */
-	assert_int_equal(hm_execs_set(k.x, tr.gone, "/usr/sbin/cron", -1,
+	assert_int_equal(hm_execs_set(&k.p->x, tr.gone, "/usr/sbin/cron", -1,
 				      (uint64_t)major(st.st_dev) << 32 |
 					      minor(st.st_dev),
 				      st.st_ino), 0);
@@ -514,6 +616,7 @@ static void test_gone_judged(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_maps_line),
 		cmocka_unit_test(test_own_exe),
 		cmocka_unit_test(test_gone_named_from_child),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_enforce_naming.c - an exec the enforcer did not judge (outside
- * the marks) is named as learn names it (enforcer/exec.c hm_exec_name):
+ * test_procs_naming.c - an exec the enforcer did not judge (outside
+ * the marks) is named as learn names it (procs/called.c hm_exec_name):
  * a script by its own path with its directories resolved, not by its
  * interpreter; a program called through a symlink by that link's name,
  * or by the name the parent domain's execute entry has for its real
@@ -26,7 +26,7 @@
 
 #include <cmocka.h>
 
-#include "enforcer_private.h"
+#include "procs_private.h"
 #include "exec_fixture.h"
 #include "histmac/word.h"
 #include "histmac/policy_io.h"
@@ -120,7 +120,8 @@ static void test_script_name(void **state)
 	close(fds[0]);
 	assert_true(runs(pid, sh, "s.sh"));
 	exe_of(sh, &e);
-	n = hm_exec_name(NULL, pid, &e, NULL, name, sizeof(name), &script);
+	n = hm_exec_name(NULL, pid, &e, NULL, NULL, name, sizeof(name),
+			 &script);
 	snprintf(want, sizeof(want), "%s/real/s.sh", real_dir);
 	assert_true(n > 0);
 	assert_true(script);
@@ -173,7 +174,8 @@ static void test_program_name(void **state)
 	}
 	assert_true(runs(pid, sleep_real, "sleep"));
 	exe_of(sleep_real, &e);
-	n = hm_exec_name(d, pid, &e, NULL, name, sizeof(name), &script);
+	n = hm_exec_name(d, pid, &e, NULL, NULL, name, sizeof(name),
+			 &script);
 	assert_true(n > 0);
 	assert_false(script);
 	assert_string_equal(name, sleep_real);
@@ -216,7 +218,8 @@ static void test_link_name(void **state)
 	}
 	assert_true(runs(pid, sleep_real, "awk"));
 	exe_of(sleep_real, &e);
-	n = hm_exec_name(NULL, pid, &e, NULL, name, sizeof(name), &script);
+	n = hm_exec_name(NULL, pid, &e, NULL, NULL, name, sizeof(name),
+			 &script);
 	snprintf(want, sizeof(want), "%s/awk", real_dir);
 	assert_true(n > 0);
 	assert_false(script);
@@ -228,7 +231,7 @@ static void test_link_name(void **state)
 						HM_DIALECT_26, NULL, NULL), 0);
 	hm_model_relink(m);
 	assert_int_equal(hm_model_intern(m, "<kernel> /a", 11, &dn), 0);
-	n = hm_exec_name(hm_model_find_domain(m, dn), pid, &e, &pe, name,
+	n = hm_exec_name(hm_model_find_domain(m, dn), pid, &e, &pe, NULL, name,
 			 sizeof(name), &script);
 	assert_true(n > 0);
 	assert_string_equal(name, "/usr/bin/nawk");
