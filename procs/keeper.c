@@ -350,32 +350,14 @@ static void unqueue_exit(struct hm_procs *p, int32_t pid)
 			p->gone[i] = p->gone[--p->n_gone];
 }
 
-/* Groups whose leader exited before its threads (bounded: past that,
- * a group stays in the table until its pid is reused or evicted). */
-static void keep_leaderless(struct hm_procs *p, int32_t tgid)
+/* Does a thread's exit matter to group @tgid?  When its leader is gone
+ * already (LEADERLESS, or ORPHANED: gone with an exec unapplied): it may
+ * be the group's last. */
+static bool leader_gone(struct hm_procs *p, int32_t tgid)
 {
-	for (size_t i = 0; i < p->n_leaderless; i++)
-		if (p->leaderless[i] == tgid)
-			return;
-	if (p->n_leaderless < HM_ARRAY_SIZE(p->leaderless))
-		p->leaderless[p->n_leaderless++] = tgid;
-}
+	enum hm_procs_state s = hm_procs_state(p, tgid);
 
-static void forget_leaderless(struct hm_procs *p, int32_t tgid)
-{
-	for (size_t i = 0; i < p->n_leaderless; i++)
-		if (p->leaderless[i] == tgid) {
-			p->leaderless[i] = p->leaderless[--p->n_leaderless];
-			return;
-		}
-}
-
-static bool is_leaderless(const struct hm_procs *p, int32_t tgid)
-{
-	for (size_t i = 0; i < p->n_leaderless; i++)
-		if (p->leaderless[i] == tgid)
-			return true;
-	return false;
+	return s == HM_PROCS_LEADERLESS || s == HM_PROCS_ORPHANED;
 }
 
 /**
@@ -396,12 +378,10 @@ void hm_procs_reap(struct hm_procs *p)
 		if (p->n_execq)
 			hm_procs_apply(p, tgid);	/* one that waited */
 		if (group_alive(tgid, p->gone[i].tid)) {
-			keep_leaderless(p, tgid);
+			hm_procs_move(p, tgid, HM_PROCS_EV_LEADER_EXIT, NULL);
 			continue;
 		}
-		forget_leaderless(p, tgid);
-		hm_procs_forget_named(p, tgid);
-		hm_procs_forget_orphan(p, tgid);
+		hm_procs_move(p, tgid, HM_PROCS_EV_REAPED, NULL);
 		hm_tracker_exit(p->t, tgid);
 		hm_execs_drop(&p->x, tgid);
 	}
@@ -410,35 +390,54 @@ void hm_procs_reap(struct hm_procs *p)
 		hm_execs_expire(&p->x, hm_now_ns());
 }
 
+/* A fork: a thread joins its group; a process gets its parent's domain
+ * as it is now (the parent's queued execs applied first), or the exec
+ * of a parent gone before it was applied. */
+static void on_fork(struct hm_procs *p, const struct proc_event *ev)
+{
+	int32_t child = ev->event_data.fork.child_tgid;
+	int32_t parent = ev->event_data.fork.parent_tgid;
+
+	if (ev->event_data.fork.child_pid != child) {
+		/* a thread: its events are its group's */
+		tid_set(p, ev->event_data.fork.child_pid, child);
+		return;
+	}
+	tid_forget(p, child);
+	unqueue_exit(p, child);		/* the pid is another process now */
+	hm_procs_move(p, child, HM_PROCS_EV_FORK,
+		      &(struct hm_procs_arg){ .ns = ev->timestamp_ns });
+	if (p->n_execq)
+		hm_procs_apply(p, parent);
+	hm_tracker_fork(p->t, child, parent);
+	hm_procs_orphan_exec(p, child, parent);
+	/* a tracer's PTRACE_O_TRACEFORK traces the child too */
+	if ((p->n_traced || p->traced_full) && hm_procs_tracer_of(p, parent))
+		hm_procs_check_traced(p, child, true);
+}
+
+/* An exit: a thread's matters when its leader is gone already. */
+static void on_exit_event(struct hm_procs *p, const struct proc_event *ev)
+{
+	int32_t tid = ev->event_data.exit.process_pid;
+	int32_t tgid = ev->event_data.exit.process_tgid;
+
+	if (p->n_traced)
+		hm_procs_untrace_exit(p, tid, tgid);
+	if (tid != tgid) {
+		tid_forget(p, tid);
+		if (!leader_gone(p, tgid))
+			return;
+	}
+	queue_exit(p, tgid, tid);
+}
+
 static void on_event(struct hm_procs *p, const struct proc_event *ev)
 {
 	p->c->proc_events++;
 	switch (ev->what) {
 	case PROC_EVENT_FORK:
-		if (ev->event_data.fork.child_pid !=
-		    ev->event_data.fork.child_tgid) {
-			/* a thread: its events are its group's */
-			tid_set(p, ev->event_data.fork.child_pid,
-				ev->event_data.fork.child_tgid);
-			return;
-		}
-		tid_forget(p, ev->event_data.fork.child_tgid);
-		hm_procs_forget_named(p, ev->event_data.fork.child_tgid);
-		unqueue_exit(p, ev->event_data.fork.child_tgid);
-		forget_leaderless(p, ev->event_data.fork.child_tgid);
-		/* the child gets the parent's domain as it is now */
-		if (p->n_execq)
-			hm_procs_apply(p, ev->event_data.fork.parent_tgid);
-		hm_tracker_fork(p->t, ev->event_data.fork.child_tgid,
-				ev->event_data.fork.parent_tgid);
-		hm_procs_reused_orphan(p, ev->event_data.fork.child_tgid,
-			      ev->timestamp_ns);
-		hm_procs_orphan_exec(p, ev->event_data.fork.child_tgid,
-			    ev->event_data.fork.parent_tgid);
-		/* a tracer's PTRACE_O_TRACEFORK traces the child too */
-		if ((p->n_traced || p->traced_full) &&
-		    hm_procs_tracer_of(p, ev->event_data.fork.parent_tgid))
-			hm_procs_check_traced(p, ev->event_data.fork.child_tgid, true);
+		on_fork(p, ev);
 		return;
 	case PROC_EVENT_EXEC:
 		queue_exec(p, ev->event_data.exec.process_tgid,
@@ -446,25 +445,13 @@ static void on_event(struct hm_procs *p, const struct proc_event *ev)
 		return;
 	case PROC_EVENT_PTRACE:
 		hm_procs_set_traced(p, ev->event_data.ptrace.process_pid,
-			   ev->event_data.ptrace.process_tgid,
-			   ev->event_data.ptrace.tracer_pid ?
-				   ev->event_data.ptrace.tracer_tgid : 0, true);
+				    ev->event_data.ptrace.process_tgid,
+				    ev->event_data.ptrace.tracer_pid ?
+				    ev->event_data.ptrace.tracer_tgid : 0,
+				    true);
 		return;
 	case PROC_EVENT_EXIT:
-		if (p->n_traced)
-			hm_procs_untrace_exit(p, ev->event_data.exit.process_pid,
-				     ev->event_data.exit.process_tgid);
-		/* a thread's exit matters when its leader is gone already:
-		 * it may be the group's last */
-		if (ev->event_data.exit.process_pid !=
-		    ev->event_data.exit.process_tgid)
-			tid_forget(p, ev->event_data.exit.process_pid);
-		if (ev->event_data.exit.process_pid !=
-			    ev->event_data.exit.process_tgid &&
-		    !is_leaderless(p, ev->event_data.exit.process_tgid))
-			return;
-		queue_exit(p, ev->event_data.exit.process_tgid,
-			   ev->event_data.exit.process_pid);
+		on_exit_event(p, ev);
 		return;
 	default:
 		return;

@@ -53,7 +53,7 @@ static struct hm_pending_exec *judged_exec(struct hm_procs *p, int32_t pid,
 
 /* Forget @pid's execs judged before its exec event at @ns: applied, or
  * failed.  Those judged since are a later exec's. */
-static void drop_judged(struct hm_procs *p, int32_t pid, uint64_t ns)
+void hm_procs_drop_judged(struct hm_procs *p, int32_t pid, uint64_t ns)
 {
 	struct hm_pending_exec *pe;
 
@@ -79,29 +79,18 @@ static void enter(struct hm_procs *p, const struct hm_task *task,
 /* How long after an exec set the exe link its event may still come. */
 #define HM_EXEC_DEFER_NS (20ull * 1000 * 1000)
 
-static struct hm_named *named_slot(struct hm_procs *p, int32_t pid)
-{
-	return &p->named[(uint32_t)pid % HM_ARRAY_SIZE(p->named)];
-}
-
 /* @pid's exec was just named @prog from /proc (what it runs now: @e),
  * in the domain @from it ran in: kept for recheck_named(). */
 static void note_named(struct hm_procs *p, int32_t pid,
 		       const struct hm_proc_view *from, const struct hm_exe *e,
 		       const struct hm_name *prog)
 {
-	*named_slot(p, pid) = (struct hm_named){
-		.pid = pid, .flags = from->flags, .hash = prog->hash,
+	struct hm_procs_arg a = { .read = {
+		.from = from->name, .flags = from->flags, .hash = prog->hash,
 		.len = prog->len, .read_ns = hm_now_ns(), .dev = e->dev,
-		.ino = e->ino, .from = from->name };
-}
+		.ino = e->ino } };
 
-void hm_procs_forget_named(struct hm_procs *p, int32_t pid)
-{
-	struct hm_named *n = named_slot(p, pid);
-
-	if (n->pid == pid)
-		*n = (struct hm_named){ 0 };
+	hm_procs_move(p, pid, HM_PROCS_EV_NAMED, &a);
 }
 
 /*
@@ -143,7 +132,7 @@ static bool exec_unseen(struct hm_procs *p, int32_t pid)
 
 	if (hm_procs_stat(pid, &task.ppid, NULL))
 		return false;
-	hm_procs_forget_named(p, pid);	/* no name here either way */
+	hm_procs_move(p, pid, HM_PROCS_EV_EXEC, NULL);	/* no name either way */
 	enter_unseen(p, &task, "it executed again before it was read");
 	return true;
 }
@@ -151,7 +140,7 @@ static bool exec_unseen(struct hm_procs *p, int32_t pid)
 /* May the read @n have seen the exec at @ns (object @dev, @ino or one of
  * @pe's; @script: its name when it is a script) instead of the one it
  * named?  recheck_named() says when. */
-static bool named_saw(const struct hm_named *n, uint64_t ns, uint64_t dev,
+static bool named_saw(const struct hm_procs_read *n, uint64_t ns, uint64_t dev,
 		      uint64_t ino, const struct hm_pending_exec *pe,
 		      const struct hm_name *script)
 {
@@ -166,7 +155,7 @@ static bool named_saw(const struct hm_named *n, uint64_t ns, uint64_t dev,
 /* @task's domain was named by the read @n, which may have seen the next
  * program: back to the domain that exec ran in, then HM_EXEC_UNSEEN. */
 static void retract_named(struct hm_procs *p, struct hm_task *task,
-			  const struct hm_named *n)
+			  const struct hm_procs_read *n)
 {
 	if (hm_tracker_set(p->t, task->pid, task->ppid, NULL, 0, n->from->str,
 			   n->from->len, n->flags, task->sec)) {
@@ -198,11 +187,13 @@ static void recheck_named(struct hm_procs *p, struct hm_task *task,
 			  const struct hm_pending_exec *pe,
 			  const struct hm_name *script)
 {
-	struct hm_named n = *named_slot(p, (int32_t)task->pid);
+	const struct hm_procs_rec *r = hm_procs_rec(p, (int32_t)task->pid);
+	struct hm_procs_read n;
 
-	if (n.pid != task->pid)
+	if (!r || !r->read.from || r->state == HM_PROCS_ORPHANED)
 		return;
-	hm_procs_forget_named(p, n.pid);
+	n = r->read;
+	hm_procs_move(p, (int32_t)task->pid, HM_PROCS_EV_EXEC, NULL);
 	if (named_saw(&n, ns, dev, ino, pe, script))
 		retract_named(p, task, &n);
 }
@@ -298,53 +289,6 @@ static bool exec_naming(struct hm_procs *p, int32_t pid, const struct hm_exe *e,
 	return script;
 }
 
-static struct hm_orphan *orphan_slot(struct hm_procs *p, int32_t pid)
-{
-	return &p->orphan[(uint32_t)pid % HM_ARRAY_SIZE(p->orphan)];
-}
-
-void hm_procs_forget_orphan(struct hm_procs *p, int32_t pid)
-{
-	struct hm_orphan *o = orphan_slot(p, pid);
-
-	if (o->pid == pid)
-		*o = (struct hm_orphan){ 0 };
-}
-
-/*
- * @pid was gone when its exec event at @ns was applied (a daemon's
- * parent exits right after its fork: start-stop-daemon's exec of cron):
- * nothing can read what it ran, but the children it forked after the
- * exec run it, and their fork events come before its exit's.  Its
- * judged execs stay until that exit is reaped (or its pid is another
- * process's, or its slot another gone one's); each such child enters
- * the exec (hm_procs_orphan_exec()).  Earlier execs of it still unapplied are
- * only counted.
- */
-static void keep_orphan(struct hm_procs *p, int32_t pid, uint64_t ns)
-{
-	struct hm_orphan *o = orphan_slot(p, pid);
-
-	if (o->pid == pid) {
-		o->before++;
-		o->ns = ns;
-		return;
-	}
-	if (o->pid && o->ran == o->pid)	/* evicted: as it was before */
-		hm_execs_drop(&p->x, o->pid);
-	*o = (struct hm_orphan){ .pid = pid, .ran = pid, .ns = ns };
-}
-
-/* @pid, gone with an exec unapplied, is another process now (forked at
- * @ns, its exit not reaped yet): the old one's judgements go. */
-void hm_procs_reused_orphan(struct hm_procs *p, int32_t pid, uint64_t ns)
-{
-	if (orphan_slot(p, pid)->pid != pid)
-		return;
-	hm_procs_forget_orphan(p, pid);
-	drop_judged(p, pid, ns);
-}
-
 /* The newest of @pid's execs judged before @ns whose object @e runs
  * (the judgements stay: every child of a gone process needs them). */
 static const struct hm_pending_exec *judged_last(struct hm_procs *p,
@@ -372,10 +316,10 @@ static const struct hm_pending_exec *judged_last(struct hm_procs *p,
  * this exec's program takes that one's name back (retract_named()).
  */
 static void orphan_named(struct hm_procs *p, struct hm_task *task,
-			 const struct hm_orphan *o, struct hm_exe *e)
+			 const struct hm_procs_rec *o, struct hm_exe *e)
 {
 	const struct hm_pending_exec *pe = judged_last(p, o->ran, o->ns, e);
-	const struct hm_named *n = named_slot(p, o->ran);
+	const struct hm_procs_read *n = &o->read;
 	struct hm_name prog, real;
 	struct hm_proc_view was;
 	char name[HM_MAX_WORD];
@@ -385,7 +329,7 @@ static void orphan_named(struct hm_procs *p, struct hm_task *task,
 	task->exe_len = (size_t)e->len;
 	script = exec_naming(p, (int32_t)task->pid, e, pe,
 			     known ? was.domain : NULL, name, &prog, &real);
-	if (n->pid == o->ran &&
+	if (n->from &&
 	    named_saw(n, o->ns, e->dev, e->ino, pe, script ? &prog : NULL))
 		retract_named(p, task, n);
 	if (!pe)	/* the domain it runs this exec in: maybe moved */
@@ -397,7 +341,7 @@ static void orphan_named(struct hm_procs *p, struct hm_task *task,
 
 /*
  * @child was just forked by @parent, which was gone before its last exec
- * was applied (keep_orphan()): the child enters that exec, named by what
+ * was applied (HM_PROCS_ORPHANED): the child enters that exec, named by what
  * it runs.  Nothing is guessed: earlier execs of the parent still
  * unapplied, or a child whose exe link is not believed, enter
  * HM_EXEC_UNSEEN; a child gone too passes the exec on to its own
@@ -405,22 +349,24 @@ static void orphan_named(struct hm_procs *p, struct hm_task *task,
  */
 void hm_procs_orphan_exec(struct hm_procs *p, int32_t child, int32_t parent)
 {
-	struct hm_orphan o = *orphan_slot(p, parent);
+	const struct hm_procs_rec *rec = hm_procs_rec(p, parent);
 	struct hm_task task = { .pid = child, .ppid = parent,
 				.sec = time(NULL) };
+	struct hm_procs_rec o;
 	struct hm_exe e;
 	int r;
 
-	if (o.pid != parent)
+	if (!rec || rec->state != HM_PROCS_ORPHANED)
 		return;
+	o = *rec;	/* moves below may take its way */
 	p->c->exec_orphan++;
 	if (o.before)
 		enter_unseen(p, &task, "it executed again and was gone before "
 			     "it was read");
 	r = hm_procs_read_exe(p, child, false, &e);
 	if (r && r != -EPERM) {
-		*orphan_slot(p, child) = (struct hm_orphan){
-			.pid = child, .ran = o.ran, .ns = o.ns };
+		hm_procs_move(p, child, HM_PROCS_EV_INHERIT,
+			      &(struct hm_procs_arg){ .rec = &o });
 		return;
 	}
 	if (r)
@@ -452,9 +398,10 @@ bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 	if ((r && r != -EPERM) || hm_procs_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
 		 * queued is judged in the domain it had before this exec;
-		 * the children it forked after it enter it (keep_orphan()) */
+		 * the children it forked after it enter it (ORPHANED) */
 		p->c->exec_gone++;
-		keep_orphan(p, pid, ns);
+		hm_procs_move(p, pid, HM_PROCS_EV_GONE_EXEC,
+			      &(struct hm_procs_arg){ .ns = ns });
 		return false;
 	}
 	if (may_defer && may_wait(p, q, r, &e))
@@ -466,7 +413,7 @@ bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 		/* exec'd, then set its own exe link: no name to believe, and
 		 * no <kernel>: it stays in its domain, as by keep_domain */
 		hm_procs_log_unbelieved(p, pid, &e, "the exec keeps its domain");
-		hm_procs_forget_named(p, pid);
+		hm_procs_move(p, pid, HM_PROCS_EV_EXEC, NULL);
 		hm_procs_check_traced(p, pid, true);
 		return false;
 	}
@@ -481,7 +428,7 @@ bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 	enter(p, &task, &prog, script ? NULL : &real);
 	if (!pe && known)
 		note_named(p, pid, &was, &e, &prog);
-	drop_judged(p, pid, ns);
+	hm_procs_drop_judged(p, pid, ns);
 	hm_procs_check_traced(p, pid, true);
 	return false;
 }

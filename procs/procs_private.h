@@ -3,11 +3,14 @@
  * procs_private.h - the parts of the procs room (not a public header;
  * the unit tests use it).  Calls go one way:
  *
- *   keeper.c  -> naming.c -> called.c, judged.c, placing.c, trace.c
- *   keeper.c  -> scan.c -> placing.c, trace.c
+ *   keeper.c  -> naming.c -> called.c, judged.c, placing.c, trace.c,
+ *                            records.c
+ *   keeper.c  -> records.c, scan.c -> placing.c, trace.c
  *
  *   keeper.c   the connector: its events, the exec and exit queues,
  *              threads (owns struct hm_procs)
+ *   records.c  one record per process, its state, the one function
+ *              that moves it, the one eviction rule
  *   naming.c   an exec event applied: the name it enters by
  *   called.c   the name an exec was called by, as learn names it
  *   judged.c   the execs the enforcer judged, until their events come
@@ -91,6 +94,69 @@ long hm_exec_name(const struct hm_domain *parent, int32_t pid,
 		  bool (*judged_open)(int dirfd, int fd), char *out,
 		  size_t cap, bool *script);
 
+/* ------------------------------------------------------------ records.c */
+
+/* A /proc read that named an exec, kept until the process's next exec
+ * tells whether it saw that one instead (naming.c recheck_named()). */
+struct hm_procs_read {
+	const struct hm_name *from;	/* the domain it ran in; NULL: none */
+	uint32_t flags;			/* of @from */
+	uint32_t hash, len;		/* of the name it was given */
+	uint64_t read_ns, dev, ino;	/* when, and what it found */
+};
+
+/* What the keeper remembers of a process beyond its domain. */
+enum hm_procs_state {
+	HM_PROCS_TRACKED,	/* no record: the tracker's entry is all */
+	HM_PROCS_NAMED,		/* its last exec named by a /proc read */
+	HM_PROCS_ORPHANED,	/* gone, an exec of it unapplied: the
+				 * children it forked after it enter it */
+	HM_PROCS_LEADERLESS,	/* its leader exited, threads run: it
+				 * keeps its domain until the last one */
+	HM_PROCS_STATES
+};
+
+extern const char *const hm_procs_state_names[HM_PROCS_STATES];
+
+/* What moves a record (hm_procs_move()). */
+enum hm_procs_ev {
+	HM_PROCS_EV_FORK,	/* the pid is a new process (fork) */
+	HM_PROCS_EV_NAMED,	/* an exec of it named by a /proc read */
+	HM_PROCS_EV_EXEC,	/* an exec of it applied otherwise */
+	HM_PROCS_EV_GONE_EXEC,	/* an exec event of it, it gone */
+	HM_PROCS_EV_INHERIT,	/* forked by an orphan, gone too */
+	HM_PROCS_EV_LEADER_EXIT, /* its leader's exit, threads run */
+	HM_PROCS_EV_REAPED,	/* its last exit applied */
+};
+
+struct hm_procs_rec {
+	int32_t pid;			/* 0: free */
+	enum hm_procs_state state;
+	uint64_t stamp;			/* when it was last moved */
+	struct hm_procs_read read;	/* NAMED's; ORPHANED and LEADERLESS
+					 * keep it */
+	/* ORPHANED: */
+	int32_t ran;			/* the process that ran the execs:
+					 * its judgements */
+	uint64_t ns;			/* the last one's exec event */
+	uint32_t before;		/* unapplied execs before that one */
+};
+
+/* An event's facts (hm_procs_move()). */
+struct hm_procs_arg {
+	uint64_t ns;				/* FORK, GONE_EXEC */
+	struct hm_procs_read read;		/* NAMED */
+	const struct hm_procs_rec *rec;		/* INHERIT: the parent's */
+};
+
+#define HM_PROCS_SETS 256
+#define HM_PROCS_WAYS 4
+
+struct hm_procs_rec *hm_procs_rec(struct hm_procs *p, int32_t pid);
+enum hm_procs_state hm_procs_state(struct hm_procs *p, int32_t pid);
+void hm_procs_move(struct hm_procs *p, int32_t pid, enum hm_procs_ev ev,
+		   const struct hm_procs_arg *a);
+
 /* ------------------------------------------------------------- keeper.c */
 
 struct hm_tid {
@@ -140,32 +206,12 @@ struct hm_procs {
 	struct { int32_t tgid, tid; } gone[1024];	/* tid: the thread */
 	size_t n_gone;
 
-	/* thread groups whose leader exited before the other threads */
-	int32_t leaderless[256];
-	size_t n_leaderless;
-
 	/* threads (not leaders) and their groups, from fork events */
 	struct hm_tid tids[4096];
 
-	/* execs named from /proc (not judged), until the process's next
-	 * exec shows whether that read saw it instead (recheck_named()) */
-	struct hm_named {
-		int32_t pid;		/* 0: free */
-		uint32_t flags;		/* of @from */
-		uint32_t hash, len;	/* of the name it was given */
-		uint64_t read_ns, dev, ino;
-		const struct hm_name *from;	/* the domain it ran in */
-	} named[1024];
-
-	/* execs of a process gone before they were applied, for the
-	 * children it forked after them (orphan_exec()) */
-	struct hm_orphan {
-		int32_t pid;		/* 0: free */
-		int32_t ran;		/* the process that ran them: its
-					 * judgements and named_slot() */
-		uint64_t ns;		/* the last one's exec event */
-		uint32_t before;	/* unapplied execs before that one */
-	} orphan[1024];
+	/* one record per process that needs more than its domain */
+	struct hm_procs_rec recs[HM_PROCS_SETS][HM_PROCS_WAYS];
+	uint64_t rec_clock;
 };
 
 void hm_procs_log(const struct hm_procs *p, const char *fmt, ...)
@@ -179,9 +225,8 @@ void hm_procs_apply(struct hm_procs *p, int32_t pid);
  * @may_defer: nothing needs it now.  Returns true when it stays queued. */
 bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 		   bool may_defer);
-void hm_procs_forget_named(struct hm_procs *p, int32_t pid);
-void hm_procs_forget_orphan(struct hm_procs *p, int32_t pid);
-void hm_procs_reused_orphan(struct hm_procs *p, int32_t pid, uint64_t ns);
+/* forget @pid's judged execs from before @ns (its exec event's time) */
+void hm_procs_drop_judged(struct hm_procs *p, int32_t pid, uint64_t ns);
 void hm_procs_orphan_exec(struct hm_procs *p, int32_t child, int32_t parent);
 
 /* ------------------------------------------------------------ placing.c */

@@ -37,7 +37,10 @@
 	X(exe_unbelieved, "exe links not believed (not mapped, userns)") \
 	X(traced_views, "events judged in a tracer's domain")		\
 	X(placed_gone, "processes placed in <kernel>: gone when read")	\
-	X(records_evicted, "process records evicted (table full)")	\
+	X(rec_named, "records: an exec named from /proc")		\
+	X(rec_orphaned, "records: gone with an exec unapplied")		\
+	X(rec_leaderless, "records: leader gone, threads running")	\
+	X(records_evicted, "records evicted (a full set)")		\
 	X(errors, "process tracking errors")
 
 struct hm_procs_counts {

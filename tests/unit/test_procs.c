@@ -400,6 +400,12 @@ static void keeper_new(struct keeper *k)
 	k->fd = sv[1];
 }
 
+/* Apply every queued exec, the exits still queued. */
+static void procs_apply_all(struct keeper *k)
+{
+	hm_procs_apply(k->p, -1);
+}
+
 static void keeper_free(struct keeper *k)
 {
 	hm_procs_free(k->p);
@@ -495,6 +501,7 @@ static void test_gone_named_from_child(void **state)
 	assert_int_equal(c.exec_gone, 1);
 	assert_int_equal(c.exec_orphan, 1);
 	assert_int_equal(c.exec_unseen, 0);
+	assert_int_equal(c.rec_orphaned, 1);	/* until its exit was reaped */
 }
 
 /* The child executed another program before it was read: that
@@ -613,6 +620,217 @@ static void test_gone_judged(void **state)
 	keeper_free(&k);
 }
 
+/* ------------------------------------------------------------ records */
+
+/* Put @pid in @s by the events that lead there from no record. */
+static void put_in(struct hm_procs *p, int32_t pid, enum hm_procs_state s)
+{
+	static const struct hm_name from = { .str = "<kernel>", .len = 8 };
+	struct hm_procs_arg a = { .ns = 1, .read = { .from = &from } };
+
+	hm_procs_move(p, pid, HM_PROCS_EV_REAPED, NULL);
+	if (s == HM_PROCS_NAMED)
+		hm_procs_move(p, pid, HM_PROCS_EV_NAMED, &a);
+	else if (s == HM_PROCS_ORPHANED)
+		hm_procs_move(p, pid, HM_PROCS_EV_GONE_EXEC, &a);
+	else if (s == HM_PROCS_LEADERLESS)
+		hm_procs_move(p, pid, HM_PROCS_EV_LEADER_EXIT, NULL);
+	assert_int_equal(hm_procs_state(p, pid), s);
+}
+
+/* The table of states and events, as docs/ENFORCE.md writes it. */
+static void test_moves(void **state)
+{
+#define T HM_PROCS_TRACKED
+#define N HM_PROCS_NAMED
+#define O HM_PROCS_ORPHANED
+#define L HM_PROCS_LEADERLESS
+	static const struct {
+		enum hm_procs_ev ev;
+		enum hm_procs_state to[HM_PROCS_STATES];	/* from T N O L */
+	} table[] = {
+		{ HM_PROCS_EV_FORK,		{ T, T, T, T } },
+		{ HM_PROCS_EV_NAMED,		{ N, N, N, N } },
+		{ HM_PROCS_EV_EXEC,		{ T, T, O, T } },
+		{ HM_PROCS_EV_GONE_EXEC,	{ O, O, O, O } },
+		{ HM_PROCS_EV_INHERIT,		{ O, O, O, O } },
+		{ HM_PROCS_EV_LEADER_EXIT,	{ L, L, O, L } },
+		{ HM_PROCS_EV_REAPED,		{ T, T, T, T } },
+	};
+#undef T
+#undef N
+#undef O
+#undef L
+	static const struct hm_name from = { .str = "<kernel>", .len = 8 };
+	struct hm_procs_counts c = { 0 };
+	struct hm_procs_rec parent = { .pid = 7, .state = HM_PROCS_ORPHANED,
+				       .ran = 7, .ns = 5 };
+	struct hm_procs_arg a = { .ns = 1, .read = { .from = &from },
+				  .rec = &parent };
+	struct hm_procs *p;
+
+	(void)state;
+	assert_int_equal(hm_procs_new(&(struct hm_procs_cfg){
+			.fd = -1, .c = &c }, &p), 0);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(table); i++)
+		for (int s = 0; s < HM_PROCS_STATES; s++) {
+			put_in(p, 42, (enum hm_procs_state)s);
+			hm_procs_move(p, 42, table[i].ev, &a);
+			if (hm_procs_state(p, 42) != table[i].to[s])
+				fail_msg("%s on event %zu: %s, want %s",
+					 hm_procs_state_names[s], i,
+					 hm_procs_state_names[
+						 hm_procs_state(p, 42)],
+					 hm_procs_state_names[table[i].to[s]]);
+		}
+	/* an orphan's second gone exec counts one unapplied before it; its
+	 * gone child takes the exec on, read and all, none before it */
+	put_in(p, 42, HM_PROCS_ORPHANED);
+	hm_procs_move(p, 42, HM_PROCS_EV_GONE_EXEC, &(struct hm_procs_arg){
+			.ns = 9 });
+	assert_int_equal(hm_procs_rec(p, 42)->before, 1);
+	assert_int_equal(hm_procs_rec(p, 42)->ns, 9);
+	parent.read.from = &from;
+	hm_procs_move(p, 43, HM_PROCS_EV_INHERIT, &a);
+	assert_int_equal(hm_procs_rec(p, 43)->ran, 7);
+	assert_int_equal(hm_procs_rec(p, 43)->before, 0);
+	assert_ptr_equal(hm_procs_rec(p, 43)->read.from, &from);
+	assert_int_equal(c.records_evicted, 0);
+	hm_procs_free(p);
+}
+
+/* A pid no process has (the records of gone processes are made for it),
+ * in set @set, the @k-th of them; 0: none found. */
+static int32_t free_pid(int set, int k)
+{
+	for (int32_t pid = 4000000 + set; pid > 0; pid += HM_PROCS_SETS)
+		if (kill(pid, 0) < 0 && errno == ESRCH && !k--)
+			return pid;
+	return 0;
+}
+
+/*
+ * One eviction rule: a set holds HM_PROCS_WAYS records; one more takes
+ * the way moved longest ago, counted, and an evicted orphan's judged
+ * execs go with it.  Driven by the connector: exec events of processes
+ * gone before they were read.
+ */
+static void test_eviction(void **state)
+{
+	struct keeper k;
+	int32_t pid[HM_PROCS_WAYS + 1];
+
+	(void)state;
+	keeper_new(&k);
+	for (int i = 0; i <= HM_PROCS_WAYS; i++) {
+		pid[i] = free_pid(3, i);
+		assert_true(pid[i] > 0);
+	}
+	assert_int_equal(hm_execs_set(&k.p->x, pid[0], "/usr/sbin/cron", -1,
+				      0, 0), 0);
+	for (int i = 0; i <= HM_PROCS_WAYS; i++) {
+		send_exec(k.fd, pid[i], hm_now_ns());
+		assert_int_equal(hm_procs_drain(k.p), 0);
+		procs_apply_all(&k);
+		if (i < HM_PROCS_WAYS)
+			assert_non_null(hm_execs_find(&k.p->x, pid[0]));
+	}
+	assert_int_equal(k.c.exec_gone, HM_PROCS_WAYS + 1);
+	assert_int_equal(k.c.records_evicted, 1);
+	assert_int_equal(hm_procs_state(k.p, pid[0]), HM_PROCS_TRACKED);
+	assert_null(hm_execs_find(&k.p->x, pid[0]));
+	for (int i = 1; i <= HM_PROCS_WAYS; i++)
+		assert_int_equal(hm_procs_state(k.p, pid[i]),
+				 HM_PROCS_ORPHANED);
+	/* another set is not touched */
+	assert_int_equal(hm_procs_state(k.p, free_pid(4, 0)),
+			 HM_PROCS_TRACKED);
+	keeper_free(&k);
+}
+
+/*
+ * An exit racing an exec: the process executed and exited before the
+ * keeper read either event.  The exec finds it gone (ORPHANED: a child
+ * it forked in between would enter it), the exit's reap ends the record
+ * and the tracker's entry; a fork of the same pid after that is a new
+ * process in its parent's domain.
+ */
+static void test_exit_races_exec(void **state)
+{
+	struct keeper k;
+	struct hm_proc_view v;
+	pid_t child;
+
+	(void)state;
+	keeper_new(&k);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	assert_int_equal(hm_tracker_set(k.t, child, getpid(), NULL, 0,
+					D_GONE, strlen(D_GONE), 0,
+					time(NULL)), 0);
+	send_exec(k.fd, child, hm_now_ns());
+	send_exit(k.fd, child);
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	procs_apply_all(&k);
+	assert_int_equal(hm_procs_state(k.p, child), HM_PROCS_ORPHANED);
+	assert_int_equal(k.c.exec_gone, 1);
+	assert_true(hm_tracker_lookup(k.t, child, &v));
+	assert_string_equal(v.name->str, D_GONE);	/* before the exec */
+	hm_procs_reap(k.p);
+	assert_int_equal(hm_procs_state(k.p, child), HM_PROCS_TRACKED);
+	assert_false(hm_tracker_lookup(k.t, child, &v));
+	/* the pid reused by a fork of this process: its domain */
+	assert_int_equal(hm_tracker_set(k.t, getpid(), 1, NULL, 0, D_GONE,
+					strlen(D_GONE), 0, time(NULL)), 0);
+	send_fork(k.fd, getpid(), child);
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	assert_int_equal(hm_procs_state(k.p, child), HM_PROCS_TRACKED);
+	assert_true(hm_tracker_lookup(k.t, child, &v));
+	assert_string_equal(v.name->str, D_GONE);
+	keeper_free(&k);
+}
+
+/*
+ * An exec nobody judged, of a process that runs: named from /proc
+ * (NAMED, the read kept).  Its next exec event, more than 20 ms after
+ * the read, answers the read (TRACKED for a moment) and is named in
+ * turn; a fork that reuses the pid ends the record.
+ */
+static void test_named_from_proc(void **state)
+{
+	struct keeper k;
+	char self[PATH_MAX], want[2 * PATH_MAX + 64];
+	struct hm_proc_view v;
+
+	(void)state;
+	if (!keeper_start(&k, __func__, self))
+		return;
+	assert_int_equal(hm_tracker_set(k.t, getpid(), getppid(), NULL, 0,
+					D_GONE, strlen(D_GONE), 0,
+					time(NULL)), 0);
+	send_exec(k.fd, getpid(), hm_now_ns());
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	assert_int_equal(hm_procs_domain(k.p, getpid(), &v), 0);
+	snprintf(want, sizeof(want), D_GONE " %s", self);
+	assert_string_equal(v.name->str, want);
+	assert_int_equal(hm_procs_state(k.p, getpid()), HM_PROCS_NAMED);
+	assert_int_equal(k.c.exec_fallback, 1);
+	send_exec(k.fd, getpid(), hm_now_ns() + 1000000000ull);
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	assert_int_equal(hm_procs_domain(k.p, getpid(), &v), 0);
+	snprintf(want, sizeof(want), D_GONE " %s %s", self, self);
+	assert_string_equal(v.name->str, want);
+	assert_int_equal(hm_procs_state(k.p, getpid()), HM_PROCS_NAMED);
+	assert_int_equal(k.c.exec_unseen, 0);
+	send_fork(k.fd, getppid(), getpid());
+	assert_int_equal(hm_procs_drain(k.p), 0);
+	assert_int_equal(hm_procs_state(k.p, getpid()), HM_PROCS_TRACKED);
+	keeper_free(&k);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +843,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gone_grandchild),
 		cmocka_unit_test(test_gone_read_taken_back),
 		cmocka_unit_test(test_gone_judged),
+		cmocka_unit_test(test_moves),
+		cmocka_unit_test(test_eviction),
+		cmocka_unit_test(test_exit_races_exec),
+		cmocka_unit_test(test_named_from_proc),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--fork-exit"))
