@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * exec_fixture.h - has a child's exec finished?  For the unit tests that
- * name what a child they started runs (test_enforce_naming.c,
- * test_enforce_proc.c).  All static.
+ * name what a child they started runs (test_procs_naming.c,
+ * test_procs.c).  All static.
  */
 #ifndef HISTMAC_TESTS_EXEC_FIXTURE_H
 #define HISTMAC_TESTS_EXEC_FIXTURE_H
