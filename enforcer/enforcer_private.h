@@ -3,7 +3,7 @@
  * enforcer_private.h - the parts of the enforcer daemon (not a public
  * header; the unit tests use it).  Calls go one way:
  *
- *   daemon.c  -> loop.c -> opener.c, live.c, answer.c, mark.c,
+ *   daemon.c  -> loop.c -> verdict.c, opener.c, live.c, answer.c, mark.c,
  *                          mounts.c, supervisor.c, log.c, the process
  *                          keeper (procs.h) and the pure decision code
  *                          (decide.h)
@@ -13,7 +13,9 @@
  *   daemon.c     setup in a safe order, the poll loop over every fd,
  *                signals, the tick, teardown (owns struct hm_enforcer)
  *   loop.c       one fanotify batch: read, drain the proc connector,
- *                judge every event and answer it (struct hm_loop)
+ *                judge every event (struct hm_loop, loop.h)
+ *   verdict.c    what a judged event gets: the answer, the profile's
+ *                way with a violation, reports, the parts of an exec
  *   opener.c     the waiting opener's open flags and credentials
  *   answer.c     every permission event's fd and state (deciding, held,
  *                answered), the answer, and the watchdog thread

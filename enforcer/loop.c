@@ -10,8 +10,8 @@
  * Owns the batch buffers (allocated once, bounded: HM_LOOP_BATCH events
  * and one path buffer, as events are judged one at a time); reads the
  * fanotify fd it is given, so tests feed it from a socketpair.  Called
- * by daemon.c; calls the process table, the live policy, the answers,
- * the supervisor and the pure decision code (decide.h).
+ * by daemon.c; calls the process keeper (procs.h), the live policy, the
+ * pure decision code (decide.h), and verdict.c for the answer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,73 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
 #include <sys/fanotify.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "enforcer_private.h"
-
-/* A read returns whole events, and ours carry no info records
- * (FAN_REPORT_TID adds none): a buffer this size never holds more than
- * HM_LOOP_BATCH of them, so every event read is judged. */
-#define BATCH_BYTES (HM_LOOP_BATCH * FAN_EVENT_METADATA_LEN)
-#define PERM_MASK (FAN_OPEN_PERM | FAN_OPEN_EXEC_PERM)
-
-/* One event of a batch as it was read. */
-struct taken {
-	struct hm_slot_ref ref;
-	int fd;
-	int32_t tid;		/* FAN_REPORT_TID: the opening thread */
-	bool exec;
-	bool dry;		/* notification only (--dry-run) */
-	int flags_r;		/* read_modes(): 1 not read, else what */
-	uint64_t flags;		/* hm_opener_flags() returned */
-};
-
-/* The event being judged. */
-struct ev {
-	struct hm_slot_ref ref;
-	int fd;
-	int32_t tid;		/* the thread that opens */
-	int32_t pid;		/* its process (thread group) */
-	bool exec;
-	bool dry;
-	bool done;
-	bool late;		/* the watchdog had answered it already */
-	bool gone;		/* the process vanished while judged */
-	bool reported;		/* logged by report() */
-	bool foreign;		/* reached through a mount that is not
-				 * ours: named by hm_mnt_own_name() */
-	struct statx stx;
-	struct hm_proc_view v;
-	size_t raw_len;
-	char *name;
-	struct hm_name nm;
-	struct hm_dcache_key key;
-	bool cache_ok;
-	struct hm_cond_ctx ctx;
-	bool has_ctx;
-	bool unknown;		/* the open's mode could not be read */
-	int flags_r;		/* struct taken's */
-	uint64_t flags;
-	uint32_t ask;		/* open: hm_enf_open_ops(); 0: not read */
-	uint32_t perm;		/* violations: what was asked and not
-				 * granted (hm_file_op) */
-	char raw[PATH_MAX];	/* last: not cleared per event */
-};
-
-struct hm_loop {
-	struct hm_loop_cfg cfg;
-	struct hm_enforcer_counters *c;
-	uint64_t now_ns;	/* when the loop last woke */
-	struct hm_mounts *mounts;	/* names files (hm_mnt_own_name()) */
-	struct taken taken[HM_LOOP_BATCH];
-	struct ev ev;
-	char buf[BATCH_BYTES] __attribute__((aligned(8)));
-};
+#include "loop.h"
 
 /**
  * hm_loop_new() - the decision loop over @cfg's fanotify fd.
@@ -121,245 +60,6 @@ void hm_loop_free(struct hm_loop *l)
 	if (l)
 		hm_mounts_free(l->mounts);
 	free(l);
-}
-
-static void finish(struct hm_loop *l, struct ev *e, bool allow,
-		   bool audit)
-{
-	if (e->done)
-		return;
-	e->done = true;
-	if (e->dry) {
-		close(e->fd);
-	} else if (!hm_answers_finish(l->cfg.ans, e->ref, allow, audit)) {
-		/* too late: the watchdog answered with --default; ours is
-		 * not sent (a second answer to one event) */
-		e->late = true;
-		l->c->late++;
-	}
-}
-
-/* The process left while we judged: /proc/PID cannot be read. */
-static void gone(struct hm_loop *l, struct ev *e)
-{
-	if (!e->gone)
-		l->c->proc_gone++;
-	e->gone = true;
-}
-
-static void finish_default(struct hm_loop *l, struct ev *e)
-{
-	finish(l, e, !l->cfg.default_deny, false);
-}
-
-/* What the watchdog answered a late event (answer.c): deny for one
- * named through a foreign mount, else its default. */
-static const char *late_answer(const struct hm_loop *l, const struct ev *e)
-{
-	return l->cfg.stall_deny || e->foreign ? "deny" : "allow";
-}
-
-/*
- * Log a decision and send its audit record.  A late one (the watchdog
- * answered it with --default while we decided) is told as what it was:
- * "timeout", with the answer the process got, never as our own verdict.
- */
-static void report(struct hm_loop *l, struct ev *e,
-		   enum hm_decision_result res, uint8_t profile)
-{
-	char *line = hm_live_acl_line(l->cfg.live, &e->nm, e->perm);
-	const char *word = hm_decision_result_names[res];
-	char late[32];
-
-	if (e->dry && res == HM_DECISION_DENY)
-		word = "would-deny";
-	if (e->late) {
-		res = HM_DECISION_TIMEOUT;
-		snprintf(late, sizeof(late), "timeout (watchdog: %s)",
-			 late_answer(l, e));
-		word = late;
-	}
-	hm_log("%s pid=%d domain=\"%s\" %s%s%s", word, e->pid,
-	       e->v.name->str, line ? line : e->nm.str,
-	       e->unknown ? " (open mode unknown: judged as read and write)" :
-			    "",
-	       e->gone ? " (process gone)" : "");
-	free(line);
-	e->reported = true;
-	if (!e->dry && hm_log_decision(l->cfg.audit_fd, res, e->perm, e->pid,
-				       profile, e->v.name, e->raw, e->raw_len))
-		l->c->audit_failures++;
-}
-
-/* A late event no violation report told about (allowed by the policy,
- * or not judged): the process got the watchdog's answer, say so. */
-static void report_late(struct hm_loop *l, const struct ev *e)
-{
-	static const struct hm_name unknown = { .str = "<unknown>",
-						.len = 9 };
-
-	hm_log("timeout (watchdog: %s) pid=%d %s: answered before the "
-	       "decision (--decision-timeout %u ms)",
-	       late_answer(l, e), e->pid,
-	       e->raw_len ? e->raw : "(path not read)",
-	       l->cfg.decision_timeout_ms);
-	if (!e->dry && hm_log_decision(l->cfg.audit_fd, HM_DECISION_TIMEOUT,
-				       e->perm, e->pid, 0,
-				       e->v.name ? e->v.name : &unknown,
-				       e->raw, e->raw_len))
-		l->c->audit_failures++;
-}
-
-/* The event's object as the process keeper names objects. */
-static uint64_t dev_of(const struct ev *e)
-{
-	return (uint64_t)e->stx.stx_dev_major << 32 | e->stx.stx_dev_minor;
-}
-
-/* The exec let through enters by @program (@allowed: by an entry). */
-static void set_pending(struct hm_loop *l, struct ev *e,
-			const struct hm_name *program, bool allowed)
-{
-	if (hm_procs_judged(l->cfg.procs, e->pid, program->str, e->fd,
-			    dev_of(e), e->stx.stx_ino, allowed))
-		l->c->internal_errors++;
-}
-
-static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
-{
-	struct hm_held *h;
-
-	/* answered by the watchdog already: nothing left to ask */
-	if (!e->dry && hm_super_connected(l->cfg.sup) &&
-	    hm_answers_pending(l->cfg.ans, e->ref) &&
-	    (h = calloc(1, sizeof(*h)))) {
-		h->ref = e->ref;
-		h->pid = e->pid;
-		h->exec = e->exec;
-		h->perm = e->perm;
-		h->profile = prof;
-		h->tdomain = e->v.name;
-		h->key = e->key;
-		h->domain = strdup(e->v.name->str);
-		h->path = strdup(e->nm.str);
-		h->raw = malloc(e->raw_len + 1);
-		h->acl = hm_live_acl_line(l->cfg.live, &e->nm, e->perm);
-		if (h->raw) {
-			memcpy(h->raw, e->raw, e->raw_len + 1);
-			h->raw_len = e->raw_len;
-		}
-		if (h->domain && h->path && h->raw && h->acl &&
-		    hm_super_ask(l->cfg.sup, h)) {
-			e->done = true;	/* answered by the supervisor */
-			return;
-		}
-		hm_held_free(h);
-	}
-	finish(l, e, false, true);
-	l->c->denied++;
-	report(l, e, HM_DECISION_DENY, prof);
-}
-
-/*
- * What the open asks (hm_enf_open_ops()), read once per event from the
- * thread that waits inside open() for our answer.  When it cannot be
- * read: read and write (fail closed), said in the log line; a --dry-run
- * opener does not wait, so there it is only a guess, and unknown is read.
- */
-static int read_flags(struct hm_loop *l, int32_t tid, uint64_t *flags)
-{
-	return l->cfg.open_flags ? l->cfg.open_flags(tid, flags) :
-				   hm_opener_flags(l->cfg.opener, tid, flags);
-}
-
-/* Is the file append-only (chattr +a)?  Then the kernel keeps O_APPEND
- * on (fcntl) and refuses truncate, so an append open is only that. */
-static bool append_only(int fd)
-{
-	int fl = 0;
-
-	return !ioctl(fd, FS_IOC_GETFLAGS, &fl) && (fl & FS_APPEND_FL);
-}
-
-static uint32_t ask_of(struct hm_loop *l, struct ev *e)
-{
-	uint64_t flags;
-	int r;
-
-	if (e->ask)
-		return e->ask;
-	if (!e->dry && !hm_answers_pending(l->cfg.ans, e->ref)) {
-		/* the watchdog answered: the opener waits no more, its
-		 * mode is gone, the late report says what it got */
-		e->ask = 1u << HM_FILE_READ;
-		return e->ask;
-	}
-	if (e->flags_r <= 0) {		/* read before the batch was answered */
-		r = e->flags_r;
-		flags = e->flags;
-	} else {
-		l->c->mode_reads++;
-		r = read_flags(l, e->tid, &flags);
-	}
-	if (!r) {
-		e->ask = hm_enf_open_ops(flags, e->stx.stx_size == 0);
-		if (e->ask & 1u << HM_FILE_APPEND)
-			e->ask = hm_enf_append_ask(e->ask, append_only(e->fd));
-		return e->ask;
-	}
-	if (r == -ESRCH)
-		gone(l, e);
-	l->c->mode_unknown++;
-	e->unknown = !e->dry;
-	e->ask = e->dry ? 1u << HM_FILE_READ : HM_ENF_OPEN_UNKNOWN;
-	return e->ask;
-}
-
-/* Not allowed by the policy: what the profile says. */
-static void violation(struct hm_loop *l, struct ev *e, uint8_t prof,
-		      const struct hm_enf_answer *a)
-{
-	/* asked before answering: the opener still waits inside open() */
-	if (prof != HM_PROFILE_DISABLED && e->exec) {
-		e->perm = 1u << HM_FILE_EXECUTE;
-	} else if (prof != HM_PROFILE_DISABLED) {
-		uint32_t ask = ask_of(l, e) & HM_ENF_OPEN_OPS;
-
-		/* what is missing is what is reported and learned */
-		e->perm = ask & ~a->granted ? ask & ~a->granted : ask;
-	}
-	switch (prof) {
-	case HM_PROFILE_DISABLED:
-		if (e->exec)
-			set_pending(l, e, &e->nm, false);	/* reads e->fd */
-		finish(l, e, true, false);
-		l->c->disabled++;
-		if (!e->exec && e->cache_ok)
-			hm_dcache_insert(l->cfg.cache, &e->key,
-					 HM_ENF_OPEN_OPS, l->now_ns);
-		return;
-	case HM_PROFILE_LEARNING:
-		if (e->exec)
-			set_pending(l, e, &e->nm, false);
-		finish(l, e, true, false);
-		l->c->learned++;
-		if (!e->dry && hm_live_learn(l->cfg.live, e->v.name, e->perm, &e->nm,
-					    e->has_ctx ? &e->ctx : NULL) < 0)
-			l->c->internal_errors++;
-		if (l->cfg.verbose || e->dry)
-			report(l, e, HM_DECISION_LEARNED, prof);
-		return;
-	case HM_PROFILE_PERMISSIVE:
-		if (e->exec)
-			set_pending(l, e, &e->nm, false);
-		finish(l, e, true, true);
-		l->c->permissive++;
-		report(l, e, HM_DECISION_PERMISSIVE, prof);
-		return;
-	default:
-		hold_or_deny(l, e, prof);
-		return;
-	}
 }
 
 static void set_key(struct ev *e)
@@ -429,236 +129,6 @@ static int name_of(struct ev *e)
 
 /* --record-use: an access was allowed by entry @e of the live policy:
  * a counter and a stamp, in wall-clock (audit) seconds. */
-static void count_use(struct hm_loop *l, const struct hm_acl_head *e)
-{
-	if (!e)
-		return;
-	hm_acl_hist_use(e, (int64_t)time(NULL));
-	l->cfg.live->used = true;
-}
-
-/*
- * A "#!" script's interpreter: TOMOYO checks its exec open as a read in
- * the script's new domain (and the learner learns it so).  Returns the
- * profile that applies, the answer in *@allowed, the domain in @dom.
- */
-static uint8_t judge_interp(struct hm_loop *l, struct ev *e,
-			    const char *script, struct hm_name *dom,
-			    char **next, bool *allowed)
-{
-	struct hm_live *L = l->cfg.live;
-	struct hm_name prog = { .str = script,
-				.len = (uint32_t)strlen(script) };
-	const struct hm_name *cand = NULL;
-	const struct hm_name *in;
-	struct hm_enf_query q;
-	struct hm_enf_answer a;
-	enum hm_transit type;
-
-	hm_name_fill(&prog);
-	if (hm_transition_compute(L->m, e->v.name, &prog, NULL, &cand, next,
-				  &type))
-		return HM_PROFILE_DISABLED;	/* no name: not judged */
-	if (e->v.flags & HM_PROC_UNOBSERVED) {
-		free(*next);
-		if (asprintf(next, "<kernel> %s", cand->str) < 0) {
-			*next = NULL;
-			return HM_PROFILE_DISABLED;
-		}
-	}
-	*dom = (struct hm_name){ .str = *next, .len = (uint32_t)strlen(*next) };
-	hm_name_fill(dom);
-	in = hm_name_lookup(L->m->names, dom->str, dom->len);
-	q = (struct hm_enf_query){ .path = &e->nm, .domain_name = dom,
-				   .domain = in ? hm_model_find_domain(L->m, in) :
-						  NULL,
-				   .ctx = &e->ctx, .ask = 1u << HM_FILE_READ };
-	hm_enf_decide(L->m, L->ix, &q, &a);
-	*allowed = a.allowed;
-	if (a.allowed && L->o->record_use)
-		count_use(l, a.match);	/* one operation asked: read */
-	return hm_live_profile(L, a.profile);
-}
-
-/* The interpreter's exec open, answered as judge_interp() says. */
-static void interp_open(struct hm_loop *l, struct ev *e, const char *script)
-{
-	struct hm_name dom = { 0 };
-	const struct hm_name *own = e->v.name;
-	char *next = NULL;
-	bool allowed = false;
-	uint8_t prof = judge_interp(l, e, script, &dom, &next,
-				    &allowed);
-
-	e->perm = 1u << HM_FILE_READ;
-	if (allowed || prof == HM_PROFILE_DISABLED) {
-		finish(l, e, true, false);
-		l->c->exec_part++;
-	} else if (prof == HM_PROFILE_ENFORCING) {
-		finish(l, e, false, true);
-		l->c->denied++;
-	} else {
-		finish(l, e, true, prof == HM_PROFILE_PERMISSIVE);
-		if (prof == HM_PROFILE_LEARNING) {
-			l->c->learned++;
-			if (hm_live_learn(l->cfg.live, &dom, e->perm, &e->nm,
-					  NULL) < 0)
-				l->c->internal_errors++;
-		} else {
-			l->c->permissive++;
-		}
-	}
-	if (!allowed && prof != HM_PROFILE_DISABLED &&
-	    (prof != HM_PROFILE_LEARNING || l->cfg.verbose)) {
-		e->v.name = &dom;	/* reported in the script's domain */
-		report(l, e, prof == HM_PROFILE_ENFORCING ? HM_DECISION_DENY :
-			     prof == HM_PROFILE_LEARNING ? HM_DECISION_LEARNED :
-			     HM_DECISION_PERMISSIVE, prof);
-		e->v.name = own;
-	}
-	free(next);
-}
-
-/* The profile of the process's domain (its nearest ancestor's when the
- * policy lacks it, as hm_enf_decide() finds it). */
-static uint8_t domain_profile(const struct hm_loop *l, const struct ev *e)
-{
-	const struct hm_model *m = l->cfg.live->m;
-	const struct hm_domain *near = e->v.domain ? e->v.domain :
-				       hm_enf_nearest(m, e->v.name);
-
-	return hm_live_profile(l->cfg.live, near ? near->profile :
-				       m->default_profile);
-}
-
-static bool learns(const struct hm_loop *l, const struct ev *e)
-{
-	return domain_profile(l, e) == HM_PROFILE_LEARNING;
-}
-
-/*
- * A file reached through a foreign mount that has no certain name (@r
- * -EXDEV: it was unlinked, its mount is in neither our nor the opener's
- * table, or none of our mounts reaches it; -ETIME: the opener's mount
- * table was over the time budget): no entry can be matched, so an
- * enforcing domain is denied and the others let through, nothing
- * learned (the name the opener sees is its own choice).
- */
-static void unnamed(struct hm_loop *l, struct ev *e, int r)
-{
-	uint8_t prof = domain_profile(l, e);
-	bool deny = prof == HM_PROFILE_ENFORCING;
-
-	if (r == -ETIME)
-		l->c->foreign_slow++;
-	else
-		l->c->foreign_unnamed++;
-	e->perm = e->exec ? 1u << HM_FILE_EXECUTE :
-			    ask_of(l, e) & HM_ENF_OPEN_OPS;
-	finish(l, e, !deny, prof >= HM_PROFILE_PERMISSIVE);
-	if (deny)
-		l->c->denied++;
-	hm_log("%s pid=%d domain=\"%s\" %s: reached through a mount of "
-	       "another namespace, %s (not judged by name)",
-	       e->dry && deny ? "would-deny" : deny ? "deny" : "allow",
-	       e->pid, e->v.name->str, e->raw,
-	       r == -ETIME ? "whose mount table is over the time budget" :
-			     "with no name in ours");
-	if (prof >= HM_PROFILE_PERMISSIVE && !e->dry &&
-	    hm_log_decision(l->cfg.audit_fd, deny ? HM_DECISION_DENY :
-				    HM_DECISION_PERMISSIVE, e->perm, e->pid,
-			    prof, e->v.name, e->raw, e->raw_len))
-		l->c->audit_failures++;
-}
-
-/*
- * An exec: the loader and a script's interpreter are part of the exec
- * judged before them.  One by a process of unobserved history is judged
- * in its <kernel> EXE in strict mode (an unprivileged shell started
- * before us would otherwise exec anything, and so would its children),
- * and learned there by a learning domain in either mode (so the policy
- * works once strict), else let through and counted.  Either way the
- * domain it enters is the tracker's <kernel> PROG.
- */
-static bool exec_shortcut(struct hm_loop *l, struct ev *e)
-{
-	const char *script;
-
-	if (hm_procs_exec_part(l->cfg.procs, e->pid, e->raw, e->fd, dev_of(e),
-			       e->stx.stx_ino, &script)) {
-		if (script)
-			interp_open(l, e, script);
-		else {
-			finish(l, e, true, false);	/* the ELF loader */
-			l->c->exec_part++;
-		}
-		return true;
-	}
-	if (!(e->v.flags & HM_PROC_UNOBSERVED))
-		return false;
-	if (l->cfg.strict || learns(l, e)) {
-		l->c->unobserved_exec++;
-		return false;
-	}
-	set_pending(l, e, &e->nm, false);
-	finish(l, e, true, false);
-	l->c->not_judged_exec++;
-	return true;
-}
-
-/*
- * The plain open fsnotify sends after each exec open of a program, its
- * loader or its interpreter is part of the exec: read-only.  Any other
- * open of the same file (the exec may have failed, and the process goes
- * on), or one whose mode cannot be read, is judged like any other.
- */
-static bool exec_open(struct hm_loop *l, struct ev *e)
-{
-	return hm_procs_exec_obj(l->cfg.procs, e->pid, dev_of(e),
-				 e->stx.stx_ino) &&
-	       ask_of(l, e) == 1u << HM_FILE_READ;
-}
-
-/* A cache hit holds when what was granted covers what is asked; the
- * mode is read only when it could matter. */
-static bool cached(struct hm_loop *l, struct ev *e)
-{
-	const void *use;
-	uint32_t granted;
-
-	if (!hm_dcache_lookup_use(l->cfg.cache, &e->key, l->now_ns, &granted,
-				  &use))
-		return false;
-	if ((granted & HM_ENF_OPEN_OPS) != HM_ENF_OPEN_OPS &&
-	    !hm_enf_open_allows(granted, ask_of(l, e)))
-		return false;
-	if (l->cfg.live->o->record_use)
-		count_use(l, use);
-	return true;
-}
-
-/* --record-use: count an allowed decision's entries, and cache it only
- * when one entry grants all (a hit then knows what to count without the
- * mode asked).  Returns whether it may be cached. */
-static bool count_decision(struct hm_loop *l, struct ev *e,
-			   const struct hm_enf_answer *a)
-{
-	if (!l->cfg.live->o->record_use)
-		return true;
-	if (a->only) {
-		count_use(l, a->only);
-		return true;
-	}
-	if (a->match) {
-		/* several entries: which ones the mode asked says */
-		hm_enf_count_use(a, e->exec, e->exec ? 0 : ask_of(l, e),
-				 (int64_t)time(NULL));
-		l->cfg.live->used = true;
-	}
-	return false;
-}
-
-/* HISTMAC_TEST_DECISION_DELAY_MS: a decision that stalls (tests only). */
 static void test_delay(const struct hm_loop *l)
 {
 	struct timespec ts = { l->cfg.test_delay_ms / 1000,
@@ -706,7 +176,7 @@ static void cond_ctx(struct hm_loop *l, struct ev *e)
 		r = hm_opener_ctx(e->tid, &e->ctx);
 		e->ctx.pid = (uint64_t)e->pid;
 		if (r == -ESRCH)
-			gone(l, e);
+			hm_ev_gone(l, e);
 	}
 	cond_obj(&e->stx, &e->ctx);
 }
@@ -714,12 +184,6 @@ static void cond_ctx(struct hm_loop *l, struct ev *e)
 /* An allowed open of a learning domain (@prof: the profile that applies)
  * taught nothing: a quiet event for `histmac stats` (a cache hit too: it
  * is as much an event). */
-static void seen(struct hm_loop *l, const struct ev *e, uint8_t prof)
-{
-	if (prof == HM_PROFILE_LEARNING && !e->dry)
-		hm_live_seen(l->cfg.live, e->v.domain);
-}
-
 static void judge(struct hm_loop *l, struct ev *e)
 {
 	struct hm_enf_query q;
@@ -731,7 +195,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 	r = hm_procs_tgid(l->cfg.procs, e->tid, &e->pid);
 	if (!r && e->pid == l->cfg.self) {
 		l->c->self++;	/* one of our own threads */
-		finish(l, e, true, false);
+		hm_ev_finish(l, e, true, false);
 		return;
 	}
 	if (!r)		/* its exec applied first */
@@ -741,7 +205,7 @@ static void judge(struct hm_loop *l, struct ev *e)
 			l->c->exited++;
 		else
 			l->c->internal_errors++;
-		finish_default(l, e);
+		hm_ev_finish_default(l, e);
 		return;
 	}
 	if (statx(e->fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
@@ -750,37 +214,37 @@ static void judge(struct hm_loop *l, struct ev *e)
 			  STATX_MODE | STATX_UID | STATX_GID,
 		  &e->stx) < 0) {
 		l->c->no_path++;
-		finish_default(l, e);
+		hm_ev_finish_default(l, e);
 		return;
 	}
 	if (S_ISDIR(e->stx.stx_mode))	/* judged as "file read DIR/" */
 		l->c->directories++;
-	if (!e->exec && exec_open(l, e)) {
+	if (!e->exec && hm_ev_exec_open(l, e)) {
 		l->c->exec_part++;
-		finish(l, e, true, false);
+		hm_ev_finish(l, e, true, false);
 		return;
 	}
 	set_key(e);
-	if (e->cache_ok && !e->exec && cached(l, e)) {
+	if (e->cache_ok && !e->exec && hm_ev_cached(l, e)) {
 		l->c->cache_allowed++;
 		if (e->v.domain)
-			seen(l, e, hm_live_profile(l->cfg.live,
+			hm_ev_seen(l, e, hm_live_profile(l->cfg.live,
 						   e->v.domain->profile));
-		finish(l, e, true, false);
+		hm_ev_finish(l, e, true, false);
 		return;
 	}
 	r = path_of(l, e);
 	if (r == -EXDEV || r == -ETIME) {
-		unnamed(l, e, r);
+		hm_ev_unnamed(l, e, r);
 		return;
 	}
 	if (r || name_of(e)) {
 		l->c->no_path++;
-		finish_default(l, e);
+		hm_ev_finish_default(l, e);
 		return;
 	}
 	cond_ctx(l, e);
-	if (e->exec && exec_shortcut(l, e))
+	if (e->exec && hm_ev_exec_shortcut(l, e))
 		return;
 	/* where a slow decision stalls: the event read and its process and
 	 * path resolved (the opener still waits), not yet answered */
@@ -795,20 +259,20 @@ static void judge(struct hm_loop *l, struct ev *e)
 	prof = hm_live_profile(l->cfg.live, a.profile);
 	/* a disabled profile allows any mode: nothing to read */
 	if (a.need_mode && prof != HM_PROFILE_DISABLED)
-		a.allowed = hm_enf_open_allows(a.granted, ask_of(l, e));
+		a.allowed = hm_enf_open_allows(a.granted, hm_ev_ask_of(l, e));
 	if (!a.allowed) {
-		violation(l, e, prof, &a);
+		hm_ev_violation(l, e, prof, &a);
 		return;
 	}
-	seen(l, e, prof);
+	hm_ev_seen(l, e, prof);
 	/* both read e->fd, which the answer closes */
 	if (a.global && !e->exec && !e->dry && !e->foreign &&
 	    l->cfg.ignores && hm_ignores_add(l->cfg.ignores, e->fd) > 0)
 		l->c->ignore_marks++;
 	if (e->exec)
-		set_pending(l, e, a.program, true);
-	cache = count_decision(l, e, &a);	/* may read the mode */
-	finish(l, e, true, false);
+		hm_ev_set_pending(l, e, a.program, true);
+	cache = hm_ev_count_decision(l, e, &a);	/* may read the mode */
+	hm_ev_finish(l, e, true, false);
 	l->c->allowed++;
 	if (a.global)
 		l->c->global_allowed++;
@@ -879,7 +343,7 @@ static size_t take_all(struct hm_loop *l, const char *buf, size_t len)
 					   .dry = t->dry };
 
 			l->c->self++;
-			finish(l, &self, true, false);
+			hm_ev_finish(l, &self, true, false);
 			continue;
 		}
 		n++;
@@ -921,7 +385,7 @@ static void read_modes(struct hm_loop *l, size_t n)
 		if (n < 2 || t->exec || t->dry)
 			continue;
 		l->c->mode_reads++;
-		t->flags_r = read_flags(l, t->tid, &t->flags);
+		t->flags_r = hm_ev_read_flags(l, t->tid, &t->flags);
 	}
 }
 
@@ -945,9 +409,9 @@ void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
 
 		judge(l, e);
 		if (!e->done)
-			finish_default(l, e);
+			hm_ev_finish_default(l, e);
 		if (e->late && !e->reported)
-			report_late(l, e);
+			hm_ev_report_late(l, e);
 		free(e->name);
 	}
 	hm_procs_reap(l->cfg.procs);
@@ -980,3 +444,4 @@ long hm_loop_read(struct hm_loop *l, bool proc_ready, uint64_t now)
 	hm_loop_batch(l, l->buf, (size_t)len, proc_ready);
 	return len;
 }
+
