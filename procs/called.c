@@ -171,7 +171,8 @@ enum { CALLED_PROGRAM = 1, CALLED_SCRIPT = 2 };
  * @out.  Returns its length (0: not such a name), *@script its kind.
  */
 static long called_as(int32_t pid, const char *word, const struct hm_exe *e,
-		      bool (*jo)(int, int), int kinds, char *out, size_t cap, bool *script)
+		      bool (*jo)(int, int), int kinds, char *out, size_t cap,
+		      bool *script)
 {
 	char abs[PATH_MAX], real[PATH_MAX];
 	struct hm_sbuf b = { 0 };
@@ -213,12 +214,14 @@ static long exec_called(int32_t pid, const struct hm_exe *e,
 	long k = 0;
 
 	if (execfn(pid, fn, sizeof(fn)))
-		k = called_as(pid, fn, e, jo, CALLED_PROGRAM | CALLED_SCRIPT, out,
-			      cap, script);
+		k = called_as(pid, fn, e, jo, CALLED_PROGRAM | CALLED_SCRIPT,
+			      out, cap, script);
 	for (int i = 1; !k && i < n; i++)
-		k = called_as(pid, w[i], e, jo, CALLED_SCRIPT, out, cap, script);
+		k = called_as(pid, w[i], e, jo, CALLED_SCRIPT, out, cap,
+			      script);
 	if (!k && n > 0 && strchr(w[0], '/'))
-		k = called_as(pid, w[0], e, jo, CALLED_PROGRAM, out, cap, script);
+		k = called_as(pid, w[0], e, jo, CALLED_PROGRAM, out, cap,
+			      script);
 	return k;
 }
 

@@ -93,10 +93,10 @@ int hm_procs_start(struct hm_procs *p, const char *state)
 		r = hm_procs_import(p, state);
 		if (r < 0)
 			hm_procs_log(p, "--state %s: %s (going on without it)",
-				  state, strerror(-r));
+				     state, strerror(-r));
 		else
 			hm_procs_log(p, "--state %s: %d processes imported",
-				  state, r);
+				     state, r);
 	}
 	return hm_procs_scan(p, false);
 }
@@ -309,11 +309,12 @@ static void apply(struct hm_procs *p, int32_t pid, bool may_defer)
 {
 	size_t keep = 0, n = p->n_execq;
 
-	p->n_execq = 0;		/* hm_procs_on_exec() may not re-enter the queue */
+	p->n_execq = 0;		/* on_exec may not re-enter it */
 	for (size_t i = 0; i < n; i++) {
 		/* entries past @i are intact: @keep never passes @i */
 		if ((pid >= 0 && p->execq[i].pid != pid) ||
-		    hm_procs_on_exec(p, &p->execq[i], later_exec(p, i, n), may_defer))
+		    hm_procs_on_exec(p, &p->execq[i], later_exec(p, i, n),
+				     may_defer))
 			p->execq[keep++] = p->execq[i];
 	}
 	p->n_execq = keep;
@@ -404,7 +405,7 @@ static void on_fork(struct hm_procs *p, const struct proc_event *ev)
 		return;
 	}
 	tid_forget(p, child);
-	unqueue_exit(p, child);		/* the pid is another process now */
+	unqueue_exit(p, child);	/* the pid is another process now */
 	hm_procs_move(p, child, HM_PROCS_EV_FORK,
 		      &(struct hm_procs_arg){ .ns = ev->timestamp_ns });
 	if (p->n_execq)
@@ -496,8 +497,9 @@ int hm_procs_drain(struct hm_procs *p)
 		 * sent to our port (root can) would move another process */
 		if (from.nl_pid != 0) {
 			p->c->proc_forged++;
-			hm_procs_log(p, "ignored a proc-connector message from port %u "
-			       "(not the kernel)", from.nl_pid);
+			hm_procs_log(p, "ignored a proc-connector message "
+				     "from port %u (not the kernel)",
+				     from.nl_pid);
 			continue;
 		}
 		for (; NLMSG_OK(nl, (size_t)len); nl = NLMSG_NEXT(nl, len)) {
@@ -525,8 +527,8 @@ int hm_procs_drain(struct hm_procs *p)
 	if (lost) {
 		p->c->proc_lost++;
 		p->c->resyncs++;
-		hm_procs_log(p, "proc connector lost events (ENOBUFS): resyncing from "
-		       "/proc");
+		hm_procs_log(p, "proc connector lost events (ENOBUFS): "
+			     "resyncing from /proc");
 		hm_procs_apply(p, -1);
 		/* forks and exits were lost: threads are read anew */
 		memset(p->tids, 0, sizeof(p->tids));

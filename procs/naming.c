@@ -69,10 +69,10 @@ static void enter(struct hm_procs *p, const struct hm_task *task,
 
 	if (r)
 		hm_procs_log(p, "pid %d: exec not tracked: %s", (int)task->pid,
-		       strerror(-r));
+			     strerror(-r));
 	else if (p->verbose)
 		hm_procs_log(p, "pid %d exec %s: %s", (int)task->pid, prog->str,
-		       res.now.name->str);
+			     res.now.name->str);
 	p->c->execs++;
 }
 
@@ -117,10 +117,11 @@ static void enter_unseen(struct hm_procs *p, const struct hm_task *task,
 	hm_name_fill(&prog);
 	p->c->exec_unseen++;
 	enter(p, task, &prog, NULL);
-	hm_procs_log(p, "pid %d: an exec outside the marks has no name (%s): in %s "
-	       "(mark the directory of the program it ran)", (int)task->pid,
-	       why, hm_tracker_lookup(p->t, (int32_t)task->pid, &now) ?
-	       now.name->str : "?");
+	hm_procs_log(p, "pid %d: an exec outside the marks has no name (%s): "
+		     "in %s (mark the directory of the program it ran)",
+		     (int)task->pid, why,
+		     hm_tracker_lookup(p->t, (int32_t)task->pid, &now) ?
+		     now.name->str : "?");
 }
 
 /* The exec event of @pid has a later one queued behind it and no
@@ -132,7 +133,8 @@ static bool exec_unseen(struct hm_procs *p, int32_t pid)
 
 	if (hm_procs_stat(pid, &task.ppid, NULL))
 		return false;
-	hm_procs_move(p, pid, HM_PROCS_EV_EXEC, NULL);	/* no name either way */
+	/* no name here either way */
+	hm_procs_move(p, pid, HM_PROCS_EV_EXEC, NULL);
 	enter_unseen(p, &task, "it executed again before it was read");
 	return true;
 }
@@ -394,7 +396,8 @@ bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 
 	if (more && (exec_by_name(p, pid, ns) || exec_unseen(p, pid)))
 		return false;
-	r = hm_procs_read_exe(p, pid, false, &e);	/* a leader may be gone */
+	/* a leader may be gone */
+	r = hm_procs_read_exe(p, pid, false, &e);
 	if ((r && r != -EPERM) || hm_procs_stat(pid, &task.ppid, NULL)) {
 		/* gone already (its exit event follows): what it still had
 		 * queued is judged in the domain it had before this exec;
@@ -412,7 +415,8 @@ bool hm_procs_on_exec(struct hm_procs *p, struct hm_execq *q, bool more,
 	if (!pe && r) {
 		/* exec'd, then set its own exe link: no name to believe, and
 		 * no <kernel>: it stays in its domain, as by keep_domain */
-		hm_procs_log_unbelieved(p, pid, &e, "the exec keeps its domain");
+		hm_procs_log_unbelieved(p, pid, &e,
+					"the exec keeps its domain");
 		hm_procs_move(p, pid, HM_PROCS_EV_EXEC, NULL);
 		hm_procs_check_traced(p, pid, true);
 		return false;

@@ -86,7 +86,8 @@ int hm_procs_set_kernel_exe(struct hm_procs *p, int32_t pid, int64_t ppid,
 int hm_procs_set_unobserved(struct hm_procs *p, int32_t pid, int64_t ppid,
 			  const char *exe, long exe_len)
 {
-	return hm_procs_set_kernel_exe(p, pid, ppid, exe, exe_len, HM_PROC_UNOBSERVED);
+	return hm_procs_set_kernel_exe(p, pid, ppid, exe, exe_len,
+				       HM_PROC_UNOBSERVED);
 }
 
 /*
@@ -225,8 +226,8 @@ void hm_procs_log_unbelieved(struct hm_procs *p, int32_t pid,
 			   const struct hm_exe *e, const char *what)
 {
 	p->c->exe_unbelieved++;
-	hm_procs_log(p, "pid %d: exe link %s not believed (%s): %s", pid, e->name,
-	       e->why, what);
+	hm_procs_log(p, "pid %d: exe link %s not believed (%s): %s", pid,
+		     e->name, e->why, what);
 }
 
 /* The domain @pid is in (hm_procs_where() without its tracer): a process
@@ -297,12 +298,13 @@ int hm_procs_where(struct hm_procs *p, int32_t pid, struct hm_proc_view *out)
 		if (!hm_tracker_lookup(p->t, tracer, &tv) &&
 		    (hm_procs_stat(tracer, &(int64_t){ 0 }, NULL) ||
 		     own_view(p, tracer, &tv))) {
-			hm_procs_untrace_exit(p, tracer, tracer);	/* detached */
+			/* detached */
+			hm_procs_untrace_exit(p, tracer, tracer);
 			break;
 		}
 		if (p->verbose)
-			hm_procs_log(p, "pid %d traced by %d: judged in %s", pid,
-			       tracer, tv.name->str);
+			hm_procs_log(p, "pid %d traced by %d: judged in %s",
+				     pid, tracer, tv.name->str);
 		p->c->traced_views++;
 		*out = tv;
 		pid = tracer;

@@ -32,9 +32,10 @@ static void note_yama(const struct hm_procs *p)
 
 	if (n > 0 && atoi(buf) >= 1)
 		return;
-	hm_procs_log(p, "%s: process_vm_writev, /proc/PID/mem and pidfd_getfd by a "
-	       "process of the same uid are not judged (docs/SECURITY.md)",
-	       n > 0 ? "Yama ptrace_scope is 0" : "no Yama");
+	hm_procs_log(p, "%s: process_vm_writev, /proc/PID/mem and pidfd_getfd "
+		     "by a process of the same uid are not judged "
+		     "(docs/SECURITY.md)",
+		     n > 0 ? "Yama ptrace_scope is 0" : "no Yama");
 }
 
 struct live {
@@ -232,8 +233,8 @@ int hm_procs_scan(struct hm_procs *p, bool resync)
 		if (resync)
 			r = resync_one(p, &v[i], by_pid, n);
 		else if (!hm_tracker_lookup(p->t, v[i].pid, &pv))
-			r = hm_procs_set_unobserved(p, v[i].pid, v[i].ppid, v[i].exe,
-					   v[i].exe_len);
+			r = hm_procs_set_unobserved(p, v[i].pid, v[i].ppid,
+						    v[i].exe, v[i].exe_len);
 	}
 	free(by_pid);
 out:
@@ -256,7 +257,8 @@ static bool still_runs(int64_t pid, int64_t ppid, const char *exe,
 
 	(void)sec;
 	if (pid <= 0 || pid > INT32_MAX ||
-	    hm_procs_stat((int32_t)pid, &real_ppid, NULL) || real_ppid != ppid ||
+	    hm_procs_stat((int32_t)pid, &real_ppid, NULL) ||
+	    real_ppid != ppid ||
 	    !(e = malloc(sizeof(*e))))
 		return false;
 	r = hm_procs_read_exe(p, (int32_t)pid, true, e);

@@ -44,8 +44,8 @@ static void move_to_tracer(struct hm_procs *p, int32_t tgid, int32_t group)
 	    hm_procs_stat(tgid, &ppid, NULL) ||
 	    (hm_tracker_lookup(p->t, tgid, &cur) && cur.name == tv.name))
 		return;
-	hm_procs_log(p, "pid %d traced by %d: moved to its domain %s", tgid, group,
-	       tv.name->str);
+	hm_procs_log(p, "pid %d traced by %d: moved to its domain %s", tgid,
+		     group, tv.name->str);
 	if (hm_tracker_set(p->t, tgid, ppid, NULL, 0, tv.name->str,
 			   tv.name->len, tv.flags, time(NULL)))
 		p->c->errors++;
@@ -80,16 +80,17 @@ void hm_procs_set_traced(struct hm_procs *p, int32_t tid, int32_t tgid,
 		free_slot = &p->traced[p->n_traced++];
 	if (!free_slot) {
 		if (!p->traced_full)
-			hm_procs_log(p, "more than %zu traced threads: TracerPid is "
-			       "read for every event from now on",
-			       HM_ARRAY_SIZE(p->traced));
+			hm_procs_log(p, "more than %zu traced threads: "
+				     "TracerPid is read for every event from "
+				     "now on", HM_ARRAY_SIZE(p->traced));
 		p->traced_full = true;
 		return;
 	}
 	*free_slot = (struct hm_traced){ .tid = tid, .tgid = tgid,
 					 .tracer = group };
 	if (p->verbose)
-		hm_procs_log(p, "pid %d (thread %d) traced by %d", tgid, tid, group);
+		hm_procs_log(p, "pid %d (thread %d) traced by %d", tgid, tid,
+			     group);
 }
 
 /* Thread @tid exits; it led group @tgid when they are equal.  A tracer
