@@ -22,7 +22,7 @@
 
 #include "histmac/model.h"
 #include "histmac/word.h"
-#include "map.h"
+#include "histmac/map.h"
 #include "model_private.h"
 
 struct hm_acl_index {

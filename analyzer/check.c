@@ -14,7 +14,7 @@
 
 #include "histmac/learn.h"
 #include "histmac/word.h"
-#include "map.h"
+#include "histmac/map.h"
 
 /* Renew the scratch model after it holds this many names. */
 #define SCRATCH_NAMES 4096

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/decide.h"
+#include "histmac/decision.h"
 #include "histmac/sbuf.h"
 
 #define TAG "op=histmac-decision"

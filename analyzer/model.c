@@ -13,7 +13,7 @@
 #include "histmac/owners.h"
 #include "histmac/sbuf.h"
 #include "histmac/model.h"
-#include "map.h"
+#include "histmac/map.h"
 #include "model_private.h"
 
 const char *const hm_acl_kind_names[HM_ACL_KIND_MAX] = {

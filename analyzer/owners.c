@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "histmac/owners.h"
-#include "map.h"
+#include "histmac/map.h"
 
 struct pair {
 	struct hm_owner o;

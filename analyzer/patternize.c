@@ -19,7 +19,7 @@
 #include "histmac/patternize.h"
 #include "histmac/sbuf.h"
 #include "histmac/sensitive.h"
-#include "map.h"
+#include "histmac/map.h"
 
 /* ------------------------------------------------------------- shapes */
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/decide.h"
+#include "histmac/profile.h"
 #include "histmac/word.h"
 #include "histmac/profile.h"
 
@@ -91,11 +91,35 @@ void hm_domain_inherit(const struct hm_model *m, struct hm_domain *d)
 		if (!sp)
 			return;
 		up.len = (uint32_t)(sp - up.str);
-		near = hm_enf_nearest(m, &up);
+		near = hm_domain_nearest(m, &up);
 	}
 	if (!near)
 		return;
 	memcpy(d->groups, near->groups, sizeof(d->groups));
 	if (m->inherit_profile)
 		d->profile = near->profile;
+}
+
+const struct hm_domain *hm_domain_nearest(const struct hm_model *m,
+				       const struct hm_name *name)
+{
+	size_t len;
+
+	if (!name)
+		return NULL;
+	len = name->len;
+	for (;;) {
+		const struct hm_name *n = hm_name_lookup(m->names, name->str,
+							 len);
+		const struct hm_domain *d = n ? hm_model_find_domain(m, n) :
+						NULL;
+		const char *sp;
+
+		if (d)
+			return d;
+		sp = memrchr(name->str, ' ', len);
+		if (!sp)
+			return NULL;
+		len = (size_t)(sp - name->str);
+	}
 }

@@ -21,7 +21,7 @@
 #include "histmac/profile.h"
 #include "histmac/sbuf.h"
 #include "histmac/tracker.h"
-#include "map.h"
+#include "histmac/map.h"
 
 #define DEFAULT_MAX_PROCS (1u << 20)
 

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "histmac/decide.h"
+#include "histmac/decision.h"
 #include "histmac/learn.h"
 #include "histmac/passed.h"
 #include "histmac/word.h"

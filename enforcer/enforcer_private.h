@@ -51,6 +51,7 @@
 #include "histmac/learn.h"
 #include "histmac/model.h"
 #include "histmac/procs.h"
+#include "histmac/profile.h"
 #include "histmac/store.h"
 #include "histmac/tracker.h"
 

@@ -356,7 +356,7 @@ static uint8_t domain_profile(const struct hm_loop *l, const struct ev *e)
 {
 	const struct hm_model *m = l->cfg.live->m;
 	const struct hm_domain *near = e->v.domain ? e->v.domain :
-				       hm_enf_nearest(m, e->v.name);
+				       hm_domain_nearest(m, e->v.name);
 
 	return hm_live_profile(l->cfg.live, near ? near->profile :
 				       m->default_profile);

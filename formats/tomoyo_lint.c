@@ -2,7 +2,7 @@
 /*
  * tomoyo_lint.c - `histmac policy check`'s second look at a policy
  * directory: the open and exec entries whose conditions the enforcer
- * cannot evaluate (hm_enf_unevaluable()), by FILE:LINE.  Each ACL line is
+ * cannot evaluate (hm_acl_unevaluable()), by FILE:LINE.  Each ACL line is
  * parsed again into a domain of its own, so that the entry is that
  * line's alone (the loaded model merged it with its neighbours).
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histmac/decide.h"
+#include "histmac/model.h"
 #include "histmac/policy_io.h"
 #include "tomoyo_private.h"
 
@@ -29,7 +29,7 @@ static void lint_line(struct hm_model *m, const char *file, unsigned long no,
 			      NULL) <= 0)
 		return;
 	for (const struct hm_acl_head *e = dom->acl; e; e = e->next) {
-		const struct hm_cond_item *it = hm_enf_unevaluable(e);
+		const struct hm_cond_item *it = hm_acl_unevaluable(e);
 
 		if (it)
 			hm_diag_add(d, HM_DIAG_WARNING, file, no,

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "histmac/decide.h"
+#include "histmac/kernel_names.h"
 #include "histmac/kernel_names.h"
 #include "histmac/model.h"
 #include "histmac/procs.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * decide.h (analyzer) - what the enforcer decides, without fanotify: the
- * decision on one open or exec in one domain, the decision cache, and the
- * audit record of a decision (the TOMOYO name of a path the kernel showed
- * us: kernel_names.h).  All of it is pure (no system calls except where a
- * function says so), so unit tests and benchmarks reach it; enforcer/ does
- * the I/O.
+ * decide.h (enforcer) - what the enforcer decides, apart from fanotify:
+ * the decision on one open or exec in one domain and the decision cache
+ * (enforcer/decide.c, enforcer/dcache.c); the TOMOYO name of a path the
+ * kernel showed is kernel_names.h's, the audit record of a decision
+ * decision.h's.  All of it is pure (no system calls), so unit tests and
+ * benchmarks reach it; the rest of enforcer/ does the I/O.
  *
  *   fanotify event -> hm_enf_path_name() -> hm_enf_decide() -> answer
  *                  \-> hm_dcache (domain, object) short-cuts the above
@@ -15,6 +15,8 @@
 #ifndef HISTMAC_DECIDE_H
 #define HISTMAC_DECIDE_H
 
+#include "decision.h"
+#include "kernel_names.h"
 #include "model.h"
 
 /* ---------------------------------------------------------- decisions */
@@ -47,21 +49,7 @@ bool hm_enf_index_global(const struct hm_enf_index *ix);
  * values (task.uid=...), so a decision needs them (struct hm_cond_ctx)? */
 bool hm_enf_index_needs_task(const struct hm_enf_index *ix);
 
-/**
- * hm_enf_unevaluable() - the first item of @e's condition the enforcer
- * cannot evaluate, or NULL.  It supplies task.* (the opener's
- * /proc/PID/status), path1.* (the event's file) and, for an exec,
- * exec.realpath; never exec.argv, exec.argc, exec.envp, exec.envc (the
- * permission event comes before the new program's arguments exist),
- * path2.*, parents, symlink.target or @groups on a string's right side.
- * Such an entry grants nothing under the enforcer.  Entries the
- * enforcer never consults (not an open or an exec) give NULL.
- */
-const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e);
 
-/* The operations an open is judged by (bits of enum hm_file_op). */
-#define HM_ENF_OPEN_OPS (1u << HM_FILE_READ | 1u << HM_FILE_WRITE |	\
-			 1u << HM_FILE_APPEND | 1u << HM_FILE_TRUNCATE)
 /* What an open whose flags cannot be read asks: read and write (fail
  * closed: a write is never let through as a read). */
 #define HM_ENF_OPEN_UNKNOWN (1u << HM_FILE_READ | 1u << HM_FILE_WRITE)
@@ -107,7 +95,7 @@ uint32_t hm_enf_append_ask(uint32_t ask, bool append_only);
 /* What one fanotify permission event asks. */
 struct hm_enf_query {
 	bool exec;			/* FAN_OPEN_EXEC_PERM, else FAN_OPEN_PERM */
-	const struct hm_name *path;	/* hm_enf_path_name(), hm_name_fill()ed */
+	const struct hm_name *path;	/* as hm_enf_path_name names it */
 	const struct hm_name *domain_name; /* the process's domain */
 	const struct hm_domain *domain;	/* it in the model, or NULL */
 	const struct hm_cond_ctx *ctx;	/* task values; may be NULL */
@@ -182,12 +170,6 @@ void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 void hm_enf_count_use(const struct hm_enf_answer *a, bool exec, uint32_t ask,
 		      int64_t sec);
 
-/**
- * hm_enf_nearest() - @name's domain in @m, else its nearest ancestor, else
- * NULL.  Returns: borrowed.
- */
-const struct hm_domain *hm_enf_nearest(const struct hm_model *m,
-				       const struct hm_name *name);
 
 /* -------------------------------------------------------------- cache */
 
@@ -263,73 +245,5 @@ void hm_dcache_insert_use(struct hm_dcache *c, const struct hm_dcache_key *k,
 void hm_dcache_invalidate(struct hm_dcache *c);
 
 void hm_dcache_stats(const struct hm_dcache *c, struct hm_dcache_stats *out);
-
-/* ------------------------------------------------------ audit records */
-
-/* What happened to one request. X(enum suffix, word in the record) */
-#define HM_DECISION_RESULTS(X)	\
-	X(DENY, "deny")		\
-	X(ALLOW, "allow")	\
-	X(PERMISSIVE, "permissive") \
-	X(LEARNED, "learned")	\
-	X(GRANT, "grant")	\
-	X(REJECT, "reject")	\
-	X(TIMEOUT, "timeout")
-
-enum hm_decision_result {
-#define X(e, s) HM_DECISION_##e,
-	HM_DECISION_RESULTS(X)
-#undef X
-	HM_DECISION_RESULT_MAX
-};
-
-extern const char *const hm_decision_result_names[HM_DECISION_RESULT_MAX];
-
-/*
- * struct hm_decision - one decision as the audit trail holds it.
- * Strings are borrowed (formatting) or point into the parsed text's
- * copy (parsing).
- * @domain: encoded domain name.
- * @path: the object's raw path bytes (not encoded: audit hex-encodes
- *	what needs it, and readers encode names as they do any path).
- * @perm: bitmask of enum hm_file_op: execute, or what the open asked for
- *	that the policy does not grant (read, write, append, truncate;
- *	read and write when its mode could not be read); 0 for an open
- *	whose mode the enforcer did not read.
- * @pid: the process.
- * @profile: the profile that applied (0-3).
- */
-struct hm_decision {
-	enum hm_decision_result result;
-	const char *domain;
-	size_t domain_len;
-	const char *path;
-	size_t path_len;
-	uint32_t perm;
-	int64_t pid;
-	uint8_t profile;
-};
-
-/**
- * hm_decision_format() - the text of the user audit record for @d:
- * "op=histmac-decision result=R perm=P profile=N opid=PID domain=HEX
- * path=VALUE"; P is "open" (mode unknown) or the operations joined with
- * ',' ("read,write", "execute"); VALUE quoted, or hex when it holds a
- * space, a quote or a byte outside 0x21-0x7e (as auditd's own fields
- * are).
- * @out: malloc()ed text; caller frees with free().
- * Returns: 0 or -ENOMEM.
- */
-int hm_decision_format(const struct hm_decision *d, char **out);
-
-/**
- * hm_decision_parse() - the fields of a record made by
- * hm_decision_format() (surrounding fields of the audit record are
- * skipped).
- * @buf: where decoded strings go: at least @len bytes.
- * Returns: 0, or -EINVAL when the text is not such a record.
- */
-int hm_decision_parse(const char *text, size_t len, char *buf,
-		      struct hm_decision *out);
 
 #endif /* HISTMAC_DECIDE_H */

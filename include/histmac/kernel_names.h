@@ -16,6 +16,10 @@
 
 #include "model.h"
 
+/* The operations an open is judged by (bits of enum hm_file_op). */
+#define HM_ENF_OPEN_OPS (1u << HM_FILE_READ | 1u << HM_FILE_WRITE |	\
+			 1u << HM_FILE_APPEND | 1u << HM_FILE_TRUNCATE)
+
 /*
  * hm_enf_path_name() - the TOMOYO name of a path the kernel printed
  * (readlink of /proc/self/fd/N: already absolute, symlinks resolved),

@@ -934,4 +934,30 @@ bool hm_cond_holds(const struct hm_cond *c, const struct hm_cond_ctx *ctx);
  */
 bool hm_cond_item_reads_task(const struct hm_cond_item *it);
 
+/**
+ * hm_acl_unevaluable() - the first item of @e's condition the enforcer
+ * cannot evaluate, or NULL.  It supplies task.* (the opener's
+ * /proc/PID/status), path1.* (the event's file) and, for an exec,
+ * exec.realpath; never exec.argv, exec.argc, exec.envp, exec.envc (the
+ * permission event comes before the new program's arguments exist),
+ * path2.*, parents, symlink.target or @groups on a string's right side.
+ * Such an entry grants nothing under the enforcer.  Entries the
+ * enforcer never consults (not an open or an exec) give NULL.
+ */
+const struct hm_cond_item *hm_acl_unevaluable(const struct hm_acl_head *e);
+
+/** hm_acl_literal_name() - @e's path when it is a "file ..." entry of
+ * one literal path (no wildcard), else NULL.  Borrowed. */
+static inline const struct hm_name *
+hm_acl_literal_name(const struct hm_acl_head *e)
+{
+	const struct hm_acl_path *x;
+
+	if (!e || e->kind != HM_ACL_PATH)
+		return NULL;
+	x = hm_container_of(e, struct hm_acl_path, head);
+	return x->name.name && !x->name.name->is_patterned ? x->name.name :
+							     NULL;
+}
+
 #endif /* HISTMAC_MODEL_H */

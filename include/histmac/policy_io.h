@@ -156,7 +156,7 @@ int hm_policy_load_dir(struct hm_model *m, const char *dir, int dialect,
  * hm_policy_lint_enforce() - warn (into @diag, FILE:LINE) about each open
  * or exec entry of DIR/domain_policy.conf and DIR/exception_policy.conf
  * (acl_group lines) whose condition `histmac enforce` cannot evaluate
- * (hm_enf_unevaluable()): under the enforcer it grants nothing.
+ * (hm_acl_unevaluable()): under the enforcer it grants nothing.
  * @m: the policy loaded from @dir (hm_policy_load_dir()); gets domains of
  *	its own ("<kernel> /histmac-lint/N"), so count before.
  * Returns: 0, or a negative errno (memory, I/O).

@@ -44,4 +44,11 @@ int hm_profile_set(struct hm_model *m, const char *name, size_t len,
  */
 void hm_domain_inherit(const struct hm_model *m, struct hm_domain *d);
 
+/**
+ * hm_domain_nearest() - @name's domain in @m, else its nearest
+ * ancestor, else NULL.  Returns: borrowed.
+ */
+const struct hm_domain *hm_domain_nearest(const struct hm_model *m,
+					  const struct hm_name *name);
+
 #endif /* HISTMAC_PROFILE_H */

@@ -3,7 +3,7 @@
  * test_cond.c - conditions as parsed from policy lines and evaluated:
  * what the context knows decides, and an item it cannot answer makes the
  * condition fail ("=" and "!=" alike); which items the enforcer cannot
- * evaluate (hm_enf_unevaluable()).
+ * evaluate (hm_acl_unevaluable()).
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -219,7 +219,7 @@ static void test_unevaluable(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct hm_cond_item *it =
-			hm_enf_unevaluable(entry(m, cases[i].line));
+			hm_acl_unevaluable(entry(m, cases[i].line));
 		const char *got = it ? it->text->str : NULL;
 
 		if (!cases[i].item != !got ||

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_enforce.c - the enforcer's pure logic (analyzer/enforce.c,
- * dcache.c, decision.c): TOMOYO names of fanotify paths, the decision on
+ * test_enforce.c - the enforcer's pure logic (enforcer/decide.c,
+ * dcache.c, analyzer/kernel_names.c, decision.c): TOMOYO names of fanotify paths, the decision on
  * opens and execs (symlinked programs, create with any mode, acl_groups,
  * domains the policy lacks, profiles), the decision cache, and the
  * audit record's round trip.  Each is a table walked by one loop.

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include "map.h"
+#include "histmac/map.h"
 
 static inline size_t slot_of(uint64_t key, size_t n_slots)
 {

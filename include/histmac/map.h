@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * map.h - a small open-addressing map from a 64-bit key to a pointer,
- * private to analyzer/.  Used for domains by name, conditions by text and
- * the per-domain ACL index.  Keys 0 is reserved (empty slot).
+ * map.h (lib) - a small open-addressing map from a 64-bit key to a
+ * pointer (lib/map.c).  Used for domains by name, conditions by text, the
+ * per-domain ACL index and the enforcer's decision index.  Key 0 is
+ * reserved (empty slot).
  */
-#ifndef HISTMAC_ANALYZER_MAP_H
-#define HISTMAC_ANALYZER_MAP_H
+#ifndef HISTMAC_MAP_H
+#define HISTMAC_MAP_H
 
 #include "histmac/common.h"
 

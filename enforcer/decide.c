@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * enforce.c - the enforcer's decision on one fanotify permission event,
- * and the TOMOYO name of the path the kernel showed.  Owns a small index
+ * decide.c - the enforcer's decision on one fanotify permission event.
+ * Owns a small index
  * built from a model it only reads (execute entries by exec.realpath,
  * "file create" entries per domain, the acl_groups every domain uses);
  * the model's own lookup index does the rest.  No I/O: enforcer/ reads
@@ -16,43 +16,8 @@
 #include "histmac/kernel_names.h"
 #include "histmac/naming.h"
 #include "histmac/word.h"
-#include "map.h"
-
-#define DELETED " (deleted)"
-
-/* ---------------------------------------------------------------- names */
-
-long hm_enf_path_name(const char *raw, size_t len, int64_t pid, bool is_dir,
-		      bool deleted, char **out)
-{
-	struct hm_sbuf b = { 0 };
-	size_t enc, n = len;
-	char *s;
-
-	if (!len || raw[0] != '/')
-		return -EINVAL;
-	if (deleted && n > strlen(DELETED) &&
-	    !memcmp(raw + n - strlen(DELETED), DELETED, strlen(DELETED)))
-		n -= strlen(DELETED);
-	/* the learner's naming (lib/naming.c), on this host's mounts */
-	if (hm_object_name(hm_fs_table_host(), raw, n, pid, is_dir, &b) < 0)
-		return -ENOMEM;
-	enc = hm_encode_len(b.s, b.len);
-	if (enc + 1 > HM_MAX_WORD) {
-		hm_sbuf_free(&b);
-		return -ENAMETOOLONG;
-	}
-	s = malloc(enc + 1);
-	if (!s) {
-		hm_sbuf_free(&b);
-		return -ENOMEM;
-	}
-	enc = hm_encode(s, b.s, b.len);
-	s[enc] = '\0';
-	hm_sbuf_free(&b);
-	*out = s;
-	return (long)enc;
-}
+#include "histmac/map.h"
+#include "histmac/profile.h"
 
 /* ---------------------------------------------------------------- index */
 
@@ -151,66 +116,6 @@ static bool has_task_item(const struct hm_cond *c)
 		if (hm_cond_item_reads_task(&c->items[i]))
 			return true;
 	return false;
-}
-
-/* Does the enforcer judge anything by @e (an open or an exec)? */
-static bool judged(const struct hm_acl_head *e)
-{
-	if (e->kind == HM_ACL_PATH_NUMBER)
-		return e->perm & (1u << HM_FILE_CREATE);
-	return e->kind == HM_ACL_PATH &&
-	       (e->perm & (HM_ENF_OPEN_OPS | 1u << HM_FILE_EXECUTE));
-}
-
-/* A value the enforcer supplies: task.* (/proc/PID/status) and path1.*
- * (the event's file). */
-static bool supplied(enum hm_cond_value v)
-{
-	return v != HM_CV_NONE && v != HM_CV_EXEC_ARGC &&
-	       v != HM_CV_EXEC_ENVC && v < HM_CV_MAX;
-}
-
-/* A value the enforcer supplies for entry kind @kind. */
-static bool supplied_for(enum hm_cond_value v, uint8_t kind)
-{
-	if (v >= HM_CV_PATH1_UID && kind != HM_ACL_PATH)
-		return false;	/* create: no file yet (create_match()) */
-	return supplied(v);
-}
-
-static bool item_evaluable(const struct hm_cond_item *it, uint8_t kind,
-			   uint32_t perm)
-{
-	switch (it->var) {
-	case HM_COND_EXEC_REALPATH:
-		/* the path of an exec; nothing for an open */
-		return !(perm & ~(1u << HM_FILE_EXECUTE));
-	case HM_COND_EXEC_ARGV:
-	case HM_COND_EXEC_ARGC:
-	case HM_COND_SYMLINK_TARGET:
-		return false;
-	case HM_COND_OTHER:
-		if (it->test == HM_CT_INERT)
-			return true;
-		if (it->test != HM_CT_NUM)
-			return false;
-		break;
-	default:
-		break;
-	}
-	return supplied_for(it->lval ? it->lval : HM_CV_TASK_UID + it->var,
-			    kind) &&
-	       (!it->rval || supplied_for(it->rval, kind));
-}
-
-const struct hm_cond_item *hm_enf_unevaluable(const struct hm_acl_head *e)
-{
-	if (!e->cond || !judged(e))
-		return NULL;
-	for (uint32_t i = 0; i < e->cond->n_items; i++)
-		if (!item_evaluable(&e->cond->items[i], e->kind, e->perm))
-			return &e->cond->items[i];
-	return NULL;
 }
 
 int hm_enf_index_add(struct hm_enf_index *ix, const struct hm_domain *d,
@@ -333,30 +238,6 @@ bool hm_enf_index_needs_task(const struct hm_enf_index *ix)
 
 /* ------------------------------------------------------------- decision */
 
-const struct hm_domain *hm_enf_nearest(const struct hm_model *m,
-				       const struct hm_name *name)
-{
-	size_t len;
-
-	if (!name)
-		return NULL;
-	len = name->len;
-	for (;;) {
-		const struct hm_name *n = hm_name_lookup(m->names, name->str,
-							 len);
-		const struct hm_domain *d = n ? hm_model_find_domain(m, n) :
-						NULL;
-		const char *sp;
-
-		if (d)
-			return d;
-		sp = memrchr(name->str, ' ', len);
-		if (!sp)
-			return NULL;
-		len = (size_t)(sp - name->str);
-	}
-}
-
 /* The containers whose entries apply: the domain, then its acl_groups. */
 struct containers {
 	const struct hm_domain *v[257];
@@ -429,17 +310,6 @@ realpath_match(const struct hm_model *m, const struct hm_enf_index *ix,
 	return NULL;
 }
 
-static const struct hm_name *literal_name(const struct hm_acl_head *e)
-{
-	const struct hm_acl_path *x;
-
-	if (!e || e->kind != HM_ACL_PATH)
-		return NULL;
-	x = hm_container_of(e, struct hm_acl_path, head);
-	return x->name.name && !x->name.name->is_patterned ? x->name.name :
-							     NULL;
-}
-
 static void decide_exec(const struct hm_model *m,
 			const struct hm_enf_index *ix,
 			const struct hm_domain *acl_dom,
@@ -458,7 +328,7 @@ static void decide_exec(const struct hm_model *m,
 		ctx = *q->ctx;
 	ctx.exec_realpath = q->path;
 	out->allowed = hm_domain_allows(m, acl_dom, &req, &out->match);
-	lit = literal_name(out->match);
+	lit = hm_acl_literal_name(out->match);
 	if (out->allowed && lit && lit->len == q->path->len &&
 	    !memcmp(lit->str, q->path->str, lit->len)) {
 		out->program = lit;
@@ -469,7 +339,7 @@ static void decide_exec(const struct hm_model *m,
 	if (e) {
 		out->allowed = true;
 		out->match = e;
-		lit = literal_name(e);
+		lit = hm_acl_literal_name(e);
 		out->program = lit ? lit : q->path;
 		return;
 	}
@@ -603,11 +473,6 @@ static void decide_open(const struct hm_model *m,
 	}
 }
 
-static bool same_name(const struct hm_name *a, const struct hm_name *b)
-{
-	return a == b || (a->len == b->len && !memcmp(a->str, b->str, a->len));
-}
-
 void hm_enf_count_use(const struct hm_enf_answer *a, bool exec, uint32_t ask,
 		      int64_t sec)
 {
@@ -632,32 +497,11 @@ void hm_enf_count_use(const struct hm_enf_answer *a, bool exec, uint32_t ask,
 	}
 }
 
-const struct hm_name *hm_enf_exec_known(const struct hm_domain *d,
-					const struct hm_name *real)
-{
-	for (const struct hm_acl_head *e = d ? d->acl : NULL; e; e = e->next) {
-		const struct hm_name *lit = literal_name(e);
-
-		if (!lit || !(e->perm & (1u << HM_FILE_EXECUTE)))
-			continue;
-		if (same_name(lit, real))
-			return lit;
-		for (uint32_t i = 0; e->cond && i < e->cond->n_items; i++) {
-			const struct hm_cond_item *it = &e->cond->items[i];
-
-			if (it->var == HM_COND_EXEC_REALPATH && !it->negate &&
-			    it->str && same_name(it->str, real))
-				return lit;
-		}
-	}
-	return NULL;
-}
-
 void hm_enf_decide(const struct hm_model *m, const struct hm_enf_index *ix,
 		   const struct hm_enf_query *q, struct hm_enf_answer *out)
 {
 	const struct hm_domain *d = q->domain;
-	const struct hm_domain *near = d ? d : hm_enf_nearest(m,
+	const struct hm_domain *near = d ? d : hm_domain_nearest(m,
 							      q->domain_name);
 	struct hm_domain fake = { .group_no = -1 };
 	const struct hm_domain *acl_dom = d;
