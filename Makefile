@@ -1,4 +1,4 @@
-# histmac: the two commands of the README, and the targets behind them.
+# histmac: the commands of the README, and the targets behind them.
 #   make demo   install what is missing, build, learn from the bundled sample
 #   make test   install what is missing, build with -Werror, run every test
 BUILD   ?= build
@@ -6,10 +6,15 @@ ASAN    ?= build-asan
 FUZZ    ?= build-fuzz
 FUZZ_SECONDS ?= 60
 JOBS    ?= $(shell nproc)
+# ctest -j of make test and make check: twice the processors, since the
+# e2e tests mostly wait (for auditd, for cron, for a daemon's answer).
+# What they share is declared in CMakeLists.txt (RESOURCE_LOCK,
+# RUN_SERIAL, PROCESSORS).
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 OUT     ?= out
 CMAKE_FLAGS ?=
 
-.PHONY: all build demo test test-asan unit deps-build deps-test fuzz bench clean valgrind
+.PHONY: all build demo test test-e2e test-sanitizers test-asan unit deps-build deps-test fuzz bench clean valgrind
 
 all: build
 
@@ -27,14 +32,29 @@ demo: build
 	@scripts/demo.sh $(BUILD)/histmac $(OUT)
 
 # Every test: unit, golden, fuzz-corpus replay and end-to-end (root, auditd,
-# fanotify), with warnings as errors; then the unit, golden and fuzz replays
-# again under ASan+UBSan, and the unit tests under valgrind (about 1 min).
+# fanotify), with warnings as errors, side by side (CMakeLists.txt says
+# what they share); then the unit, golden and fuzz replays again under
+# ASan+UBSan, and the unit tests under valgrind.  Most e2e tests wait (the
+# audit tests one after another), so the sanitizer runs go beside them at
+# nice 19: the tests that time things get the processors first.  Their
+# output is in $(BUILD)/sanitizers.log, printed whole on a failure.
 test: deps-test
 	cmake -S . -B $(BUILD) -DHISTMAC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE e2e
-	cd $(BUILD) && ctest --output-on-failure -L e2e
-	$(MAKE) test-asan
+	@echo "make test: ASan+UBSan and valgrind beside the tests (nice 19, $(BUILD)/sanitizers.log)"
+	@nice -n 19 $(MAKE) --no-print-directory test-sanitizers \
+		>$(BUILD)/sanitizers.log 2>&1 & san=$$!; \
+	rc=0; cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) || rc=1; \
+	if wait $$san; then tail -n 2 sanitizers.log; \
+	else cat sanitizers.log; echo "make test: ASan+UBSan or valgrind failed" >&2; rc=1; fi; \
+	exit $$rc
+
+# The e2e tests alone, side by side where they share nothing global.
+test-e2e:
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) -L e2e
+
+# ASan+UBSan (below), then valgrind on BUILD's unit tests.
+test-sanitizers: test-asan
 	scripts/valgrind.sh $(BUILD) $(JOBS)
 
 test-asan: deps-test
