@@ -1,5 +1,6 @@
 # histmac: the commands of the README, and the targets behind them.
 #   make demo   install what is missing, build, learn from the bundled sample
+#   make check  build with -Werror, run the quick tier (a few minutes)
 #   make test   install what is missing, build with -Werror, run every test
 BUILD   ?= build
 ASAN    ?= build-asan
@@ -14,7 +15,7 @@ TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 OUT     ?= out
 CMAKE_FLAGS ?=
 
-.PHONY: all build demo test test-e2e test-sanitizers test-asan unit deps-build deps-test fuzz bench clean valgrind
+.PHONY: all build demo check test test-e2e test-sanitizers test-asan unit deps-build deps-test fuzz bench clean valgrind
 
 all: build
 
@@ -30,6 +31,14 @@ build: deps-build
 
 demo: build
 	@scripts/demo.sh $(BUILD)/histmac $(OUT)
+
+# The quick tier, for after a change: unit, golden, fuzz-corpus replay
+# and the e2e tests labelled quick (one or more of each area, seconds
+# each; CMakeLists.txt).  The e2e ones need root, as in make test.
+check: deps-test
+	cmake -S . -B $(BUILD) -DHISTMAC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) -L '^(unit|golden|fuzz|quick)$$'
 
 # Every test: unit, golden, fuzz-corpus replay and end-to-end (root, auditd,
 # fanotify), with warnings as errors, side by side (CMakeLists.txt says
