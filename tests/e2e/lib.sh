@@ -210,8 +210,13 @@ hm_audit_start() {
 	hm_need auditd auditctl flock
 	# scripts/with-system-auditd.sh holds it for a whole run
 	if [ "${HM_AUDIT_LOCK_HELD:-}" != 1 ]; then
+		local waited=$SECONDS
 		exec 9>"$HM_AUDIT_LOCK"
 		flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+		# another build tree's test held it: say so, a run's times
+		# are read with it
+		waited=$((SECONDS - waited))
+		[ "$waited" -lt 2 ] || echo "# waited $waited s for $HM_AUDIT_LOCK"
 	fi
 
 	enabled=$(_hm_audit_status enabled)
