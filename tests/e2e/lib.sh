@@ -208,11 +208,14 @@ EOF
 hm_audit_start() {
 	local plugin=${1:-} pid enabled
 	hm_need auditd auditctl flock
-	# scripts/with-system-auditd.sh holds it for a whole run
-	if [ "${HM_AUDIT_LOCK_HELD:-}" != 1 ]; then
+	# scripts/with-system-auditd.sh holds it for a whole run; a second
+	# call (a test that starts auditd again) holds it already: opening
+	# fd 9 again would let it go, with the test's rules still loaded
+	if [ "${HM_AUDIT_LOCK_HELD:-}" != 1 ] && [ -z "${_hm_audit_locked:-}" ]; then
 		local waited=$SECONDS
 		exec 9>"$HM_AUDIT_LOCK"
 		flock -w 600 9 || hm_fail "cannot take $HM_AUDIT_LOCK"
+		_hm_audit_locked=1
 		# another build tree's test held it: say so, a run's times
 		# are read with it
 		waited=$((SECONDS - waited))
