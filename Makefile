@@ -43,20 +43,12 @@ check: deps-test
 # Every test: unit, golden, fuzz-corpus replay and end-to-end (root, auditd,
 # fanotify), with warnings as errors, side by side (CMakeLists.txt says
 # what they share); then the unit, golden and fuzz replays again under
-# ASan+UBSan, and the unit tests under valgrind.  Most e2e tests wait (the
-# audit tests one after another), so the sanitizer runs go beside them at
-# nice 19: the tests that time things get the processors first.  Their
-# output is in $(BUILD)/sanitizers.log, printed whole on a failure.
+# ASan+UBSan, and the unit tests under valgrind.
 test: deps-test
 	cmake -S . -B $(BUILD) -DHISTMAC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
-	@echo "make test: ASan+UBSan and valgrind beside the tests (nice 19, $(BUILD)/sanitizers.log)"
-	@nice -n 19 $(MAKE) --no-print-directory test-sanitizers \
-		>$(BUILD)/sanitizers.log 2>&1 & san=$$!; \
-	rc=0; cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) || rc=1; \
-	if wait $$san; then tail -n 2 sanitizers.log; \
-	else cat sanitizers.log; echo "make test: ASan+UBSan or valgrind failed" >&2; rc=1; fi; \
-	exit $$rc
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
+	$(MAKE) test-sanitizers
 
 # The e2e tests alone, side by side where they share nothing global.
 test-e2e:
