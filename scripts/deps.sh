@@ -15,11 +15,12 @@ test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	chromium curl apache2 iproute2 procps psmisc jq nodejs time
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3
 	cron openssh-server openssh-client postfix bsd-mailx libcap2-bin
-	nginx fcgiwrap spawn-fcgi logrotate"
+	nginx fcgiwrap spawn-fcgi logrotate libfaketime"
 bench="$test hyperfine laurel fapolicyd time"
 # test includes the services of tests/e2e/t_service_*.sh and t_vm_production
 # (sshd, postfix, cron with logrotate, nginx with fcgiwrap), started by their
-# init scripts; services is kept as another name for it.
+# init scripts (cron on libfaketime's fast clock); services is kept as
+# another name for it.
 services="$test"
 
 want=""

@@ -15,8 +15,9 @@
 # inode than the log's) and checked once the file is gone, with no denial:
 # names do not depend on the host's state (issue 25 item 2).
 #
-# cron runs jobs at a minute's turn: the test waits for real runs (about a
-# minute each, four in all) rather than run the jobs' commands itself.
+# cron runs jobs at a minute's turn: the test waits for real runs (four
+# in all) rather than run the jobs' commands itself, cron's clock ten
+# times as fast (service/cron/cycle.sh), so that a minute passes in 6 s.
 set -eu
 . "$HM_SRC/tests/e2e/lib.sh"
 . "$HM_SRC/tests/e2e/service_lib.sh"

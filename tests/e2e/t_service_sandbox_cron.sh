@@ -67,7 +67,7 @@ jobs_said() {
 }
 
 # The jobs ran: each data file reported and moved out of the spool (the
-# cleanup job deletes it from done/ a minute later), the archive made.
+# cleanup job deletes it from done/ at the next run), the archive made.
 while read -r f; do
 	n=${f%.csv}
 	[ -s "$S/out/$n.report" ] || { jobs_said; hm_fail "no report of $f: the report job did not run"; }

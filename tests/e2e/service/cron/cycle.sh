@@ -7,6 +7,23 @@
 # /var/mail), the crontab removed, both stopped.
 . "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
+# cron runs jobs at a minute's turn and has no "run now": the tests give
+# cron alone (FAKETIME_ONLY_CMDS) a clock ten times as fast, so that its
+# minute passes in 6 s.  libfaketime is loaded, and read, by every
+# program the init script runs, in every period alike; the jobs run with
+# the environment their crontab gives them, at the real clock.
+# The variables, as one word list (FAKETIME: no offset, ten times the
+# rate; written without a space, for the sandbox's word list).
+CRON_FAKETIME=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
+CRON_CLOCK="LD_PRELOAD=$CRON_FAKETIME FAKETIME=+0.0x10 FAKETIME_ONLY_CMDS=cron"
+
+# cron_init ACTION: cron's init script, its cron on the fast clock (no
+# env(1) between: the domains stay those of the script run by the shell)
+cron_init() {
+	# shellcheck disable=SC2086 # a word list
+	(export $CRON_CLOCK; exec /etc/init.d/cron "$@")
+}
+
 # Wait for the next run of the jobs: cron starts them at a minute's turn.
 tick() {
 	local before i
@@ -29,6 +46,16 @@ cron_up() {
 	pid=$(cat /run/crond.pid 2>/dev/null) && [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
 }
 
+# cron has no job runner left: the forks that run a job and then mail
+# its output (through sendmail, into postfix's queue) are done.  A job's
+# end is not its mail's: under load the mail of the last run came after
+# the queue was found empty, and was not delivered before the stop.
+cron_idle() {
+	local pid
+	pid=$(cat /run/crond.pid 2>/dev/null) || return 0
+	! pgrep -P "$pid" >/dev/null
+}
+
 # No cron left, its job runners (forks named cron) included; zombies
 # (ended, not yet reaped by a slow pid 1) are not cron running.
 cron_gone() {
@@ -38,9 +65,9 @@ cron_gone() {
 period() {
 	local runs=${1:-1} i
 	/etc/init.d/postfix start
-	/etc/init.d/cron start
+	cron_init start
 	hm_until "cron did not start" cron_up
-	/etc/init.d/cron restart
+	cron_init restart
 	hm_until "cron did not start again" cron_up
 	# cron reads the crontabs again only when their directory's mtime
 	# (in seconds) changed since it last read them: one installed in the
@@ -51,8 +78,9 @@ period() {
 		tick || return 1
 	done
 	crontab -u hm-cron -r
+	hm_until "cron's job runners did not end" cron_idle
 	hm_until "postfix did not deliver" queue_empty
-	/etc/init.d/cron stop
+	cron_init stop
 	hm_until "a cron is left after the stop" cron_gone
 	/etc/init.d/postfix stop
 }

@@ -15,6 +15,8 @@ cron_setup() {
 	hm_need cron crontab run-parts postfix mail useradd userdel
 	[ -x /etc/init.d/cron ] && [ -x /etc/init.d/postfix ] ||
 		hm_skip "cron or postfix is not installed (scripts/deps.sh test)"
+	[ -r "$CRON_FAKETIME" ] ||
+		hm_fail "no libfaketime for cron's fast clock (scripts/deps.sh test)"
 	hm_svc_begin cron master
 	! getent passwd hm-cron >/dev/null || hm_fail "a user hm-cron exists already"
 	hm_svc_tmpfs "$S"

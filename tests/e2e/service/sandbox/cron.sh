@@ -5,14 +5,15 @@
 # started by its init script as while learning; cron runs in the
 # foreground (`cron -f`) as COMMAND of the sandbox (sbx.sh) with the
 # environment its init script gives it (its PATH; TZ from /etc/timezone,
-# READ_ENV of /etc/default/cron).  Needs SBX_ATTACK (the lines an
+# READ_ENV of /etc/default/cron) and on the fast clock of cycle.sh's
+# cron_init.  Needs SBX_ATTACK (the lines an
 # attacker appends to the cleanup job) and SBX_COST (to the report job).
 . "$(dirname "${BASH_SOURCE[0]}")/sbx.sh"
 
 svc_start() {
 	local tz=
 	[ ! -r /etc/timezone ] || tz=TZ=$(cat /etc/timezone)
-	SBX_ENV="env -i PATH=/bin:/usr/bin:/sbin:/usr/sbin $tz" \
+	SBX_ENV="env -i PATH=/bin:/usr/bin:/sbin:/usr/sbin $tz $CRON_CLOCK" \
 		sbx_up cron /usr/sbin/cron -f
 	hm_until "the sandboxed cron did not start" cron_up
 }
@@ -40,6 +41,7 @@ sandboxed() {
 	cat "$SBX_COST" >>"$S/jobs/report"
 	tick
 	crontab -u hm-cron -r
+	hm_until "cron's job runners did not end" cron_idle
 	hm_until "postfix did not deliver" queue_empty
 	svc_stop
 	/etc/init.d/postfix stop
