@@ -2,9 +2,11 @@
 /*
  * caps.c - once the fanotify group, the marks and the proc connector are
  * set up, keep only the capabilities the daemon still uses: reading other
- * users' /proc/PID/exe and status (SYS_PTRACE), reading and writing the
- * policy and marking files we may not own (DAC_OVERRIDE, DAC_READ_SEARCH),
- * and sending audit records (AUDIT_WRITE).  SYS_ADMIN, NET_ADMIN and the
+ * users' /proc/PID/exe and status (SYS_PTRACE), following their
+ * /proc/PID/map_files links, to tell a program mapped from an overlay
+ * (CHECKPOINT_RESTORE: procs/placing.c), reading and writing the policy
+ * and marking files we may not own (DAC_OVERRIDE, DAC_READ_SEARCH), and
+ * sending audit records (AUDIT_WRITE).  SYS_ADMIN, NET_ADMIN and the
  * rest go, from the bounding set too.  No libcap: two system calls.
  */
 #include <errno.h>
@@ -17,6 +19,7 @@
 
 static const int keep[] = {
 	CAP_SYS_PTRACE, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_AUDIT_WRITE,
+	CAP_CHECKPOINT_RESTORE,
 };
 
 static bool kept(int cap)

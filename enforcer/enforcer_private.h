@@ -81,6 +81,8 @@
 	X(foreign, "files reached through a foreign mount")		\
 	X(foreign_unnamed, "foreign mounts' files with no name (fail closed)") \
 	X(foreign_slow, "foreign mount tables over the budget") \
+	X(overlay_layer, "overlay layers' files, named through the overlay") \
+	X(overlay_copy_up, "overlay copy-ups let through (the overlay's own)") \
 	X(exited, "process gone before its event was read")		\
 	X(mode_reads, "open modes read from /proc/TID/syscall")	\
 	X(mode_unknown, "open modes unknown (judged read and write)")	\
@@ -225,11 +227,14 @@ struct hm_mnt {
 	uint32_t major, minor;
 	const char *root;	/* the mount's root in its file system */
 	const char *point;	/* where it is, from the reader's root */
+	/* an overlay's super options (its layers); else NULL */
+	const char *overlay;
 };
 
 int hm_mnt_parse(char *line, struct hm_mnt *out);
 int hm_mnt_rebase(const char *path, const char *from, const char *to,
 		  char *out, size_t size);
+size_t hm_mnt_layers(char *opts, char **dirs, size_t max);
 /* Mount @id in mountinfo file @path, -ETIME past @deadline_ns (or too
  * long); *@line is the caller's to free. */
 int hm_mnt_find(const char *path, uint64_t id, uint64_t deadline_ns,

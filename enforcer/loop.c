@@ -87,7 +87,9 @@ static void set_key(struct ev *e)
  * (-EXDEV: it cannot be named; -ETIME: the opener's mount table took
  * too long), and that name makes no cache entry and no ignore mark (they
  * would outlive what was checked of the mount).  The opener chose how
- * long that naming takes: the watchdog denies it if late.
+ * long that naming takes: the watchdog denies it if late.  A file an
+ * overlay opens in its layers is named as the overlay shows it; 2: the
+ * overlay's copy-up in the making (mounts.c), no name.
  */
 static int path_of(struct hm_loop *l, struct ev *e)
 {
@@ -109,6 +111,10 @@ static int path_of(struct hm_loop *l, struct ev *e)
 			hm_answers_foreign(l->cfg.ans, e->ref);
 		r = hm_mnt_foreign_name(l->mounts, e->tid, &e->stx, e->raw,
 					sizeof(e->raw));
+		if (r == 1) {
+			l->c->overlay_layer++;
+			r = 0;
+		}
 	}
 	e->raw_len = strlen(e->raw);
 	return r;
@@ -234,6 +240,11 @@ static void judge(struct hm_loop *l, struct ev *e)
 		return;
 	}
 	r = path_of(l, e);
+	if (r == 2) {	/* the overlay's work, for an open judged by name */
+		l->c->overlay_copy_up++;
+		hm_ev_finish(l, e, true, false);
+		return;
+	}
 	if (r == -EXDEV || r == -ETIME) {
 		hm_ev_unnamed(l, e, r);
 		return;

@@ -6,9 +6,11 @@
  * namespace's copy is covered too), a mount mark when it is the root of
  * a bind mount of a subtree,
  * a directory mark (the files directly in it) for another directory, or
- * an inode mark for a file.  Refused: the root mount, /proc and /sys, and
+ * an inode mark for a file.  Refused: the root mount, /proc and /sys,
  * anything that covers the policy directory (the daemon writes there and
- * would wait for itself).  Kernel ignore marks for globally readable
+ * would wait for itself), and an overlay beside its layers' file system
+ * (the kernel would wait for the daemon while it reads the overlay's
+ * event).  Kernel ignore marks for globally readable
  * files are kept with an fd each, so a reload can take them back.
  */
 #include <errno.h>
@@ -73,6 +75,14 @@ static int mark_type(const char *real)
 	if (a == b)
 		return MARK_DIR;
 	return mount_is_fs_root(a) ? MARK_FS : MARK_MOUNT;
+}
+
+/* mark_type() of --mark @mark; negative errno on error. */
+static int mark_type_of(const char *mark)
+{
+	char real[PATH_MAX];
+
+	return realpath(mark, real) ? mark_type(real) : -errno;
 }
 
 /* The marks made, by object, for hm_marks_cover(); more than fit: every
@@ -172,6 +182,66 @@ static int check_one(const char *mark,
 	return 0;
 }
 
+/*
+ * Is @real the root of an overlay mount?  Its layer directories (cut
+ * from a copy of its super options, *@opts: the caller frees) in @dirs.
+ */
+static size_t overlay_layers(const char *real, char **opts, char **dirs,
+			     size_t max)
+{
+	struct statfs sfs;
+	struct hm_mnt m;
+	uint64_t id = 0;
+	char *line = NULL;
+	size_t n = 0;
+
+	*opts = NULL;
+	if (statfs(real, &sfs) || sfs.f_type != OVERLAYFS_SUPER_MAGIC ||
+	    mnt_id(real, &id))
+		return 0;
+	if (!hm_mnt_find("/proc/self/mountinfo", id, UINT64_MAX, &line, &m) &&
+	    m.overlay && (*opts = strdup(m.overlay)))
+		n = hm_mnt_layers(*opts, dirs, max);
+	free(line);
+	return n;
+}
+
+/*
+ * An overlay and a file system of one of its layers, both marked: to
+ * give the daemon an event's file of the overlay, the kernel opens the
+ * layer's file too, and that open waits for the daemon's answer while
+ * the daemon waits in read() (the watchdog denies both a second later).
+ * Either mark alone is judged by the overlay's names (mounts.c).
+ */
+static int overlay_clash(const char *const *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char real[PATH_MAX], *dirs[64], *opts = NULL;
+		size_t k = realpath(marks[i], real) ?
+			   overlay_layers(real, &opts, dirs, 64) : 0;
+		int r = 0;
+
+		for (size_t d = 0; d < k && !r; d++)
+			for (size_t j = 0; j < n && !r; j++)
+				if (j != i && mark_type_of(marks[j]) == MARK_FS &&
+				    same_fs(dirs[d], marks[j])) {
+					hm_log("--mark %s and --mark %s: the "
+					       "second is the file system of a "
+					       "layer (%s) of the overlay the "
+					       "first is; the kernel would wait "
+					       "for us while we wait for it: mark "
+					       "one of them (docs/ENFORCE.md "
+					       "\"Overlays\")", marks[i],
+					       marks[j], dirs[d]);
+					r = -EINVAL;
+				}
+		free(opts);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 /**
  * hm_marks_check() - refuse what must never be marked (/, /proc, /sys,
  * the root mount, anything covering the policy directory); logs why.
@@ -199,7 +269,7 @@ int hm_marks_check(const char *const *marks, size_t n, const char *policy_dir)
 		if (e && !r)
 			r = e;
 	}
-	return r;
+	return r ? r : overlay_clash(marks, n);
 }
 
 /**

@@ -65,13 +65,20 @@ int hm_mnt_parse(char *line, struct hm_mnt *out)
 {
 	char *save = NULL;
 	char *f[5];
-	char *end;
+	char *end, *w;
 
 	for (int i = 0; i < 5; i++) {
 		f[i] = strtok_r(i ? NULL : line, " \n", &save);
 		if (!f[i])
 			return -EINVAL;
 	}
+	/* OPTS, the optional fields up to "-", then FSTYPE SOURCE SUPER */
+	out->overlay = NULL;
+	while ((w = strtok_r(NULL, " \n", &save)) && strcmp(w, "-"))
+		;
+	if (w && (w = strtok_r(NULL, " \n", &save)) &&
+	    !strcmp(w, "overlay") && strtok_r(NULL, " \n", &save))
+		out->overlay = strtok_r(NULL, " \n", &save);
 	errno = 0;
 	out->id = strtoull(f[0], &end, 10);
 	if (errno || *end || end == f[0])
@@ -246,6 +253,8 @@ int hm_mnt_find(const char *path, uint64_t id, uint64_t deadline_ns,
 struct seen {
 	uint64_t id;		/* 0: empty */
 	char *root, *point;
+	char *layer;		/* set: an overlay's layer directory,
+				 * the overlay at point (layer_find()) */
 };
 
 /*
@@ -318,6 +327,7 @@ static void forget(struct seen *e)
 {
 	free(e->root);
 	free(e->point);
+	free(e->layer);
 	*e = (struct seen){ 0 };
 }
 
@@ -519,6 +529,143 @@ static int through(const struct hm_mounts *t, const struct seen *e,
 }
 
 /*
+ * An overlay opens the files of its layers itself, through private
+ * mounts of the layer directories that no mount table lists; a mark on
+ * a layer's file system sees those opens too, the path printed from the
+ * layer's top ("/lib/x" for LOWER/lib/x).  Such a file is named as the
+ * overlay shows it, the overlay's mount point and the same path, once
+ * our lookup of the layer directory and that path, with no symlink on
+ * the way, reaches its inode.
+ */
+
+/* @raw below layer directory @layer reaches @stx's inode: its name
+ * below the overlay at @point in @out. */
+static int layer_name(const char *layer, const char *point,
+		      const struct statx *stx, const char *raw, char *out,
+		      size_t size)
+{
+	char in_layer[PATH_MAX];
+
+	if (hm_mnt_rebase(raw, "/", layer, in_layer, sizeof(in_layer)) ||
+	    !reaches_plain(in_layer, stx))
+		return -EXDEV;
+	return hm_mnt_rebase(raw, "/", point, out, size) ? -EXDEV : 0;
+}
+
+/* The directories of option @opt of an overlay's super options that
+ * name layers ("lowerdir=A:B", "upperdir=U", "lowerdir+=A", "datadir+=
+ * D"; not workdir), cut in place; a path with an escape (a ',', ':' or
+ * '\' in a name) is skipped, not guessed.  Returns how many. */
+static size_t opt_dirs(char *opt, char **dirs, size_t max)
+{
+	static const char *const keys[] = { "lowerdir=", "upperdir=",
+					    "lowerdir+=", "datadir+=" };
+	char *v = NULL, *save = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(keys) && !v; i++)
+		if (!strncmp(opt, keys[i], strlen(keys[i])))
+			v = opt + strlen(keys[i]);
+	if (!v || strchr(v, '\\'))
+		return 0;
+	for (char *d = strtok_r(v, ":", &save); d && n < max;
+	     d = strtok_r(NULL, ":", &save))
+		if (d[0] == '/')
+			dirs[n++] = d;
+	return n;
+}
+
+/*
+ * Is @stx, a file with no link on a private mount, an overlay's copy-up
+ * in the making?  The overlay copies a lower file up into a temporary
+ * file (O_TMPFILE) of its upper layer, opened through that private mount,
+ * before it links it in: a regular file with no name on the file system
+ * of one of our overlays' upper layers.  (A process could open such a
+ * file itself only through a mount of its own, which a table lists.)
+ */
+static bool copy_up_temp(const struct hm_mounts *t, const struct statx *stx)
+{
+	if (stx->stx_nlink || !S_ISREG(stx->stx_mode))
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *up = t->v[i].overlay ?
+				 strstr(t->v[i].overlay, "upperdir=") : NULL;
+		char dir[PATH_MAX];
+		struct statx u;
+		size_t n;
+
+		if (!up || (up != t->v[i].overlay && up[-1] != ','))
+			continue;
+		up += strlen("upperdir=");
+		n = strcspn(up, ",");
+		if (n >= sizeof(dir) || memchr(up, '\\', n))
+			continue;
+		memcpy(dir, up, n);
+		dir[n] = '\0';
+		if (!statx(AT_FDCWD, dir, AT_STATX_DONT_SYNC, STATX_INO, &u) &&
+		    u.stx_dev_major == stx->stx_dev_major &&
+		    u.stx_dev_minor == stx->stx_dev_minor)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * hm_mnt_layers() - the layer directories of an overlay.
+ * @opts: its super options (struct hm_mnt's overlay, copied), as
+ *	mountinfo escapes them; cut and unescaped in place.
+ * @dirs, @max: the directories found (pointing into @opts), lower and
+ *	upper.
+ * Returns: how many; a directory with an escaped ',', ':' or '\' in its
+ * name is left out.
+ */
+size_t hm_mnt_layers(char *opts, char **dirs, size_t max)
+{
+	char *save = NULL;
+	size_t n = 0;
+
+	if (unescape(opts))
+		return 0;
+	for (char *opt = strtok_r(opts, ",", &save); opt && n < max;
+	     opt = strtok_r(NULL, ",", &save))
+		n += opt_dirs(opt, dirs + n, max - n);
+	return n;
+}
+
+/* Is @raw of private mount @stx a file of a layer of one of our
+ * overlays?  The layer kept in @e, named into @out. */
+static int layer_find(struct hm_mounts *t, const struct statx *stx,
+		      const char *raw, struct seen *e, char *out,
+		      size_t size)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct hm_mnt *m = &t->v[i];
+		char *dirs[64];
+		char *opts;
+		size_t n;
+		int r = -EXDEV;
+
+		if (!m->overlay || !(opts = strdup(m->overlay)))
+			continue;
+		n = hm_mnt_layers(opts, dirs, HM_ARRAY_SIZE(dirs));
+		for (size_t k = 0; k < n && r; k++) {
+			r = layer_name(dirs[k], m->point, stx, raw, out, size);
+			if (!r) {
+				e->layer = strdup(dirs[k]);
+				e->point = strdup(m->point);
+				e->id = stx->stx_mnt_id;
+			}
+		}
+		free(opts);
+		if (!r && (!e->layer || !e->point))
+			forget(e);
+		if (!r)
+			return e->id ? 0 : -ENOMEM;
+	}
+	return -EXDEV;
+}
+
+/*
  * Rebuild the name of @raw (the path /proc/self/fd printed, through the
  * foreign mount @stx->stx_mnt_id of thread @tid) from that mount's root.
  * Whatever does not add up (a root or mount point that moved meanwhile,
@@ -534,17 +681,23 @@ static int foreign_name(struct hm_mounts *t, int32_t tid,
 	uint64_t id = stx->stx_mnt_id;
 	struct seen *e = &t->seen[id % SEEN];
 	char rel[PATH_MAX];
+	bool rooted = !from_root(tid, raw, rel, sizeof(rel));
 	int r;
 
-	if (from_root(tid, raw, rel, sizeof(rel)))
-		return -EXDEV;
-	if (e->id == id && stx->stx_nlink == 1 &&
+	if (e->id == id && e->layer)
+		return layer_name(e->layer, e->point, stx, raw, out, size) ?
+			       -EXDEV : 1;
+	if (rooted && e->id == id && stx->stx_nlink == 1 &&
 	    !through(t, e, stx, rel, out, size))
 		return 0;
 	r = look_up(t, tid, id, &e);
+	if (r == -ENOENT && copy_up_temp(t, stx))
+		return 2;
+	if (r == -ENOENT)	/* in no table: an overlay's private mount? */
+		return layer_find(t, stx, raw, e, out, size) ? -EXDEV : 1;
 	if (r == -ETIME)
 		return r;
-	return r ? -EXDEV : through(t, e, stx, rel, out, size);
+	return r || !rooted ? -EXDEV : through(t, e, stx, rel, out, size);
 }
 
 /**
@@ -577,9 +730,11 @@ int hm_mnt_ours(struct hm_mounts *t, const struct statx *stx,
  * @t, @stx: as for hm_mnt_ours().
  * @tid: the opening thread (its mountinfo may be read, within a budget).
  * @raw, @size: the path /proc/self/fd printed; replaced by the name.
- * Returns: 0, -EXDEV when it cannot be named with certainty, -ETIME when
- * the opener's mount table was over the budget (both: judge it as no
- * name, fail closed).
+ * Returns: 0; 1 when it is a file of an overlay's layer, opened by the
+ * overlay (named as the overlay shows it); 2 when it is an overlay's
+ * copy-up in the making (no name, @raw unchanged); -EXDEV when it cannot be
+ * named with certainty, -ETIME when the opener's mount table was over
+ * the budget (both: judge it as no name, fail closed).
  */
 int hm_mnt_foreign_name(struct hm_mounts *t, int32_t tid,
 			const struct statx *stx, char *raw, size_t size)
@@ -587,12 +742,12 @@ int hm_mnt_foreign_name(struct hm_mounts *t, int32_t tid,
 	char name[PATH_MAX];
 	int r = foreign_name(t, tid, stx, raw, name, sizeof(name));
 
-	if (r)
+	if (r < 0 || r == 2)
 		return r;
 	if (strlen(name) >= size)
 		return -EXDEV;
 	strcpy(raw, name);
-	return 0;
+	return r;
 }
 
 /**
@@ -607,5 +762,7 @@ int hm_mnt_own_name(struct hm_mounts *t, int32_t tid,
 	int r = hm_mnt_ours(t, stx, raw);
 
 	*foreign = r == 1;
-	return r == 1 ? hm_mnt_foreign_name(t, tid, stx, raw, size) : r;
+	if (r == 1)
+		r = hm_mnt_foreign_name(t, tid, stx, raw, size);
+	return r == 1 ? 0 : r == 2 ? -EXDEV : r;
 }

@@ -36,6 +36,21 @@ int hm_procs_stat(int32_t pid, int64_t *ppid, uint64_t *start)
 	return 0;
 }
 
+/* Is /proc/PID/maps line @line an executable mapping of inode @ino (on
+ * the device it puts in @maj, @min)? */
+static bool maps_exec_ino(const char *line, uint64_t ino, unsigned *maj,
+			  unsigned *min)
+{
+	char perms[5];
+	unsigned long long inode;
+
+	if (sscanf(line, "%*[0-9a-f]-%*[0-9a-f] %4s %*[0-9a-f] %x:%x %llu",
+		   perms, maj, min, &inode) != 4)
+		return false;
+	return strlen(perms) == 4 && perms[2] == 'x' && inode == ino &&
+	       inode != 0;
+}
+
 /**
  * hm_procs_maps_exec() - is this /proc/PID/maps line an executable mapping
  * of the file @dev_major:@dev_minor, inode @ino?
@@ -48,15 +63,10 @@ int hm_procs_stat(int32_t pid, int64_t *ppid, uint64_t *start)
 bool hm_procs_maps_exec(const char *line, unsigned dev_major,
 		       unsigned dev_minor, uint64_t ino)
 {
-	char perms[5];
 	unsigned maj, min;
-	unsigned long long inode;
 
-	if (sscanf(line, "%*[0-9a-f]-%*[0-9a-f] %4s %*[0-9a-f] %x:%x %llu",
-		   perms, &maj, &min, &inode) != 4)
-		return false;
-	return strlen(perms) == 4 && perms[2] == 'x' && maj == dev_major &&
-	       min == dev_minor && inode == ino && inode != 0;
+	return maps_exec_ino(line, ino, &maj, &min) && maj == dev_major &&
+	       min == dev_minor;
 }
 
 /* Put @pid in <kernel> EXE, the same name as the tracker's own rule
@@ -123,6 +133,27 @@ static int exe_link(int32_t tgid, char *link, size_t cap)
 	return r;
 }
 
+/*
+ * Is the mapping of maps line @line of the task at @dir the object @e,
+ * as its map_files link shows it?  On an overlay maps prints the device
+ * of the file the overlay opened in its layer, while the exe link, like
+ * any path through the overlay, shows the overlay's; the map_files link
+ * is that path, stat()ed.
+ */
+static bool mapped_as(const char *dir, const char *line,
+		      const struct hm_exe *e)
+{
+	char range[40], path[192];
+	struct statx stx;
+
+	if (sscanf(line, "%39[0-9a-f-]", range) != 1)
+		return false;
+	snprintf(path, sizeof(path), "%smap_files/%s", dir, range);
+	return !statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) &&
+	       stx.stx_ino == e->ino &&
+	       ((uint64_t)stx.stx_dev_major << 32 | stx.stx_dev_minor) == e->dev;
+}
+
 /* Does the task at @dir ("/proc/PID/" or "/proc/PID/task/TID/") map
  * the object @e executable? */
 static bool exe_mapped(const char *dir, const struct hm_exe *e)
@@ -131,6 +162,7 @@ static bool exe_mapped(const char *dir, const struct hm_exe *e)
 	char *line = NULL;
 	size_t cap = 0;
 	bool found = false;
+	unsigned maj, min;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%smaps", dir);
@@ -138,8 +170,9 @@ static bool exe_mapped(const char *dir, const struct hm_exe *e)
 	if (!f)
 		return false;
 	while (!found && getline(&line, &cap, f) > 0)
-		found = hm_procs_maps_exec(line, (unsigned)(e->dev >> 32),
-					  (unsigned)e->dev, e->ino);
+		found = maps_exec_ino(line, e->ino, &maj, &min) &&
+			(((uint64_t)maj << 32 | min) == e->dev ||
+			 mapped_as(dir, line, e));
 	free(line);
 	fclose(f);
 	return found;

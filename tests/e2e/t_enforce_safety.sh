@@ -88,10 +88,11 @@ hm_enf_log_has "policy reloads refused +1"
 hm_ok "SIGHUP reloads without dropping an answer; a broken reload is refused"
 
 # capabilities after setup: only SYS_PTRACE, DAC_OVERRIDE, DAC_READ_SEARCH,
-# AUDIT_WRITE, in the effective, permitted and bounding sets
+# AUDIT_WRITE and CHECKPOINT_RESTORE, in the effective, permitted and
+# bounding sets
 hm_enf_policy		# the one without the broken line
 hm_enf_start --mode enforcing
-want=0000000020080006
+want=0000010020080006
 for set in CapEff CapPrm CapBnd; do
 	got=$(awk -v k="$set:" '$1 == k { print $2 }' "/proc/$DPID/status")
 	[ "$got" = "$want" ] || hm_fail "$set of the daemon is $got, want $want"

@@ -46,6 +46,27 @@ static void test_parse(void **state)
 	assert_int_equal(hm_mnt_parse(big, &m), 0);
 	assert_true(m.id == UINT64_MAX);
 	assert_int_equal(m.major, 259);
+	assert_null(m.overlay);
+}
+
+/* An overlay's super options (its layers) are kept; no other type's,
+ * nor an overlay line cut before them. */
+static void test_parse_overlay(void **state)
+{
+	char ovl[] = "50 1 0:45 / /srv/r rw shared:7 - overlay ovl "
+		     "rw,lowerdir=/l1:/l2,upperdir=/u/u,workdir=/u/w\n";
+	char cut[] = "50 1 0:45 / /srv/r rw - overlay ovl";
+	char named[] = "50 1 0:45 / /srv/r rw - tmpfs overlay rw,upperdir=/x";
+	struct hm_mnt m;
+
+	(void)state;
+	assert_int_equal(hm_mnt_parse(ovl, &m), 0);
+	assert_string_equal(m.point, "/srv/r");
+	assert_string_equal(m.overlay, "rw,lowerdir=/l1:/l2,upperdir=/u/u,workdir=/u/w");
+	assert_int_equal(hm_mnt_parse(cut, &m), 0);
+	assert_null(m.overlay);
+	assert_int_equal(hm_mnt_parse(named, &m), 0);
+	assert_null(m.overlay);
 }
 
 /* Lines that are not mountinfo's: refused, never half read. */
@@ -476,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_overlay),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_rebase),
 		cmocka_unit_test(test_find),
