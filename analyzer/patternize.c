@@ -20,6 +20,7 @@
 #include "histmac/sbuf.h"
 #include "histmac/sensitive.h"
 #include "histmac/map.h"
+#include "histmac/owners.h"
 
 /* ------------------------------------------------------------- shapes */
 
@@ -42,8 +43,9 @@ static bool is_letter(char c)
 /*
  * What a run of a name may become.  A run is generalized when it varies
  * between names of one shape (at least --min names), except the kinds
- * marked sure, which a single name shows: random and temporary suffixes
- * and long hex of names gone from the disk, and timestamps.
+ * that fewer names show: random and temporary suffixes and long hex of
+ * names gone from the disk, timestamps and rotation counters of two
+ * names (or one a rotation renamed), a run's letter and number.
  */
 enum cand_kind {
 	C_DIGITS,	/* \$: a number, or the number of a stem ("r18") */
@@ -51,7 +53,8 @@ enum cand_kind {
 	C_HEX,		/* \X: 8+ hex digits with letters and digits mixed */
 	C_RANDOM,	/* \*: mkstemp()-like (both cases and digits) */
 	C_TEMP,		/* \*: "name.XXXXXX" with a digit or capital */
-	C_TIME,		/* \$: YYYYMMDD, YYYYMMDDhhmmss or epoch seconds */
+	C_TIME,		/* \+ a digit: a run of a timestamp, or epoch */
+	C_ROTATION,	/* \$: logrotate's counter (syslog.1, syslog.2.gz) */
 };
 
 static const struct {
@@ -63,7 +66,8 @@ static const struct {
 	[C_HEX] = { "\\X", "[0-9a-fA-F]+" },
 	[C_RANDOM] = { "\\*", "[A-Za-z0-9]+" },
 	[C_TEMP] = { "\\*", "[A-Za-z0-9]+" },
-	[C_TIME] = { "\\$", "[0-9]+" },
+	[C_TIME] = { "\\+", "[0-9]" },	/* one per digit: see shape_of() */
+	[C_ROTATION] = { "\\$", "[0-9]+" },
 };
 
 #define MAX_CANDS 16
@@ -87,21 +91,11 @@ static unsigned num(const char *s, size_t n)
 	return v;
 }
 
-/* A date (19xx/20xx, month, day), with a time of day, or seconds since
- * 1970 between 2001 and 2033: shapes a single rotation shows. */
-static bool is_time(const char *s, size_t n)
+/* Seconds (10 digits) or milliseconds (13) since 1970, between 2001 and
+ * 2033: a date and a time of day are stamp_len()'s. */
+static bool is_epoch(const char *s, size_t n)
 {
-	if (n == 10)
-		return s[0] == '1';
-	if (n != 8 && n != 14)
-		return false;
-	if (num(s, 2) != 19 && num(s, 2) != 20)
-		return false;
-	if (num(s + 4, 2) < 1 || num(s + 4, 2) > 12 || num(s + 6, 2) < 1 ||
-	    num(s + 6, 2) > 31)
-		return false;
-	return n == 8 || (num(s + 8, 2) < 24 && num(s + 10, 2) < 60 &&
-			  num(s + 12, 2) < 61);
+	return (n == 10 || n == 13) && s[0] == '1';
 }
 
 /* A run of only digits, or else a long hex or random-looking one:
@@ -122,7 +116,7 @@ static int classify(const char *s, size_t n)
 		switches += i && is_digit(c) != is_digit(s[i - 1]);
 	}
 	if (!lower && !upper)
-		return is_time(s, n) ? C_TIME : C_DIGITS;
+		return is_epoch(s, n) ? C_TIME : C_DIGITS;
 	if (n >= 8 && hex && digit && switches >= 2)
 		return C_HEX;
 	if (n >= 6 && ((lower && upper && (digit || switches)) ||
@@ -202,28 +196,43 @@ static bool fields_at(const char *s, size_t *at, size_t end,
 	return true;
 }
 
+/* A time of day hh:mm[:ss] (or with '-' or '.', or nothing between) at
+ * @s[*at]: moves *@at past it, no digit right after. */
+static bool tod_at(const char *s, size_t *at, size_t end)
+{
+	static const struct field tod[] = { { 2, 0, 23 }, { 2, 0, 59 },
+					    { 2, 0, 60 } };
+	size_t t = *at;
+
+	if (!fields_at(s, &t, end, tod, 3, ":-.") &&
+	    !fields_at(s, &t, end, tod, 2, ":-."))
+		return false;
+	if (t < end && is_digit(s[t]))
+		return false;
+	*at = t;
+	return true;
+}
+
 /*
  * The length of a timestamp at @s[i] (0: none), in the layouts logrotate,
  * backup scripts and logs write: a date YYYY-MM-DD (or with '_' or '.',
- * or nothing between), then maybe a time of day hh:mm[:ss] (or with '-'
- * or '.', or nothing) after 'T', '-', '_' or '.'; no digit right after.
+ * or nothing between), then maybe a time of day (tod_at()) after 'T',
+ * '-', '_' or '.', or right after YYYYMMDD (20261207084757); no digit
+ * right after.
  */
 static size_t stamp_len(const char *s, size_t i, size_t end)
 {
 	static const struct field date[] = { { 4, 1900, 2099 }, { 2, 1, 12 },
 					     { 2, 1, 31 } };
-	static const struct field tod[] = { { 2, 0, 23 }, { 2, 0, 59 },
-					    { 2, 0, 60 } };
 	size_t at = i, t;
 
 	if (!fields_at(s, &at, end, date, 3, "-_."))
 		return 0;
 	t = at + 1;
-	if (at < end && s[at] && strchr("T-_.", s[at]) &&
-	    (fields_at(s, &t, end, tod, 3, ":-.") ||
-	     fields_at(s, &t, end, tod, 2, ":-.")) &&
-	    (t == end || !is_digit(s[t])))
+	if (at < end && s[at] && strchr("T-_.", s[at]) && tod_at(s, &t, end))
 		at = t;
+	else if (at - i == 8)	/* YYYYMMDDhhmm[ss] */
+		tod_at(s, &at, end);
 	return at < end && is_digit(s[at]) ? 0 : at - i;
 }
 
@@ -242,6 +251,28 @@ static void stamp_cands(const char *s, size_t i, size_t end, struct cand *v,
 			v[*n - 1].stamp = first;
 		i = j > i ? j : i + 1;
 	}
+}
+
+/* Is [@j, @end) of @s a compressor's suffix, as logrotate's compressext
+ * and gzip, bzip2, xz, zstd, lz4 write it? */
+static bool is_compressed(const char *s, size_t j, size_t end)
+{
+	static const char *const ext[] = { ".gz", ".bz2", ".xz", ".zst",
+					   ".lz4", ".lzma", ".lz", ".Z" };
+
+	for (size_t k = 0; k < HM_ARRAY_SIZE(ext); k++)
+		if (end - j == strlen(ext[k]) && !memcmp(s + j, ext[k], end - j))
+			return true;
+	return false;
+}
+
+/* Is the number [i, j) logrotate's counter: ".N" after a name, ending the
+ * component or before a compressor's suffix (syslog.1, syslog.2.gz)? */
+static bool is_rotation(const char *s, size_t i, size_t j, size_t start,
+			size_t end)
+{
+	return i > start + 1 && s[i - 1] == '.' &&
+	       (j == end || is_compressed(s, j, end));
 }
 
 /*
@@ -264,6 +295,8 @@ static void run_cands(const char *s, size_t i, size_t j, size_t start,
 			add_cand(v, n, i, j - i, kind, true, suffix);
 		return;
 	}
+	if (kind == C_DIGITS && is_rotation(s, i, j, start, end))
+		kind = C_ROTATION;
 	if (kind >= 0) {
 		add_cand(v, n, i, j - i, kind, false, suffix);
 		return;
@@ -369,9 +402,15 @@ static int shape_of(const struct hm_name *w, const struct cand *v, size_t n,
 			continue;
 		hm_sbuf_add(shape, w->str + at, v[k].off - at);
 		sb_add_re(re, w->str + at, v[k].off - at);
-		hm_sbuf_adds(shape, cand_out[v[k].kind].tok);
 		hm_sbuf_adds(re, groups ? "(" : "");
 		hm_sbuf_adds(re, cand_out[v[k].kind].re);
+		if (v[k].kind == C_TIME) {	/* its width: tomorrow's has it */
+			for (size_t d = 0; d < v[k].len; d++)
+				hm_sbuf_adds(shape, cand_out[C_TIME].tok);
+			hm_sbuf_printf(re, "{%u}", v[k].len);
+		} else {
+			hm_sbuf_adds(shape, cand_out[v[k].kind].tok);
+		}
 		hm_sbuf_adds(re, groups ? ")" : "");
 		at = v[k].off + v[k].len;
 	}
@@ -400,9 +439,14 @@ struct group {
 	size_t n_domains;
 	size_t n_absent;
 	size_t n_lived;	/* names the policy both makes and removes */
+	size_t n_rotated;	/* names a rotation renamed (LIFE_ROTATED) */
 	const char *sensitive;	/* what a sensitive name of it is */
 	size_t wide;	/* index + 1 of the group with directories generalized */
 	const struct hm_domain *last_domain;
+	/* rotated names: the shape without a compressor's suffix, one for
+	 * syslog.\$ and syslog.\$.gz; and what all its groups show */
+	const struct hm_name *family;
+	size_t fam_names, fam_rotated;
 };
 
 struct collect {
@@ -433,6 +477,34 @@ static bool absent(const struct collect *c, const struct hm_name *w)
 	return lstat(path, &st) < 0;
 }
 
+/* Does the last candidate of @w end it as a rotation's counter or date
+ * does: at the end, or before a compressor's suffix? */
+static bool rotation_last(const struct hm_name *w, const struct cand *v,
+			  size_t n)
+{
+	size_t end = w->len - w->is_dir, j;
+
+	if (!n || (v[n - 1].kind != C_ROTATION && v[n - 1].kind != C_TIME))
+		return false;
+	j = v[n - 1].off + v[n - 1].len;
+	return j == end || is_compressed(w->str, j, end);
+}
+
+/* The family of @w, whose shape is in c->shape: the shape without a
+ * compressor's suffix, interned; NULL when @w is no rotated name. */
+static int family_of(struct collect *c, const struct hm_name *w,
+		     const struct cand *v, size_t n,
+		     const struct hm_name **out)
+{
+	size_t tail;
+
+	*out = NULL;
+	if (!rotation_last(w, v, n))
+		return 0;
+	tail = w->len - (v[n - 1].off + v[n - 1].len);
+	return hm_name_intern(c->shapes, c->shape.s, c->shape.len - tail, out);
+}
+
 /* The index of @w's group in *@gi (the array may move). */
 static int group_for(struct collect *c, const struct hm_name *w,
 		     const struct cand *v, size_t n, size_t *gi)
@@ -453,7 +525,8 @@ static int group_for(struct collect *c, const struct hm_name *w,
 	c->g[c->n] = (struct group){ .first = w, .n_c = n };
 	memcpy(c->g[c->n].c, v, n * sizeof(*v));
 	if (hm_map_put(&c->by_shape, hm_map_ptr_key(key),
-		       (void *)(uintptr_t)(c->n + 1)))
+		       (void *)(uintptr_t)(c->n + 1)) ||
+	    family_of(c, w, v, n, &c->g[c->n].family))
 		return -ENOMEM;
 	*gi = c->n++;
 	return 0;
@@ -495,7 +568,7 @@ static void note_variation(struct group *g, const struct hm_name *w,
  * from the disk alone is not (a failed connect() learns a name that never
  * existed).
  */
-enum { LIFE_MADE = 1, LIFE_REMOVED = 2, LIFE_BOTH = 3 };
+enum { LIFE_MADE = 1, LIFE_REMOVED = 2, LIFE_BOTH = 3, LIFE_ROTATED = 4 };
 
 /* The LIFE_* bits entry @e gives its @nth name. */
 static uintptr_t life_of(const struct hm_acl_head *e, unsigned nth)
@@ -522,6 +595,61 @@ static uintptr_t life_of(const struct hm_acl_head *e, unsigned nth)
 	}
 }
 
+/*
+ * The length of @w without its rotation's suffix: ".N" or "-YYYYMMDD"
+ * (a date and time stamp_len() reads, after '-', '_' or '.'), then
+ * maybe a compressor's; 0 when it has none.
+ */
+static size_t rotation_base(const struct hm_name *w)
+{
+	const char *s = w->str, *slash = memrchr(s, '/', w->len);
+	size_t start = slash ? (size_t)(slash - s) + 1 : 0, end = w->len;
+	size_t i;
+
+	for (i = start; i < end && !is_compressed(s, i, end); i++)
+		;
+	end = i;	/* the compressor's suffix, if any, left out */
+	for (i = end; i > start && is_digit(s[i - 1]); i--)
+		;
+	if (i < end && is_rotation(s, i, end, start, end))
+		return i - 1;
+	for (i = start + 1; i < end; i++)
+		if (strchr("-_.", s[i - 1]) && stamp_len(s, i, end) == end - i)
+			return i - 1;
+	return 0;
+}
+
+/* Is the rename of @from to @to a rotation: syslog to syslog.1, syslog.1
+ * to syslog.2, access.log to access.log-20261207? */
+static bool rotates(const struct hm_name *from, const struct hm_name *to)
+{
+	size_t b = rotation_base(to);
+
+	return b && (from->len == b || rotation_base(from) == b) &&
+	       from->len >= b && !memcmp(from->str, to->str, b);
+}
+
+/* LIFE_ROTATED for both names of entry @e, when it renames as logrotate
+ * and savelog do. */
+static int collect_rotation(struct collect *c, const struct hm_acl_head *e)
+{
+	const struct hm_acl_path2 *p = (const void *)e;
+	const struct hm_name *v[2] = { p->name1.name, p->name2.name };
+
+	if (e->kind != HM_ACL_PATH2 || !(e->perm & 1u << HM_FILE_RENAME) ||
+	    !v[0] || !v[1] || v[0]->is_patterned || v[1]->is_patterned ||
+	    !rotates(v[0], v[1]))
+		return 0;
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t key = hm_map_ptr_key(v[i]);
+		uintptr_t bits = (uintptr_t)hm_map_get(&c->life, key);
+
+		if (hm_map_put(&c->life, key, (void *)(bits | LIFE_ROTATED)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int collect_life(struct collect *c, const struct hm_acl_head *e)
 {
 	unsigned nth = 0;
@@ -542,13 +670,14 @@ static int collect_life(struct collect *c, const struct hm_acl_head *e)
 		if (hm_map_put(&c->life, key, (void *)bits))
 			return -ENOMEM;
 	}
-	return 0;
+	return collect_rotation(c, e);
 }
 
-/* Count @w (in domain @d) in group @g; @gone: absent, -1 seen before. */
+/* Count @w (in domain @d) in group @g; @gone: absent, -1 seen before;
+ * @life: its LIFE_* bits. */
 static void count_name(struct group *g, const struct hm_domain *d,
 		       const struct hm_name *w, const struct cand *v, size_t n,
-		       int gone, bool lived)
+		       int gone, uintptr_t life)
 {
 	if (g->last_domain != d) {
 		g->last_domain = d;
@@ -559,7 +688,8 @@ static void count_name(struct group *g, const struct hm_domain *d,
 	note_variation(g, w, v, n);
 	g->n_names++;
 	g->n_absent += (size_t)gone;
-	g->n_lived += lived;
+	g->n_lived += (life & LIFE_BOTH) == LIFE_BOTH;
+	g->n_rotated += !!(life & LIFE_ROTATED);
 	if (!g->sensitive)
 		g->sensitive = hm_sensitive_why(w->str);
 }
@@ -572,7 +702,7 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 	struct cand v[MAX_CANDS];
 	size_t n, n_mid, last = 0, wide = 0;
 	int gone = -1;
-	bool lived;
+	uintptr_t life;
 
 	if (!w || !cands_of(w, v, &n, &n_mid))
 		return 0;
@@ -584,14 +714,14 @@ static int collect_name(struct collect *c, const struct hm_domain *d,
 			return -ENOMEM;
 		gone = absent(c, w);
 	}
-	lived = (uintptr_t)hm_map_get(&c->life, hm_map_ptr_key(w)) == LIFE_BOTH;
+	life = (uintptr_t)hm_map_get(&c->life, hm_map_ptr_key(w));
 	if (n > n_mid) {
 		c->g[last].wide = n_mid ? wide + 1 : 0;
 		count_name(&c->g[last], d, w, v + n_mid, n - n_mid, gone,
-			   lived);
+			   life);
 	}
 	if (n_mid)
-		count_name(&c->g[wide], d, w, v, n, gone, lived);
+		count_name(&c->g[wide], d, w, v, n, gone, life);
 	return 0;
 }
 
@@ -1060,18 +1190,57 @@ static bool follows_varied(const struct group *g, size_t k, size_t min)
 	       g->c[k].off == g->c[k - 1].off + g->c[k - 1].len + 1;
 }
 
+/* A log's name: under a log or logs directory, or ending in "log" before
+ * its rotation's suffix (syslog, dpkg.log, error_log). */
+static bool log_name(const struct hm_name *w)
+{
+	size_t b = rotation_base(w);
+
+	return memmem(w->str, w->len, "/log/", 5) ||
+	       memmem(w->str, w->len, "/logs/", 6) ||
+	       (b >= 3 && !memcmp(w->str + b - 3, "log", 3));
+}
+
+/* Is candidate @k of @g a run's letter: one letter after a word and a
+ * separator (up-L-1; not e-1796500000's name "e")? */
+static bool run_letter(const struct group *g, size_t k)
+{
+	const struct cand *c = &g->c[k];
+
+	return c->kind == C_LETTER && !c->mid && c->off > 1 &&
+	       strchr("-_.", g->first->str[c->off - 1]) &&
+	       g->first->str[c->off - 2] != '/';
+}
+
+/* Is candidate @k of @g a run's number: right after a run's letter, one
+ * separator between (up-L-1)? */
+static bool after_letter(const struct group *g, size_t k)
+{
+	return k && run_letter(g, k - 1) &&
+	       g->c[k].off == g->c[k - 1].off + 2;
+}
+
+/* What generalize() says of a candidate: keep it, generalize it, or
+ * generalize it only in a suggestion held for review (not proven). */
+enum gen_how { GEN_NO, GEN_YES, GEN_REVIEW };
+
 /*
  * Should candidate @k of group @g be generalized?  What varies, among
  * --min names or more; a timestamp of two names or more (two rotations,
- * or two runs of a day) or whose names are all gone (one); random and temporary suffixes of names all
- * gone from the disk (tomoyo-findtemp), hex also then, or that vary and
- * mix cases or digits in every name (a mail filter's mkstemp() copies,
- * kept; not LC_ADDRESS, LC_CTYPE, ... of a locale).  A number that
- * stays right after one that varies, in names all gone, is one run's
- * (postfix's queue file incoming/USEC.PID of one cleanup process):
- * temporary names carry the pid of the process that made them.
+ * or two runs of a day), of one a rotation renamed, or whose names are
+ * all gone (one); a rotation's counter of a log's two names (syslog.1,
+ * syslog.2.gz: one family) or of one a rotation renamed; a run's letter
+ * and its number that vary between two names (up-L-1, up-M-1); random
+ * and temporary suffixes of names all gone from the disk
+ * (tomoyo-findtemp), hex also then, or that vary and mix cases or digits
+ * in every name (a mail filter's mkstemp() copies, kept; not LC_ADDRESS,
+ * LC_CTYPE, ... of a locale).  A number that stays right after one that
+ * varies, in names all gone, is one run's (postfix's queue file
+ * incoming/USEC.PID of one cleanup process): temporary names carry the
+ * pid of the process that made them.  A timestamp or a log's rotation
+ * counter that one name on disk shows is not proven to change: held.
  */
-static bool generalize(const struct group *g, size_t k, size_t min)
+static enum gen_how generalize(const struct group *g, size_t k, size_t min)
 {
 	bool gone = g->n_absent == g->n_names;
 	bool many = g->varied[k] && g->n_names >= min;
@@ -1079,22 +1248,39 @@ static bool generalize(const struct group *g, size_t k, size_t min)
 	 * name made and removed: a whole component of random letters that
 	 * is gone may never have existed */
 	bool temp = gone && (g->c[k].suffix || g->n_lived);
+	bool yes;
 
 	if (g->c[k].mid)	/* a directory: only seen varying, never gone */
-		return many && !g->word[k];
+		return many && !g->word[k] ? GEN_YES : GEN_NO;
 	switch (g->c[k].kind) {
 	case C_TIME:	/* tomorrow's differs: two samples show the shape */
-		return g->varied[k] || gone || g->n_names >= 2;
+		yes = g->varied[k] || gone || g->n_names >= 2 ||
+		      g->fam_names >= 2 || g->fam_rotated;
+		return yes ? GEN_YES : GEN_REVIEW;
+	case C_ROTATION:	/* a number too (incoming/USEC.PID) */
+		if (many || (gone && follows_varied(g, k, min)) ||
+		    g->fam_rotated || (g->fam_names >= 2 && log_name(g->first)))
+			return GEN_YES;
+		return log_name(g->first) ? GEN_REVIEW : GEN_NO;
 	case C_RANDOM:
 	case C_TEMP:
-		return (many && !g->word[k]) || temp;
+		yes = (many && !g->word[k]) || temp;
+		break;
 	case C_HEX:
-		return many || temp;
+		yes = many || temp;
+		break;
 	case C_DIGITS:
-		return many || (gone && follows_varied(g, k, min));
+		yes = many || (gone && follows_varied(g, k, min)) ||
+		      (g->varied[k] && after_letter(g, k));
+		break;
+	case C_LETTER:	/* a run's or a period's, before its number */
+		yes = many || (g->varied[k] && k + 1 < g->n_c &&
+			       after_letter(g, k + 1));
+		break;
 	default:
-		return many;
+		yes = many;
 	}
+	return yes ? GEN_YES : GEN_NO;
 }
 
 /* A timestamp is generalized whole: a date that changes takes its time
@@ -1107,6 +1293,27 @@ static void stamps_whole(const struct group *g, bool *gen)
 				gen[j] |= g->c[j].stamp == g->c[k].stamp;
 }
 
+/* A run's letter goes with the number, date or counter of its name that
+ * changes: up-L-1.dat, up-L-2.dat are this period's; the next period's
+ * are up-M-1.dat.  And a letter that changes takes the number after it. */
+static void runs_whole(const struct group *g, bool *gen)
+{
+	bool counted = false;
+
+	for (size_t k = 0; k < g->n_c; k++)
+		counted |= gen[k] && !g->c[k].mid &&
+			   (g->c[k].kind == C_DIGITS || g->c[k].kind == C_TIME ||
+			    g->c[k].kind == C_ROTATION);
+	for (size_t k = 0; k < g->n_c; k++) {
+		if (!run_letter(g, k))
+			continue;
+		gen[k] |= counted;
+		if (gen[k] && k + 1 < g->n_c && after_letter(g, k + 1) &&
+		    g->c[k + 1].kind == C_DIGITS)
+			gen[k + 1] = true;
+	}
+}
+
 /* Does @g generalize a directory of its names, and every directory part
  * that varies (else its suggestion, made from its first name, would
  * leave the names of the other directories out)? */
@@ -1115,7 +1322,7 @@ static bool widens_dir(const struct group *g, size_t min)
 	bool any = false;
 
 	for (size_t k = 0; k < g->n_c && g->c[k].mid; k++) {
-		if (generalize(g, k, min))
+		if (generalize(g, k, min) == GEN_YES)
 			any = true;
 		else if (g->varied[k])
 			return false;
@@ -1283,14 +1490,92 @@ out:
  * the groups of its names' last components (with the directories
  * literal) are silent.
  */
+/*
+ * Which candidates of @g to generalize, in @gen: GEN_YES when one is
+ * proven to vary; GEN_REVIEW when none is but a timestamp or a log's
+ * counter would be (all those in @gen then); GEN_NO.
+ */
+static enum gen_how gen_of(const struct group *g, size_t min, bool *gen)
+{
+	enum gen_how how[MAX_CANDS], all = GEN_NO;
+
+	for (size_t k = 0; k < g->n_c; k++) {
+		how[k] = generalize(g, k, min);
+		all = how[k] == GEN_YES || all == GEN_YES ? GEN_YES :
+		      how[k] == GEN_REVIEW ? GEN_REVIEW : all;
+	}
+	for (size_t k = 0; k < g->n_c; k++)
+		gen[k] = how[k] == GEN_YES ||
+			 (all == GEN_REVIEW && how[k] == GEN_REVIEW);
+	stamps_whole(g, gen);
+	runs_whole(g, gen);
+	return all;
+}
+
+/* Why a suggestion is held: what one name cannot show. */
+static const char unproven[] =
+	"one name on disk, no rotation renamed it: a second one shows it "
+	"changes";
+
+/* The totals of each family of rotated names (syslog.\$ and
+ * syslog.\$.gz), in each of its groups. */
+static int count_families(struct collect *c)
+{
+	struct hm_map first;	/* family -> its first group's index + 1 */
+	int r = 0;
+
+	hm_map_init(&first, NULL, HM_MEM_OTHER);
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; !r && i < c->n; i++) {
+			struct group *g = &c->g[i], *f;
+			uint64_t key = hm_map_ptr_key(g->family);
+			uintptr_t at;
+
+			if (!g->family)
+				continue;
+			at = (uintptr_t)hm_map_get(&first, key);
+			if (!at) {
+				r = hm_map_put(&first, key, (void *)(i + 1));
+				at = i + 1;
+			}
+			f = &c->g[at - 1];
+			if (pass) {
+				g->fam_names = f->fam_names;
+				g->fam_rotated = f->fam_rotated;
+			} else {
+				f->fam_names += g->n_names;
+				f->fam_rotated += g->n_rotated;
+			}
+		}
+	hm_map_fini(&first);
+	return r;
+}
+
+static void suggestion_free(struct hm_suggestion *s)
+{
+	free(s->regex);
+	free(s->replacement);
+	free(s->example);
+	free(s->refused_by);
+}
+
+/*
+ * One suggestion per group: a group with directories generalized speaks
+ * for its names only when one of them varies among --min names; then
+ * the groups of its names' last components (with the directories
+ * literal) are silent.
+ */
 static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 			       size_t *n, size_t *cap)
 {
 	size_t min = c->o->min_names ? c->o->min_names : 3;
 
+	if (count_families(c))
+		return -ENOMEM;
 	for (size_t i = 0; i < c->n; i++) {
 		struct group *g = &c->g[i];
-		bool gen[MAX_CANDS], any = false;
+		bool gen[MAX_CANDS];
+		enum gen_how how;
 		struct hm_suggestion s = {
 			.type = HM_SUGGEST_REWRITE, .n_names = g->n_names,
 			.n_domains = g->n_domains, .n_absent = g->n_absent,
@@ -1299,10 +1584,8 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 		if (g->n_c && g->c[0].mid ? !widens_dir(g, min) :
 		    g->wide && widens_dir(&c->g[g->wide - 1], min))
 			continue;
-		for (size_t k = 0; k < g->n_c; k++)
-			any |= gen[k] = generalize(g, k, min);
-		stamps_whole(g, gen);
-		if (!any)
+		how = gen_of(g, min, gen);
+		if (how == GEN_NO)
 			continue;
 		if (shape_of(g->first, g->c, g->n_c, gen, false, &c->shape,
 			     &c->re))
@@ -1311,15 +1594,321 @@ static int rewrite_suggestions(struct collect *c, struct hm_suggestion **v,
 		s.replacement = strdup(c->shape.s);
 		s.example = strdup(g->first->str);
 		if (!s.regex || !s.replacement || !s.example ||
-		    refuse(c, g, gen, &s) || add_suggestion(v, n, cap, &s)) {
-			free(s.regex);
-			free(s.replacement);
-			free(s.example);
-			free(s.refused_by);
-			return -ENOMEM;
+		    refuse(c, g, gen, &s))
+			goto oom;
+		if (how == GEN_REVIEW && !s.refused) {
+			s.refused = unproven;
+			s.review = true;
+			s.refused_by = strdup(s.example);
 		}
+		if ((s.refused && !s.refused_by) ||
+		    add_suggestion(v, n, cap, &s))
+			goto oom;
+		continue;
+oom:
+		suggestion_free(&s);
+		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* --------------------------------------------------- names users choose */
+
+/* Places whose names are other users' or everyone's: never widened. */
+static bool shared_place(const char *s, size_t len)
+{
+	static const char *const dirs[] = {
+		"/home/", "/root/", "/run/user/", "/tmp/", "/var/tmp/",
+		"/dev/", "/var/mail/", "/var/spool/mail/", "/proc/", "/sys/",
+	};
+
+	for (size_t i = 0; i < HM_ARRAY_SIZE(dirs); i++)
+		if (len >= strlen(dirs[i]) && !memcmp(s, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/* The literal file names one domain holds in one directory. */
+struct chosen {
+	const struct hm_name *dir;	/* interned in c->shapes, with '/' */
+	const struct hm_name **names;
+	size_t n, cap;
+	bool made;	/* the domain made a name there: it writes there */
+	bool barred;	/* a sensitive name, or one a package owns */
+	int64_t first, last;	/* learned, of the first and last entry */
+};
+
+struct chooser {
+	struct collect *c;
+	const struct hm_model *m;
+	struct hm_map by_dir;	/* dir -> index + 1 in v */
+	struct hm_map seen;	/* name -> 1, in this domain */
+	struct chosen *v;
+	size_t n, cap;
+	pcre2_code **rules;	/* the rewrite rules suggested, not held */
+	size_t n_rules;
+	pcre2_match_data *md;
+};
+
+static int chosen_name(struct chooser *ch, const struct hm_acl_head *e,
+		       const struct hm_name *w, unsigned nth)
+{
+	const char *sl = w && !w->is_patterned && !w->is_dir && w->str[0] == '/' ?
+			 memrchr(w->str, '/', w->len) : NULL;
+	size_t dl = sl ? (size_t)(sl - w->str) + 1 : 0;
+	const struct hm_name *dir;
+	struct chosen *x;
+	uintptr_t at;
+
+	if (!sl || shared_place(w->str, dl))
+		return 0;
+	if (hm_name_intern(ch->c->shapes, w->str, dl, &dir))
+		return -ENOMEM;
+	at = (uintptr_t)hm_map_get(&ch->by_dir, hm_map_ptr_key(dir));
+	if (!at) {
+		if (HM_ARRAY_GROW(&ch->v, &ch->cap, ch->n + 1))
+			return -ENOMEM;
+		ch->v[ch->n] = (struct chosen){ .dir = dir };
+		at = ++ch->n;
+		if (hm_map_put(&ch->by_dir, hm_map_ptr_key(dir), (void *)at))
+			return -ENOMEM;
+	}
+	x = &ch->v[at - 1];
+	x->made |= !!(life_of(e, nth) & LIFE_MADE);
+	x->barred |= hm_sensitive_why(w->str) || hm_owner_of(ch->m, w);
+	if (e->hist.learned) {
+		x->first = x->first && x->first < e->hist.learned ?
+			   x->first : e->hist.learned;
+		x->last = x->last > e->hist.learned ? x->last : e->hist.learned;
+	}
+	if (hm_map_get(&ch->seen, hm_map_ptr_key(w)))
+		return 0;
+	if (hm_map_put(&ch->seen, hm_map_ptr_key(w), (void *)1) ||
+	    HM_ARRAY_GROW(&x->names, &x->cap, x->n + 1))
+		return -ENOMEM;
+	x->names[x->n++] = w;
+	return 0;
+}
+
+/* Is @w covered by a rewrite rule suggested (a counter, a date): then
+ * it is no name a user chose. */
+static bool suggested(struct chooser *ch, const struct hm_name *w)
+{
+	for (size_t i = 0; i < ch->n_rules; i++)
+		if (pcre2_match(ch->rules[i], (PCRE2_SPTR)w->str, w->len, 0, 0,
+				ch->md, NULL) >= 0)
+			return true;
+	return false;
+}
+
+/* The last component of @w, its length in *@len. */
+static const char *last_of(const struct hm_name *w, size_t *len)
+{
+	const char *b = (const char *)memrchr(w->str, '/', w->len) + 1;
+
+	*len = w->len - (size_t)(b - w->str);
+	return b;
+}
+
+/*
+ * What names @v[0..n) share: a prefix up to a separator (note-) in
+ * *@pre, an extension from its first '.' (.txt, .tar.gz) in *@suf;
+ * what is between is a user's choice.
+ */
+static void affixes(const struct hm_name **v, size_t n, size_t *pre,
+		    size_t *suf)
+{
+	size_t l0, shortest;
+	const char *b0 = last_of(v[0], &l0);
+
+	*pre = *suf = shortest = l0;
+	for (size_t i = 1; i < n; i++) {
+		size_t l, k = 0;
+		const char *b = last_of(v[i], &l);
+
+		while (k < *pre && k < l && b[k] == b0[k])
+			k++;
+		*pre = k;
+		for (k = 0; k < *suf && k < l && b[l - 1 - k] == b0[l0 - 1 - k];)
+			k++;
+		*suf = k;
+		shortest = l < shortest ? l : shortest;
+	}
+	while (*pre && !strchr("-_.", b0[*pre - 1]))
+		(*pre)--;
+	while (*suf && b0[l0 - *suf] != '.')
+		(*suf)--;
+	if (*pre + *suf > shortest)
+		*suf = 0;
+}
+
+/* Why a widening is held: names users chose are no counter. */
+static const char widening[] =
+	"a widening over the names one domain chose in a directory it writes";
+
+/* The rule over @x's names, in c->re and c->shape: the directory, their
+ * common prefix and extension, \* between. */
+static int chosen_rule(struct collect *c, const struct chosen *x, size_t k)
+{
+	size_t pre, suf, l0;
+	const char *b0 = last_of(x->names[0], &l0);
+
+	affixes(x->names, k, &pre, &suf);
+	hm_sbuf_reset(&c->shape);
+	hm_sbuf_reset(&c->re);
+	hm_sbuf_adds(&c->re, "^");
+	sb_add_re(&c->re, x->dir->str, x->dir->len);
+	sb_add_re(&c->re, b0, pre);
+	hm_sbuf_adds(&c->re, "[^/]*");
+	sb_add_re(&c->re, b0 + l0 - suf, suf);
+	hm_sbuf_adds(&c->re, "$");
+	hm_sbuf_add(&c->shape, x->dir->str, x->dir->len);
+	hm_sbuf_add(&c->shape, b0, pre);
+	hm_sbuf_adds(&c->shape, "\\*");
+	hm_sbuf_add(&c->shape, b0 + l0 - suf, suf);
+	return c->shape.oom || c->re.oom ? -ENOMEM : 0;
+}
+
+/* Refuse @s when its rule covers a sensitive name; else hold it. */
+static int hold_widening(struct hm_suggestion *s)
+{
+	struct refusal f = { 0 };
+	int code;
+	PCRE2_SIZE off;
+
+	f.re = pcre2_compile((PCRE2_SPTR)s->regex, PCRE2_ZERO_TERMINATED, 0,
+			     &code, &off, NULL);
+	f.md = f.re ? pcre2_match_data_create_from_pattern(f.re, NULL) : NULL;
+	if (f.md)
+		hm_sensitive_each(covers_sensitive, &f);
+	pcre2_match_data_free(f.md);
+	pcre2_code_free(f.re);
+	if (!f.md || f.err)
+		return -ENOMEM;
+	s->review = !f.why;
+	s->refused = f.why ? f.why : widening;
+	s->refused_by = f.why ? f.by : strdup(s->example);
+	return s->refused_by ? 0 : -ENOMEM;
+}
+
+/*
+ * A widening for review over @x, the names domain @d holds in one
+ * directory: where it made a name (it writes there), none sensitive nor
+ * a package's, at least @want of them besides those a rule suggested
+ * covers.
+ */
+static int chosen_suggest(struct chooser *ch, const struct hm_domain *d,
+			  struct chosen *x, size_t want,
+			  struct hm_suggestion **v, size_t *n, size_t *cap)
+{
+	struct collect *c = ch->c;
+	struct hm_suggestion s = {
+		.type = HM_SUGGEST_REWRITE, .n_domains = 1,
+		.domain = d->name, .first = x->first, .last = x->last,
+	};
+	size_t k = 0;
+
+	if (!x->made || x->barred)
+		return 0;
+	for (size_t i = 0; i < x->n; i++)
+		if (!suggested(ch, x->names[i]))
+			x->names[k++] = x->names[i];
+	if (k < want)
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		s.n_absent += absent(c, x->names[i]);
+	s.n_names = k;
+	if (chosen_rule(c, x, k))
+		return -ENOMEM;
+	s.regex = strdup(c->re.s);
+	s.replacement = strdup(c->shape.s);
+	s.example = strdup(x->names[0]->str);
+	if (!s.regex || !s.replacement || !s.example || hold_widening(&s) ||
+	    add_suggestion(v, n, cap, &s)) {
+		suggestion_free(&s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The names domain @d holds, by directory, into ch->v. */
+static int chosen_collect(struct chooser *ch, const struct hm_domain *d)
+{
+	int r = 0;
+
+	for (const struct hm_acl_head *e = d->acl; !r && e; e = e->next) {
+		unsigned nth = 0;
+
+		hm_for_each_operand(o, e->kind) {
+			const struct hm_name_op *op;
+
+			if (o->type != HM_OT_NAME || r)
+				continue;
+			op = hm_operand_ptr(e, o);
+			r = chosen_name(ch, e, op->name, nth++);
+		}
+	}
+	return r;
+}
+
+/* The rewrite rules of @v[0..n) that are suggested, not held, compiled
+ * into ch->rules. */
+static int chosen_rules(struct chooser *ch, const struct hm_suggestion *v,
+			size_t n)
+{
+	ch->rules = calloc(n + 1, sizeof(*ch->rules));
+	ch->md = pcre2_match_data_create(1, NULL);
+	if (!ch->rules || !ch->md)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		int code;
+		PCRE2_SIZE off;
+
+		if (v[i].type != HM_SUGGEST_REWRITE || v[i].refused)
+			continue;
+		ch->rules[ch->n_rules] = pcre2_compile((PCRE2_SPTR)v[i].regex,
+						       PCRE2_ZERO_TERMINATED, 0,
+						       &code, &off, NULL);
+		if (!ch->rules[ch->n_rules++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Names users choose (notes, uploads): where one domain holds twice
+ * --min names or more in a directory it writes, a rule over that
+ * directory, held for review with its evidence; never in users' or
+ * shared places (shared_place()), over a sensitive name or a package's.
+ */
+static int chosen_suggestions(struct collect *c, const struct hm_model *m,
+			      struct hm_suggestion **v, size_t *n,
+			      size_t *cap)
+{
+	struct chooser ch = { .c = c, .m = m };
+	size_t want = 2 * (c->o->min_names ? c->o->min_names : 3);
+	int r = chosen_rules(&ch, *v, *n);
+
+	for (size_t i = 0; !r && i < m->n_domains; i++) {
+		hm_map_init(&ch.by_dir, NULL, HM_MEM_OTHER);
+		hm_map_init(&ch.seen, NULL, HM_MEM_OTHER);
+		r = chosen_collect(&ch, m->domains[i]);
+		for (size_t j = 0; j < ch.n; j++) {
+			if (!r)
+				r = chosen_suggest(&ch, m->domains[i], &ch.v[j],
+						   want, v, n, cap);
+			free(ch.v[j].names);
+		}
+		ch.n = 0;
+		hm_map_fini(&ch.by_dir);
+		hm_map_fini(&ch.seen);
+	}
+	for (size_t i = 0; i < ch.n_rules; i++)
+		pcre2_code_free(ch.rules[i]);
+	free(ch.rules);
+	free(ch.v);
+	pcre2_match_data_free(ch.md);
+	return r;
 }
 
 static void collect_free(struct collect *c)
@@ -1355,10 +1944,7 @@ static size_t drop_repeats(struct hm_suggestion *v, size_t n)
 		for (size_t j = 0; !seen && j < out; j++)
 			seen = same_suggestion(&v[j], &v[i]);
 		if (seen) {
-			free(v[i].regex);
-			free(v[i].replacement);
-			free(v[i].example);
-			free(v[i].refused_by);
+			suggestion_free(&v[i]);
 			continue;
 		}
 		v[out++] = v[i];
@@ -1393,6 +1979,8 @@ int hm_patternize_suggest(const struct hm_model *m,
 	if (!r)
 		r = rewrite_suggestions(&c, &v, n, &cap);
 	if (!r)
+		r = chosen_suggestions(&c, m, &v, n, &cap);
+	if (!r)
 		r = suggest_initialize(m, &v, n, &cap);
 	collect_free(&c);
 	if (r) {
@@ -1410,12 +1998,8 @@ int hm_patternize_suggest(const struct hm_model *m,
 
 void hm_suggestions_free(struct hm_suggestion *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].regex);
-		free(s[i].replacement);
-		free(s[i].example);
-		free(s[i].refused_by);
-	}
+	for (size_t i = 0; i < n; i++)
+		suggestion_free(&s[i]);
 	free(s);
 }
 

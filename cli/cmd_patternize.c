@@ -117,7 +117,8 @@ static void print(const struct hm_suggestion *s, size_t n)
 			       "e.g. %s\n", s[i].n_names, s[i].n_domains,
 			       s[i].n_absent, s[i].example);
 			if (s[i].refused)	/* shown, never applied */
-				printf("# refused: %s: %s\n# ", s[i].refused,
+				printf("# %s: %s: %s\n# ", s[i].review ?
+				       "review" : "refused", s[i].refused,
 				       s[i].refused_by);
 			printf("%s\t%s\n", s[i].regex, s[i].replacement);
 		} else {
@@ -177,14 +178,16 @@ static int apply(struct hm_model *m, struct hm_store *st,
 	struct hm_diag d = { 0 };
 	struct hm_patternize_result res;
 	const struct hm_suggestion *last = NULL;
-	size_t refused = 0;
+	size_t refused = 0, review = 0;
 	int r;
 
 	if (mixed_logins(m, yes))
 		return HM_EXIT_FAIL;
 	/* what each rule widens, per domain, before anything is written */
-	for (size_t i = 0; i < n; i++)
-		refused += s[i].refused != NULL;
+	for (size_t i = 0; i < n; i++) {
+		refused += s[i].refused && !s[i].review;
+		review += s[i].review;
+	}
 	r = hm_patternize_widens(m, s, n, print_widening, &last);
 	if (!r)
 		r = hm_patternize_apply(m, s, n, &d, &res);
@@ -202,9 +205,9 @@ static int apply(struct hm_model *m, struct hm_store *st,
 	}
 	if (hm_cli_store_save(CMD, st, m, NULL, 0))
 		return HM_EXIT_FAIL;
-	printf("# applied %zu suggestions (%zu refused): %zu domains re-rooted "
-	       "(%zu new), %zu entries rewritten; saved %s\n", n - refused,
-	       refused, res.reroot.moved, res.reroot.created, res.rewritten,
+	printf("# applied %zu suggestions (%zu refused, %zu for review): %zu "
+	       "domains re-rooted (%zu new), %zu entries rewritten; saved %s\n",
+	       n - refused - review, refused, review, res.reroot.moved, res.reroot.created, res.rewritten,
 	       hm_store_dir(st));
 	return HM_EXIT_OK;
 }

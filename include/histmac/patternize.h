@@ -28,8 +28,15 @@ enum hm_suggestion_type {
  * @by_script: (initialize) a daemon its init script starts through
  *	helpers that execute at once, from one parent domain or more.
  * @refused: (rewrite) why the rule is only shown, never applied: it
- *	would cover more than the names that motivated it; NULL otherwise.
- * @refused_by: the name it would cover, with @refused.
+ *	would cover more than the names that motivated it, or (@review)
+ *	what it rests on is for a person to judge; NULL otherwise.
+ * @refused_by: the name it would cover, or its example, with @refused.
+ * @review: held for review rather than refused: a timestamp or a log's
+ *	rotation counter one name shows, or a widening over the names a
+ *	domain chose in a directory it writes (@domain set).
+ * @domain: (widening) the domain whose names motivated it.
+ * @first, @last: (widening) when the first and the last of its names
+ *	were learned (audit time; 0 unknown).
  */
 struct hm_suggestion {
 	enum hm_suggestion_type type;
@@ -43,6 +50,9 @@ struct hm_suggestion {
 	bool by_script;
 	const char *refused;
 	char *refused_by;
+	bool review;
+	const struct hm_name *domain;
+	int64_t first, last;
 };
 
 struct hm_patternize_opts {
