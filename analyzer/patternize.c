@@ -1514,8 +1514,7 @@ static enum gen_how gen_of(const struct group *g, size_t min, bool *gen)
 
 /* Why a suggestion is held: what one name cannot show. */
 static const char unproven[] =
-	"one name on disk, no rotation renamed it: a second one shows it "
-	"changes";
+	"one name, and no rotation renamed it: a second one shows it changes";
 
 /* The totals of each family of rotated names (syslog.\$ and
  * syslog.\$.gz), in each of its groups. */

@@ -104,6 +104,25 @@ static void usage(FILE *f)
 "re-rooting was refused, or --yes is needed).\n");
 }
 
+/* How long a widening's names took to be learned: "2 d 3 h", "5 min". */
+static void print_span(int64_t first, int64_t last)
+{
+	int64_t t = last - first;
+
+	if (!first || !last)
+		printf("an unknown time");
+	else if (t >= 86400)
+		printf("%lld d %lld h", (long long)(t / 86400),
+		       (long long)(t % 86400 / 3600));
+	else if (t >= 3600)
+		printf("%lld h %lld min", (long long)(t / 3600),
+		       (long long)(t % 3600 / 60));
+	else if (t >= 60)
+		printf("%lld min", (long long)(t / 60));
+	else
+		printf("%lld s", (long long)t);
+}
+
 static void print(const struct hm_suggestion *s, size_t n)
 {
 	bool rew = false, init = false;
@@ -120,6 +139,12 @@ static void print(const struct hm_suggestion *s, size_t n)
 				printf("# %s: %s: %s\n# ", s[i].review ?
 				       "review" : "refused", s[i].refused,
 				       s[i].refused_by);
+			if (s[i].domain) {	/* a widening's evidence */
+				printf("  %zu names of %s, learned over ",
+				       s[i].n_names, s[i].domain->str);
+				print_span(s[i].first, s[i].last);
+				printf("\n# ");
+			}
 			printf("%s\t%s\n", s[i].regex, s[i].replacement);
 		} else {
 			if (!init)

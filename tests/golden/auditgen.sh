@@ -6,6 +6,8 @@
 #   ag_clone PARENT CHILD   PARENT forks CHILD
 #   ag_exec PID PROG        PID executes PROG
 #   ag_open PID PATH [w]    PID opens PATH for reading (w: writing, creating)
+#   ag_rename PID OLD NEW   PID renames OLD to NEW
+#   ag_unlink PID PATH      PID removes PATH
 declare -A ag_exe ag_ppid
 ag_serial=1000
 ag_sec=1796500000
@@ -64,5 +66,25 @@ ag_open() {
 	[ "${3:-}" = w ] && { flags=241; type=CREATE; }
 	ag_syscall "$s" 257 openat 3 1 1 "$flags" "$1" hm_open
 	ag_path "$s" 0 "$2" 0100644 "$type"
+	ag_tail "$s" "${ag_exe[$1]##*/}"
+}
+
+ag_rename() {	# PID OLD NEW: rename(2), as logrotate and mv do
+	local s
+	ag_stamp
+	ag_syscall "$s" 82 rename 0 4 1 0 "$1" hm_fsmod
+	ag_path "$s" 0 "${2%/*}/" 040755 PARENT
+	ag_path "$s" 1 "${3%/*}/" 040755 PARENT
+	ag_path "$s" 2 "$2" 0100644 DELETE
+	ag_path "$s" 3 "$3" 0100644 CREATE
+	ag_tail "$s" "${ag_exe[$1]##*/}"
+}
+
+ag_unlink() {	# PID PATH
+	local s
+	ag_stamp
+	ag_syscall "$s" 87 unlink 0 2 1 0 "$1" hm_fsmod
+	ag_path "$s" 0 "${2%/*}/" 040755 PARENT
+	ag_path "$s" 1 "$2" 0100644 DELETE
 	ag_tail "$s" "${ag_exe[$1]##*/}"
 }
