@@ -234,7 +234,7 @@ struct hm_mnt {
 int hm_mnt_parse(char *line, struct hm_mnt *out);
 int hm_mnt_rebase(const char *path, const char *from, const char *to,
 		  char *out, size_t size);
-size_t hm_mnt_layers(char *opts, char **dirs, size_t max);
+size_t hm_mnt_layers(char *opts, bool upper_only, char **dirs, size_t max);
 /* Mount @id in mountinfo file @path, -ETIME past @deadline_ns (or too
  * long); *@line is the caller's to free. */
 int hm_mnt_find(const char *path, uint64_t id, uint64_t deadline_ns,

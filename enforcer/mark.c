@@ -201,7 +201,7 @@ static size_t overlay_layers(const char *real, char **opts, char **dirs,
 		return 0;
 	if (!hm_mnt_find("/proc/self/mountinfo", id, UINT64_MAX, &line, &m) &&
 	    m.overlay && (*opts = strdup(m.overlay)))
-		n = hm_mnt_layers(*opts, dirs, max);
+		n = hm_mnt_layers(*opts, false, dirs, max);
 	free(line);
 	return n;
 }

@@ -556,14 +556,15 @@ static int layer_name(const char *layer, const char *point,
  * name layers ("lowerdir=A:B", "upperdir=U", "lowerdir+=A", "datadir+=
  * D"; not workdir), cut in place; a path with an escape (a ',', ':' or
  * '\' in a name) is skipped, not guessed.  Returns how many. */
-static size_t opt_dirs(char *opt, char **dirs, size_t max)
+static size_t opt_dirs(char *opt, bool upper_only, char **dirs, size_t max)
 {
-	static const char *const keys[] = { "lowerdir=", "upperdir=",
+	static const char *const keys[] = { "upperdir=", "lowerdir=",
 					    "lowerdir+=", "datadir+=" };
 	char *v = NULL, *save = NULL;
 	size_t n = 0;
 
-	for (size_t i = 0; i < HM_ARRAY_SIZE(keys) && !v; i++)
+	for (size_t i = 0; i < (upper_only ? 1 : HM_ARRAY_SIZE(keys)) && !v;
+	     i++)
 		if (!strncmp(opt, keys[i], strlen(keys[i])))
 			v = opt + strlen(keys[i]);
 	if (!v || strchr(v, '\\'))
@@ -585,41 +586,36 @@ static size_t opt_dirs(char *opt, char **dirs, size_t max)
  */
 static bool copy_up_temp(const struct hm_mounts *t, const struct statx *stx)
 {
+	bool yes = false;
+
 	if (stx->stx_nlink || !S_ISREG(stx->stx_mode))
 		return false;
-	for (size_t i = 0; i < t->n; i++) {
-		const char *up = t->v[i].overlay ?
-				 strstr(t->v[i].overlay, "upperdir=") : NULL;
-		char dir[PATH_MAX];
+	for (size_t i = 0; i < t->n && !yes; i++) {
+		char *opts = t->v[i].overlay ? strdup(t->v[i].overlay) : NULL;
+		char *upper;
 		struct statx u;
-		size_t n;
 
-		if (!up || (up != t->v[i].overlay && up[-1] != ','))
-			continue;
-		up += strlen("upperdir=");
-		n = strcspn(up, ",");
-		if (n >= sizeof(dir) || memchr(up, '\\', n))
-			continue;
-		memcpy(dir, up, n);
-		dir[n] = '\0';
-		if (!statx(AT_FDCWD, dir, AT_STATX_DONT_SYNC, STATX_INO, &u) &&
-		    u.stx_dev_major == stx->stx_dev_major &&
-		    u.stx_dev_minor == stx->stx_dev_minor)
-			return true;
+		yes = opts && hm_mnt_layers(opts, true, &upper, 1) &&
+		      !statx(AT_FDCWD, upper, AT_STATX_DONT_SYNC, STATX_INO,
+			     &u) &&
+		      u.stx_dev_major == stx->stx_dev_major &&
+		      u.stx_dev_minor == stx->stx_dev_minor;
+		free(opts);
 	}
-	return false;
+	return yes;
 }
 
 /**
  * hm_mnt_layers() - the layer directories of an overlay.
  * @opts: its super options (struct hm_mnt's overlay, copied), as
  *	mountinfo escapes them; cut and unescaped in place.
+ * @upper_only: only the upper layer's.
  * @dirs, @max: the directories found (pointing into @opts), lower and
  *	upper.
  * Returns: how many; a directory with an escaped ',', ':' or '\' in its
  * name is left out.
  */
-size_t hm_mnt_layers(char *opts, char **dirs, size_t max)
+size_t hm_mnt_layers(char *opts, bool upper_only, char **dirs, size_t max)
 {
 	char *save = NULL;
 	size_t n = 0;
@@ -628,7 +624,7 @@ size_t hm_mnt_layers(char *opts, char **dirs, size_t max)
 		return 0;
 	for (char *opt = strtok_r(opts, ",", &save); opt && n < max;
 	     opt = strtok_r(NULL, ",", &save))
-		n += opt_dirs(opt, dirs + n, max - n);
+		n += opt_dirs(opt, upper_only, dirs + n, max - n);
 	return n;
 }
 
@@ -647,7 +643,7 @@ static int layer_find(struct hm_mounts *t, const struct statx *stx,
 
 		if (!m->overlay || !(opts = strdup(m->overlay)))
 			continue;
-		n = hm_mnt_layers(opts, dirs, HM_ARRAY_SIZE(dirs));
+		n = hm_mnt_layers(opts, false, dirs, HM_ARRAY_SIZE(dirs));
 		for (size_t k = 0; k < n && r; k++) {
 			r = layer_name(dirs[k], m->point, stx, raw, out, size);
 			if (!r) {
