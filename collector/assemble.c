@@ -1510,7 +1510,7 @@ static int finish_paths(struct hm_assembler *as, struct hm_event *ev)
  * inode's mode shows (what the inode adds, a directory's inherited
  * setgid bit, is not asked for and stays out).
  */
-static void umask_applied(struct hm_assembler *as, struct hm_event *ev)
+void hm_event_umask(struct hm_canon *canon, struct hm_event *ev)
 {
 	if (!ev->created || (ev->kind != HM_EV_OPEN && ev->kind != HM_EV_MKDIR &&
 			     ev->kind != HM_EV_MKNOD))
@@ -1520,7 +1520,7 @@ static void umask_applied(struct hm_assembler *as, struct hm_event *ev)
 
 		if (p->nametype != HM_NT_CREATE)
 			continue;
-		if (hm_canon_acl_less(as->canon, p))
+		if (hm_canon_acl_less(canon, p))
 			ev->mode = (ev->mode & ~07777u) |
 				   (ev->mode & p->mode & 07777);
 		return;
@@ -1590,8 +1590,7 @@ static void network(struct hm_assembler *as, struct hm_event *ev,
 	}
 }
 
-/* Arguments by syscall: which a[] holds flags, modes, devices, ids. */
-static void arguments(struct hm_assembler *as, struct hm_event *ev)
+void hm_event_arguments(struct hm_event *ev, const struct hm_open_how *how)
 {
 	const char *n = ev->syscall_name ? ev->syscall_name : "";
 	bool at = strstr(n, "at") && strcmp(n, "creat");
@@ -1604,9 +1603,9 @@ static void arguments(struct hm_assembler *as, struct hm_event *ev)
 			ev->mode = (uint32_t)ev->a[1];
 			ev->has_open_flags = true;
 		} else if (eq(n, "openat2")) {
-			if (as->has_openat2) {
-				ev->open_flags = as->openat2_flags;
-				ev->mode = as->openat2_mode;
+			if (how) {
+				ev->open_flags = how->flags;
+				ev->mode = how->mode;
 				ev->has_open_flags = true;
 			}
 		} else {
@@ -1790,12 +1789,14 @@ int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
 		 * options are not of this kind */
 		if (ev->kind == HM_EV_SET_MM && ev->a[0] != PR_SET_MM)
 			ev->kind = HM_EV_OTHER;
-		arguments(as, ev);
+		hm_event_arguments(ev, as->has_openat2 ? &(struct hm_open_how){
+			.flags = as->openat2_flags, .mode = as->openat2_mode } :
+			NULL);
 		network(as, ev, !si->name || strcmp(si->name, "socketcall"));
 	}
 	if ((rc = finish_paths(as, ev)) < 0)
 		return rc;
-	umask_applied(as, ev);
+	hm_event_umask(as->canon, ev);
 	if ((rc = track_root(as, ev)) < 0)
 		return rc;
 	track_links(as, ev);

@@ -42,6 +42,8 @@ struct hm_collector {
 	struct hm_assembler *as;
 	struct hm_ckpt *ckpt;		/* follow with a checkpoint, else NULL */
 	struct hm_par *par;		/* files on several threads, else NULL */
+	struct hm_tracer *tr;		/* a traced command, else NULL: the
+					 * only part of such a collector */
 	bool held;			/* its oldest batch holds the queue's
 					 * memory: released once drained */
 	int read_err;			/* told once the batches before it are */
@@ -173,19 +175,29 @@ static bool resolve_default(const struct hm_collector_opts *o)
 	return o->resolve_root || o->resolve != 0;
 }
 
-static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
-			 const struct hm_collector_opts *o)
+/* A collector with its options and report, and no parts yet. */
+static struct hm_collector *collector_alloc(const struct hm_collector_opts *o)
 {
 	struct hm_collector *c = calloc(1, sizeof(*c));
 
 	if (!c)
-		return -ENOMEM;
+		return NULL;
 	if (o)
 		c->o = *o;
 	else
 		hm_collector_opts_init(&c->o);
 	c->rep.verbose = c->o.verbose;
 	c->rep.diag = c->o.diag;
+	return c;
+}
+
+static int collector_new(struct hm_collector **out, enum hm_src_mode mode,
+			 const struct hm_collector_opts *o)
+{
+	struct hm_collector *c = collector_alloc(o);
+
+	if (!c)
+		return -ENOMEM;
 	c->au = auparse_init(AUSOURCE_FEED, NULL);
 	c->stream = c->au ? hm_stream_new(c->au, &c->rep, c->o.proctitle) : NULL;
 	c->as = hm_assembler_new(&c->rep, &c->o, resolve_default(&c->o));
@@ -300,6 +312,37 @@ int hm_collector_open_follow(struct hm_collector **out, const char *path,
 	}
 	*out = c;
 	return 0;
+}
+
+int hm_collector_open_trace(struct hm_collector **out, char *const argv[],
+			    const struct hm_collector_opts *o)
+{
+	struct hm_collector *c;
+	int rc;
+
+	if (!argv || !argv[0])
+		return -EINVAL;
+	c = collector_alloc(o);
+	if (!c)
+		return -ENOMEM;
+	rc = hm_tracer_new(argv, &c->o, &c->rep, &c->tr);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int hm_collector_trace_status(const struct hm_collector *c, int *exec_err)
+{
+	*exec_err = c->tr ? hm_tracer_exec_errno(c->tr) : 0;
+	return c->tr ? hm_tracer_status(c->tr) : -1;
+}
+
+pid_t hm_collector_trace_pid(const struct hm_collector *c)
+{
+	return c->tr ? hm_tracer_pid(c->tr) : 0;
 }
 
 int hm_collector_set_output(struct hm_collector *c, int fd)
@@ -490,10 +533,15 @@ static int end(struct hm_collector *c)
 
 int hm_collector_next(struct hm_collector *c, const struct hm_event **out)
 {
-	bool live = hm_source_live(c->src);
+	bool live;
 	uint64_t deadline = 0;
 	int rc;
 
+	if (c->tr) {	/* one event at a time: the last one is consumed */
+		hm_arena_reset(&c->arena);
+		return hm_tracer_next(c->tr, &c->arena, out);
+	}
+	live = hm_source_live(c->src);
 	if (c->o.timeout_ms && live)
 		deadline = hm_now_ms() + c->o.timeout_ms;
 	for (;;) {
@@ -552,6 +600,7 @@ void hm_collector_free(struct hm_collector *c)
 {
 	if (!c)
 		return;
+	hm_tracer_free(c->tr);
 	hm_par_free(c->par);
 	hm_source_free(c->src);
 	hm_stream_free(c->stream);

@@ -16,11 +16,16 @@
  *   decode.c    hex, numbers, quoted values, sockaddr
  *   arena.c     per-batch memory
  *   memo.c      records decoded before, not parsed again
+ *   trace.c     the tracing source: a command under ptrace and seccomp
+ *   trace_calls.c  the calls it stops for, and the filter
+ *   trace_read.c   what a call shows at its stop (names, argv)
+ *   trace_event.c  a finished call -> struct hm_event (via canon.c)
  *   collector.c the public API; the only file that calls the others
  *
  * Each part is handed what it needs when it is built (the report, the
  * options, auparse) and calls only downwards: collector.c -> source,
- * stream, checkpoint, assemble -> canon, socktab, decode, event, arena;
+ * stream, checkpoint, assemble, trace -> canon, socktab, decode, event,
+ * arena; trace -> trace_calls, trace_read, trace_event -> canon;
  * every part -> report.  None calls back into collector.c.
  */
 #ifndef HISTMAC_COLLECTOR_INTERNAL_H
@@ -28,6 +33,7 @@
 
 #include <stddef.h>
 #include <auparse.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "histmac/collector.h"
@@ -657,5 +663,140 @@ struct hm_syscall_info {
 };
 
 const struct hm_syscall_info *hm_syscall_lookup(int arch, int nr);
+
+/* ---- assemble.c: what an event's arguments mean, for audit and tracer */
+
+/* openat2()'s struct open_how, as far as an event needs it. */
+struct hm_open_how {
+	uint32_t flags;
+	uint32_t mode;
+};
+
+/*
+ * hm_event_arguments() - from @ev's kind, syscall_name and a[]: the open
+ * flags and mode (@how for openat2, NULL when unknown), modes, devices,
+ * owners, unlinkat(AT_REMOVEDIR) as rmdir, the signal and its target.
+ */
+void hm_event_arguments(struct hm_event *ev, const struct hm_open_how *how);
+/* hm_event_umask() - a create's mode as TOMOYO checks it (the umask the
+ * created inode shows, on a file system without POSIX ACLs). */
+void hm_event_umask(struct hm_canon *canon, struct hm_event *ev);
+
+/* ---- trace_calls.c, trace_read.c, trace_event.c, trace.c: the tracer */
+
+/* How a traced call's arguments are laid out: argument indexes, -1 none. */
+struct hm_tcall {
+	const char *name;
+	int8_t dfd, path;		/* the object's name (and its dirfd) */
+	int8_t dfd2, path2;		/* the second: rename, link's new */
+	int8_t target;			/* symlink: the target string */
+	int8_t fd;			/* an object named by a descriptor */
+	int8_t argv;			/* exec: the argument vector */
+	int8_t flags;			/* open flags, or *at() flags */
+	int8_t how;			/* openat2: struct open_how */
+};
+
+/* hm_tcall_find() - the layout of the call @name; NULL: not traced. */
+const struct hm_tcall *hm_tcall_find(const char *name);
+
+/*
+ * hm_tcall_filter() - the seccomp program that stops (SECCOMP_RET_TRACE)
+ * only the calls of the table, of this machine's ABIs, and calls of any
+ * other ABI (counted, not learned); the rest run untouched.
+ * @out: filled; free out->filter with free().
+ * Returns: 0, -ENOMEM, or -ENOSYS (libaudit knows no call of this arch).
+ */
+struct sock_fprog;
+int hm_tcall_filter(struct sock_fprog *out);
+
+/* Is @arch (AUDIT_ARCH_*) one whose calls the tracer reads? */
+bool hm_tcall_arch_known(unsigned int arch);
+
+/*
+ * What a call showed at its seccomp stop, kept until its exit: the names
+ * as the program passed them, the directory each is relative to, the
+ * exec's arguments.  Buffers are reused call after call.
+ */
+struct hm_tentry {
+	bool on;			/* a call is between its stops */
+	int arch;
+	int nr;
+	const struct hm_syscall_info *si;
+	const struct hm_tcall *tc;
+	uint64_t a[6];
+	struct hm_sbuf name[2];		/* as passed; len 0: none */
+	struct hm_sbuf base[2];		/* the cwd, or the dirfd's dir */
+	struct hm_sbuf probe[2];	/* where the tracer reaches it:
+					 * /proc/TID/{root,cwd,fd/N}/NAME */
+	bool cut[2];			/* longer than HM_COLLECTOR_MAX_PATH */
+	struct stat before[2];		/* lstat (stat: exec) at entry */
+	bool existed[2];
+	struct hm_sbuf target;		/* symlink */
+	struct hm_sbuf argv;		/* exec: NUL-separated words */
+	uint32_t argc;
+	bool argv_cut;
+	bool has_how;
+	struct hm_open_how how;
+};
+
+/*
+ * hm_tentry_read() - read what @e->tc's arguments point to in thread
+ * @tid (stopped at its seccomp stop).  A name that cannot be read is
+ * left empty (the call will fail on it the same way).
+ * Returns: 0 or -ENOMEM.
+ */
+int hm_tentry_read(struct hm_tentry *e, pid_t tid);
+void hm_tentry_free(struct hm_tentry *e);
+
+/* What the tracer knows of one process (thread group). */
+struct hm_tproc {
+	struct hm_sbuf exe;		/* /proc/PID/exe */
+	uint32_t auid, ses;
+};
+
+/* hm_tproc_read() - @p from /proc/@tgid (at start and after an exec). */
+int hm_tproc_read(struct hm_tproc *p, pid_t tgid);
+
+/*
+ * hm_trace_event() - the event of the call @e of thread @tid, finished
+ * with @rval (a negative errno when @failed), built into @ev with
+ * everything it points to in @a; names by the kernel where it has one
+ * (docs/PATHS.md), through @canon.  @exec_ok: the call was an exec and
+ * PTRACE_EVENT_EXEC came (@p already read anew).
+ * Returns: 1 an event, 0 none (a call that is not one: prctl other than
+ * PR_SET_MM), -ESRCH (the thread is gone), -ENOMEM.
+ */
+int hm_trace_event(struct hm_canon *canon, struct hm_arena *a,
+		   const struct hm_tentry *e, const struct hm_tproc *p,
+		   pid_t tid, int64_t rval, bool failed,
+		   struct hm_event *ev);
+
+/*
+ * hm_trace_fork_event() - parent @tid made process @child (a fork, a
+ * vfork, a clone of a new thread group), as audit's clone record says.
+ * Returns: 1, -ESRCH or -ENOMEM.
+ */
+int hm_trace_fork_event(struct hm_arena *a, const struct hm_tproc *p,
+			pid_t tid, pid_t child, struct hm_event *ev);
+
+struct hm_tracer;
+
+/*
+ * hm_tracer_new() - run @argv (argv[0] searched in PATH) under ptrace
+ * with the filter of hm_tcall_filter(), every descendant too.
+ * Returns: 0, -EPERM (ptrace refused), or another negative errno.
+ */
+int hm_tracer_new(char *const argv[], const struct hm_collector_opts *o,
+		  struct hm_report *rep, struct hm_tracer **out);
+/* hm_tracer_next() - the next event (1), 0 when every traced task has
+ * ended, or a negative errno. */
+int hm_tracer_next(struct hm_tracer *t, struct hm_arena *a,
+		   const struct hm_event **out);
+/* The command's wait status (-1 while it runs); its pid; the errno of
+ * its exec when that failed (0 else). */
+int hm_tracer_status(const struct hm_tracer *t);
+pid_t hm_tracer_pid(const struct hm_tracer *t);
+int hm_tracer_exec_errno(const struct hm_tracer *t);
+void hm_tracer_free(struct hm_tracer *t);
 
 #endif /* HISTMAC_COLLECTOR_INTERNAL_H */

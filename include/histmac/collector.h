@@ -29,6 +29,7 @@
 #define HISTMAC_COLLECTOR_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "event.h"
 
@@ -102,6 +103,8 @@ struct hm_collector_stats {
 	uint64_t sock_misses;
 	uint64_t sock_evictions;
 	uint64_t checkpoints;		/* checkpoint files written */
+	uint64_t other_abi;		/* traced: calls of an ABI the
+					 * tracer does not read (x32) */
 };
 
 /*
@@ -221,6 +224,33 @@ int hm_collector_open_follow(struct hm_collector **out, const char *path,
  */
 int hm_collector_open_plugin(struct hm_collector **out,
 			     const struct hm_collector_opts *o);
+
+/**
+ * hm_collector_open_trace() - run @argv as a child, every descendant
+ * too, under ptrace, and hand out the calls histmac learns as the events
+ * audit's records of them would make (docs/TRACE.md).  No root, no
+ * audit.  A seccomp filter stops only those calls; the others run
+ * untouched.  The command runs as soon as this returns; the collector's
+ * input ends when every traced task has ended.
+ * @argv: the command, NULL-terminated; argv[0] is searched in PATH.
+ * Uses @o's resolve, resolve_root.
+ * Returns: 0, -EPERM (ptrace refused: kernel.yama.ptrace_scope), or
+ * another negative errno.  Caller frees with hm_collector_free(), which
+ * kills what is left of the command.
+ */
+int hm_collector_open_trace(struct hm_collector **out, char *const argv[],
+			    const struct hm_collector_opts *o);
+
+/**
+ * hm_collector_trace_status() - the traced command's wait status (as
+ * waitpid() gives it), -1 while it runs or for another source; in
+ * @exec_err the errno of its exec when that failed, else 0.
+ */
+int hm_collector_trace_status(const struct hm_collector *c, int *exec_err);
+
+/** hm_collector_trace_pid() - the traced command's pid, 0 for another
+ * source (a signal handler may pass a signal on to it). */
+pid_t hm_collector_trace_pid(const struct hm_collector *c);
 
 /**
  * hm_collector_next() - the next normalised event.
