@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd_learn.c - histmac learn: audit records in, a policy directory out.
+ * cmd_learn.c - histmac learn: audit records (or a command traced:
+ * `learn -p DIR -- COMMAND`) in, a policy directory out.
  * Parses the options, loads the policy (if any), opens the input, and
  * hands them to a learn session (session/learn_session.c), which learns,
  * saves and reloads; this file prints progress, diagnostics and the
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +31,7 @@
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
+static volatile pid_t traced;	/* the command traced, for a signal */
 
 struct learn {
 	const char *policy;
@@ -40,6 +43,9 @@ struct learn {
 	long max_entry;			/* -1: the policy's */
 	unsigned save_interval;		/* seconds, follow/plugin */
 	const char *from;		/* --follow-from start|end, or NULL */
+	char **command;			/* -- COMMAND [ARGS]: traced */
+	FILE *out;			/* the summary: stderr beside a
+					 * command's own output */
 	bool verbose;
 	bool quiet;
 	bool said_comments;
@@ -59,6 +65,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: histmac learn -p POLICYDIR (-i LOG... | --follow LOG | --plugin) [OPTIONS]\n"
+"       histmac learn -p POLICYDIR [OPTIONS] -- COMMAND [ARGS]\n"
 "\n"
 "Learn per-domain access policy from audit records: rebuild each process's\n"
 "domain (the chain of programs executed from the kernel down to it) and add\n"
@@ -71,6 +78,10 @@ static void usage(FILE *f)
 "                           audit.log.3 audit.log.2 audit.log.1 audit.log); - is stdin\n"
 "      --follow LOG         follow LOG like tail -F, across auditd's rotations\n"
 "      --plugin             run as an auditd plugin (events on stdin)\n"
+"  -- COMMAND [ARGS]        run COMMAND and learn what it and every process it\n"
+"                           starts do, traced (ptrace and seccomp): no root, no\n"
+"                           auditd.  Exits with COMMAND's status (128+N for\n"
+"                           signal N); the summary goes to stderr\n"
 "      --checkpoint FILE    follow mode position (default POLICYDIR/follow.checkpoint)\n"
 "      --follow-from start|end  follow mode with no checkpoint yet: read LOG\n"
 "                           from its beginning or from its current end\n"
@@ -132,6 +143,9 @@ static void usage(FILE *f)
 "enforcing domain an access the ACL lacks is printed as a violation, as\n"
 "histmac check prints it, and not added; a live learner (--follow, --plugin)\n"
 "also logs each one on stderr at the save after it was first seen.\n"
+"Traced, learn passes SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 on to COMMAND,\n"
+"and leaves SIGINT and SIGQUIT to the terminal, which sends them to COMMAND\n"
+"too; set-user-ID programs run without their privileges.\n"
 "Exit: 0 saved, 4 the policy in POLICYDIR has errors (nothing written), 1\n"
 "violations in domains not in learning mode, 2 usage, 3 could not read,\n"
 "learn or save.\n");
@@ -241,6 +255,10 @@ static int parse_args(struct learn *L, int argc, char **argv)
 		if (r)
 			return r;
 	}
+	if (optind > 1 && optind < argc && !strcmp(argv[optind - 1], "--")) {
+		L->command = &argv[optind];
+		optind = argc;
+	}
 	for (; optind < argc; optind++) {
 		if (!L->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
@@ -250,10 +268,11 @@ static int parse_args(struct learn *L, int argc, char **argv)
 	}
 	if (!L->policy)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
-	modes = (L->in.n_files > 0) + !!L->in.follow + L->in.plugin;
+	modes = (L->in.n_files > 0) + !!L->in.follow + L->in.plugin +
+		!!L->command;
 	if (modes != 1)
 		return hm_cli_usage_error(CMD, "give exactly one of -i LOG..., "
-					  "--follow LOG, --plugin");
+					  "--follow LOG, --plugin, -- COMMAND");
 	if (L->sh.lo.peer_port_min > L->sh.lo.peer_port_max)
 		return hm_cli_usage_error(CMD, "bad --peer-ports");
 	if ((L->in.follow || L->in.plugin) && !L->state)
@@ -283,6 +302,31 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static void pass_on(int sig)
+{
+	if (traced > 0)
+		kill(traced, sig);
+}
+
+/*
+ * Tracing, the command gets the signals meant for it: those sent to us
+ * are passed on; the terminal's (^C, ^\) reach it with its process group,
+ * so we let them go by.  Installed after the command started with the
+ * dispositions we had.
+ */
+static void trace_signals(struct learn *L)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on };
+
+	traced = hm_collector_trace_pid(L->c);
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < HM_ARRAY_SIZE(passed); i++)
+		sigaction(passed[i], &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+}
+
 /* In a run's summary: entries kept as '# not in' comments, the policy's
  * dialect cannot say them (a fact of the dialect, not a failure). */
 static void commented(struct learn *L)
@@ -293,9 +337,9 @@ static void commented(struct learn *L)
 				  (enum hm_dialect)L->sh.dialect : m->dialect;
 
 	if (st->n_commented)
-		printf("  kept as '# not in' comments: %lu (%s cannot say "
-		       "them; histmac reads them back)\n", st->n_commented,
-		       hm_dialect_names[dialect]);
+		fprintf(L->out, "  kept as '# not in' comments: %lu (%s cannot "
+			"say them; histmac reads them back)\n",
+			st->n_commented, hm_dialect_names[dialect]);
 }
 
 /* A live learner's log: said once a run, not at every periodic save. */
@@ -415,20 +459,21 @@ static int run_loop(struct learn *L)
 }
 
 /* What the process table met that changes what was learned where. */
-static void print_tracker(const struct hm_tracker_stats *ts)
+static void print_tracker(const struct hm_tracker_stats *ts, FILE *f)
 {
 	if (ts->too_long)
-		printf("  transition_failed (domain name over %d bytes): %llu\n",
-		       HM_MAX_DOMAIN, (unsigned long long)ts->too_long);
+		fprintf(f, "  transition_failed (domain name over %d bytes): "
+			"%llu\n", HM_MAX_DOMAIN,
+			(unsigned long long)ts->too_long);
 	if (ts->exe_changed)
-		printf("  processes whose exe changed without an exec "
-		       "(domain kept): %llu\n",
-		       (unsigned long long)ts->exe_changed);
+		fprintf(f, "  processes whose exe changed without an exec "
+			"(domain kept): %llu\n",
+			(unsigned long long)ts->exe_changed);
 	if (ts->pid_reuse || ts->evictions)
-		printf("  processes: %llu pid reuse, %llu evicted (cap %llu)\n",
-		       (unsigned long long)ts->pid_reuse,
-		       (unsigned long long)ts->evictions,
-		       (unsigned long long)ts->max_procs);
+		fprintf(f, "  processes: %llu pid reuse, %llu evicted "
+			"(cap %llu)\n", (unsigned long long)ts->pid_reuse,
+			(unsigned long long)ts->evictions,
+			(unsigned long long)ts->max_procs);
 }
 
 static size_t several_logins(const struct hm_model *m)
@@ -444,37 +489,46 @@ static void summary(struct learn *L)
 {
 	const struct hm_collector_stats *cs = hm_collector_stats(L->c);
 	struct hm_learn_session_stats st;
+	FILE *f = L->out;
 	size_t n;
 
 	if (L->quiet)
 		return;
 	hm_learn_session_stats(L->s, &st);
-	printf("learned from %llu events (%llu records) into %s\n",
-	       (unsigned long long)cs->events, (unsigned long long)cs->records,
-	       L->policy);
-	printf("  domains: %llu new, %zu total\n",
-	       (unsigned long long)st.learn.domains_new, st.domains);
-	printf("  entries: %llu new, %llu widened, %zu total\n",
-	       (unsigned long long)st.learn.entries_new,
-	       (unsigned long long)st.learn.perms_new, st.entries);
+	if (L->command)
+		fprintf(f, "learned from %llu traced calls into %s\n",
+			(unsigned long long)cs->events, L->policy);
+	else
+		fprintf(f, "learned from %llu events (%llu records) into %s\n",
+			(unsigned long long)cs->events,
+			(unsigned long long)cs->records, L->policy);
+	fprintf(f, "  domains: %llu new, %zu total\n",
+		(unsigned long long)st.learn.domains_new, st.domains);
+	fprintf(f, "  entries: %llu new, %llu widened, %zu total\n",
+		(unsigned long long)st.learn.entries_new,
+		(unsigned long long)st.learn.perms_new, st.entries);
 	if (st.learn.folded)
-		printf("  folded into patterns: %llu\n",
-		       (unsigned long long)st.learn.folded);
+		fprintf(f, "  folded into patterns: %llu\n",
+			(unsigned long long)st.learn.folded);
 	if (st.learn.quota_hits)
-		printf("  refused by max_learning_entry: %llu\n",
-		       (unsigned long long)st.learn.quota_hits);
+		fprintf(f, "  refused by max_learning_entry: %llu\n",
+			(unsigned long long)st.learn.quota_hits);
 	n = hm_sensitive_count(hm_learn_session_model(L->s));
 	if (n)	/* whoever's activity learned them */
-		printf("  sensitive entries: %zu (review them first: "
-		       "histmac stats)\n", n);
+		fprintf(f, "  sensitive entries: %zu (review them first: "
+			"histmac stats)\n", n);
 	n = several_logins(hm_learn_session_model(L->s));
 	if (n)
-		printf("  domains entered by several logins: %zu (review "
-		       "them first: histmac stats)\n", n);
+		fprintf(f, "  domains entered by several logins: %zu (review "
+			"them first: histmac stats)\n", n);
+	if (cs->other_abi)
+		fprintf(f, "  calls of an ABI the tracer does not read (x32), "
+			"not learned: %llu\n",
+			(unsigned long long)cs->other_abi);
 	commented(L);
-	print_tracker(&st.procs);
-	hm_cli_print_collector_skips(cs, stdout);
-	hm_cli_print_walk_skips(st.walk, stdout);
+	print_tracker(&st.procs, f);
+	hm_cli_print_collector_skips(cs, f);
+	hm_cli_print_walk_skips(st.walk, f);
 }
 
 /*
@@ -490,12 +544,25 @@ static int violations(struct learn *L)
 	hm_checker_violations(ck, &n);
 	if (!n && !hm_checker_unlisted(ck))
 		return 0;
-	printf("# not learned: domains in permissive or enforcing mode "
-	       "(histmac profile)\n");
+	fprintf(L->out, "# not learned: domains in permissive or enforcing "
+		"mode (histmac profile)\n");
 	if (hm_check_write_text(ck, hm_learn_session_model(L->s)->dialect, &s,
-				stdout))
+				L->out))
 		warnx("%s: writing the violations failed", CMD);
 	return 1;
+}
+
+/* The command, started traced. */
+static int open_trace(struct learn *L, const struct hm_collector_opts *o)
+{
+	int r = hm_collector_open_trace(&L->c, L->command, o);
+
+	if (r == -EPERM)
+		warnx("%s: %s: ptrace is not allowed here (kernel.yama."
+		      "ptrace_scope, or a tracer already)", CMD, L->command[0]);
+	else if (r)
+		warnx("%s: %s: %s", CMD, L->command[0], strerror(-r));
+	return r;
 }
 
 static int open_input(struct learn *L)
@@ -532,6 +599,8 @@ static int open_input(struct learn *L)
 			      "(--follow-from start reads it from its beginning)", CMD,
 			      L->checkpoint, L->in.follow);
 	}
+	if (L->command)
+		return open_trace(L, &o);
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 
@@ -580,8 +649,10 @@ static int setup(struct learn *L)
 		r = start_session(L);
 	if (r == HM_EXIT_OK && open_input(L))
 		r = HM_EXIT_FAIL;
-	if (r == HM_EXIT_OK && !live(L))
+	if (r == HM_EXIT_OK && !live(L) && !L->command)
 		hm_heap_huge_start();	/* a read that ends: lib/heap.c */
+	if (r == HM_EXIT_OK && L->command)
+		trace_signals(L);
 	if (r == HM_EXIT_OK)
 		hm_learn_session_start(L->s, L->c);
 	return r;
@@ -622,10 +693,26 @@ static void end_session(struct learn *L)
 	L->s = NULL;
 }
 
+/* Traced: exit as the command did (128+N for signal N), as a shell says
+ * it; a command that could not be executed is said here. */
+static int command_status(struct learn *L)
+{
+	int err;
+	int st = hm_collector_trace_status(L->c, &err);
+
+	if (err)
+		warnx("%s: %s: %s", CMD, L->command[0], strerror(err));
+	if (st < 0)
+		return HM_EXIT_FAIL;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
 HM_CMD(learn)
 {
 	struct learn L = { .profile = -1, .max_entry = -1,
-			   .save_interval = 60 };
+			   .save_interval = 60, .out = stdout };
 	int status;
 	int r;
 
@@ -635,12 +722,15 @@ HM_CMD(learn)
 		cleanup(&L);
 		return status < 0 ? HM_EXIT_OK : status;
 	}
-	install_signals();
+	if (L.command)
+		L.out = stderr;
+	else
+		install_signals();
 	status = setup(&L);
 	if (status == HM_EXIT_OK) {
 		r = run_loop(&L);
 		progress(&L, true);
-		if (!r)
+		if (!r && !L.command)
 			r = hm_cli_no_records(CMD, &L.in, hm_collector_stats(L.c));
 		hm_store_set_last(L.store);	/* the process exits after it */
 		/* A live learner keeps what it learned before a failure (it
@@ -659,6 +749,8 @@ HM_CMD(learn)
 			summary(&L);
 		if (violations(&L) && status == HM_EXIT_OK)
 			status = HM_EXIT_FINDINGS;
+		if (L.command && status != HM_EXIT_FAIL)
+			status = command_status(&L);
 	}
 	end_session(&L);
 	hm_cli_close_store(L.store, status == HM_EXIT_FAIL);
