@@ -28,6 +28,9 @@
 #   hm_audit_marker       write a marker and wait until the log shows it
 #   hm_audit_copy OUT     copy the log written since hm_audit_start (or
 #                         the last hm_audit_from_now), across rotations
+#   hm_audit_copy_tree OUT PID [below]
+#                         hm_audit_copy of the events of PID's process
+#                         tree alone (without PID's own: below)
 #   hm_audit_from_now     later copies start at the log's current end
 #   hm_audit_snapshot DIR copies of every file of the log, oldest first
 #   hm_audit_all_files    every file of the log, oldest first (beside the
@@ -487,6 +490,28 @@ hm_audit_marker() {
 
 hm_audit_copy() {
 	_hm_audit_since "$1"
+}
+
+# hm_audit_copy_tree OUT PID [below]: hm_audit_copy, keeping only the
+# events of the process tree of PID (other tests run beside it under the
+# same rules): a process is ours when its parent is, or an audited fork
+# of ours made it.  With "below", PID's own events are left out.
+hm_audit_copy_tree() {
+	hm_audit_copy "$1.all"
+	awk -v root="$2" -v below="${3:-}" '
+		BEGIN { ours[root] = 1 }
+		{ s = $0; sub(/.*msg=audit\([0-9.]*:/, "", s); sub(/\).*/, "", s) }
+		/(^| )type=SYSCALL / {
+			pid = $0; sub(/.* pid=/, "", pid); sub(/ .*/, "", pid)
+			ppid = $0; sub(/.* ppid=/, "", ppid); sub(/ .*/, "", ppid)
+			if (ppid in ours) ours[pid] = 1
+			keep[s] = (pid in ours) && !(below && pid == root)
+			if ((pid in ours) && $0 ~ / syscall=(56|57|58|435) .*success=yes/) {
+				x = $0; sub(/.* exit=/, "", x); sub(/ .*/, "", x)
+				ours[x] = 1
+			}
+		}
+		keep[s]' "$1.all" >"$1"
 }
 
 # auditd's own events (DAEMON_START, _ROTATE, _CONFIG, _END) take their

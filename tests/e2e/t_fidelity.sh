@@ -45,28 +45,6 @@ read_as_nobody() {
 		>/dev/null 2>&1 || true
 }
 
-# Copy the log since the segment's start to $1, keeping only the events of
-# the process tree of pid $2 (other tests run beside it under the same
-# rules): a process is ours when its parent is, or an audited fork of ours
-# made it.
-own_copy() {
-	hm_audit_copy "$1.all"
-	awk -v root="$2" '
-		BEGIN { ours[root] = 1 }
-		{ s = $0; sub(/.*msg=audit\([0-9.]*:/, "", s); sub(/\).*/, "", s) }
-		/(^| )type=SYSCALL / {
-			pid = $0; sub(/.* pid=/, "", pid); sub(/ .*/, "", pid)
-			ppid = $0; sub(/.* ppid=/, "", ppid); sub(/ .*/, "", ppid)
-			if (ppid in ours) ours[pid] = 1
-			keep[s] = pid in ours
-			if (keep[s] && $0 ~ / syscall=(56|57|58|435) .*success=yes/) {
-				x = $0; sub(/.* exit=/, "", x); sub(/ .*/, "", x)
-				ours[x] = 1
-			}
-		}
-		keep[s]' "$1.all" >"$1"
-}
-
 # phase LOG FUNCTION: run FUNCTION in a subshell of its own and copy the
 # events of its process tree to LOG.
 phase() {
@@ -76,7 +54,7 @@ phase() {
 	root=$!
 	wait "$root" || hm_fail "$2 failed"
 	hm_audit_marker >/dev/null
-	own_copy "$1" "$root"
+	hm_audit_copy_tree "$1" "$root"
 }
 
 # ------------------------------------------------------------- learning

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# histmac learn -- COMMAND as an ordinary user (issue 41 #1, #3): no root,
+# no auditd, no audit rules.  As uid 65534 (nobody), in a directory of
+# its own:
+#  1. learn the workload of trace_lib.sh (programs, files, a thread that
+#     writes, an exec from a non-leader thread, posix_spawn, a failed
+#     open, failed execs, a death by SIGTERM); learn exits with the
+#     command's status, 143, and the policy has each domain and entry;
+#  2. learning it again adds nothing (the same names each run);
+#  3. the learned policy runs the command under `histmac sandbox`
+#     without a denial, with the same status; a read it did not learn
+#     fails there with EACCES.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sandbox_lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+
+sbx_setup
+t=$w/t
+mkdir -p "$t"
+trace_workload "$t"
+echo s3cret >"$t/d/secret"
+chown -R nobody:nogroup "$t"
+pol=$t/policy
+
+# ------------------------------------------------------------- 1. learn
+rc=0
+as_nobody "$bin/histmac" learn -p "$pol" -- "${trace_cmd[@]}" \
+	>"$HM_TMP/learn.out" 2>"$HM_TMP/learn.err" || rc=$?
+[ "$rc" = 143 ] || { cat "$HM_TMP/learn.err" >&2; hm_fail "learn exited $rc, not 143 (SIGTERM)"; }
+grep -q "^learned from [0-9]* traced calls into $pol" "$HM_TMP/learn.err" ||
+	{ cat "$HM_TMP/learn.err" >&2; hm_fail "no summary on stderr"; }
+[ ! -s "$HM_TMP/learn.out" ] || { cat "$HM_TMP/learn.out" >&2; hm_fail "output beside the command's"; }
+[ "$(stat -c %U "$pol/domain_policy.conf")" = nobody ] ||
+	hm_fail "the policy is not nobody's"
+trace_check_policy "$pol"
+hm_ok "as nobody, learn -- COMMAND learns every domain and entry, exit 143"
+
+# ------------------------------------------------------- 2. once more
+rm -f "$t/d/thread"
+cp "$pol/domain_policy.conf" "$HM_TMP/first.conf"
+rc=0
+as_nobody "$bin/histmac" learn -p "$pol" -- "${trace_cmd[@]}" \
+	>/dev/null 2>"$HM_TMP/learn2.err" || rc=$?
+[ "$rc" = 143 ] || { cat "$HM_TMP/learn2.err" >&2; hm_fail "learn exited $rc again"; }
+grep -q "entries: 0 new, 0 widened" "$HM_TMP/learn2.err" ||
+	{ cat "$HM_TMP/learn2.err" >&2; hm_fail "the same run learned new entries"; }
+hm_ok "the same run learned again adds nothing"
+
+# ------------------------------------------------------ 3. the sandbox
+rm -f "$t/d/thread"
+rc=0
+as_nobody "$bin/histmac" sandbox -p "$pol" --domain '<kernel>' -- \
+	"${trace_cmd[@]}" >"$HM_TMP/sbx.out" 2>"$HM_TMP/sbx.err" || rc=$?
+[ "$rc" = 143 ] || { cat "$HM_TMP/sbx.err" >&2; hm_fail "sandboxed, the command exited $rc"; }
+grep -qi "denied\|refused" "$HM_TMP/sbx.err" &&
+	{ cat "$HM_TMP/sbx.err" >&2; hm_fail "the sandbox denied what was learned"; }
+[ -s "$t/d/thread" ] || hm_fail "sandboxed, the thread did not write"
+# the control: the learned cat reads only what it learned
+rc=0
+as_nobody "$bin/histmac" sandbox -p "$pol" --domain '<kernel> /usr/bin/sh' -- \
+	/usr/bin/cat "$t/d/in" "$t/d/secret" >"$HM_TMP/cat.out" 2>"$HM_TMP/cat.err" || rc=$?
+grep -qx in "$HM_TMP/cat.out" && ! grep -q s3cret "$HM_TMP/cat.out" &&
+	grep -q "Permission denied" "$HM_TMP/cat.err" ||
+	{ cat "$HM_TMP/cat.out" "$HM_TMP/cat.err" >&2; hm_fail "cat read what it did not learn"; }
+hm_ok "the traced policy runs the command sandboxed; an unlearned read gets EACCES"
