@@ -125,6 +125,24 @@ int hm_cli_open_input(const char *cmd, const struct hm_cli_input *in,
 int hm_cli_no_records(const char *cmd, const struct hm_cli_input *in,
 		      const struct hm_collector_stats *st);
 
+/*
+ * A command traced (cli_trace.c): `learn -- COMMAND`, `check -- COMMAND`.
+ * hm_cli_command(): after getopt_long, the words after "--" (and optind
+ * past them), or NULL.  hm_cli_open_trace(): start it (warns on failure;
+ * 0 or negative errno).  hm_cli_trace_signals(): once it runs, SIGTERM,
+ * SIGHUP, SIGUSR1, SIGUSR2 passed on to it; SIGINT and SIGQUIT left to
+ * the terminal, which sends them to it too.  hm_cli_command_status():
+ * once it ended, its status as a shell says it (128+N for signal N),
+ * saying why it could not be executed.
+ */
+char **hm_cli_command(int argc, char **argv);
+int hm_cli_open_trace(const char *cmd, char **command,
+		      const struct hm_collector_opts *o,
+		      struct hm_collector **out);
+void hm_cli_trace_signals(const struct hm_collector *c);
+int hm_cli_command_status(const char *cmd, const struct hm_collector *c,
+			  char **command);
+
 void hm_cli_print_collector_skips(const struct hm_collector_stats *st,
 				  FILE *f);
 void hm_cli_print_walk_skips(const struct hm_walk_stats *st, FILE *f);

@@ -26,6 +26,7 @@ struct check {
 	const char *policy;
 	const char *output;
 	struct hm_cli_input in;
+	char **command;			/* -- COMMAND [ARGS]: traced */
 	bool json;
 	bool list_attempts;
 	bool record_use;
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: histmac check -p POLICYDIR -i LOG... [OPTIONS]\n"
+"       histmac check -p POLICYDIR [OPTIONS] -- COMMAND [ARGS]\n"
 "\n"
 "Check audit records against a policy, as TOMOYO's permissive mode would\n"
 "have: every access the domain's ACL does not allow (or made in a domain\n"
@@ -56,6 +58,10 @@ static void usage(FILE *f)
 "TOMOYO checks no such access; the sandbox's own accesses (reads of its\n"
 "preload library and table copy, writes of its report FIFO) are counted\n"
 "there too (docs/SANDBOX.md).\n"
+"With -- COMMAND, COMMAND runs traced (ptrace and seccomp, as histmac learn\n"
+"-- COMMAND: no root, no auditd) and what it and every process it starts\n"
+"do is checked; the exit status is check's, COMMAND's is said on stderr\n"
+"when it is not 0.\n"
 "\n"
 "  -p, --policy DIR       the policy directory\n"
 "  -i, --input LOG...     audit logs, oldest first; - is stdin\n"
@@ -138,6 +144,7 @@ static int parse_args(struct check *C, int argc, char **argv)
 		if (r)
 			return r;
 	}
+	C->command = hm_cli_command(argc, argv);
 	for (; optind < argc; optind++) {
 		if (!C->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
@@ -147,8 +154,9 @@ static int parse_args(struct check *C, int argc, char **argv)
 	}
 	if (!C->policy)
 		return hm_cli_usage_error(CMD, "-p POLICYDIR is required");
-	if (!C->in.n_files)
-		return hm_cli_usage_error(CMD, "-i LOG... is required");
+	if (!C->in.n_files == !C->command)
+		return hm_cli_usage_error(CMD, "give one of -i LOG... and "
+					  "-- COMMAND");
 	return 0;
 }
 
@@ -259,6 +267,30 @@ static void free_upgrades(struct check *C)
 	free(C->upgrades);
 }
 
+/* The logs, or the command started traced. */
+static int open_input(struct check *C, struct hm_collector_opts *o,
+		      struct hm_collector **out)
+{
+	int r;
+
+	if (!C->command)
+		return hm_cli_open_input(CMD, &C->in, o, out);
+	r = hm_cli_open_trace(CMD, C->command, o, out);
+	if (!r)
+		hm_cli_trace_signals(*out);
+	return r;
+}
+
+/* A traced command that did not end well is said; check's status stays
+ * the report's. */
+static void say_status(struct check *C, const struct hm_collector *col)
+{
+	int st = hm_cli_command_status(CMD, col, C->command);
+
+	if (st)
+		warnx("%s: %s exited %d", CMD, C->command[0], st);
+}
+
 static int run(struct check *C, struct hm_model *m)
 {
 	struct hm_collector_opts o;
@@ -292,10 +324,12 @@ static int run(struct check *C, struct hm_model *m)
 		r = know_preload(ch);
 	}
 	if (!r)
-		r = hm_cli_open_input(CMD, &C->in, &o, &col);
+		r = open_input(C, &o, &col);
 	if (!r)
 		r = read_all(col, ch);
-	if (!r)
+	if (!r && C->command)
+		say_status(C, col);
+	else if (!r)
 		r = hm_cli_no_records(CMD, &C->in, hm_collector_stats(col));
 	hm_cli_print_diag(&d, stderr);
 	if (!r)

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,7 +30,6 @@
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
-static volatile pid_t traced;	/* the command traced, for a signal */
 
 struct learn {
 	const char *policy;
@@ -255,10 +253,7 @@ static int parse_args(struct learn *L, int argc, char **argv)
 		if (r)
 			return r;
 	}
-	if (optind > 1 && optind < argc && !strcmp(argv[optind - 1], "--")) {
-		L->command = &argv[optind];
-		optind = argc;
-	}
+	L->command = hm_cli_command(argc, argv);
 	for (; optind < argc; optind++) {
 		if (!L->in.n_files)
 			return hm_cli_usage_error(CMD, "unexpected '%s'",
@@ -300,31 +295,6 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-static void pass_on(int sig)
-{
-	if (traced > 0)
-		kill(traced, sig);
-}
-
-/*
- * Tracing, the command gets the signals meant for it: those sent to us
- * are passed on; the terminal's (^C, ^\) reach it with its process group,
- * so we let them go by.  Installed after the command started with the
- * dispositions we had.
- */
-static void trace_signals(struct learn *L)
-{
-	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-	struct sigaction sa = { .sa_handler = pass_on };
-
-	traced = hm_collector_trace_pid(L->c);
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < HM_ARRAY_SIZE(passed); i++)
-		sigaction(passed[i], &sa, NULL);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
 }
 
 /* In a run's summary: entries kept as '# not in' comments, the policy's
@@ -552,19 +522,6 @@ static int violations(struct learn *L)
 	return 1;
 }
 
-/* The command, started traced. */
-static int open_trace(struct learn *L, const struct hm_collector_opts *o)
-{
-	int r = hm_collector_open_trace(&L->c, L->command, o);
-
-	if (r == -EPERM)
-		warnx("%s: %s: ptrace is not allowed here (kernel.yama."
-		      "ptrace_scope, or a tracer already)", CMD, L->command[0]);
-	else if (r)
-		warnx("%s: %s: %s", CMD, L->command[0], strerror(-r));
-	return r;
-}
-
 static int open_input(struct learn *L)
 {
 	struct hm_collector_opts o;
@@ -600,7 +557,7 @@ static int open_input(struct learn *L)
 			      L->checkpoint, L->in.follow);
 	}
 	if (L->command)
-		return open_trace(L, &o);
+		return hm_cli_open_trace(CMD, L->command, &o, &L->c);
 	return hm_cli_open_input(CMD, &L->in, &o, &L->c);
 }
 
@@ -652,7 +609,7 @@ static int setup(struct learn *L)
 	if (r == HM_EXIT_OK && !live(L) && !L->command)
 		hm_heap_huge_start();	/* a read that ends: lib/heap.c */
 	if (r == HM_EXIT_OK && L->command)
-		trace_signals(L);
+		hm_cli_trace_signals(L->c);
 	if (r == HM_EXIT_OK)
 		hm_learn_session_start(L->s, L->c);
 	return r;
@@ -691,22 +648,6 @@ static void end_session(struct learn *L)
 	kept = L->s;
 #endif
 	L->s = NULL;
-}
-
-/* Traced: exit as the command did (128+N for signal N), as a shell says
- * it; a command that could not be executed is said here. */
-static int command_status(struct learn *L)
-{
-	int err;
-	int st = hm_collector_trace_status(L->c, &err);
-
-	if (err)
-		warnx("%s: %s: %s", CMD, L->command[0], strerror(err));
-	if (st < 0)
-		return HM_EXIT_FAIL;
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st);
 }
 
 HM_CMD(learn)
@@ -750,7 +691,7 @@ HM_CMD(learn)
 		if (violations(&L) && status == HM_EXIT_OK)
 			status = HM_EXIT_FINDINGS;
 		if (L.command && status != HM_EXIT_FAIL)
-			status = command_status(&L);
+			status = hm_cli_command_status(CMD, L.c, L.command);
 	}
 	end_session(&L);
 	hm_cli_close_store(L.store, status == HM_EXIT_FAIL);

@@ -9,7 +9,8 @@
 #  2. learning it again adds nothing (the same names each run);
 #  3. the learned policy runs the command under `histmac sandbox`
 #     without a denial, with the same status; a read it did not learn
-#     fails there with EACCES.
+#     fails there with EACCES;
+#  4. check -- COMMAND reports, as nobody, the read the policy lacks.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sandbox_lib.sh"
@@ -64,3 +65,15 @@ grep -qx in "$HM_TMP/cat.out" && ! grep -q s3cret "$HM_TMP/cat.out" &&
 	grep -q "Permission denied" "$HM_TMP/cat.err" ||
 	{ cat "$HM_TMP/cat.out" "$HM_TMP/cat.err" >&2; hm_fail "cat read what it did not learn"; }
 hm_ok "the traced policy runs the command sandboxed; an unlearned read gets EACCES"
+
+# ---------------------------------------------- 4. check -- COMMAND
+rc=0
+as_nobody "$bin/histmac" check -p "$pol" -- sh -c "cat '$t/d/in' '$t/d/secret' >/dev/null" \
+	>"$HM_TMP/check.out" 2>"$HM_TMP/check.err" || rc=$?
+[ "$rc" = 1 ] || { cat "$HM_TMP/check.out" "$HM_TMP/check.err" >&2; hm_fail "check -- exited $rc, not 1"; }
+awk '/^<kernel>/ { dom = $0; next } dom == "<kernel> /usr/bin/sh /usr/bin/cat"' \
+	"$HM_TMP/check.out" | grep -qx "file read $t/d/secret" ||
+	{ cat "$HM_TMP/check.out" >&2; hm_fail "the unlearned read is not reported in cat's domain"; }
+grep -q "$t/d/in" "$HM_TMP/check.out" &&
+	{ cat "$HM_TMP/check.out" >&2; hm_fail "a learned read is reported"; }
+hm_ok "check -- COMMAND, as nobody, reports what the policy lacks (exit 1)"
