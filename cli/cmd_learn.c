@@ -141,12 +141,15 @@ static void usage(FILE *f)
 "enforcing domain an access the ACL lacks is printed as a violation, as\n"
 "histmac check prints it, and not added; a live learner (--follow, --plugin)\n"
 "also logs each one on stderr at the save after it was first seen.\n"
-"Traced, learn passes SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 on to COMMAND,\n"
-"and leaves SIGINT and SIGQUIT to the terminal, which sends them to COMMAND\n"
-"too; set-user-ID programs run without their privileges.\n"
+"Traced (docs/TRACE.md), learn passes SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2\n"
+"on to COMMAND, and leaves SIGINT and SIGQUIT to the terminal, which sends\n"
+"them to COMMAND too.  Traced by a user other than root, set-user-ID and\n"
+"set-group-ID programs run without their privileges.  COMMAND's domain is\n"
+"<kernel> COMMAND (histmac sandbox --domain '<kernel>' -- COMMAND enters it).\n"
+"Network calls and mount, umount2, pivot_root, chroot are not traced yet.\n"
 "Exit: 0 saved, 4 the policy in POLICYDIR has errors (nothing written), 1\n"
 "violations in domains not in learning mode, 2 usage, 3 could not read,\n"
-"learn or save.\n");
+"learn or save; traced, COMMAND's status (128+N for signal N) once saved.\n");
 }
 
 enum {
