@@ -244,6 +244,16 @@ static void resume(pid_t tid, int how, int sig)
 	ptrace(how, tid, 0, (void *)(long)sig);
 }
 
+/*
+ * Resume @k after a stop that is not its call's: a call in flight keeps
+ * its way to the exit stop (a signal or a group-stop can come between a
+ * call's two stops, and PTRACE_CONT would lose its exit).
+ */
+static void go_on(struct task *k, int sig)
+{
+	resume(k->tid, k->call.on ? PTRACE_SYSCALL : PTRACE_CONT, sig);
+}
+
 /* A seccomp stop: read the call, run it to its exit stop. */
 static int entry(struct hm_tracer *t, struct task *k)
 {
@@ -339,7 +349,7 @@ static int forked(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 		c->held = false;
 		resume(c->tid, PTRACE_CONT, 0);
 	}
-	resume(k->tid, PTRACE_CONT, 0);
+	go_on(k, 0);
 	return r == -ESRCH ? 0 : r;
 }
 
@@ -359,10 +369,13 @@ static void event_stop(struct task *k, int sig)
 			k->held = true;
 			return;
 		}
-		resume(k->tid, PTRACE_CONT, 0);
+		go_on(k, 0);
 		return;
 	}
-	resume(k->tid, stop_signal(sig) ? PTRACE_LISTEN : PTRACE_CONT, 0);
+	if (stop_signal(sig))
+		resume(k->tid, PTRACE_LISTEN, 0);
+	else
+		go_on(k, 0);
 }
 
 /* One stop of @k; 1 when it made an event. */
@@ -387,11 +400,11 @@ static int stopped(struct hm_tracer *t, struct task *k, int status,
 		event_stop(k, sig);
 		return 0;
 	case PTRACE_EVENT_EXIT:
-		resume(k->tid, PTRACE_CONT, 0);
+		go_on(k, 0);
 		return 0;
 	default:	/* a signal on its way: delivered */
 		k->started = true;
-		resume(k->tid, PTRACE_CONT, sig);
+		go_on(k, sig);
 		return 0;
 	}
 }
