@@ -16,7 +16,7 @@ test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3
 	cron openssh-server openssh-client postfix bsd-mailx libcap2-bin
 	nginx fcgiwrap spawn-fcgi logrotate libfaketime"
-bench="$test hyperfine laurel fapolicyd time"
+bench="$test hyperfine laurel fapolicyd time strace"
 # test includes the services of tests/e2e/t_service_*.sh and t_vm_production
 # (sshd, postfix, cron with logrotate, nginx with fcgiwrap), started by their
 # init scripts (cron on libfaketime's fast clock); services is kept as
