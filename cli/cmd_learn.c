@@ -494,10 +494,14 @@ static void summary(struct learn *L)
 	if (n)
 		fprintf(f, "  domains entered by several logins: %zu (review "
 			"them first: histmac stats)\n", n);
-	if (cs->other_abi)
+	if (cs->traced_other_abi)
 		fprintf(f, "  calls of an ABI the tracer does not read (x32), "
 			"not learned: %llu\n",
-			(unsigned long long)cs->other_abi);
+			(unsigned long long)cs->traced_other_abi);
+	if (cs->traced_unread)
+		fprintf(f, "  traced calls whose process could not be read "
+			"(gone at the call's end), not learned: %llu\n",
+			(unsigned long long)cs->traced_unread);
 	commented(L);
 	print_tracker(&st.procs, f);
 	hm_cli_print_collector_skips(cs, f);

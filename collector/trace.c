@@ -245,6 +245,19 @@ static void resume(pid_t tid, int how, int sig)
 }
 
 /*
+ * What an event's making returned, for the caller: the event (1), or
+ * none (0) when the task could not be read (gone, /proc refused:
+ * counted): the call is not learned, and the command goes on.  Only the lack of
+ * memory stops the source.
+ */
+static int made(struct hm_tracer *t, int r)
+{
+	if (r < 0 && r != -ENOMEM)
+		t->rep->st.traced_unread++;
+	return r == -ENOMEM || r > 0 ? r : 0;
+}
+
+/*
  * Resume @k after a stop that is not its call's: a call in flight keeps
  * its way to the exit stop (a signal or a group-stop can come between a
  * call's two stops, and PTRACE_CONT would lose its exit).
@@ -271,7 +284,7 @@ static int entry(struct hm_tracer *t, struct task *k)
 		hm_syscall_lookup(e->arch, e->nr) : NULL;
 	e->tc = e->si ? hm_tcall_find(e->si->name) : NULL;
 	if (!e->tc) {	/* another ABI (x32): not read */
-		t->rep->st.other_abi++;
+		t->rep->st.traced_other_abi++;
 		return resume(k->tid, PTRACE_CONT, 0), 0;
 	}
 	r = hm_tentry_read(e, k->tid);
@@ -296,7 +309,7 @@ static int leave(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 				   si.exit.rval, si.exit.is_error, ev);
 	k->call.on = false;
 	resume(k->tid, PTRACE_CONT, 0);
-	return r == -ESRCH ? 0 : r;
+	return made(t, r);
 }
 
 /*
@@ -326,7 +339,7 @@ static int exec_done(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 				   0, false, ev);
 	k->call.on = false;
 	resume(k->tid, PTRACE_CONT, 0);
-	return r == -ESRCH ? 0 : r;
+	return made(t, r);
 }
 
 /* A new task: hand out its parent's clone record (not a thread's), then
@@ -350,7 +363,7 @@ static int forked(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 		resume(c->tid, PTRACE_CONT, 0);
 	}
 	go_on(k, 0);
-	return r == -ESRCH ? 0 : r;
+	return made(t, r);
 }
 
 static bool stop_signal(int sig)

@@ -103,8 +103,10 @@ struct hm_collector_stats {
 	uint64_t sock_misses;
 	uint64_t sock_evictions;
 	uint64_t checkpoints;		/* checkpoint files written */
-	uint64_t other_abi;		/* traced: calls of an ABI the
+	uint64_t traced_other_abi;	/* traced: calls of an ABI the
 					 * tracer does not read (x32) */
+	uint64_t traced_unread;		/* traced: calls whose task could
+					 * not be read (gone at its exit) */
 };
 
 /*
