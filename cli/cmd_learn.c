@@ -146,7 +146,7 @@ static void usage(FILE *f)
 "them to COMMAND too.  Traced by a user other than root, set-user-ID and\n"
 "set-group-ID programs run without their privileges.  COMMAND's domain is\n"
 "<kernel> COMMAND (histmac sandbox --domain '<kernel>' -- COMMAND enters it).\n"
-"Network calls and mount, umount2, pivot_root, chroot are not traced yet.\n"
+"mount, umount2, pivot_root, chroot (and i386's socketcall) are not traced yet.\n"
 "Exit: 0 saved, 4 the policy in POLICYDIR has errors (nothing written), 1\n"
 "violations in domains not in learning mode, 2 usage, 3 could not read,\n"
 "learn or save; traced, COMMAND's status (128+N for signal N) once saved.\n");

@@ -1539,8 +1539,8 @@ static void socket_call(struct hm_event *ev)
 		ev->kind = sub[ev->a[0]];
 }
 
-static void network(struct hm_assembler *as, struct hm_event *ev,
-		    bool direct)
+void hm_event_network(struct hm_socktab *socks, struct hm_collector_stats *st,
+		      struct hm_event *ev, bool direct)
 {
 	struct hm_sock_info *si;
 
@@ -1553,15 +1553,15 @@ static void network(struct hm_assembler *as, struct hm_event *ev,
 		if (!ev->success || ev->exit < 0)
 			return;
 		ev->fd = (int)ev->exit;
-		si = hm_socktab_put(as->socks, ev->node, ev->pid, ev->fd,
-				    as->st);
+		si = hm_socktab_put(socks, ev->node, ev->pid, ev->fd,
+				    st);
 		si->family = ev->sock_family;
 		si->type = ev->sock_type;
 		si->protocol = ev->sock_protocol;
 		return;
 	}
 	ev->fd = (int)(int32_t)ev->a[0];
-	si = hm_socktab_get(as->socks, ev->node, ev->pid, ev->fd, as->st);
+	si = hm_socktab_get(socks, ev->node, ev->pid, ev->fd, st);
 	if (si) {
 		ev->sock_family = si->family;
 		ev->sock_type = si->type;
@@ -1582,8 +1582,8 @@ static void network(struct hm_assembler *as, struct hm_event *ev,
 		struct hm_sock_info copy = si ? *si : (struct hm_sock_info){ 0 };
 		struct hm_sock_info *n;
 
-		n = hm_socktab_put(as->socks, ev->node, ev->pid, (int)ev->exit,
-				   as->st);
+		n = hm_socktab_put(socks, ev->node, ev->pid, (int)ev->exit,
+				   st);
 		n->family = copy.family;
 		n->type = copy.type;
 		n->protocol = copy.protocol;
@@ -1792,7 +1792,8 @@ int hm_assemble_finish(struct hm_assembler *as, struct hm_event *ev,
 		hm_event_arguments(ev, as->has_openat2 ? &(struct hm_open_how){
 			.flags = as->openat2_flags, .mode = as->openat2_mode } :
 			NULL);
-		network(as, ev, !si->name || strcmp(si->name, "socketcall"));
+		hm_event_network(as->socks, as->st, ev,
+				 !si->name || strcmp(si->name, "socketcall"));
 	}
 	if ((rc = finish_paths(as, ev)) < 0)
 		return rc;

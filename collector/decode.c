@@ -101,20 +101,28 @@ int hm_sockaddr_decode(const char *hex, int arch, struct hm_ev_sockaddr *sa,
 {
 	unsigned char raw[128];
 	size_t n = hex ? strlen(hex) : 0;
-	size_t len;
-	bool big;
 
 	memset(sa, 0, sizeof(*sa));
 	if (n < 4 || n % 2 || n / 2 > sizeof(raw))
 		return -EINVAL;
 	if (!hm_hex_decode(raw, hex, n))
 		return -EINVAL;
+	return hm_sockaddr_raw(raw, n / 2, arch, sa, a);
+}
+
+int hm_sockaddr_raw(const unsigned char *raw, size_t len, int arch,
+		    struct hm_ev_sockaddr *sa, struct hm_arena *a)
+{
+	bool big;
+
+	memset(sa, 0, sizeof(*sa));
+	if (len < 2)
+		return -EINVAL;
 	if (arch)
 		big = !((uint32_t)arch & __AUDIT_ARCH_LE);
 	else
 		big = raw[0] == 0 && raw[1] != 0;
 	sa->family = big ? raw[0] << 8 | raw[1] : raw[0] | raw[1] << 8;
-	len = n / 2;
 	switch (sa->family) {
 	case AF_INET:
 		if (len < 8)

@@ -67,6 +67,9 @@ int hm_field_bytes(struct hm_sbuf *b, const char *v, size_t max);
  * 0 unknown) into @sa: 0, -EINVAL (not a sockaddr), -ENOMEM (arena). */
 int hm_sockaddr_decode(const char *hex, int arch, struct hm_ev_sockaddr *sa,
 		       struct hm_arena *a);
+/* hm_sockaddr_raw() - the same from @len raw bytes (the tracer's). */
+int hm_sockaddr_raw(const unsigned char *raw, size_t len, int arch,
+		    struct hm_ev_sockaddr *sa, struct hm_arena *a);
 
 /* ---- canon.c */
 struct hm_canon;
@@ -665,6 +668,7 @@ struct hm_syscall_info {
 const struct hm_syscall_info *hm_syscall_lookup(int arch, int nr);
 
 /* ---- assemble.c: what an event's arguments mean, for audit and tracer */
+struct hm_socktab;
 
 /* openat2()'s struct open_how, as far as an event needs it. */
 struct hm_open_how {
@@ -678,6 +682,14 @@ struct hm_open_how {
  * owners, unlinkat(AT_REMOVEDIR) as rmdir, the signal and its target.
  */
 void hm_event_arguments(struct hm_event *ev, const struct hm_open_how *how);
+/*
+ * hm_event_network() - a network call's socket: socket() remembers its
+ * family, type and protocol per (pid, fd) in @socks, later calls on the
+ * fd read them, bind() its address (for listen), accept() the new fd.
+ * @direct: the arguments are the call's (not socketcall's pointer).
+ */
+void hm_event_network(struct hm_socktab *socks, struct hm_collector_stats *st,
+		      struct hm_event *ev, bool direct);
 /* hm_event_umask() - a create's mode as TOMOYO checks it (the umask the
  * created inode shows, on a file system without POSIX ACLs). */
 void hm_event_umask(struct hm_canon *canon, struct hm_event *ev);
@@ -694,6 +706,9 @@ struct hm_tcall {
 	int8_t argv;			/* exec: the argument vector */
 	int8_t flags;			/* open flags, or *at() flags */
 	int8_t how;			/* openat2: struct open_how */
+	int8_t addr, addrlen;		/* a sockaddr the call is given */
+	int8_t peer, peerlen;		/* one it fills in (accept, recvfrom),
+					 * its length behind a pointer */
 };
 
 /* hm_tcall_find() - the layout of the call @name; NULL: not traced. */
@@ -737,6 +752,8 @@ struct hm_tentry {
 	bool argv_cut;
 	bool has_how;
 	struct hm_open_how how;
+	unsigned char sa[128];		/* a sockaddr, given or filled in */
+	size_t sa_len;			/* 0: none */
 };
 
 /*
@@ -746,6 +763,9 @@ struct hm_tentry {
  * Returns: 0 or -ENOMEM.
  */
 int hm_tentry_read(struct hm_tentry *e, pid_t tid);
+/* hm_tentry_peer() - at the exit of a call that filled in a sockaddr
+ * (accept, recvfrom), read it into @e->sa. */
+void hm_tentry_peer(struct hm_tentry *e, pid_t tid);
 void hm_tentry_free(struct hm_tentry *e);
 
 /* What the tracer knows of one process (thread group). */
@@ -760,16 +780,22 @@ int hm_tproc_read(struct hm_tproc *p, pid_t tgid);
 /*
  * hm_trace_event() - the event of the call @e of thread @tid, finished
  * with @rval (a negative errno when @failed), built into @ev with
- * everything it points to in @a; names by the kernel where it has one
- * (docs/PATHS.md), through @canon.  @exec_ok: the call was an exec and
+ * everything it points to in @x->a; names by the kernel where it has one
+ * (docs/PATHS.md), through @x->canon; sockets known by @x->socks.  @exec_ok: the call was an exec and
  * PTRACE_EVENT_EXEC came (@p already read anew).
  * Returns: 1 an event, 0 none (a call that is not one: prctl other than
  * PR_SET_MM), -ESRCH (the thread is gone), -ENOMEM.
  */
-int hm_trace_event(struct hm_canon *canon, struct hm_arena *a,
-		   const struct hm_tentry *e, const struct hm_tproc *p,
-		   pid_t tid, int64_t rval, bool failed,
-		   struct hm_event *ev);
+struct hm_trace_ctx {
+	struct hm_canon *canon;
+	struct hm_socktab *socks;	/* socket types per (pid, fd) */
+	struct hm_collector_stats *st;
+	struct hm_arena *a;
+};
+
+int hm_trace_event(const struct hm_trace_ctx *x, const struct hm_tentry *e,
+		   const struct hm_tproc *p, pid_t tid, int64_t rval,
+		   bool failed, struct hm_event *ev);
 
 /*
  * hm_trace_fork_event() - parent @tid made process @child (a fork, a

@@ -49,6 +49,8 @@
 #include "histmac/procfs.h"
 #include "internal.h"
 
+#define SOCKETS 4096	/* sockets remembered (the assembler's bound) */
+
 #define OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | \
 		 PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |    \
 		 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |    \
@@ -67,6 +69,7 @@ struct task {
 struct hm_tracer {
 	struct hm_report *rep;
 	struct hm_canon *canon;
+	struct hm_socktab *socks;	/* socket types per (pid, fd) */
 	struct task **tasks;
 	size_t n, cap;
 	pid_t root;
@@ -227,6 +230,11 @@ int hm_tracer_new(char *const argv[], const struct hm_collector_opts *o,
 		return -ENOMEM;
 	}
 	hm_canon_set_live(t->canon, true);	/* the files change as it runs */
+	t->socks = hm_socktab_new(SOCKETS);
+	if (!t->socks) {
+		hm_tracer_free(t);
+		return -ENOMEM;
+	}
 	r = start(t, argv);
 	if (r) {
 		hm_tracer_free(t);
@@ -267,6 +275,17 @@ static void go_on(struct task *k, int sig)
 	resume(k->tid, k->call.on ? PTRACE_SYSCALL : PTRACE_CONT, sig);
 }
 
+/*
+ * sendto() and recvfrom() without an address (a connected socket's
+ * traffic) make no entry (the walker has no address to learn): they are
+ * let go at their seccomp stop, without a second stop or an event.
+ */
+static bool no_address(const struct hm_tentry *e)
+{
+	return (!strcmp(e->si->name, "sendto") && !e->a[4]) ||
+	       (!strcmp(e->si->name, "recvfrom") && !e->a[4]);
+}
+
 /* A seccomp stop: read the call, run it to its exit stop. */
 static int entry(struct hm_tracer *t, struct task *k)
 {
@@ -287,12 +306,28 @@ static int entry(struct hm_tracer *t, struct task *k)
 		t->rep->st.traced_other_abi++;
 		return resume(k->tid, PTRACE_CONT, 0), 0;
 	}
+	if (no_address(e))
+		return resume(k->tid, PTRACE_CONT, 0), 0;
 	r = hm_tentry_read(e, k->tid);
 	if (r)
 		return r;
 	e->on = true;
 	resume(k->tid, PTRACE_SYSCALL, 0);
 	return 0;
+}
+
+/* @k's call, returned with @rval: its event into @ev. */
+static int event(struct hm_tracer *t, struct task *k, struct hm_arena *a,
+		 int64_t rval, bool failed, struct hm_event *ev)
+{
+	struct hm_trace_ctx x = {
+		.canon = t->canon, .socks = t->socks, .st = &t->rep->st, .a = a,
+	};
+
+	if (!failed)
+		hm_tentry_peer(&k->call, k->tid);
+	return hm_trace_event(&x, &k->call, &k->proc, k->tid, rval, failed,
+			      ev);
 }
 
 /* A syscall-exit stop: the call's event. */
@@ -305,8 +340,7 @@ static int leave(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 	if (k->call.on &&
 	    ptrace(PTRACE_GET_SYSCALL_INFO, k->tid, sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_EXIT)
-		r = hm_trace_event(t->canon, a, &k->call, &k->proc, k->tid,
-				   si.exit.rval, si.exit.is_error, ev);
+		r = event(t, k, a, si.exit.rval, si.exit.is_error, ev);
 	k->call.on = false;
 	resume(k->tid, PTRACE_CONT, 0);
 	return made(t, r);
@@ -335,8 +369,7 @@ static int exec_done(struct hm_tracer *t, struct task *k, struct hm_arena *a,
 	}
 	r = hm_tproc_read(&k->proc, k->tgid);
 	if (!r && k->call.on && k->call.si->kind == HM_EV_EXEC)
-		r = hm_trace_event(t->canon, a, &k->call, &k->proc, k->tid,
-				   0, false, ev);
+		r = event(t, k, a, 0, false, ev);
 	k->call.on = false;
 	resume(k->tid, PTRACE_CONT, 0);
 	return made(t, r);
@@ -499,6 +532,7 @@ void hm_tracer_free(struct hm_tracer *t)
 	}
 	free(t->tasks);
 	hm_canon_free(t->canon);
+	hm_socktab_free(t->socks);
 	if (t->exec_pipe >= 0)
 		close(t->exec_pipe);
 	free(t);

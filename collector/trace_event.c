@@ -378,10 +378,26 @@ static int arguments(struct hm_arena *a, struct hm_event *ev,
 	return 0;
 }
 
-int hm_trace_event(struct hm_canon *canon, struct hm_arena *a,
-		   const struct hm_tentry *e, const struct hm_tproc *p,
-		   pid_t tid, int64_t rval, bool failed, struct hm_event *ev)
+/* The socket address (given or filled in), and what the socket is. */
+static int network(const struct hm_trace_ctx *x, struct hm_event *ev,
+		   const struct hm_tentry *e)
 {
+	if (ev->kind < HM_EV_SOCKET || ev->kind > HM_EV_RECV)
+		return 0;
+	if (e->sa_len &&
+	    hm_sockaddr_raw(e->sa, e->sa_len, e->arch, &ev->sa, x->a) ==
+	    -ENOMEM)
+		return -ENOMEM;
+	hm_event_network(x->socks, x->st, ev, true);
+	return 0;
+}
+
+int hm_trace_event(const struct hm_trace_ctx *x, const struct hm_tentry *e,
+		   const struct hm_tproc *p, pid_t tid, int64_t rval,
+		   bool failed, struct hm_event *ev)
+{
+	struct hm_canon *canon = x->canon;
+	struct hm_arena *a = x->a;
 	int r;
 
 	if (e->si->kind == HM_EV_SET_MM && e->a[0] != PR_SET_MM)
@@ -399,7 +415,9 @@ int hm_trace_event(struct hm_canon *canon, struct hm_arena *a,
 	memcpy(ev->a, e->a, sizeof(ev->a));
 	ev->cwd = arena_bytes(a, e->base[0].s, e->base[0].len);
 	hm_event_arguments(ev, e->has_how ? &e->how : NULL);
-	r = names(canon, a, ev, e, p, tid);
+	r = network(x, ev, e);
+	if (!r)
+		r = names(canon, a, ev, e, p, tid);
 	if (!r && ev->kind == HM_EV_EXEC)
 		r = arguments(a, ev, e);
 	if (r)

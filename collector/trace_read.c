@@ -6,7 +6,8 @@
  * directory: what audit's CWD record and the dirfd give), what is at
  * each name now, and an exec's arguments.  Read before the call because
  * after it the memory may be gone (an exec) and the name moved (a
- * rename); audit reads the same things at the same moment.
+ * rename); audit reads the same things at the same moment.  A socket
+ * address the call fills in (accept, recvfrom) is read at its exit.
  *
  * Every read is bounded: a name by HM_COLLECTOR_MAX_PATH, an exec's
  * arguments by HM_COLLECTOR_MAX_ARGC and HM_COLLECTOR_MAX_ARGV.
@@ -199,6 +200,14 @@ int hm_tentry_read(struct hm_tentry *e, pid_t tid)
 		r = -ENOMEM;
 	if (!r && tc->argv >= 0)
 		r = read_argv(e, tid, e->a[tc->argv]);
+	e->sa_len = 0;
+	if (!r && tc->addr >= 0 && e->a[tc->addr]) {
+		size_t len = e->a[tc->addrlen] < sizeof(e->sa) ?
+			     (size_t)e->a[tc->addrlen] : sizeof(e->sa);
+		ssize_t n = peek(tid, e->a[tc->addr], e->sa, len);
+
+		e->sa_len = n > 0 ? (size_t)n : 0;
+	}
 	if (!r && tc->how >= 0) {
 		uint64_t how[2];	/* struct open_how: flags, mode */
 
@@ -208,6 +217,23 @@ int hm_tentry_read(struct hm_tentry *e, pid_t tid)
 		e->how.mode = (uint32_t)how[1];
 	}
 	return r;
+}
+
+void hm_tentry_peer(struct hm_tentry *e, pid_t tid)
+{
+	const struct hm_tcall *tc = e->tc;
+	uint32_t len = 0;
+	ssize_t n;
+
+	if (tc->peer < 0)
+		return;		/* a call given its address keeps it */
+	e->sa_len = 0;
+	if (!e->a[tc->peer] || !e->a[tc->peerlen] ||
+	    peek(tid, e->a[tc->peerlen], &len, sizeof(len)) != sizeof(len))
+		return;
+	n = peek(tid, e->a[tc->peer], e->sa,
+		 len < sizeof(e->sa) ? len : sizeof(e->sa));
+	e->sa_len = n > 0 ? (size_t)n : 0;
 }
 
 void hm_tentry_free(struct hm_tentry *e)

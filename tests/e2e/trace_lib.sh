@@ -13,8 +13,9 @@
 # moved and removed, a directory made and removed, a failed open; a
 # program with a second thread that writes and a third that executes
 # /bin/true (an exec from a thread other than the leader); a posix_spawn
-# (vfork) of cat; two failed execs; and last, exec of a program that
-# kills itself with SIGTERM, so the command's status is 143.
+# (vfork) of cat; two failed execs; a TCP listen, connect and accept on
+# 127.0.0.1 and a UDP send; and last, exec of a program that kills
+# itself with SIGTERM, so the command's status is 143.
 
 trace_workload() {
 	local t=$1
@@ -38,6 +39,7 @@ cat "$d/missing" 2>/dev/null || true
 "$tl" thread "$d"
 "$tl" spawn "$d" >/dev/null
 "$tl" failexec "$d"
+"$tl" net "$d"
 exec "$tl" die "$d"
 EOS
 	chmod 755 "$t" "$t/d" "$t/work.sh"
@@ -88,6 +90,11 @@ trace_check_policy() {
 	grep -qx "$tl_dom /usr/bin/true" "$p/domain_policy.conf" ||
 		hm_fail "no domain for the exec from a thread"
 	trace_learned "$p" "$tl_dom" "file read $d/in"
+	# the network: the kernel's port for bind 0, the ranges learning
+	# widens connect's and send's ephemeral ports to
+	trace_learned "$p" "$tl_dom" "network inet stream bind/listen 127.0.0.1 0"
+	trace_learned "$p" "$tl_dom" "network inet stream connect 127.0.0.1 32768-60999"
+	trace_learned "$p" "$tl_dom" "network inet dgram send 127.0.0.1 32768-60999"
 	# failed: an open (ENOENT) and two execs learn nothing
 	trace_absent "$p" "$sh_d /usr/bin/cat" "file read $d/missing"
 	trace_absent "$p" "$tl_dom" "file execute $d/missing"

@@ -10,19 +10,25 @@
  *                            /bin/cat DIR/spawned
  *   trace_load failexec DIR  execute DIR/missing (ENOENT), then
  *                            DIR/notexec (EACCES): failed execs
+ *   trace_load net DIR       a TCP listener on 127.0.0.1 (port 0: the
+ *                            kernel's), a connect to it, its accept, and
+ *                            a UDP datagram sent to that port
  *   trace_load die DIR       read DIR/in, then kill itself with SIGTERM
  *
  * Prints nothing on success; exits 1 with a message on the first
  * unexpected failure.
  */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +107,36 @@ static int failexec(void)
 	return 0;
 }
 
+static int net(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct sockaddr_in peer;
+	socklen_t len = sizeof(sa);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	int c = socket(AF_INET, SOCK_STREAM, 0);
+	int u = socket(AF_INET, SOCK_DGRAM, 0);
+	int a;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (l < 0 || c < 0 || u < 0 ||
+	    bind(l, (struct sockaddr *)&sa, sizeof(sa)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&sa, &len))
+		die("listen");
+	if (connect(c, (struct sockaddr *)&sa, sizeof(sa)))
+		die("connect");
+	len = sizeof(peer);
+	a = accept(l, (struct sockaddr *)&peer, &len);
+	if (a < 0)
+		die("accept");
+	if (sendto(u, "x", 1, 0, (struct sockaddr *)&sa, sizeof(sa)) != 1)
+		die("sendto");
+	close(a);
+	close(c);
+	close(l);
+	close(u);
+	return 0;
+}
+
 static int killed(void)
 {
 	char c;
@@ -125,6 +161,8 @@ int main(int argc, char **argv)
 		return spawn();
 	if (!strcmp(argv[1], "failexec"))
 		return failexec();
+	if (!strcmp(argv[1], "net"))
+		return net();
 	if (!strcmp(argv[1], "die"))
 		return killed();
 	fprintf(stderr, "trace_load: unknown step %s\n", argv[1]);
