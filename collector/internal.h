@@ -781,8 +781,9 @@ int hm_tproc_read(struct hm_tproc *p, pid_t tgid);
  * hm_trace_event() - the event of the call @e of thread @tid, finished
  * with @rval (a negative errno when @failed), built into @ev with
  * everything it points to in @x->a; names by the kernel where it has one
- * (docs/PATHS.md), through @x->canon; sockets known by @x->socks.  @exec_ok: the call was an exec and
- * PTRACE_EVENT_EXEC came (@p already read anew).
+ * (docs/PATHS.md), through @x->canon; sockets known by @x->socks.  An
+ * exec that succeeded is made at PTRACE_EVENT_EXEC, with @rval 0 and
+ * @p read anew.
  * Returns: 1 an event, 0 none (a call that is not one: prctl other than
  * PR_SET_MM), -ESRCH (the thread is gone), -ENOMEM.
  */

@@ -229,7 +229,7 @@ int hm_tracer_new(char *const argv[], const struct hm_collector_opts *o,
 		free(t);
 		return -ENOMEM;
 	}
-	hm_canon_set_live(t->canon, true);	/* the files change as it runs */
+	hm_canon_set_live(t->canon, true);	/* files change as it runs */
 	t->socks = hm_socktab_new(SOCKETS);
 	if (!t->socks) {
 		hm_tracer_free(t);
@@ -255,8 +255,8 @@ static void resume(pid_t tid, int how, int sig)
 /*
  * What an event's making returned, for the caller: the event (1), or
  * none (0) when the task could not be read (gone, /proc refused:
- * counted): the call is not learned, and the command goes on.  Only the lack of
- * memory stops the source.
+ * counted): the call is not learned, and the command goes on.  Only
+ * the lack of memory stops the source.
  */
 static int made(struct hm_tracer *t, int r)
 {
@@ -282,8 +282,8 @@ static void go_on(struct task *k, int sig)
  */
 static bool no_address(const struct hm_tentry *e)
 {
-	return (!strcmp(e->si->name, "sendto") && !e->a[4]) ||
-	       (!strcmp(e->si->name, "recvfrom") && !e->a[4]);
+	return (!strcmp(e->si->name, "sendto") ||
+		!strcmp(e->si->name, "recvfrom")) && !e->a[4];
 }
 
 /* A seccomp stop: read the call, run it to its exit stop. */

@@ -67,7 +67,8 @@ static const struct hm_tcall calls[] = {
 	{ "open_tree",	N, N, N, N, N, N, N, N, N, N, N, N, N },
 	{ "openat",	0, 1, N, N, N, N, N, 2, N, N, N, N, N },
 	{ "openat2",	0, 1, N, N, N, N, N, N, 2, N, N, N, N },
-	{ "prctl",	N, N, N, N, N, N, N, N, N, N, N, N, N },	/* PR_SET_MM only */
+	/* prctl: PR_SET_MM only (trace_event.c) */
+	{ "prctl",	N, N, N, N, N, N, N, N, N, N, N, N, N },
 	{ "recvfrom",	N, N, N, N, N, N, N, N, N, N, N, 4, 5 },
 	{ "rename",	N, 0, N, 1, N, N, N, N, N, N, N, N, N },
 	{ "renameat",	0, 1, 2, 3, N, N, N, N, N, N, N, N, N },

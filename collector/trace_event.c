@@ -172,7 +172,8 @@ static int canon(struct hm_canon *c, struct hm_arena *a,
 		.follow_last = follow && !program,
 		.program = program,
 		.is_dir = S_ISDIR(p->mode) ||
-			  ((ev->kind == HM_EV_MKDIR || ev->kind == HM_EV_RMDIR) &&
+			  ((ev->kind == HM_EV_MKDIR ||
+			    ev->kind == HM_EV_RMDIR) &&
 			   p->nametype != HM_NT_NORMAL),
 		.rec = p->has_inode && ev->success &&
 		       p->nametype != HM_NT_DELETE ? p : NULL,
