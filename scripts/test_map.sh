@@ -34,10 +34,12 @@ tests/e2e/sandbox_lib.sh      e2e/t_sandbox_
 tests/e2e/store_lib.sh        e2e/t_store_
 tests/e2e/service*            e2e/t_service_
 tests/e2e/vm_lib.sh           e2e/t_vm_
+tests/e2e/trace_*             e2e/t_trace_
 tests/vm/*                    e2e/t_vm_
 tests/fuzz/*                  fuzz/
 tests/data/*                  quick
-collector/*                   unit/test_(collector|canon|memo|events|source) golden/ fuzz/replay_collector e2e/t_collector_ e2e/t_audit_ e2e/t_learn_
+collector/trace*              unit/test_trace e2e/t_trace_
+collector/*                   unit/test_(collector|canon|memo|events|source|trace) golden/ fuzz/replay_collector e2e/t_collector_ e2e/t_audit_ e2e/t_learn_ e2e/t_trace_
 session/*                     unit/test_session golden/ e2e/t_learn_live e2e/t_collector_follow
 analyzer/*                    unit/ golden/ fuzz/ e2e/t_learn_ e2e/t_patternize_trust e2e/t_fidelity
 procs/*                       unit/test_procs unit/test_enforce_ e2e/t_enforce_ e2e/t_sandbox_chain
@@ -50,6 +52,9 @@ cli/cmd_sandbox.c             golden/t_sandbox_ e2e/t_sandbox_ e2e/t_service_san
 cli/cmd_enforce.c             e2e/t_enforce_ e2e/t_store_enforce_edit
 cli/cmd_query.c               e2e/t_enforce_(kill|supervisor|use)
 cli/cmd_events.c              golden/ e2e/t_collector_
+cli/cli_trace.c               e2e/t_trace_
+cli/cmd_learn.c               golden/ quick e2e/t_trace_
+cli/cmd_check.c               golden/ quick e2e/t_trace_
 cli/cmd_report.c              golden/t_(convergence|merge_provenance|tree_badnames) e2e/t_report_chromium
 cli/*                         golden/ quick
 debian/*                      e2e/t_package
