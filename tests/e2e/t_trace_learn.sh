@@ -10,7 +10,9 @@
 #  3. the learned policy runs the command under `histmac sandbox`
 #     without a denial, with the same status; a read it did not learn
 #     fails there with EACCES;
-#  4. check -- COMMAND reports, as nobody, the read the policy lacks.
+#  4. check -- COMMAND reports, as nobody, the read the policy lacks;
+#  5. SIGTERM sent to learn reaches the command (exit 143); SIGSTOP
+#     stops it (group-stop, PTRACE_LISTEN) until SIGCONT.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sandbox_lib.sh"
@@ -77,3 +79,33 @@ awk '/^<kernel>/ { dom = $0; next } dom == "<kernel> /usr/bin/sh /usr/bin/cat"' 
 grep -q "$t/d/in" "$HM_TMP/check.out" &&
 	{ cat "$HM_TMP/check.out" >&2; hm_fail "a learned read is reported"; }
 hm_ok "check -- COMMAND, as nobody, reports what the policy lacks (exit 1)"
+
+# ------------------------------------------------------------- 5. signals
+# SIGTERM sent to histmac reaches the command: learn exits 143 at once.
+# (setpriv executes histmac: $! is histmac's pid.)
+nobody_bg() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@" &
+	learner=$!
+}
+nobody_bg "$bin/histmac" learn -q -p "$t/pol-sig" -- sleep 60 2>"$HM_TMP/sig.err"
+hm_wait_for "pgrep -P $learner -x sleep >/dev/null" 100 || hm_fail "sleep did not start"
+start=$(date +%s)
+kill -TERM "$learner"
+rc=0
+wait "$learner" || rc=$?
+[ "$rc" = 143 ] || { cat "$HM_TMP/sig.err" >&2; hm_fail "after SIGTERM learn exited $rc, not 143"; }
+[ $(($(date +%s) - start)) -lt 20 ] || hm_fail "SIGTERM did not end the command"
+# SIGSTOP stops the command as without a tracer, SIGCONT goes on.
+nobody_bg "$bin/histmac" learn -q -p "$t/pol-stop" -- \
+	sh -c "while [ ! -e '$t/go' ]; do sleep 0.1; done; echo done >'$t/stopped'" \
+	2>"$HM_TMP/stop.err"
+hm_wait_for "pgrep -P $learner -x sh >/dev/null" 100 || hm_fail "sh did not start"
+child=$(pgrep -P "$learner" -x sh)
+kill -STOP "$child"
+touch "$t/go"
+sleep 1
+[ ! -e "$t/stopped" ] || hm_fail "a stopped command went on"
+kill -CONT "$child"
+wait "$learner" || hm_fail "learn exited $? after SIGCONT"
+[ -s "$t/stopped" ] || hm_fail "the command did not finish after SIGCONT"
+hm_ok "signals pass through: SIGTERM ends the command (143), SIGSTOP stops it until SIGCONT"
