@@ -52,6 +52,8 @@ struct builder {
 	size_t n_kids;
 	struct hm_sbx_xlat extra;	/* preload; program at [0] */
 	size_t n_program;		/* grants of extra for the program */
+	int64_t settle_by;		/* CLOCK_REALTIME ns: wait no longer
+					 * for a program to settle */
 };
 
 /* --------------------------------------------------------------- edges */
@@ -803,37 +805,88 @@ static void summarize(const struct uset *u, const struct hm_sbx_tdom *td,
 					td->handled_fs, s);
 }
 
+/* How long a file's ctime may not vouch for it: a change right after a
+ * look could keep the ctime it had (the kernel stamps from a clock that
+ * advances a tick at a time, some file systems by the second). */
+#define SETTLE_NS 1000000000LL
+
+static int64_t realtime_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* When the newest of @info's files is a second old. */
+static int64_t settled_at(const struct hm_sbx_exec_info *info)
+{
+	int64_t newest = 0;
+
+	for (uint32_t i = 0; i < info->n; i++)
+		if (info->id[i].ctime_ns > newest)
+			newest = info->id[i].ctime_ns;
+	return newest + SETTLE_NS;
+}
+
+/*
+ * Look at @prog; a program changed in the second before the build (a
+ * deploy, then a restart) is looked at again once that second is over,
+ * waiting at most until @b->settle_by (a second after the build began),
+ * so that the table vouches for it and the preload does not read it
+ * before each exec: those reads are the caller's domain's in the audit
+ * trail, and nothing in the trail can tell them from the program's own
+ * (the preload runs in the program's process).  Returns 0 when @info
+ * holds a look that is a second old, 1 when it is younger, -1 when
+ * @prog cannot be looked at.
+ */
+static int settled_look(const struct builder *b, const char *prog,
+			struct hm_sbx_exec_info *info)
+{
+	int64_t at, left;
+
+	if (hm_sbx_inspect(b->o->root, prog, info))
+		return -1;
+	at = settled_at(info);
+	if (at <= realtime_ns())
+		return 0;
+	if (at > b->settle_by)
+		return 1;	/* changed while the build ran */
+	while ((left = at - realtime_ns()) > 0)	/* (again after a signal) */
+		nanosleep(&(struct timespec){ .tv_sec = left / 1000000000,
+					      .tv_nsec = left % 1000000000 },
+			  NULL);
+	if (hm_sbx_inspect(b->o->root, prog, info))
+		return -1;
+	return settled_at(info) > realtime_ns();
+}
+
 /*
  * Edge @te's program as the preload needs it (table.h), looked at now,
  * before COMMAND starts, so that the preload does not read it before
- * each exec of it.  Not vouched for, so read by the preload at the exec
- * as a program the table does not know: one that cannot be read now (a
- * file made later), and one a file of which changed within the last
- * second, where a change after this look could keep the ctime it had
- * (the kernel stamps from a clock that advances a tick at a time, some
- * file systems by the second).  *@setid and HM_SBX_EXEC_SETID say
- * whether it is set-id even then: the domains above it are marked by what
- * the build saw (mark_setid()), while the preload, believing an edge's
- * flags only with HM_SBX_EXEC_KNOWN, reads the program again at the exec.
+ * each exec of it (settled_look()).  Not vouched for, so read by the
+ * preload at the exec as a program the table does not know: one that
+ * cannot be read now (a file made later), and one a file of which
+ * changed while the build ran or still in the second after.  *@setid
+ * and HM_SBX_EXEC_SETID say whether it is set-id even then: the domains
+ * above it are marked by what the build saw (mark_setid()), while the
+ * preload, believing an edge's flags only with HM_SBX_EXEC_KNOWN, reads
+ * the program again at the exec.
  */
 static int inspect_edge(const struct builder *b, struct tables *t,
 			const char *prog, struct hm_sbx_tedge *te, bool *setid)
 {
 	struct hm_sbx_exec_info info;
-	struct timespec now;
-	int64_t recent;
+	int settled = settled_look(b, prog, &info);
 	int r = 0;
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	recent = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - 1000000000;
 	*setid = false;
-	if (hm_sbx_inspect(b->o->root, prog, &info))
+	if (settled < 0)
 		return 0;
 	*setid = info.setid;
 	te->flags = info.setid ? HM_SBX_EXEC_SETID : 0;
-	for (uint32_t i = 0; i < info.n; i++)
-		if (info.id[i].ctime_ns > recent)
-			return 0;
+	if (settled)
+		return 0;
 	te->files[0] = (struct hm_sbx_tfile){ .path = te->program,
 					      .id = info.id[0] };
 	for (uint32_t i = 1; !r && i < info.n; i++) {
@@ -1006,7 +1059,8 @@ int hm_sbx_table(struct hm_model *m, const struct hm_domain *root,
 		 const struct hm_sbx_opts *o, void **blob, size_t *size,
 		 struct hm_sbx_summary *sum)
 {
-	struct builder b = { .o = o };
+	struct builder b = { .o = o,
+			     .settle_by = realtime_ns() + SETTLE_NS };
 	struct tables t = { .abi = o->abi,
 			    .max_ports = o->max_ports ? o->max_ports :
 						       DEFAULT_MAX_PORTS };
