@@ -270,6 +270,7 @@ static int record(struct vlist *l, const struct hm_access *a,
 			v->example_comm = strndup(a->ev->comm.s, a->ev->comm.len);
 	}
 	v->count++;
+	v->append_opens += a->append_open;
 	if (a->ev->landlock_blockers.s)
 		v->enforced++;
 	if (t && (!v->first_sec || t < v->first_sec))
@@ -289,7 +290,6 @@ static int record(struct vlist *l, const struct hm_access *a,
 static int listable(struct hm_checker *c, struct vlist *l,
 		    const struct hm_access *a)
 {
-	const struct hm_cond *cond;
 	union hm_acl_any e;
 	struct hm_domain *vd;
 	int r;
@@ -302,9 +302,7 @@ static int listable(struct hm_checker *c, struct vlist *l,
 		if (!l->scratch)
 			return -ENOMEM;
 	}
-	r = hm_generalize_cond(l->scratch, a, &cond);
-	if (!r)
-		r = hm_generalize_request(c->g, l->scratch, &a->req, cond, &e);
+	r = hm_generalize_access(c->g, l->scratch, a, &e);
 	if (r)
 		return r;
 	if (hm_model_knows(l->vm, &e) &&
@@ -324,7 +322,6 @@ static int listable(struct hm_checker *c, struct vlist *l,
 static int list_access(struct hm_checker *c, struct vlist *l,
 		       const struct hm_access *a)
 {
-	const struct hm_cond *cond;
 	struct hm_acl_head *in;
 	struct hm_domain *vd;
 	union hm_acl_any e;
@@ -336,9 +333,7 @@ static int list_access(struct hm_checker *c, struct vlist *l,
 			    &vd);
 	if (r < 0)
 		return r;
-	r = hm_generalize_cond(l->vm, a, &cond);
-	if (!r)
-		r = hm_generalize_request(c->g, l->vm, &a->req, cond, &e);
+	r = hm_generalize_access(c->g, l->vm, a, &e);
 	if (!r)
 		r = hm_domain_add(l->vm, vd, &e.head, &in);
 	if (r < 0)

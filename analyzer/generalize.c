@@ -14,6 +14,7 @@
 
 #include <pcre2.h>
 
+#include "histmac/append.h"
 #include "histmac/learn.h"
 #include "histmac/word.h"
 
@@ -421,4 +422,17 @@ int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 		return string_cond(m, HM_COND_SYMLINK_TARGET, "symlink.target",
 				   a->ctx.symlink_target, out);
 	return 0;
+}
+
+int hm_generalize_access(struct hm_generalizer *g, struct hm_model *m,
+			 const struct hm_access *a, union hm_acl_any *buf)
+{
+	const struct hm_cond *cond;
+	int r = hm_generalize_cond(m, a, &cond);
+
+	if (!r)
+		r = hm_generalize_request(g, m, &a->req, cond, buf);
+	if (!r && a->append_open)
+		buf->head.perm |= hm_append_learns(false);
+	return r;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histmac/append.h"
 #include "histmac/learn.h"
 #include "histmac/learned.h"
 #include "histmac/profile.h"
@@ -200,13 +201,32 @@ int hm_learn_quota(struct hm_model *m, struct hm_domain *d,
 	return 0;
 }
 
+/*
+ * Does @d allow @a, and all that learning it would add: an O_APPEND open
+ * asks "file write", and a policy for a TOMOYO kernel needs "file append"
+ * as well (append.h).  @used: the entry that allows @a.
+ */
+static bool allows_learned(const struct hm_model *m,
+			   const struct hm_domain *d, const struct hm_access *a,
+			   const struct hm_acl_head **used)
+{
+	uint32_t more = a->append_open ? hm_append_learns(false) : 0;
+	struct hm_request r = a->req;
+
+	if (!hm_domain_allows(m, d, &a->req, used))
+		return false;
+	for (r.op = 0; r.op < HM_FILE_OP_MAX; r.op++)
+		if ((more & 1u << r.op) && !hm_domain_allows(m, d, &r, NULL))
+			return false;
+	return true;
+}
+
 static int learn_access(const struct hm_access *a, void *arg)
 {
 	struct hm_learner *l = arg;
 	struct hm_domain *d = a->dom.domain;
 	const struct hm_acl_head *used;
 	struct hm_learn_added res;
-	const struct hm_cond *cond;
 	union hm_acl_any e;
 	int r;
 
@@ -223,7 +243,7 @@ static int learn_access(const struct hm_access *a, void *arg)
 	}
 	if (a->proof == HM_PROOF_NONE)	/* counted by the walker */
 		return 0;
-	if (hm_domain_allows(l->m, d, &a->req, &used)) {
+	if (allows_learned(l->m, d, a, &used)) {
 		if (!hm_learned_counted(l->m, a->ev))
 			hm_acl_hist_use(used, a->ev->sec);
 		return 0;
@@ -234,9 +254,7 @@ static int learn_access(const struct hm_access *a, void *arg)
 			quota_hit(l, d, res.first_quota_hit);
 		return r;
 	}
-	r = hm_generalize_cond(l->m, a, &cond);
-	if (!r)
-		r = hm_generalize_request(l->g, l->m, &a->req, cond, &e);
+	r = hm_generalize_access(l->g, l->m, a, &e);
 	if (!r)
 		r = add_entry(l, d, &e, a->ev->sec);
 	if (r > 0 && hm_domain_allows(l->m, d, &a->req, &used))

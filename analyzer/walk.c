@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "histmac/append.h"
 #include "histmac/decision.h"
 #include "histmac/learn.h"
 #include "histmac/passed.h"
@@ -225,6 +226,7 @@ static void reset_request(struct walk *k)
 	k->a.ctx.symlink_target = NULL;
 	k->a.enters = false;
 	k->a.no_realpath_cond = false;
+	k->a.append_open = false;
 }
 
 static int emit_path(struct walk *k, unsigned op, const struct hm_name *n)
@@ -232,6 +234,19 @@ static int emit_path(struct walk *k, unsigned op, const struct hm_name *n)
 	reset_request(k);
 	k->a.req.name1 = n;
 	return emit(k, HM_ACL_PATH, op);
+}
+
+/*
+ * An O_APPEND open for writing: asked as the enforcer asks it (append.h:
+ * "file write"; the trail does not show chattr +a), and marked, so that
+ * learn adds the "file append" a TOMOYO kernel asks and check says why.
+ */
+static int emit_append(struct walk *k, const struct hm_name *n)
+{
+	reset_request(k);
+	k->a.req.name1 = n;
+	k->a.append_open = true;
+	return emit(k, HM_ACL_PATH, hm_append_asks(false));
 }
 
 static int emit_path_number(struct walk *k, unsigned op,
@@ -301,8 +316,8 @@ static int open_access(struct walk *k)
 		return r;
 	if (rd && (r = emit_path(k, HM_FILE_READ, n)))
 		return r;
-	if (wr && (r = emit_path(k, (flags & O_APPEND) ? HM_FILE_APPEND :
-						   HM_FILE_WRITE, n)))
+	if (wr && (r = (flags & O_APPEND) ? emit_append(k, n) :
+					    emit_path(k, HM_FILE_WRITE, n)))
 		return r;
 	/* the kernel truncates (and TOMOYO checks it) only a regular file:
 	 * not "> /dev/null" (handle_truncate) */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "histmac/decide.h"
+#include "histmac/append.h"
 #include "histmac/kernel_names.h"
 #include "histmac/naming.h"
 #include "histmac/word.h"
@@ -374,9 +375,10 @@ bool hm_enf_open_allows(uint32_t granted, uint32_t ask)
 
 uint32_t hm_enf_append_ask(uint32_t ask, bool append_only)
 {
-	if (append_only || !(ask & 1u << HM_FILE_APPEND))
+	if (!(ask & 1u << HM_FILE_APPEND))
 		return ask;
-	return (ask & ~(1u << HM_FILE_APPEND)) | 1u << HM_FILE_WRITE;
+	return (ask & ~(1u << HM_FILE_APPEND)) |
+	       1u << hm_append_asks(append_only);
 }
 
 /* The operations an open is judged by, in struct hm_enf_answer's by_op

@@ -58,6 +58,7 @@ struct ev {
 	uint32_t ask;		/* open: hm_enf_open_ops(); 0: not read */
 	uint32_t perm;		/* violations: what was asked and not
 				 * granted (hm_file_op) */
+	uint32_t append_learns;	/* an O_APPEND open: hm_append_learns() */
 	char raw[PATH_MAX];	/* last: not cleared per event */
 };
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "histmac/append.h"
 #include "loop.h"
 
 void hm_ev_finish(struct hm_loop *l, struct ev *e, bool allow,
@@ -201,8 +202,12 @@ uint32_t hm_ev_ask_of(struct hm_loop *l, struct ev *e)
 	}
 	if (!r) {
 		e->ask = hm_enf_open_ops(flags, e->stx.stx_size == 0);
-		if (e->ask & 1u << HM_FILE_APPEND)
-			e->ask = hm_enf_append_ask(e->ask, append_only(e->fd));
+		if (e->ask & 1u << HM_FILE_APPEND) {
+			bool only = append_only(e->fd);
+
+			e->append_learns = hm_append_learns(only);
+			e->ask = hm_enf_append_ask(e->ask, only);
+		}
 		return e->ask;
 	}
 	if (r == -ESRCH)
@@ -241,7 +246,9 @@ void hm_ev_violation(struct hm_loop *l, struct ev *e, uint8_t prof,
 			hm_ev_set_pending(l, e, &e->nm, false);
 		hm_ev_finish(l, e, true, false);
 		l->c->learned++;
-		if (!e->dry && hm_live_learn(l->cfg.live, e->v.name, e->perm, &e->nm,
+		/* an append open: "file append" too, for a TOMOYO kernel */
+		if (!e->dry && hm_live_learn(l->cfg.live, e->v.name,
+					    e->perm | e->append_learns, &e->nm,
 					    e->has_ctx ? &e->ctx : NULL) < 0)
 			l->c->internal_errors++;
 		if (l->cfg.verbose || e->dry)

@@ -79,6 +79,13 @@ static void text_violation(struct hm_sbuf *b, const struct hm_model *vm,
 		hm_sbuf_printf(b, "; enforced: Landlock denied %llu",
 			       (unsigned long long)v->enforced);
 	hm_sbuf_adds(b, "\n");
+	if (v->append_opens)
+		hm_sbuf_printf(b, "# %llu O_APPEND open%s judged as file write: "
+			       "histmac enforce asks write unless the file is "
+			       "append-only (chattr +a), which the audit trail "
+			       "does not show; append is what a TOMOYO kernel "
+			       "asks\n", (unsigned long long)v->append_opens,
+			       v->append_opens == 1 ? "" : "s");
 	if (hm_acl_format(vm, v->entry, dialect, &line, NULL)) {
 		b->oom = true;
 		return;
@@ -393,11 +400,13 @@ static void json_violation(struct hm_sbuf *b, const struct hm_model *vm,
 	hm_sbuf_printf(b, ",\"no_domain\":%s,", v->no_domain ? "true" : "false");
 	json_key_str(b, "line", line);
 	hm_sbuf_printf(b, ",\"count\":%llu,\"first\":%lld,\"last\":%lld,"
-		       "\"pid\":%lld,\"serial\":%llu,\"enforced\":%llu,",
+		       "\"pid\":%lld,\"serial\":%llu,\"enforced\":%llu,"
+		       "\"append_opens\":%llu,",
 		       (unsigned long long)v->count, (long long)v->first_sec,
 		       (long long)v->last_sec, (long long)v->example_pid,
 		       (unsigned long long)v->example_serial,
-		       (unsigned long long)v->enforced);
+		       (unsigned long long)v->enforced,
+		       (unsigned long long)v->append_opens);
 	json_key_str(b, "comm", v->example_comm);
 	if (v->example_errno) {
 		hm_sbuf_addc(b, ',');

@@ -81,6 +81,16 @@ struct hm_access;
 int hm_generalize_cond(struct hm_model *m, const struct hm_access *a,
 		       const struct hm_cond **out);
 
+/**
+ * hm_generalize_access() - build in @buf the entry learning @a adds:
+ * hm_generalize_request() with hm_generalize_cond()'s condition, and for
+ * an O_APPEND open what hm_append_learns() says ("file write" and "file
+ * append").  Names interned in @m.
+ * Returns: 0 or negative errno.
+ */
+int hm_generalize_access(struct hm_generalizer *g, struct hm_model *m,
+			 const struct hm_access *a, union hm_acl_any *buf);
+
 /* --------------------------------------------------------------- walker */
 
 /*
@@ -143,6 +153,8 @@ extern const char *const hm_walk_blind_ids[HM_WBLIND_MAX];	/* JSON */
  *	check apart from the violations.
  * @no_realpath_cond: learn no exec.realpath condition (--no-exec-realpath);
  *	@ctx still has the real path, so existing entries are judged by it.
+ * @append_open: an O_APPEND open for writing, asked as "file write"
+ *	(append.h): learned with "file append" too, noted by check.
  * @proof: the weakest enum hm_proof of the event's names used so far: an
  *	object not proven (HM_PROOF_NONE) is never learned; check reports
  *	any but HM_PROOF_OBJECT as an unidentified object.
@@ -155,6 +167,7 @@ struct hm_access {
 	bool enters;
 	bool attempt;
 	bool no_realpath_cond;
+	bool append_open;
 	uint8_t proof;
 };
 
@@ -319,6 +332,8 @@ struct hm_checker *hm_learner_checker(struct hm_learner *l);
  * @example_errno: the failure of the example call (attempts), 0 if none.
  * @enforced: how many of @count the kernel denied (Landlock audit
  *	records in the same event: histmac sandbox).
+ * @append_opens: how many of @count were O_APPEND opens, judged as
+ *	"file write" (append.h); @entry has "file append" too.
  */
 #define HM_VIOLATION_NODES 8
 
@@ -328,6 +343,7 @@ struct hm_violation {
 	const struct hm_acl_head *entry;
 	uint64_t count;
 	uint64_t enforced;
+	uint64_t append_opens;
 	int64_t first_sec, last_sec;
 	int64_t example_pid;
 	uint64_t example_serial;

@@ -272,7 +272,9 @@ hm_svc_backup() {
 
 # "DOMAIN<TAB>file PERM PATH" lines on stdin, PATH under one of the marks
 # ($1, space separated), one line per permission fanotify asks about
-# (opens for read, write, append; execs), sorted, unique.
+# (opens for read, write, append; execs), sorted, unique.  An append
+# beside a write is the one check lists for a TOMOYO kernel: the
+# enforcer asks write of an O_APPEND open (docs/ENFORCE.md).
 hm_svc_listen() {
 	local pid
 	# without the audit lock's fd: a killed test leaves no holder behind
@@ -291,8 +293,11 @@ _hm_svc_norm() {
 				for (i = 1; i <= n; i++)
 					if (index(w[3], m[i] "/") == 1) under = 1
 				if (!under) next
+				wr = 0
+				for (i = 1; i <= np; i++) wr += p[i] == "write"
 				for (i = 1; i <= np; i++)
-					if (p[i] ~ /^(read|write|append|execute)$/)
+					if (p[i] ~ /^(read|write|append|execute)$/ &&
+					    (p[i] != "append" || !wr))
 						print $1 "\tfile " p[i] " " w[3]
 			}' | sort -u
 }

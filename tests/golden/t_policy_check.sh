@@ -41,6 +41,40 @@ grep -q 'domain_policy.conf:2: error: line longer than 65536 bytes' "$tmp/out" |
 	fail "long line: $(head -c 300 "$tmp/out")"
 grep -q ', 1 domains, 1 entries, ' "$tmp/out" || fail "line after long one lost"
 
+# "file append" without "file write": the enforcer denies an O_APPEND
+# open of an ordinary file (docs/ENFORCE.md); flagged where the domain
+# or the acl_group the line is in has no write on the name, with what to
+# add; write by a pattern, on another line or in an acl_group the domain
+# uses is enough.
+mkdir "$tmp/append"
+cat >"$tmp/append/domain_policy.conf" <<'EOP'
+<kernel>
+use_profile 1
+
+<kernel> /bin/a
+use_group 0
+file append /log/a
+file append /log/b
+file write /log/b
+file append /log/c/x
+file write /log/c/\*
+file append /log/g
+file append /log/d
+
+<kernel> /bin/b
+file write /log/d
+EOP
+printf 'acl_group 0 file write /log/g\nacl_group 1 file append /log/h\n' \
+	>"$tmp/append/exception_policy.conf"
+expect_rc 0 "$HISTMAC" policy check -p "$tmp/append"
+grep 'warning:' "$tmp/out" | sed "s|^$tmp/append/||" >"$tmp/got"
+cat >"$tmp/want" <<'EOW'
+domain_policy.conf:6: warning: histmac enforce asks 'file write' for an O_APPEND open of a file that is not append-only: add 'file write /log/a' (histmac learn adds both), or chattr +a the file
+domain_policy.conf:12: warning: histmac enforce asks 'file write' for an O_APPEND open of a file that is not append-only: add 'file write /log/d' (histmac learn adds both), or chattr +a the file
+exception_policy.conf:2: warning: histmac enforce asks 'file write' for an O_APPEND open of a file that is not append-only: add 'file write /log/h' (histmac learn adds both), or chattr +a the file
+EOW
+diff -u "$tmp/want" "$tmp/got" || fail "append entries the enforcer denies"
+
 # Usage.
 expect_rc 0 "$HISTMAC" policy --help
 grep -q 'policy check -p POLICYDIR' "$tmp/out" || fail "--help"
