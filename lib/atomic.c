@@ -114,7 +114,8 @@ static int copy_all(int src, int fd)
 
 /* @path replaced by a temp file holding @len bytes of @data or, when
  * @data is NULL, what @src holds. */
-static int replace(const char *path, const void *data, size_t len, int src)
+static int replace(const char *path, const void *data, size_t len, int src,
+		   mode_t mode)
 {
 	char *tmp = NULL;
 	int fd;
@@ -129,7 +130,7 @@ static int replace(const char *path, const void *data, size_t len, int src)
 		return r;
 	}
 	r = data ? write_all(fd, data, len) : copy_all(src, fd);
-	if (!r && fchmod(fd, 0600) < 0)
+	if (!r && fchmod(fd, mode) < 0)
 		r = -errno;
 	if (!r && fsync(fd) < 0)
 		r = -errno;
@@ -147,14 +148,20 @@ static int replace(const char *path, const void *data, size_t len, int src)
 
 int hm_atomic_write(const char *path, const void *data, size_t len)
 {
+	return hm_atomic_write_mode(path, data, len, 0600);
+}
+
+int hm_atomic_write_mode(const char *path, const void *data, size_t len,
+			 mode_t mode)
+{
 	if (same_content(path, data, len))
 		return 0;	/* already there: no new inode, no new time */
-	return replace(path, data ? data : "", len, -1);
+	return replace(path, data ? data : "", len, -1, mode);
 }
 
 int hm_atomic_write_fd(const char *path, int src)
 {
-	return replace(path, NULL, 0, src);
+	return replace(path, NULL, 0, src, 0600);
 }
 
 /* ------------------------------------------------- sets of files */

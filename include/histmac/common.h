@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #define HM_MALLOC_FREE(f) __attribute__((malloc, malloc(f, 1)))
@@ -219,6 +220,14 @@ void hm_heap_huge(void);
  * Returns: 0 or a negative errno; on failure @path is untouched.
  */
 int hm_atomic_write(const char *path, const void *data, size_t len);
+
+/**
+ * hm_atomic_write_mode() - hm_atomic_write(), the new file with @mode
+ * (hm_atomic_write()'s is 0600): for a file another user's daemon reads.
+ * Returns: 0 or a negative errno; on failure @path is untouched.
+ */
+int hm_atomic_write_mode(const char *path, const void *data, size_t len,
+			 mode_t mode);
 
 /**
  * hm_atomic_write_fd() - replace @path, as hm_atomic_write() does, with
