@@ -87,6 +87,11 @@ static void usage(FILE *f)
 "      --no-audit           no FAN_AUDIT, no audit user records\n"
 "      --dialect D          dialect of the saved policy (default: as loaded)\n"
 "      --pidfile FILE       write the daemon's pid to FILE\n"
+"      --metrics FILE       write metrics to FILE (replaced atomically) in\n"
+"                           the Prometheus text format, for node-exporter's\n"
+"                           textfile collector: at start, every\n"
+"                           --metrics-interval, on SIGUSR1 and at stop\n"
+"      --metrics-interval SEC  seconds between its writes (default 15)\n"
 "      --dry-run            watch with notification events only: nothing\n"
 "                           waits, what would be denied is logged (the\n"
 "                           kernel's bounded queue: an overflow loses\n"
@@ -95,7 +100,8 @@ static void usage(FILE *f)
 "  -h, --help               this text\n"
 "\n"
 "Signals: SIGHUP reloads the policy (events keep being answered), SIGUSR1\n"
-"prints counters, SIGTERM/SIGINT answer what is pending, save and exit.\n"
+"prints counters (and writes --metrics), SIGTERM/SIGINT answer what is\n"
+"pending, save and exit.\n"
 "Learning keeps an administrator's edits: a save that finds the policy\n"
 "files changed reloads them first and adds only what was learned since\n"
 "the last save (so does SIGHUP); POLICYDIR is locked only while saving.\n"
@@ -109,7 +115,7 @@ enum {
 	OPT_DECISION_TIMEOUT, OPT_DEFAULT, OPT_STATE, OPT_SAVE_INTERVAL,
 	OPT_CACHE, OPT_IGNORE, OPT_NO_AUDIT, OPT_DIALECT, OPT_PIDFILE,
 	OPT_DRY_RUN, OPT_PROC_BUFFER, OPT_CACHE_TTL, OPT_STRICT,
-	OPT_NO_STRICT, OPT_RECORD_USE,
+	OPT_NO_STRICT, OPT_RECORD_USE, OPT_METRICS, OPT_METRICS_INTERVAL,
 };
 
 static const struct option options[] = {
@@ -127,6 +133,8 @@ static const struct option options[] = {
 	{ "no-audit", no_argument, NULL, OPT_NO_AUDIT },
 	{ "dialect", required_argument, NULL, OPT_DIALECT },
 	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "record-use", no_argument, NULL, OPT_RECORD_USE },
 	{ "proc-buffer", required_argument, NULL, OPT_PROC_BUFFER },
@@ -227,6 +235,13 @@ static int parse_option(struct hm_enforcer_opts *o, int c, const char *arg)
 	case OPT_DIALECT:
 		return hm_cli_dialect_option(CMD, arg, &o->dialect);
 	case OPT_PIDFILE: o->pidfile = arg; return 0;
+	case OPT_METRICS: o->metrics_file = arg; return 0;
+	case OPT_METRICS_INTERVAL:
+		if (parse_seconds(arg, &ms))
+			return hm_cli_usage_error(CMD, "bad --metrics-interval "
+						  "'%s'", arg);
+		o->metrics_interval = ms < 1000 ? 1 : ms / 1000;
+		return 0;
 	case OPT_DRY_RUN: o->dry_run = true; return 0;
 	case OPT_RECORD_USE: o->record_use = true; return 0;
 	case OPT_CACHE_TTL:

@@ -139,6 +139,15 @@ bool hm_answers_take(struct hm_answers *a, int fd, int32_t pid,
 	return true;
 }
 
+/* @s answered at @now: how long since the loop woke to read it. */
+static void timed(struct hm_answers *a, const struct slot *s, uint64_t now)
+{
+	uint64_t ns = now > s->since_ns ? now - s->since_ns : 0;
+
+	a->st.latency[hm_latency_bucket(ns)]++;
+	a->st.latency_ns += ns;
+}
+
 static struct slot *slot_of(struct hm_answers *a, struct hm_slot_ref ref)
 {
 	struct slot *s = &a->slots[ref.idx];
@@ -159,6 +168,8 @@ bool hm_answers_finish(struct hm_answers *a, struct hm_slot_ref ref,
 		if (s->state != S_ANSWERED) {
 			respond(a, s->fd, allow, audit);
 			a->st.answered++;
+			/* the one clock read an event costs for its latency */
+			timed(a, s, hm_now_ns());
 			mine = true;
 		}
 		fd = s->fd;
@@ -262,6 +273,7 @@ static void expire(struct hm_answers *a, uint64_t now)
 		}
 		s->state = S_ANSWERED;
 		a->st.watchdog++;
+		timed(a, s, now);
 	}
 }
 

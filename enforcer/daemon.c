@@ -36,6 +36,9 @@ struct hm_enforcer {
 	int wd_audit_fd;		/* the watchdog thread's own */
 	bool audit_events;		/* FAN_ENABLE_AUDIT worked */
 	uint64_t next_tick_ns;
+	uint64_t next_metrics_ns;
+	bool metrics_failed;		/* the last write failed (logged) */
+	struct hm_metrics *metrics;
 	unsigned test_delay_ms;		/* HISTMAC_TEST_DECISION_DELAY_MS */
 	struct hm_live *live;
 	struct hm_tracker *t;
@@ -76,6 +79,7 @@ void hm_enforcer_opts_init(struct hm_enforcer_opts *o)
 		.proc_buffer = 8 << 20,
 		.audit = true,
 		.dialect = HM_DIALECT_AUTO,
+		.metrics_interval = 15,
 	};
 	hm_learn_opts_default(&o->lo);
 }
@@ -133,6 +137,38 @@ static void print_stats(struct hm_enforcer *E, FILE *f)
 		(unsigned long long)ts.execs, (unsigned long long)ts.pid_reuse,
 		(unsigned long long)ts.evictions);
 	fflush(f);
+}
+
+static void metrics_in(struct hm_enforcer *E, struct hm_metrics_in *in)
+{
+	*in = (struct hm_metrics_in){ .c = &E->c };
+	if (E->ans)
+		hm_answers_stats(E->ans, &in->as);
+	if (E->cache)
+		hm_dcache_stats(E->cache, &in->cs);
+	if (E->t)
+		hm_tracker_stats(E->t, &in->ts);
+}
+
+/* The warnings of a too small cache or table, and (@write) --metrics
+ * FILE: a failed write is logged once, and again once it works. */
+static void metrics(struct hm_enforcer *E, bool write)
+{
+	struct hm_metrics_in in;
+	int r;
+
+	if (!E->metrics)	/* stopped before it was set up */
+		return;
+	metrics_in(E, &in);
+	hm_metrics_warn(E->metrics, &in, E->o.cache_slots);
+	if (!write || !E->o.metrics_file)
+		return;
+	r = hm_metrics_write(E->metrics, &in, E->o.metrics_file);
+	if (r && !E->metrics_failed)
+		hm_log("--metrics %s: %s", E->o.metrics_file, strerror(-r));
+	else if (!r && E->metrics_failed)
+		hm_log("--metrics %s: written again", E->o.metrics_file);
+	E->metrics_failed = r != 0;
 }
 
 /*
@@ -363,7 +399,7 @@ static int open_deciders(struct hm_enforcer *E)
 		.test_delay_ms = E->test_delay_ms, .audit_fd = E->audit_fd,
 		.ans = E->ans, .procs = E->procs, .opener = E->opener,
 		.live = E->live, .cache = E->cache, .ignores = E->ignores,
-		.sup = E->sup, .c = &E->c,
+		.sup = E->sup, .metrics = E->metrics, .c = &E->c,
 	};
 	return hm_loop_new(&lcfg, &E->loop);
 }
@@ -387,6 +423,9 @@ static int prepare(struct hm_enforcer *E)
 		hm_log("%s: %s", E->o.pidfile, strerror(-r));
 		return r;
 	}
+	E->metrics = hm_metrics_new();
+	if (!E->metrics)
+		return -ENOMEM;
 	E->cache = hm_dcache_new(E->o.cache_slots,
 				 (uint64_t)E->o.cache_ttl_ms * 1000000ull);
 	if (!E->cache)
@@ -435,6 +474,7 @@ static int start(struct hm_enforcer *E)
 	       E->o.mode == HM_ENFORCER_MODE_PER_DOMAIN ? "per domain" :
 	       mode_names[E->o.mode], strict_word(E->strict), E->o.n_marks,
 	       E->o.n_marks == 1 ? "" : "s", E->sup ? ", supervisor" : "");
+	metrics(E, true);	/* zeros: the file exists from the start */
 	hm_notify_ready();
 	return 0;
 }
@@ -462,6 +502,7 @@ static void on_signal(struct hm_enforcer *E)
 			break;
 		case SIGUSR1:
 			print_stats(E, stderr);
+			metrics(E, true);
 			break;
 		case SIGUSR2:
 			reload_finish(E);
@@ -474,11 +515,18 @@ static void on_signal(struct hm_enforcer *E)
 	}
 }
 
-/* Once a second: systemd's watchdog, the learning save timer. */
+/* Once a second: systemd's watchdog, the metrics and the learning
+ * save timers. */
 static void on_tick(struct hm_enforcer *E, uint64_t now)
 {
+	bool due = now >= E->next_metrics_ns;
+
 	E->next_tick_ns = now + 1000000000ull;
 	hm_notify_watchdog();
+	if (due)
+		E->next_metrics_ns = now + E->o.metrics_interval *
+						   1000000000ull;
+	metrics(E, due);
 	if (hm_live_unsaved(E->live) && E->o.save_interval &&
 	    now - E->live->last_save_ns >=
 		    E->o.save_interval * 1000000000ull)
@@ -510,6 +558,7 @@ static int run(struct hm_enforcer *E)
 	uint64_t now = hm_now_ns();
 
 	E->next_tick_ns = now + 1000000000ull;
+	E->next_metrics_ns = now + E->o.metrics_interval * 1000000000ull;
 	while (!E->stop) {
 		struct pollfd p[5];
 		nfds_t np = poll_set(E, p);
@@ -553,6 +602,7 @@ static void teardown(struct hm_enforcer *E)
 	if (E->live)
 		hm_live_save_last(E->live);
 	print_stats(E, stderr);
+	metrics(E, true);
 	hm_loop_free(E->loop);
 	hm_answers_free(E->ans);
 	hm_procs_free(E->procs);
@@ -560,6 +610,7 @@ static void teardown(struct hm_enforcer *E)
 	hm_live_free(E->live);		/* waits for a reload under way */
 	hm_tracker_free(E->t);
 	hm_dcache_free(E->cache);
+	hm_metrics_free(E->metrics);
 	if (E->audit_fd >= 0)
 		audit_close(E->audit_fd);
 	if (E->wd_audit_fd >= 0)

@@ -8,6 +8,7 @@
  *                          keeper (procs.h) and the pure decision code
  *                          (decide.h)
  *   daemon.c  -> supervisor.c -> answer.c, live.c, log.c, procs.h
+ *   daemon.c, verdict.c, answer.c -> metrics.c
  *   live.c, mark.c, answer.c -> log.c
  *
  *   daemon.c     setup in a safe order, the poll loop over every fd,
@@ -24,6 +25,8 @@
  *   live.c       the live policy: load, reload (in a thread), learning,
  *                saving
  *   supervisor.c the --supervisor socket and held queries
+ *   metrics.c    the metrics file, denials by domain, the warnings
+ *                of a too small cache or answer table
  *   log.c        audit records and the daemon's own log lines
  *   caps.c       dropping capabilities after setup
  *
@@ -108,6 +111,12 @@ struct hm_enforcer_counters {
 
 /* ------------------------------------------------------------ answer.c */
 
+/* Decision latency buckets: fapolicyd's bounds (metrics.c), and +Inf. */
+#define HM_LATENCY_BUCKETS 10
+extern const uint64_t hm_latency_le_ns[HM_LATENCY_BUCKETS - 1];
+/* The bucket of a decision that took @ns. */
+unsigned hm_latency_bucket(uint64_t ns);
+
 /* A reference to one permission event; stale once answered and closed. */
 struct hm_slot_ref {
 	uint32_t idx;
@@ -126,6 +135,10 @@ struct hm_answer_stats {
 					 * loop stalled */
 	uint64_t write_errors;		/* the kernel no longer waited */
 	uint64_t table_full;		/* answered at once: no slot */
+	/* every answer to an event the main loop read (by it or by the
+	 * watchdog, late), by how long after the loop woke to read it */
+	uint64_t latency[HM_LATENCY_BUCKETS];	/* hm_latency_bucket() */
+	uint64_t latency_ns;			/* their sum */
 };
 
 /* What the watchdog and a full table answer, and when it is late. */
@@ -383,6 +396,7 @@ struct hm_loop_cfg {
 	struct hm_dcache *cache;
 	struct hm_ignores *ignores;	/* may be NULL */
 	struct hm_super *sup;		/* may be NULL */
+	struct hm_metrics *metrics;	/* may be NULL: denials by domain */
 	struct hm_enforcer_counters *c;
 	/* tests: the flags of the open @tid waits in (stands in for the
 	 * kernel's /proc); NULL: hm_opener_flags() */
@@ -406,6 +420,41 @@ long hm_loop_read(struct hm_loop *l, bool proc_ready, uint64_t now);
 /* Judge the events in @buf (what one read returned). */
 void hm_loop_batch(struct hm_loop *l, const char *buf, size_t len,
 		   bool drain);
+
+/* ------------------------------------------------------------ metrics.c */
+
+/* One look at everything the metrics report (the daemon's parts). */
+struct hm_metrics_in {
+	const struct hm_enforcer_counters *c;
+	struct hm_answer_stats as;
+	struct hm_dcache_stats cs;
+	struct hm_tracker_stats ts;
+};
+
+/* Domains with a denial count of their own; the rest are "other". */
+#define HM_METRICS_DOMAINS 64
+/* Longer domain names are counted as "other". */
+#define HM_METRICS_NAME_MAX 1024
+
+/* Denials by domain (bounded) and the warnings already given. */
+struct hm_metrics;
+
+struct hm_metrics *hm_metrics_new(void);
+void hm_metrics_free(struct hm_metrics *m);
+/* A denial in domain @name (encoded). */
+void hm_metrics_deny(struct hm_metrics *m, const struct hm_name *name);
+/* The text format of @in (and @m's denials) into @out. */
+void hm_metrics_text(const struct hm_metrics *m,
+		     const struct hm_metrics_in *in, struct hm_sbuf *out);
+/* The same, replacing @path atomically.  0 or -errno. */
+int hm_metrics_write(const struct hm_metrics *m,
+		     const struct hm_metrics_in *in, const char *path);
+/* Log, once each, that the cache or the answer table is too small. */
+void hm_metrics_warn(struct hm_metrics *m, const struct hm_metrics_in *in,
+		     size_t cache_size);
+/* A label value (@label) or HELP text, escaped for the text format. */
+void hm_prom_escape(struct hm_sbuf *out, const char *s, size_t len,
+		    bool label);
 
 /* --------------------------------------------------------------- caps.c */
 

@@ -124,6 +124,13 @@ void hm_ev_set_pending(struct hm_loop *l, struct ev *e,
 		l->c->internal_errors++;
 }
 
+/* A denial by the policy, counted by domain too. */
+static void count_denied(struct hm_loop *l, const struct hm_name *domain)
+{
+	l->c->denied++;
+	hm_metrics_deny(l->cfg.metrics, domain);
+}
+
 static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
 {
 	struct hm_held *h;
@@ -155,7 +162,7 @@ static void hold_or_deny(struct hm_loop *l, struct ev *e, uint8_t prof)
 		hm_held_free(h);
 	}
 	hm_ev_finish(l, e, false, true);
-	l->c->denied++;
+	count_denied(l, e->v.name);
 	report(l, e, HM_DECISION_DENY, prof);
 }
 
@@ -334,7 +341,7 @@ static void interp_open(struct hm_loop *l, struct ev *e, const char *script)
 		l->c->exec_part++;
 	} else if (prof == HM_PROFILE_ENFORCING) {
 		hm_ev_finish(l, e, false, true);
-		l->c->denied++;
+		count_denied(l, &dom);
 	} else {
 		hm_ev_finish(l, e, true, prof == HM_PROFILE_PERMISSIVE);
 		if (prof == HM_PROFILE_LEARNING) {
@@ -395,7 +402,7 @@ void hm_ev_unnamed(struct hm_loop *l, struct ev *e, int r)
 			    hm_ev_ask_of(l, e) & HM_ENF_OPEN_OPS;
 	hm_ev_finish(l, e, !deny, prof >= HM_PROFILE_PERMISSIVE);
 	if (deny)
-		l->c->denied++;
+		count_denied(l, e->v.name);
 	hm_log("%s pid=%d domain=\"%s\" %s: reached through a mount of "
 	       "another namespace, %s (not judged by name)",
 	       e->dry && deny ? "would-deny" : deny ? "deny" : "allow",

@@ -46,6 +46,8 @@ struct hm_enforcer_opts {
 	int proc_buffer;		/* proc connector socket buffer */
 	bool audit;			/* FAN_AUDIT + user records */
 	const char *pidfile;
+	const char *metrics_file;	/* text format, or NULL */
+	unsigned metrics_interval;	/* seconds between its writes */
 	const char *ready_file;		/* written once marks are in place */
 	bool verbose;
 	int dialect;			/* of saved policy; AUTO: as loaded */
