@@ -15,7 +15,7 @@ test="$build $vm auditd tomoyo-tools clang libclang-rt-14-dev valgrind
 	chromium curl apache2 iproute2 procps psmisc jq nodejs time
 	systemd debhelper dpkg-dev fakeroot lintian man-db git perl python3
 	cron openssh-server openssh-client postfix bsd-mailx libcap2-bin
-	nginx fcgiwrap spawn-fcgi logrotate libfaketime"
+	nginx fcgiwrap spawn-fcgi logrotate libfaketime python3-prometheus-client"
 bench="$test hyperfine laurel fapolicyd time strace"
 # test includes the services of tests/e2e/t_service_*.sh and t_vm_production
 # (sshd, postfix, cron with logrotate, nginx with fcgiwrap), started by their
