@@ -11,6 +11,10 @@
 #              takes the whole decision path (readlink, name, policy)
 #   histmac-use histmac with --record-use --save-interval 1: each open
 #              counted on its entry, the counts saved every second
+#   histmac-met histmac with --metrics FILE --metrics-interval 1: the
+#              metrics file rewritten every second
+#   histmac-base histmac as the binary HM_BENCH_BASE names (another
+#              build, e.g. of the commit before a change), else left out
 #   fapolicyd  Debian's fapolicyd --permissive, its sample rule set, in a
 #              private mount namespace with its config in a temp dir
 # "added" is the latency minus that of "none" in the same round; the
@@ -161,9 +165,11 @@ start_fapolicyd() {
 	true
 }
 
-start_histmac() {	# extra args
+start_histmac() {	# [-b BINARY] extra args
+	local bin=$HISTMAC
+	[ "${1:-}" = -b ] && { bin=$2; shift 2; }
 	rm -f "$tmp/hm.pid"
-	launch "${cpu_listen:-}" "$HISTMAC" enforce -p "$POL" --mark "$T" \
+	launch "${cpu_listen:-}" "$bin" enforce -p "$POL" --mark "$T" \
 		--mode enforcing --pidfile "$tmp/hm.pid" "$@" \
 		2>>"$tmp/histmac.log" &
 	lpid=$!
@@ -172,7 +178,8 @@ start_histmac() {	# extra args
 		{ cat "$tmp/histmac.log" >&2; exit 1; }
 }
 
-configs="none trivial histmac histmac-nc histmac-use"
+configs="none trivial histmac histmac-nc histmac-use histmac-met"
+[ -n "${HM_BENCH_BASE:-}" ] && configs="$configs histmac-base"
 [ -n "$fapo" ] && configs="$configs fapolicyd"
 configs=${HM_BENCH_CONFIGS:-$configs}
 results=$tmp/results
@@ -190,6 +197,9 @@ for round in $(seq 1 "$rounds"); do
 		histmac) start_histmac ;;
 		histmac-nc) start_histmac --cache-size 64 ;;
 		histmac-use) start_histmac --record-use --save-interval 1 ;;
+		histmac-met) start_histmac --metrics "$tmp/metrics.prom" \
+			--metrics-interval 1 ;;
+		histmac-base) start_histmac -b "$HM_BENCH_BASE" ;;
 		fapolicyd) start_fapolicyd ;;
 		esac
 		measure "$c" | tee -a "$results" | sed "s/^/round $round: /" >&2
