@@ -634,10 +634,14 @@ static bool rotates(const struct hm_name *from, const struct hm_name *to)
 static int collect_rotation(struct collect *c, const struct hm_acl_head *e)
 {
 	const struct hm_acl_path2 *p = (const void *)e;
-	const struct hm_name *v[2] = { p->name1.name, p->name2.name };
+	const struct hm_name *v[2];
 
-	if (e->kind != HM_ACL_PATH2 || !(e->perm & 1u << HM_FILE_RENAME) ||
-	    !v[0] || !v[1] || v[0]->is_patterned || v[1]->is_patterned ||
+	/* only a two-name entry has a second name to read */
+	if (e->kind != HM_ACL_PATH2 || !(e->perm & 1u << HM_FILE_RENAME))
+		return 0;
+	v[0] = p->name1.name;
+	v[1] = p->name2.name;
+	if (!v[0] || !v[1] || v[0]->is_patterned || v[1]->is_patterned ||
 	    !rotates(v[0], v[1]))
 		return 0;
 	for (size_t i = 0; i < 2; i++) {
