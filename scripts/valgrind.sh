@@ -13,8 +13,9 @@ if [ "${1:-}" = --one ]; then
 	name=$(basename "$2")
 	start=$(date +%s)
 	status=PASS
-	# HM_UNDER_VALGRIND: valgrind answers Landlock's calls with ENOSYS,
-	# so test_sandbox skips applying a ruleset here (not in other runs).
+	# HM_UNDER_VALGRIND: valgrind answers Landlock's and seccomp's calls
+	# with ENOSYS, so test_sandbox skips applying a ruleset and
+	# test_trace tracing a command here (not in other runs).
 	HM_UNDER_VALGRIND=1 HM_TEST_DATA="$src/tests/data" valgrind --tool=memcheck \
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--show-leak-kinds=definite,indirect --error-exitcode=1 \
